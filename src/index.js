@@ -1,0 +1,7 @@
+// The package's entry point: the contract's validators, catalog and operation index, and the
+// helpers built on them.
+export { validate, listOperations } from './validation/validate.js';
+export { namedChecks } from './validation/checks.js';
+export { resultCodeRules, resultCodeFor } from './validation/resultCodeRules.js';
+export { resultCodes } from '../generated/resultCodes.js';
+export { operations } from '../generated/operations.js';

@@ -1,0 +1,85 @@
+// Named checks: the rules of the description that JSON Schema cannot say (comparisons between
+// fields, query or path against body). Each operation lists the checks that apply to it in the
+// contract (`x-named-checks`); the traceability record names them too.
+
+/**
+ * @typedef {import('./errors.js').ValidationIssue} ValidationIssue
+ * @typedef {{ query?: Record<string, string | undefined>, path?: Record<string, string | undefined> }} RequestContext
+ * @typedef {object} NamedCheck
+ * @property {string} rule the rule, in words
+ * @property {string} source where the description states it
+ * @property {(payload: any, context: RequestContext) => ValidationIssue[]} run
+ */
+
+const AMOUNT = /^(0|[1-9][0-9]{0,11})(\.[0-9]{1,2})?$/;
+const DATE = /^[0-9]{4}-[0-9]{2}-[0-9]{2}$/;
+
+/** An amount string in hundredths, or null when it is not a well-formed amount. */
+function hundredths(/** @type {unknown} */ amount) {
+  if (typeof amount !== 'string' || !AMOUNT.test(amount)) return null;
+  const [units, decimals = ''] = amount.split('.');
+  return BigInt(units) * 100n + BigInt(decimals.padEnd(2, '0'));
+}
+
+function bodyOf(/** @type {any} */ payload) {
+  return payload && typeof payload === 'object' && payload.body && typeof payload.body === 'object' ? payload.body : null;
+}
+
+/**
+ * @param {'query' | 'path'} where @param {string} name @param {Record<string, string | undefined> | undefined} values
+ * @param {any} body @param {string} code @param {string} words
+ * @returns {ValidationIssue[]}
+ */
+function sameAsBody(where, name, values, body, code, words) {
+  if (!values || !body || typeof body[name] !== 'string') return [];
+  if (values[name] === undefined) {
+    return [{ in: where, pointer: `/${name}`, rule: 'required', message: `The ${where} parameter "${name}" is missing: it is mandatory.` }];
+  }
+  if (values[name] === body[name]) return [];
+  return [{ in: 'body', pointer: `/body/${name}`, rule: where === 'query' ? 'queryMatchesBody' : 'tokenizeMidMatchesPath', message: `"${name}" in the body differs from "${name}" in the ${where}: ${words}`, resultCode: code }];
+}
+
+/** @type {Record<string, NamedCheck>} */
+export const namedChecks = {
+  queryMatchesBody: {
+    rule: 'The query parameters mid and orderId equal body.mid and body.orderId.',
+    source: 'sections 4.5 and 7.5, 7.7 (codes 2013, 2014)',
+    run(payload, { query }) {
+      const body = bodyOf(payload);
+      return [
+        ...sameAsBody('query', 'mid', query, body, '2013', 'both must be the same merchant id.'),
+        ...sameAsBody('query', 'orderId', query, body, '2014', 'both must be the same order id.'),
+      ];
+    },
+  },
+  tokenizeMidMatchesPath: {
+    rule: 'When the tokenize body carries mid, it equals the mid in the path.',
+    source: 'section 4.2 (mid in the path and in the field list); DECISIONS.md D-01',
+    run(payload, { path }) {
+      return sameAsBody('path', 'mid', path, bodyOf(payload), '407', 'both must be the same merchant id.');
+    },
+  },
+  firstPaymentWithinRenewalAmount: {
+    rule: 'For UPI and BANK_MANDATE subscriptions, txnAmount (the first payment) is not greater than renewalAmount (txnAmount when absent).',
+    source: 'sections 4.7 (txnAmount) and 8 (first payment)',
+    run(payload) {
+      const body = bodyOf(payload);
+      if (!body || !['UPI', 'BANK_MANDATE'].includes(body.subscriptionPaymentMode)) return [];
+      const first = hundredths(body.txnAmount?.value);
+      const renewal = body.renewalAmount === undefined ? first : hundredths(body.renewalAmount);
+      if (first === null || renewal === null || first <= renewal) return [];
+      return [{ in: 'body', pointer: '/body/txnAmount/value', rule: 'firstPaymentWithinRenewalAmount', message: `"value" of the first payment (txnAmount) must not be greater than renewalAmount for ${body.subscriptionPaymentMode} subscriptions.`, resultCode: '1102' }];
+    },
+  },
+  expiryAfterStart: {
+    rule: 'subscriptionExpiryDate is after subscriptionStartDate.',
+    source: 'section 4.7 (start: first collection; expiry: no collection after it); code 1102 Invalid subscription expiry date',
+    run(payload) {
+      const body = bodyOf(payload);
+      const start = body?.subscriptionStartDate;
+      const expiry = body?.subscriptionExpiryDate;
+      if (typeof start !== 'string' || typeof expiry !== 'string' || !DATE.test(start) || !DATE.test(expiry) || expiry > start) return [];
+      return [{ in: 'body', pointer: '/body/subscriptionExpiryDate', rule: 'expiryAfterStart', message: '"subscriptionExpiryDate" must be after "subscriptionStartDate".', resultCode: '1102' }];
+    },
+  },
+};

@@ -1,0 +1,84 @@
+// The validation API: a payload of an operation, in one direction, against the contract's
+// precompiled validators and the named checks. Never throws for anything inside the payload.
+import { readFileSync } from 'node:fs';
+import * as validators from '../../generated/validators.js';
+import { operations } from '../../generated/operations.js';
+import { resultCodes } from '../../generated/resultCodes.js';
+import { issuesFromAjv } from './errors.js';
+import { namedChecks } from './checks.js';
+import { resultCodeFor } from './resultCodeRules.js';
+
+/** @typedef {import('./errors.js').ValidationIssue} ValidationIssue */
+
+const VALID = Object.freeze({ valid: /** @type {const} */ (true) });
+const byId = new Map(operations.map((op) => [op.operationId, op]));
+/** @type {Record<string, import('../../generated/validators.js').CompiledValidator>} */
+const compiled = /** @type {any} */ (validators);
+
+/** @type {any} */
+let contract;
+/** The bundled contract, read only when a payload is invalid (to place and title the rules). */
+function contractDocument() {
+  contract ??= JSON.parse(readFileSync(new URL('../../generated/openapi.json', import.meta.url), 'utf8'));
+  return contract;
+}
+
+/** @param {string} operationId @param {unknown} direction */
+function lookup(operationId, direction) {
+  const op = byId.get(operationId);
+  if (!op) throw new TypeError(`Unknown operationId "${String(operationId).slice(0, 64)}". Known: ${[...byId.keys()].join(', ')}.`);
+  if (direction !== 'request' && direction !== 'response') throw new TypeError('direction must be "request" or "response".');
+  return op;
+}
+
+/**
+ * Validates a payload of one operation.
+ * @param {string} operationId e.g. `initiatePayment`; the webhook is `notifyTokenStatus`
+ * @param {'request' | 'response'} direction
+ * @param {unknown} payload the parsed JSON envelope `{ head, body }`
+ * @param {{ query?: Record<string, string | undefined>, path?: Record<string, string | undefined> }} [options]
+ *   the request's query and path parameters, for the checks that compare them with the body
+ */
+export function validate(operationId, direction, payload, options = {}) {
+  const op = lookup(operationId, direction);
+  const fn = compiled[`${operationId}${direction === 'request' ? 'Request' : 'Response'}`];
+  const schema = direction === 'request' ? op.request.schema : op.response.schema;
+  /** @type {ValidationIssue[]} */
+  let issues = [];
+  let ok;
+  try {
+    ok = fn(payload);
+  } catch {
+    ok = false;
+    issues.push({ in: 'body', pointer: '', rule: 'validatable', message: 'The payload could not be validated (it is too large or too deeply nested).' });
+  }
+  if (!ok && fn.errors) issues.push(...issuesFromAjv(fn.errors, contractDocument(), `#/components/schemas/${schema}`));
+  if (direction === 'request') {
+    for (const name of op.namedChecks) issues.push(...namedChecks[name].run(payload, options));
+  }
+  if (issues.length === 0) return VALID;
+  if (direction === 'response') return { valid: /** @type {const} */ (false), errors: issues };
+  issues = issues.map((issue) => {
+    const hit = resultCodeFor(operationId, issue);
+    return hit ? { ...issue, resultCode: hit.code } : issue;
+  });
+  const first = issues.find((i) => i.resultCode);
+  return { valid: /** @type {const} */ (false), errors: issues, ...(first ? { resultCode: describeCode(operationId, first) } : {}) };
+}
+
+/** @param {string} operationId @param {ValidationIssue} issue */
+function describeCode(operationId, issue) {
+  const entry = /** @type {any} */ (resultCodes)[operationId].codes.find((/** @type {any} */ c) => c.code === issue.resultCode);
+  const rule = resultCodeFor(operationId, { ...issue, resultCode: undefined });
+  const field = issue.pointer.slice(issue.pointer.lastIndexOf('/') + 1);
+  let message = (rule?.code === issue.resultCode && rule.message) || entry.messages[0];
+  // 1001 and 1011 messages name the field; the service's 1011 text also echoes the value, which we never do.
+  if (issue.resultCode === '1001' && /^[A-Za-z]+$/.test(field)) message = `Invalid ${field}`;
+  if (issue.resultCode === '1011') message = `Parameter [${issue.pointer.slice(1).replace(/\//g, '.')}] has invalid value`;
+  return { code: entry.code, status: entry.status, message };
+}
+
+/** The operationIds known to the contract, with method, host and path. */
+export function listOperations() {
+  return operations;
+}
