@@ -297,11 +297,15 @@ export interface components {
         } | {
             /** @constant */
             cardFlowType: "CARD_TOKEN";
+            expiryMonth: components["schemas"]["ExpiryMonth"];
+            expiryYear: components["schemas"]["ExpiryYear"];
             cardUniqueId?: string;
             cardTokenInfo: components["schemas"]["CardTokenInfo"];
         } | {
             /** @constant */
             cardFlowType: "NEW_CARD";
+            expiryMonth: components["schemas"]["ExpiryMonth"];
+            expiryYear: components["schemas"]["ExpiryYear"];
             cardUniqueId?: string;
         });
         /**
@@ -381,21 +385,26 @@ export interface components {
         } & ({
             /** @constant */
             payMethod: "UPI";
+            payerAccount: components["schemas"]["Vpa"];
         } | {
             /** @constant */
             payMethod: "UPI_INTENT";
         } | {
             /** @constant */
             payMethod: "CREDIT_CARD";
+            cardInfo: components["schemas"]["CardInfo"];
         } | {
             /** @constant */
             payMethod: "DEBIT_CARD";
+            cardInfo: components["schemas"]["CardInfo"];
         } | {
             /** @constant */
             payMethod: "NET_BANKING";
+            bankCode: string;
         } | {
             /** @constant */
             payMethod: "PPBL";
+            mpin: components["schemas"]["Mpin"];
         });
         /**
          * EMIinfo
@@ -1768,18 +1777,6 @@ export interface components {
          */
         Vpa: string;
         /**
-         * Month and year (MMYYYY)
-         * @description A month and a four-digit year written together as `MMYYYY`, for example `122030`.
-         * @example 122030
-         */
-        MonthYear: string;
-        /**
-         * Last four digits
-         * @description The last four digits of a card number or of a token.
-         * @example 1234
-         */
-        LastFourDigits: string;
-        /**
          * Expiry month
          * @description Two-digit month of the card's expiry, `01` to `12`.
          * @example 12
@@ -1791,6 +1788,18 @@ export interface components {
          * @example 2030
          */
         ExpiryYear: string;
+        /**
+         * Month and year (MMYYYY)
+         * @description A month and a four-digit year written together as `MMYYYY`, for example `122030`.
+         * @example 122030
+         */
+        MonthYear: string;
+        /**
+         * Last four digits
+         * @description The last four digits of a card number or of a token.
+         * @example 1234
+         */
+        LastFourDigits: string;
         /**
          * Card flow type
          * @description How the card of a card payment is given.
@@ -1861,7 +1870,7 @@ export interface components {
              * @default ANDROID
              * @enum {string}
              */
-            osType: "IOS" | "ANDROID" | "KAIOS";
+            osType?: "IOS" | "ANDROID" | "KAIOS";
             walletInfo?: components["schemas"]["WalletInfo"];
             emiInfo?: components["schemas"]["EMIinfo"];
             /** @description Routing input for an enforced routing rule, as a map of string to object. When also sent at order creation, the value sent to pay has priority. */
@@ -2383,7 +2392,7 @@ export interface components {
              * @description Number of units per cycle; `1` when absent.
              * @default 1
              */
-            subscriptionFrequency: string;
+            subscriptionFrequency?: string;
             /**
              * Format: date
              * @description Date (`YYYY-MM-DD`) from which the first collection can be charged.
@@ -2430,6 +2439,7 @@ export interface components {
         } | {
             /** @constant */
             subscriptionAmountType: "VARIABLE";
+            subscriptionMaxAmount: components["schemas"]["Amount"];
         });
         /**
          * Create subscription request

@@ -501,7 +501,8 @@ export declare const resultCodes: {
         ],
         "meaning": "The amount is not valid (listed in both pre-auth tables).",
         "tables": [
-          "result"
+          "result",
+          "error"
         ]
       },
       {
@@ -644,7 +645,8 @@ export declare const resultCodes: {
         ],
         "meaning": "System error (listed in both pre-auth tables).",
         "tables": [
-          "result"
+          "result",
+          "error"
         ]
       },
       {

@@ -501,7 +501,8 @@ export const resultCodes = Object.freeze({
         ],
         "meaning": "The amount is not valid (listed in both pre-auth tables).",
         "tables": [
-          "result"
+          "result",
+          "error"
         ]
       },
       {
@@ -644,7 +645,8 @@ export const resultCodes = Object.freeze({
         ],
         "meaning": "System error (listed in both pre-auth tables).",
         "tables": [
-          "result"
+          "result",
+          "error"
         ]
       },
       {

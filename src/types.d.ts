@@ -1,0 +1,19 @@
+// Convenient names over the generated types: one place that says how the contract's operations map
+// to request, response and result-code types.
+import type { components, operations, paths, webhooks } from '../generated/openapi.js';
+import type { OperationId } from '../generated/operations.js';
+import type { ResultCodeOf } from '../generated/resultCodes.js';
+
+export type { components, operations, paths, webhooks, OperationId, ResultCodeOf };
+
+/** Every component schema of the contract, by name: `Schemas['CardInfo']`. */
+export type Schemas = components['schemas'];
+
+/** The request envelope `{head, body}` of an operation (the webhook: what the service sends). */
+export type RequestOf<O extends OperationId> = operations[O] extends { requestBody: { content: { 'application/json': infer R } } } ? R : never;
+
+/** The response envelope of an operation (the webhook: the merchant's reply). */
+export type ResponseOf<O extends OperationId> = operations[O] extends { responses: { 200: { content: { 'application/json': infer R } } } } ? R : never;
+
+/** The query parameters of an operation. */
+export type QueryOf<O extends OperationId> = operations[O] extends { parameters: { query: infer Q } } ? Q : never;
