@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import { validate } from '../validation/validate.js';
 import { operations } from '../../generated/operations.js';
 import { parseJson, readStream } from './json.js';
+import { mockCommand } from '../mock/command.js';
 
 /** @typedef {{ stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStream }} Io */
 /** @typedef {{ summary: string, usage: string, help: string, run: (args: string[], io: Io) => Promise<number> }} Command */
@@ -77,6 +78,7 @@ const commands = {
       return 0;
     },
   },
+  mock: mockCommand,
 };
 
 /** Registers more commands (the mock, the webhook sender, the sandbox) without this file knowing them. */
@@ -134,7 +136,8 @@ export async function main(argv, io) {
   try {
     return await command.run(rest, io);
   } catch (error) {
-    const message = error instanceof UsageError || /** @type {any} */ (error)?.code?.startsWith?.('ERR_PARSE_ARGS') ? /** @type {Error} */ (error).message : 'unexpected failure';
+    const known = error instanceof UsageError || /** @type {any} */ (error)?.usage === true || /** @type {any} */ (error)?.code?.startsWith?.('ERR_PARSE_ARGS');
+    const message = known ? /** @type {Error} */ (error).message : `failed: ${/** @type {any} */ (error)?.code ?? (error instanceof Error ? error.message : 'unexpected failure')}`;
     io.stderr.write(`gateway-contract ${name}: ${message.split('\n')[0]}\n`);
     return 2;
   }

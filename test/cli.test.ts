@@ -1,0 +1,116 @@
+// The command line as CI pipelines use it: verdicts and exit codes on examples and fixtures, and a
+// one-line message for every kind of bad input.
+import { describe, expect, it, beforeAll, afterAll } from 'vitest';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runCli } from './helpers/cli.js';
+
+const doc = JSON.parse(readFileSync(new URL('../generated/openapi.json', import.meta.url), 'utf8'));
+let dir: string;
+beforeAll(() => { dir = mkdtempSync(join(tmpdir(), 'gateway-contract-cli-')); });
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function file(name: string, content: unknown) {
+  const path = join(dir, name);
+  writeFileSync(path, typeof content === 'string' ? content : JSON.stringify(content));
+  return path;
+}
+
+describe('gateway-contract validate', () => {
+  it('exits 0 on a valid request read from a file, and from standard input', async () => {
+    const path = file('pay.json', doc.components.examples.PayWithUpi.value);
+    const fromFile = await runCli(['validate', 'initiatePayment', 'request', path, '--query', 'mid=MERCHANT0001', '--query', 'orderId=ORDER-1001']);
+    expect(fromFile).toMatchObject({ status: 0, stdout: '' });
+    const fromStdin = await runCli(['validate', 'notifyTokenStatus', 'request', '-'], JSON.stringify(doc.components.examples.TokenStatusActive.value));
+    expect(fromStdin).toMatchObject({ status: 0, stdout: '' });
+  });
+
+  it('exits 1 and prints one JSON object per error', async () => {
+    const pay = structuredClone(doc.components.examples.PayWithNetworkToken.value);
+    delete pay.body.cardInfo.cardTokenInfo;
+    pay.body.cardInfo.cvv = 'abc';
+    const result = await runCli(['validate', 'initiatePayment', 'request', file('bad.json', pay)]);
+    expect(result.status).toBe(1);
+    const lines = result.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines.map((l) => [l.pointer, l.rule])).toEqual(expect.arrayContaining([['/body/cardInfo/cardTokenInfo', 'required'], ['/body/cardInfo/cvv', 'pattern']]));
+    expect(result.stdout).not.toContain('abc');
+  });
+
+  it('uses --query and --path for the checks that compare them with the body', async () => {
+    const pay = file('pay2.json', doc.components.examples.PayWithUpi.value);
+    const mismatch = await runCli(['validate', 'initiatePayment', 'request', pay, '--query', 'mid=OTHER', '--query', 'orderId=ORDER-1001']);
+    expect(mismatch.status).toBe(1);
+    expect(JSON.parse(mismatch.stdout)).toMatchObject({ pointer: '/body/mid', rule: 'queryMatchesBody', resultCode: '2013' });
+    const tokenize = structuredClone(doc.components.examples.TokenizeCardRequest.value);
+    tokenize.body.mid = 'MERCHANT0001';
+    const ok = await runCli(['validate', 'tokenizeCard', 'request', file('tok.json', tokenize), '--path', 'mid=MERCHANT0001']);
+    expect(ok.status).toBe(0);
+  });
+
+  it.each([
+    [['validate'], /expected <operationId>/],
+    [['validate', 'pay', 'request', '-'], /unknown operationId "pay"/],
+    [['validate', 'initiatePayment', 'sideways', '-'], /direction must be/],
+    [['validate', 'initiatePayment', 'request', '/no/such/file.json'], /cannot read "\/no\/such\/file.json": ENOENT/],
+    [['validate', 'initiatePayment', 'request', '-', '--query', 'novalue'], /--query takes name=value/],
+    [['validate', 'initiatePayment', 'request', '-', '--bogus'], /Unknown option '--bogus'/],
+    [['frobnicate'], /unknown command "frobnicate"/],
+  ])('exits 2 with a one-line message for %j', async (args, message) => {
+    const result = await runCli(args as string[], '{}');
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(message);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stdout).toBe('');
+  });
+
+  it('exits 2 on malformed or empty JSON without echoing it', async () => {
+    const malformed = await runCli(['validate', 'initiatePayment', 'request', '-'], '{"cardUniqueId": 4111111111111111x}');
+    expect(malformed.status).toBe(2);
+    expect(malformed.stderr).toMatch(/malformed JSON at line 1, column \d+/);
+    expect(malformed.stderr).not.toContain('4111');
+    const empty = await runCli(['validate', 'initiatePayment', 'request', '-'], '');
+    expect(empty).toMatchObject({ status: 2 });
+    expect(empty.stderr).toMatch(/the input is empty/);
+  });
+
+  it('gives the verdict of every fixture: exit 1, the expected pointers', async () => {
+    const root = new URL('./fixtures/', import.meta.url);
+    for (const op of readdirSync(root)) {
+      for (const name of readdirSync(new URL(`${op}/`, root))) {
+        const fixture = JSON.parse(readFileSync(new URL(`${op}/${name}`, root), 'utf8'));
+        const args = ['validate', fixture.operationId, fixture.direction, file(`fx-${op}-${name}`, fixture.payload)];
+        for (const [k, v] of Object.entries(fixture.query ?? {})) args.push('--query', `${k}=${v}`);
+        for (const [k, v] of Object.entries(fixture.path ?? {})) args.push('--path', `${k}=${v}`);
+        const result = await runCli(args);
+        expect(result.status, `${op}/${name}`).toBe(1);
+        const pointers = result.stdout.trim().split('\n').map((l) => JSON.parse(l).pointer);
+        for (const e of fixture.expect) expect(pointers, `${op}/${name}`).toContain(e.pointer);
+      }
+    }
+  }, 120_000);
+});
+
+describe('gateway-contract operations and --help', () => {
+  it('lists the operations with method, host and path', async () => {
+    const result = await runCli(['operations']);
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(/^initiatePayment\s+POST\s+router\s+\/aoa-acquiring-biz\/v2\/payment$/m);
+    expect(result.stdout).toMatch(/^tokenizeCard\s+POST\s+gateway\s+\/coft-center\/coft\/merchant\/\{mid\}\/tokenize$/m);
+    expect(result.stdout).toMatch(/^notifyTokenStatus\s+POST\s+merchant\s+/m);
+    const json = await runCli(['operations', '--json']);
+    expect(JSON.parse(json.stdout)).toHaveLength(7);
+  });
+
+  it('has --help on every command', async () => {
+    const top = await runCli(['--help']);
+    expect(top.status).toBe(0);
+    const commands = [...top.stdout.matchAll(/^ {2}(\S+) {2,}/gm)].map((m) => m[1]);
+    expect(commands).toEqual(expect.arrayContaining(['validate', 'operations']));
+    for (const command of commands) {
+      const help = await runCli([command, '--help']);
+      expect(help.status, command).toBe(0);
+      expect(help.stdout, command).toMatch(/^Usage: gateway-contract /);
+    }
+  });
+});
