@@ -6,3 +6,10 @@ export { resultCodeRules, resultCodeFor } from './validation/resultCodeRules.js'
 export { resultCodes } from '../generated/resultCodes.js';
 export { operations } from '../generated/operations.js';
 export type * from './types.js';
+export { createGatewayClient, resultOf } from './client/createGatewayClient.js';
+export type { GatewayClient, GatewayClientOptions, CallResult } from './client/createGatewayClient.js';
+export {
+  GatewayError, GatewayNetworkError, GatewayTimeoutError, GatewayAbortError, GatewayNonJsonError, GatewayHttpError,
+  RequestValidationError, ResponseValidationError,
+} from './client/errors.js';
+export type { GatewayErrorKind } from './client/errors.js';

@@ -5,3 +5,8 @@ export { namedChecks } from './validation/checks.js';
 export { resultCodeRules, resultCodeFor } from './validation/resultCodeRules.js';
 export { resultCodes } from '../generated/resultCodes.js';
 export { operations } from '../generated/operations.js';
+export { createGatewayClient, resultOf } from './client/createGatewayClient.js';
+export {
+  GatewayError, GatewayNetworkError, GatewayTimeoutError, GatewayAbortError, GatewayNonJsonError, GatewayHttpError,
+  RequestValidationError, ResponseValidationError,
+} from './client/errors.js';

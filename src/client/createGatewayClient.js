@@ -1,0 +1,140 @@
+// The typed client: one method per operation, each on its own host, heads built for the caller,
+// the signature computed over the exact bytes sent, results typed by the operation's own result
+// codes. No automatic retry: whether to retry a payment is the caller's decision.
+import createClient from 'openapi-fetch';
+import { validate } from '../validation/validate.js';
+import { resultCodes } from '../../generated/resultCodes.js';
+import { parseJson } from '../cli/json.js';
+import { GatewayAbortError, GatewayHttpError, GatewayNetworkError, GatewayNonJsonError, GatewayTimeoutError, RequestValidationError, ResponseValidationError } from './errors.js';
+import { createSubscriptionHead, defaultRequestId, listSubscriptionsHead, preAuthHead, tokenServiceHead, txnTokenHead } from './heads.js';
+
+const OUTCOMES = /** @type {Record<string, 'success' | 'pending'>} */ ({ SUCCESS: 'success', S: 'success', TXN_SUCCESS: 'success', PENDING: 'pending' });
+
+/** @param {string | undefined} url @param {string} name */
+function baseUrlOf(url, name) {
+  if (typeof url !== 'string' || !/^https?:\/\//.test(url)) throw new TypeError(`${name} must be an http(s) URL`);
+  return url.replace(/\/+$/, '');
+}
+
+/**
+ * @param {import('./createGatewayClient.js').GatewayClientOptions} options
+ */
+export function createGatewayClient(options) {
+  const {
+    signer, clientId, version, channelId, encryptionKeyVersion,
+    timeoutMs = 30_000, now = Date.now, requestId = defaultRequestId,
+  } = options;
+  const checkRequests = options.validate === true || (typeof options.validate === 'object' && options.validate.request === true);
+  const checkResponses = options.validate === true || (typeof options.validate === 'object' && options.validate.response === true);
+  const fetchImpl = options.fetch;
+  const clientOptions = fetchImpl ? { fetch: (/** @type {Request} */ request) => fetchImpl(request) } : {};
+  const hosts = {
+    gateway: createClient({ baseUrl: baseUrlOf(options.gatewayUrl, 'gatewayUrl'), ...clientOptions }),
+    router: createClient({ baseUrl: baseUrlOf(options.routerUrl, 'routerUrl'), ...clientOptions }),
+  };
+  const defaults = { now, requestId, clientId, version, channelId, encryptionKeyVersion };
+
+  /** @param {string} operationId */
+  function requireSigner(operationId) {
+    if (!signer) throw new TypeError(`${operationId} is signed: pass a signer to createGatewayClient (for example createChecksumSigner(merchantKey)).`);
+    return signer;
+  }
+
+  /**
+   * @param {string} operationId
+   * @param {{ host: 'gateway' | 'router', path: string, params: any, head: Record<string, unknown>, body: unknown, sign: boolean, callerHead?: Record<string, unknown>, signal?: AbortSignal, query?: Record<string, string>, pathParams?: Record<string, string> }} call
+   */
+  async function send(operationId, call) {
+    // The signed text and the sent text are the same bytes: serialize the body once.
+    const bodyText = JSON.stringify(call.body);
+    /** @type {Record<string, unknown>} */
+    const head = { ...call.head, ...call.callerHead };
+    if (call.sign) head.signature = await requireSigner(operationId).sign(bodyText);
+    const envelopeText = `{"head":${JSON.stringify(head)},"body":${bodyText}}`;
+    if (checkRequests) {
+      const verdict = validate(/** @type {any} */ (operationId), 'request', { head, body: call.body }, { query: call.query, path: call.pathParams });
+      if (!verdict.valid) throw new RequestValidationError('request-invalid', `${operationId}: the request breaks the contract (${verdict.errors.length} problem(s)); nothing was sent.`, { operationId, issues: verdict.errors });
+    }
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const signal = call.signal ? AbortSignal.any([call.signal, timeout]) : timeout;
+    /** @type {any} */
+    let answer;
+    try {
+      answer = await hosts[call.host].POST(/** @type {any} */ (call.path), {
+        params: call.params,
+        body: /** @type {any} */ (call.body),
+        bodySerializer: () => envelopeText,
+        parseAs: 'text',
+        signal,
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+      });
+    } catch (error) {
+      if (timeout.aborted) throw new GatewayTimeoutError('timeout', `${operationId}: no answer within ${timeoutMs} ms. The outcome is unknown: query the status before retrying.`, { operationId, cause: error });
+      if (call.signal?.aborted) throw new GatewayAbortError('aborted', `${operationId}: aborted by the caller.`, { operationId, cause: error });
+      const code = /** @type {any} */ (error)?.cause?.code ?? /** @type {any} */ (error)?.code;
+      throw new GatewayNetworkError('network', `${operationId}: the request did not complete${code ? ` (${code})` : ''}.`, { operationId, cause: error });
+    }
+    const { response } = answer;
+    if (!response.ok) {
+      throw new GatewayHttpError('http', `${operationId}: HTTP ${response.status} (the service answers every outcome with 200).`, { operationId, status: response.status, data: answer.error });
+    }
+    const parsed = parseJson(typeof answer.data === 'string' ? answer.data : '');
+    if (!parsed.ok || parsed.value === null || typeof parsed.value !== 'object') {
+      throw new GatewayNonJsonError('non-json', `${operationId}: the answer is not a JSON envelope (${parsed.ok ? 'not an object' : parsed.message}; content-type ${response.headers.get('content-type') ?? 'none'}).`, { operationId, status: response.status });
+    }
+    const data = /** @type {any} */ (parsed.value);
+    if (checkResponses) {
+      const verdict = validate(/** @type {any} */ (operationId), 'response', data);
+      if (!verdict.valid) throw new ResponseValidationError('response-invalid', `${operationId}: the answer breaks the contract (${verdict.errors.length} problem(s)).`, { operationId, status: response.status, issues: verdict.errors, data });
+    }
+    return resultOf(operationId, data, response.status);
+  }
+
+  return {
+    /** @param {any} args */
+    async tokenizeCard({ mid, body, requestId: id, head, signal }) {
+      const pathMid = mid ?? body?.mid;
+      const reqId = id ?? requestId();
+      const s = requireSigner('tokenizeCard');
+      return send('tokenizeCard', { host: 'gateway', path: '/coft-center/coft/merchant/{mid}/tokenize', params: { path: { mid: pathMid }, query: { requestId: reqId } }, pathParams: { mid: pathMid }, query: { requestId: reqId }, head: tokenServiceHead(defaults, { requestId: reqId, signatureType: s.signatureType }), body, sign: true, callerHead: head, signal });
+    },
+    /** @param {any} args */
+    preAuthorize({ body, head, signal }) {
+      return send('preAuthorize', { host: 'gateway', path: '/order/v2/preAuth', params: {}, head: preAuthHead(defaults), body, sign: true, callerHead: head, signal });
+    },
+    /** @param {any} args */
+    listSubscriptions({ token, body, head, signal }) {
+      return send('listSubscriptions', { host: 'gateway', path: '/subscription/list/all', params: {}, head: listSubscriptionsHead(defaults, { token }), body, sign: true, callerHead: head, signal });
+    },
+    /** @param {any} args */
+    initiatePayment({ txnToken, body, head, signal }) {
+      const query = { mid: body?.mid, orderId: body?.orderId };
+      return send('initiatePayment', { host: 'router', path: '/aoa-acquiring-biz/v2/payment', params: { query }, query, head: txnTokenHead(defaults, { txnToken, withVersion: true }), body, sign: false, callerHead: head, signal });
+    },
+    /** @param {any} args */
+    modifyOrder({ mid, orderId, txnToken, body, sign, head, signal }) {
+      const query = { mid, orderId };
+      return send('modifyOrder', { host: 'router', path: '/aoa-acquiring-biz/v2/modifyOrder', params: { query }, query, head: txnTokenHead(defaults, { txnToken, withVersion: false }), body, sign: sign ?? Boolean(signer), callerHead: head, signal });
+    },
+    /** @param {any} args */
+    createSubscription({ body, head, signal }) {
+      const query = { mid: body?.mid, orderId: body?.orderId };
+      return send('createSubscription', { host: 'router', path: '/aoa-subscription/api/v2/subscription/create', params: { query }, query, head: createSubscriptionHead(defaults), body, sign: true, callerHead: head, signal });
+    },
+  };
+}
+
+/**
+ * The result of an answer: its outcome, result code, status and message, read where the
+ * operation's catalog says they are.
+ * @param {string} operationId @param {any} data @param {number} httpStatus
+ */
+export function resultOf(operationId, data, httpStatus) {
+  const entry = /** @type {any} */ (resultCodes)[operationId];
+  const holder = entry.location.split('/').filter(Boolean).reduce((/** @type {any} */ node, /** @type {string} */ key) => node?.[key], data);
+  const code = holder?.[entry.fields.code];
+  const status = holder?.[entry.fields.status];
+  const known = entry.codes.find((/** @type {any} */ c) => c.code === code);
+  const outcome = known && known.status === status ? (OUTCOMES[status] ?? 'failure') : 'failure';
+  return { outcome, code, status, message: holder?.[entry.fields.message] ?? known?.messages?.[0] ?? '', meaning: known?.meaning ?? 'A result code that is not in this operation\'s table.', data, httpStatus };
+}

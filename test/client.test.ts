@@ -1,0 +1,166 @@
+// The typed client against local servers standing in for the gateway and the router: hosts, paths,
+// queries from the body, heads per family, signature over the exact bytes sent, typed results,
+// validation, and a distinct error for each way a call can go wrong.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import {
+  createGatewayClient, GatewayHttpError, GatewayNetworkError, GatewayNonJsonError, GatewayTimeoutError,
+  RequestValidationError, ResponseValidationError, GatewayAbortError,
+} from '../src/index.js';
+import { freePort, json, startServer, type TestServer } from './helpers/servers.js';
+
+const doc = JSON.parse(readFileSync(new URL('../generated/openapi.json', import.meta.url), 'utf8'));
+const example = (name: string) => structuredClone(doc.components.examples[name].value);
+// A signer whose output is easy to recompute: sha256 of the text it is given.
+const testSigner = { signatureType: 'CHECKSUM', sign: (text: string) => createHash('sha256').update(text).digest('base64') };
+
+/** The raw text of the top-level "body" member, as the server received it. */
+function rawBody(text: string) {
+  const start = text.indexOf('"body":') + '"body":'.length;
+  return text.slice(start, text.length - 1);
+}
+
+const answers: Record<string, unknown> = {
+  '/coft-center/coft/merchant/MERCHANT0001/tokenize': example('TokenizeActive'),
+  '/order/v2/preAuth': example('PreAuthDuplicateBlock'),
+  '/subscription/list/all': example('ListSubscriptionsFound'),
+  '/aoa-acquiring-biz/v2/payment': example('PaySucceeded'),
+  '/aoa-acquiring-biz/v2/modifyOrder': example('ModifyOrderInProcess'),
+  '/aoa-subscription/api/v2/subscription/create': example('SubscriptionCreated'),
+};
+
+let gateway: TestServer;
+let router: TestServer;
+const NOW = 1_768_971_330_123;
+
+beforeAll(async () => {
+  const answer = (req: { url: string }, res: any) => json(res, answers[req.url.split('?')[0]] ?? { error: 'no route' }, answers[req.url.split('?')[0]] ? 200 : 404);
+  gateway = await startServer(answer);
+  router = await startServer(answer);
+});
+afterAll(async () => { await gateway.close(); await router.close(); });
+
+const client = () => createGatewayClient({ gatewayUrl: gateway.url, routerUrl: `${router.url}/`, signer: testSigner, clientId: 'C11', version: 'v2', now: () => NOW, requestId: () => 'REQ-1' });
+
+describe('createGatewayClient', () => {
+  it('sends each call to its own host and path, with the query taken from the body', async () => {
+    const c = client();
+    const pay = example('PayWithUpi');
+    await c.initiatePayment({ txnToken: 'TXN-1', body: pay.body });
+    await c.createSubscription({ body: example('CreateFixedUpiSubscription').body });
+    await c.modifyOrder({ mid: 'MERCHANT0001', orderId: 'ORDER-1001', txnToken: 'TXN-1', body: example('ModifyOrderRequest').body });
+    await c.tokenizeCard({ mid: 'MERCHANT0001', body: example('TokenizeCardRequest').body });
+    await c.preAuthorize({ body: example('PreAuthWalletRequest').body });
+    await c.listSubscriptions({ token: 'SSO-1', body: example('ListSubscriptionsRequest').body });
+    expect(router.requests.slice(-3).map((r) => r.url)).toEqual([
+      '/aoa-acquiring-biz/v2/payment?mid=MERCHANT0001&orderId=ORDER-1001',
+      '/aoa-subscription/api/v2/subscription/create?mid=MERCHANT0001&orderId=ORDER-3001',
+      '/aoa-acquiring-biz/v2/modifyOrder?mid=MERCHANT0001&orderId=ORDER-1001',
+    ]);
+    expect(gateway.requests.slice(-3).map((r) => r.url)).toEqual([
+      '/coft-center/coft/merchant/MERCHANT0001/tokenize?requestId=REQ-1',
+      '/order/v2/preAuth',
+      '/subscription/list/all',
+    ]);
+    for (const r of [...router.requests, ...gateway.requests]) {
+      expect(r.method).toBe('POST');
+      expect(r.headers['content-type']).toMatch(/^application\/json/);
+    }
+  });
+
+  it('builds the head of each family and signs the exact bytes sent', async () => {
+    const c = client();
+    await c.tokenizeCard({ mid: 'MERCHANT0001', body: example('TokenizeCardRequest').body });
+    const tokenize = gateway.requests.at(-1)!;
+    const sent = JSON.parse(tokenize.text);
+    expect(sent.head).toEqual({ version: 'v1', requestTimestamp: String(NOW), requestId: 'REQ-1', signatureType: 'CHECKSUM', clientId: 'C11', signature: testSigner.sign(rawBody(tokenize.text)) });
+
+    await c.preAuthorize({ body: example('PreAuthWalletRequest').body });
+    const preAuth = gateway.requests.at(-1)!;
+    expect(JSON.parse(preAuth.text).head).toEqual({ version: 'v2', requestTimestamp: String(Math.trunc(NOW / 1000)), clientId: 'C11', signature: testSigner.sign(rawBody(preAuth.text)) });
+
+    await c.listSubscriptions({ token: 'SSO-1', body: example('ListSubscriptionsRequest').body });
+    expect(JSON.parse(gateway.requests.at(-1)!.text).head).toMatchObject({ tokenType: 'AES', token: 'SSO-1', clientId: 'C11', version: 'v2' });
+
+    await c.initiatePayment({ txnToken: 'TXN-1', body: example('PayWithUpi').body });
+    expect(JSON.parse(router.requests.at(-1)!.text).head).toEqual({ requestTimeStamp: String(NOW), tokenType: 'TXN_TOKEN', token: 'TXN-1', version: 'v1' });
+
+    await c.modifyOrder({ mid: 'M', orderId: 'O', txnToken: 'TXN-2', body: {}, sign: false });
+    expect(JSON.parse(router.requests.at(-1)!.text).head).toEqual({ requestTimeStamp: String(NOW), tokenType: 'TXN_TOKEN', token: 'TXN-2' });
+
+    await c.createSubscription({ body: example('CreateFixedUpiSubscription').body, head: { channelId: 'WAP' } });
+    const create = router.requests.at(-1)!;
+    expect(JSON.parse(create.text).head).toEqual({ requestTimeStamp: String(NOW), channelId: 'WAP', signature: testSigner.sign(rawBody(create.text)) });
+  });
+
+  it('narrows results by the operation\'s own codes', async () => {
+    const c = client();
+    const paid = await c.initiatePayment({ txnToken: 'T', body: example('PayWithWallet').body });
+    expect(paid).toMatchObject({ outcome: 'success', code: '0000', status: 'S', httpStatus: 200 });
+    const modify = await c.modifyOrder({ mid: 'M', orderId: 'O', txnToken: 'T', body: {} });
+    expect(modify).toMatchObject({ outcome: 'failure', code: '1111', status: 'F', message: 'Order modification not allowed. Transaction already in process' });
+    const preAuth = await c.preAuthorize({ body: example('PreAuthWalletRequest').body });
+    expect(preAuth).toMatchObject({ outcome: 'failure', code: 'SR_1004' });
+    expect(preAuth.meaning).toMatch(/transaction status/);
+  });
+
+  it('with validate: true, rejects a bad request before sending and a bad answer on arrival', async () => {
+    const c = createGatewayClient({ gatewayUrl: gateway.url, routerUrl: router.url, signer: testSigner, validate: true });
+    const before = router.requests.length;
+    const body = example('PayWithUpi').body;
+    delete body.payerAccount;
+    const error = await c.initiatePayment({ txnToken: 'T', body }).catch((e) => e);
+    expect(error).toBeInstanceOf(RequestValidationError);
+    expect(error.issues.map((i: any) => i.pointer)).toEqual(['/body/payerAccount']);
+    expect(router.requests.length).toBe(before);
+
+    const broken = await startServer((_req, res) => json(res, { head: {}, body: { resultInfo: { resultCode: '0000', resultStatus: 'F', resultMsg: 'x' } } }));
+    try {
+      const bad = createGatewayClient({ gatewayUrl: broken.url, routerUrl: broken.url, validate: { response: true } });
+      const e = await bad.initiatePayment({ txnToken: 'T', body: example('PayWithUpi').body }).catch((x) => x);
+      expect(e).toBeInstanceOf(ResponseValidationError);
+      expect(e.issues.length).toBeGreaterThan(0);
+    } finally { await broken.close(); }
+  });
+
+  it('gives a distinct error for network failure, timeout, abort, non-JSON and HTTP errors, and never retries', async () => {
+    const port = await freePort();
+    const down = createGatewayClient({ gatewayUrl: `http://127.0.0.1:${port}`, routerUrl: `http://127.0.0.1:${port}` });
+    await expect(down.initiatePayment({ txnToken: 'T', body: example('PayWithUpi').body })).rejects.toBeInstanceOf(GatewayNetworkError);
+
+    const silent = await startServer(() => { /* never answers */ });
+    const html = await startServer((_req, res) => { res.writeHead(200, { 'content-type': 'text/html' }); res.end('<html>oops</html>'); });
+    const failing = await startServer((_req, res) => json(res, { error: 'boom' }, 502));
+    try {
+      const slow = createGatewayClient({ gatewayUrl: silent.url, routerUrl: silent.url, timeoutMs: 200 });
+      const timeout = await slow.initiatePayment({ txnToken: 'T', body: example('PayWithUpi').body }).catch((e) => e);
+      expect(timeout).toBeInstanceOf(GatewayTimeoutError);
+      expect(timeout.kind).toBe('timeout');
+      const controller = new AbortController();
+      const pending = slow.initiatePayment({ txnToken: 'T', body: example('PayWithUpi').body, signal: controller.signal }).catch((e) => e);
+      controller.abort();
+      expect(await pending).toBeInstanceOf(GatewayAbortError);
+      expect(silent.requests.length).toBeGreaterThanOrEqual(1);
+
+      const page = createGatewayClient({ gatewayUrl: html.url, routerUrl: html.url });
+      const nonJson = await page.initiatePayment({ txnToken: 'T', body: example('PayWithUpi').body }).catch((e) => e);
+      expect(nonJson).toBeInstanceOf(GatewayNonJsonError);
+      expect(nonJson.message).not.toContain('oops');
+
+      const http = createGatewayClient({ gatewayUrl: failing.url, routerUrl: failing.url });
+      const httpError = await http.initiatePayment({ txnToken: 'T', body: example('PayWithUpi').body }).catch((e) => e);
+      expect(httpError).toBeInstanceOf(GatewayHttpError);
+      expect(httpError.status).toBe(502);
+      expect(failing.requests.length).toBe(1);
+    } finally {
+      await silent.close(); await html.close(); await failing.close();
+    }
+  });
+
+  it('refuses to build a signed call without a signer, and bad addresses', async () => {
+    const unsigned = createGatewayClient({ gatewayUrl: gateway.url, routerUrl: router.url });
+    await expect(unsigned.preAuthorize({ body: example('PreAuthWalletRequest').body })).rejects.toThrow(/pass a signer/);
+    expect(() => createGatewayClient({ gatewayUrl: 'gateway', routerUrl: router.url })).toThrow(TypeError);
+  });
+});
