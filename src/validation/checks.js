@@ -11,14 +11,20 @@
  * @property {(payload: any, context: RequestContext) => ValidationIssue[]} run
  */
 
+/** @type {ValidationIssue[]} */
+const NONE = [];
 const AMOUNT = /^(0|[1-9][0-9]{0,11})(\.[0-9]{1,2})?$/;
 const DATE = /^[0-9]{4}-[0-9]{2}-[0-9]{2}$/;
 
-/** An amount string in hundredths, or null when it is not a well-formed amount. */
+/**
+ * An amount string in hundredths, or null when it is not a well-formed amount. At most 12 digits
+ * before the point, so the integer stays exact in a double.
+ */
 function hundredths(/** @type {unknown} */ amount) {
   if (typeof amount !== 'string' || !AMOUNT.test(amount)) return null;
-  const [units, decimals = ''] = amount.split('.');
-  return BigInt(units) * 100n + BigInt(decimals.padEnd(2, '0'));
+  const dot = amount.indexOf('.');
+  if (dot < 0) return Number(amount) * 100;
+  return Number(amount.slice(0, dot)) * 100 + Number(amount.slice(dot + 1).padEnd(2, '0'));
 }
 
 function bodyOf(/** @type {any} */ payload) {
@@ -31,11 +37,10 @@ function bodyOf(/** @type {any} */ payload) {
  * @returns {ValidationIssue[]}
  */
 function sameAsBody(where, name, values, body, code, words) {
-  if (!values || !body || typeof body[name] !== 'string') return [];
+  if (!values || !body || typeof body[name] !== 'string' || values[name] === body[name]) return NONE;
   if (values[name] === undefined) {
     return [{ in: where, pointer: `/${name}`, rule: 'required', message: `The ${where} parameter "${name}" is missing: it is mandatory.` }];
   }
-  if (values[name] === body[name]) return [];
   return [{ in: 'body', pointer: `/body/${name}`, rule: where === 'query' ? 'queryMatchesBody' : 'tokenizeMidMatchesPath', message: `"${name}" in the body differs from "${name}" in the ${where}: ${words}`, resultCode: code }];
 }
 
@@ -46,10 +51,9 @@ export const namedChecks = {
     source: 'sections 4.5 and 7.5, 7.7 (codes 2013, 2014)',
     run(payload, { query }) {
       const body = bodyOf(payload);
-      return [
-        ...sameAsBody('query', 'mid', query, body, '2013', 'both must be the same merchant id.'),
-        ...sameAsBody('query', 'orderId', query, body, '2014', 'both must be the same order id.'),
-      ];
+      const mid = sameAsBody('query', 'mid', query, body, '2013', 'both must be the same merchant id.');
+      const orderId = sameAsBody('query', 'orderId', query, body, '2014', 'both must be the same order id.');
+      return mid === NONE && orderId === NONE ? NONE : [...mid, ...orderId];
     },
   },
   tokenizeMidMatchesPath: {
@@ -64,10 +68,10 @@ export const namedChecks = {
     source: 'sections 4.7 (txnAmount) and 8 (first payment)',
     run(payload) {
       const body = bodyOf(payload);
-      if (!body || !['UPI', 'BANK_MANDATE'].includes(body.subscriptionPaymentMode)) return [];
+      if (!body || !['UPI', 'BANK_MANDATE'].includes(body.subscriptionPaymentMode)) return NONE;
       const first = hundredths(body.txnAmount?.value);
       const renewal = body.renewalAmount === undefined ? first : hundredths(body.renewalAmount);
-      if (first === null || renewal === null || first <= renewal) return [];
+      if (first === null || renewal === null || first <= renewal) return NONE;
       return [{ in: 'body', pointer: '/body/txnAmount/value', rule: 'firstPaymentWithinRenewalAmount', message: `"value" of the first payment (txnAmount) must not be greater than renewalAmount for ${body.subscriptionPaymentMode} subscriptions.`, resultCode: '1102' }];
     },
   },
@@ -78,7 +82,7 @@ export const namedChecks = {
       const body = bodyOf(payload);
       const start = body?.subscriptionStartDate;
       const expiry = body?.subscriptionExpiryDate;
-      if (typeof start !== 'string' || typeof expiry !== 'string' || !DATE.test(start) || !DATE.test(expiry) || expiry > start) return [];
+      if (typeof start !== 'string' || typeof expiry !== 'string' || !DATE.test(start) || !DATE.test(expiry) || expiry > start) return NONE;
       return [{ in: 'body', pointer: '/body/subscriptionExpiryDate', rule: 'expiryAfterStart', message: '"subscriptionExpiryDate" must be after "subscriptionStartDate".', resultCode: '1102' }];
     },
   },

@@ -11,9 +11,15 @@ import { resultCodeFor } from './resultCodeRules.js';
 /** @typedef {import('./errors.js').ValidationIssue} ValidationIssue */
 
 const VALID = Object.freeze({ valid: /** @type {const} */ (true) });
-const byId = new Map(operations.map((op) => [op.operationId, op]));
 /** @type {Record<string, import('../../generated/validators.js').CompiledValidator>} */
 const compiled = /** @type {any} */ (validators);
+/** Per operation: its index entry, its two validators and its named checks, looked up once. */
+const byId = new Map(operations.map((op) => [op.operationId, {
+  op,
+  request: compiled[`${op.operationId}Request`],
+  response: compiled[`${op.operationId}Response`],
+  checks: op.namedChecks.map((name) => namedChecks[name]),
+}]));
 
 /** @type {any} */
 let contract;
@@ -25,10 +31,10 @@ function contractDocument() {
 
 /** @param {string} operationId @param {unknown} direction */
 function lookup(operationId, direction) {
-  const op = byId.get(operationId);
-  if (!op) throw new TypeError(`Unknown operationId "${String(operationId).slice(0, 64)}". Known: ${[...byId.keys()].join(', ')}.`);
+  const entry = byId.get(operationId);
+  if (!entry) throw new TypeError(`Unknown operationId "${String(operationId).slice(0, 64)}". Known: ${[...byId.keys()].join(', ')}.`);
   if (direction !== 'request' && direction !== 'response') throw new TypeError('direction must be "request" or "response".');
-  return op;
+  return entry;
 }
 
 /**
@@ -40,9 +46,8 @@ function lookup(operationId, direction) {
  *   the request's query and path parameters, for the checks that compare them with the body
  */
 export function validate(operationId, direction, payload, options = {}) {
-  const op = lookup(operationId, direction);
-  const fn = compiled[`${operationId}${direction === 'request' ? 'Request' : 'Response'}`];
-  const schema = direction === 'request' ? op.request.schema : op.response.schema;
+  const entry = lookup(operationId, direction);
+  const fn = direction === 'request' ? entry.request : entry.response;
   /** @type {ValidationIssue[]} */
   let issues = [];
   let ok;
@@ -52,9 +57,15 @@ export function validate(operationId, direction, payload, options = {}) {
     ok = false;
     issues.push({ in: 'body', pointer: '', rule: 'validatable', message: 'The payload could not be validated (it is too large or too deeply nested).' });
   }
-  if (!ok && fn.errors) issues.push(...issuesFromAjv(fn.errors, contractDocument(), `#/components/schemas/${schema}`));
+  if (!ok && fn.errors) {
+    const schema = direction === 'request' ? entry.op.request.schema : entry.op.response.schema;
+    issues.push(...issuesFromAjv(fn.errors, contractDocument(), `#/components/schemas/${schema}`));
+  }
   if (direction === 'request') {
-    for (const name of op.namedChecks) issues.push(...namedChecks[name].run(payload, options));
+    for (const check of entry.checks) {
+      const found = check.run(payload, options);
+      if (found.length) issues.push(...found);
+    }
   }
   if (issues.length === 0) return VALID;
   if (direction === 'response') return { valid: /** @type {const} */ (false), errors: issues };

@@ -1,0 +1,50 @@
+// Validation cost against JSON.parse of the same text, per operation; and the full CLI path.
+import { readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { validate } from '../src/validation/validate.js';
+import { operations } from '../generated/operations.js';
+import { nsPerOp, msPerRun, ratio } from './stats.mjs';
+
+const root = fileURLToPath(new URL('../', import.meta.url));
+const doc = JSON.parse(readFileSync(join(root, 'generated/openapi.json'), 'utf8'));
+
+function exampleOf(/** @type {any} */ op) {
+  const item = op.kind === 'webhook' ? doc.webhooks[op.webhook] : doc.paths[op.path];
+  const ref = Object.values(item.post.requestBody.content['application/json'].examples)[0].$ref;
+  return doc.components.examples[ref.split('/').pop()].value;
+}
+
+const run = (/** @type {string[]} */ args) => new Promise((resolve) => spawn(process.execPath, args, { stdio: 'ignore' }).on('exit', resolve));
+
+export async function validationFigures() {
+  const figures = [];
+  const dir = mkdtempSync(join(tmpdir(), 'bench-validate-'));
+  try {
+    for (const op of operations) {
+      const payload = exampleOf(op);
+      const text = JSON.stringify(payload);
+      const query = payload.body?.mid && payload.body?.orderId ? { mid: payload.body.mid, orderId: payload.body.orderId } : undefined;
+      const options = query ? { query } : {};
+      if (!validate(op.operationId, 'request', payload, options).valid) throw new Error(`example of ${op.operationId} is not valid`);
+      const parse = nsPerOp(() => JSON.parse(text));
+      const valid = nsPerOp(() => validate(op.operationId, 'request', payload, options));
+      figures.push({ group: 'validation', name: `${op.operationId} valid request (${text.length} B)`, subject: valid, reference: parse, ratio: ratio(valid, parse), unit: 'ns', target: '<= 0.5x JSON.parse', met: valid.median / parse.median <= 0.5 });
+      const broken = structuredClone(payload);
+      delete broken.head;
+      const invalid = nsPerOp(() => validate(op.operationId, 'request', broken, options), { rounds: 5, roundMs: 40 });
+      figures.push({ group: 'validation', name: `${op.operationId} invalid request (head missing)`, subject: invalid, reference: parse, ratio: ratio(invalid, parse), unit: 'ns' });
+      const file = join(dir, `${op.operationId}.json`);
+      writeFileSync(file, text);
+      const args = [join(root, 'bin/gateway-contract.js'), 'validate', op.operationId, 'request', file, ...(query ? ['--query', `mid=${query.mid}`, '--query', `orderId=${query.orderId}`] : [])];
+      const cli = await msPerRun(() => run(args), { rounds: 3 });
+      const bare = await msPerRun(() => run(['-e', '0']), { rounds: 3 });
+      figures.push({ group: 'cli', name: `${op.operationId} validate via CLI`, subject: cli, reference: bare, ratio: ratio(cli, bare), unit: 'ms' });
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return figures;
+}
