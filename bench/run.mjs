@@ -25,6 +25,7 @@ if (wanted('validation')) { log('validation vs JSON.parse'); figures.push(...awa
 if (wanted('startup')) { log('cold start'); figures.push(...await (await import('./startup.mjs')).startupFigures()); }
 if (wanted('client')) { log('client vs bare fetch'); figures.push(...await (await import('./client.mjs')).clientFigures()); }
 if (wanted('mock')) { log('mock vs bare node:http (autocannon)'); figures.push(...await (await import('./mock.mjs')).mockFigures()); }
+if (wanted('patterns')) { log('patterns against hostile input'); figures.push(...await (await import('./patterns.mjs')).patternFigures()); }
 if (wanted('generate')) {
   log('npm run generate');
   const run = () => new Promise((resolve, reject) => {
