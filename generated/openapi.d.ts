@@ -1192,8 +1192,8 @@ export interface components {
             version?: string;
             /** @description The client id of the request. */
             clientId?: string;
-            /** @description Signature of the service over the body. */
-            signature?: string;
+            /** @description Signature of the service over the body (section 5, rule 1); verify it before trusting the body. */
+            signature: string;
         };
         /**
          * Pre-auth result (section 7.3)
@@ -1619,7 +1619,7 @@ export interface components {
             status: components["schemas"]["TransactionStatus"];
             /** @description Transaction token; only in the multi-step flow. */
             txnToken?: string;
-        } & components["schemas"]["PreAuthResult"];
+        } & (components["schemas"]["PreAuthResult"] & unknown);
         /**
          * Pre-auth response
          * @description The pre-authorization response envelope (section 4.3). Open to fields added later.
@@ -2193,8 +2193,8 @@ export interface components {
          */
         ModifyOrderResponseHead: {
             responseTimestamp?: components["schemas"]["EpochTimestamp"];
-            /** @description Signature of the service over the body. */
-            signature?: string;
+            /** @description Signature of the service over the body (section 5, rule 1); verify it before trusting the body. */
+            signature: string;
         };
         /**
          * Modify order result (section 7.6)
@@ -2455,8 +2455,8 @@ export interface components {
          */
         CreateSubscriptionResponseHead: {
             responseTimeStamp?: components["schemas"]["EpochTimestamp"];
-            /** @description Signature of the service over the body. */
-            signature?: string;
+            /** @description Signature of the service over the body (section 5, rule 1); verify it before trusting the body. */
+            signature: string;
         };
         /**
          * Create subscription result (section 7.7)

@@ -53,6 +53,7 @@ export declare const operations: readonly [
       "description": "`head.signature` is the checksum over the exact body bytes, `head.signatureType` is `CHECKSUM`; `clientId` and `encryptionKeyVersion` select the key when the merchant has several."
     },
     "namedChecks": [
+      "requiredParameters",
       "tokenizeMidMatchesPath"
     ]
   },
@@ -199,6 +200,7 @@ export declare const operations: readonly [
       "description": "`head.tokenType` is `TXN_TOKEN` and `head.token` the transaction token of the order."
     },
     "namedChecks": [
+      "requiredParameters",
       "queryMatchesBody"
     ]
   },
@@ -252,7 +254,9 @@ export declare const operations: readonly [
       ],
       "description": "`head.tokenType` is `TXN_TOKEN` and `head.token` the transaction token of the order; `head.signature` over the body is optional."
     },
-    "namedChecks": []
+    "namedChecks": [
+      "requiredParameters"
+    ]
   },
   {
     "operationId": "createSubscription",
@@ -303,6 +307,7 @@ export declare const operations: readonly [
       "description": "`head.signature` is computed over the body."
     },
     "namedChecks": [
+      "requiredParameters",
       "queryMatchesBody",
       "firstPaymentWithinRenewalAmount",
       "expiryAfterStart"

@@ -21,9 +21,11 @@ const TABLES: Record<string, string> = {
 function responseWith(operationId: string, code: string, status: string) {
   const op = operationsOf(doc).find((o) => o.operationId === operationId)!.op;
   const media = op.responses['200'].content['application/json'];
-  const first = Object.values<any>(media.examples)[0];
-  const value = structuredClone(resolve(doc, first.$ref).value);
   const { fields, location } = catalog[operationId];
+  const codeOf = (v: any) => location.split('/').filter(Boolean).reduce((node: any, key: string) => node?.[key], v)?.[fields.code];
+  // Start from the example of that code when there is one (a pending pre-auth carries a txnToken).
+  const all = Object.values<any>(media.examples).map((e) => resolve(doc, e.$ref).value);
+  const value = structuredClone(all.find((v) => codeOf(v) === code) ?? all[0]);
   const target = location.split('/').filter(Boolean).reduce((node: any, key: string) => node[key], value);
   target[fields.code] = code;
   target[fields.status] = status;

@@ -8,7 +8,7 @@ describe('generated types', () => {
   it('a CARD_TOKEN card needs cardTokenInfo and expiry; a token-index card does not', () => {
     const tokenIndex: Schemas['CardInfo'] = { cardFlowType: 'TOKEN_INDEX_NO', cardUniqueId: 'TIN1', cvv: '123' };
     // @ts-expect-error cardTokenInfo is required for CARD_TOKEN
-    const noTokenInfo: Schemas['CardInfo'] = { cardFlowType: 'CARD_TOKEN', cardUniqueId: '4895370000004321', cvv: '123', expiryMonth: '12', expiryYear: '2030' };
+    const noTokenInfo: Schemas['CardInfo'] = { cardFlowType: 'CARD_TOKEN', cardUniqueId: '4111111111114321', cvv: '123', expiryMonth: '12', expiryYear: '2030' };
     // @ts-expect-error expiryMonth and expiryYear are required for NEW_CARD
     const newCardNoExpiry: Schemas['CardInfo'] = { cardFlowType: 'NEW_CARD', cardUniqueId: '4111111111111111', cvv: '123' };
     // @ts-expect-error not a card flow type

@@ -43,7 +43,7 @@ describe('validate()', () => {
     const order = validate('createSubscription', 'request', example('CreateFixedUpiSubscription'), { query: { mid: 'MERCHANT0001', orderId: 'OTHER' } });
     expect(!order.valid && order.errors.map((e) => [e.pointer, e.rule, e.resultCode])).toEqual([['/body/orderId', 'queryMatchesBody', '2014']]);
     const missing = validate('initiatePayment', 'request', pay, { query: { mid: 'MERCHANT0001' } });
-    expect(!missing.valid && missing.errors.map((e) => [e.in, e.pointer, e.rule])).toEqual([['query', '/orderId', 'required']]);
+    expect(!missing.valid && missing.errors.map((e) => [e.in, e.pointer, e.rule, e.resultCode])).toEqual([['query', '/orderId', 'requiredParameters', '1007']]);
   });
 
   it('keeps the first payment within the renewal amount for UPI and BANK_MANDATE', () => {

@@ -5,8 +5,8 @@ export interface NamedCheck {
   rule: string;
   /** Where the interface description states it. */
   source: string;
-  run(payload: unknown, context: ValidationOptions): ValidationIssue[];
+  run(payload: unknown, context: ValidationOptions, operation: { parameters: readonly { name: string; in: string; required: boolean }[] }): ValidationIssue[];
 }
 
 /** The rules JSON Schema cannot say, by name. */
-export declare const namedChecks: Readonly<Record<'queryMatchesBody' | 'tokenizeMidMatchesPath' | 'firstPaymentWithinRenewalAmount' | 'expiryAfterStart', NamedCheck>>;
+export declare const namedChecks: Readonly<Record<'requiredParameters' | 'queryMatchesBody' | 'tokenizeMidMatchesPath' | 'firstPaymentWithinRenewalAmount' | 'expiryAfterStart', NamedCheck>>;

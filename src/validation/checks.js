@@ -8,7 +8,7 @@
  * @typedef {object} NamedCheck
  * @property {string} rule the rule, in words
  * @property {string} source where the description states it
- * @property {(payload: any, context: RequestContext) => ValidationIssue[]} run
+ * @property {(payload: any, context: RequestContext, operation: { parameters: readonly { name: string, in: string, required: boolean }[] }) => ValidationIssue[]} run
  */
 
 /** @type {ValidationIssue[]} */
@@ -37,15 +37,28 @@ function bodyOf(/** @type {any} */ payload) {
  * @returns {ValidationIssue[]}
  */
 function sameAsBody(where, name, values, body, code, words) {
-  if (!values || !body || typeof body[name] !== 'string' || values[name] === body[name]) return NONE;
-  if (values[name] === undefined) {
-    return [{ in: where, pointer: `/${name}`, rule: 'required', message: `The ${where} parameter "${name}" is missing: it is mandatory.` }];
-  }
+  // A missing parameter is reported by the parameter check of validate(); nothing to compare then.
+  if (!values || !body || typeof body[name] !== 'string' || values[name] === undefined || values[name] === body[name]) return NONE;
   return [{ in: 'body', pointer: `/body/${name}`, rule: where === 'query' ? 'queryMatchesBody' : 'tokenizeMidMatchesPath', message: `"${name}" in the body differs from "${name}" in the ${where}: ${words}`, resultCode: code }];
 }
 
 /** @type {Record<string, NamedCheck>} */
 export const namedChecks = {
+  requiredParameters: {
+    rule: 'The query and path parameters of the operation are present (when the caller gives the query or the path).',
+    source: 'sections 4.2 (mid in the path, requestId in the query), 4.5, 4.6 and 4.7 (mid and orderId in the query)',
+    run(payload, context, operation) {
+      /** @type {ValidationIssue[]} */
+      let issues = NONE;
+      for (const param of operation.parameters) {
+        const values = param.in === 'query' ? context.query : param.in === 'path' ? context.path : undefined;
+        if (!values || !param.required || (typeof values[param.name] === 'string' && values[param.name] !== '')) continue;
+        if (issues === NONE) issues = [];
+        issues.push({ in: /** @type {'query' | 'path'} */ (param.in), pointer: `/${param.name}`, rule: 'requiredParameters', message: `The ${param.in} parameter "${param.name}" is missing: it is mandatory.` });
+      }
+      return issues;
+    },
+  },
   queryMatchesBody: {
     rule: 'The query parameters mid and orderId equal body.mid and body.orderId.',
     source: 'sections 4.5 and 7.5, 7.7 (codes 2013, 2014)',

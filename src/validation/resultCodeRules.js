@@ -10,7 +10,8 @@ const TOKEN_SERVICE = /** @type {CodeRule[]} */ ([
   { pointer: /^\/head$/, rule: ['required', 'type'], code: '1006' },
   { pointer: /^\/head\/signatureType$/, rule: ['required'], code: '1005' },
   { pointer: /^\/head\/signatureType$/, code: '1400' },
-  { pointer: /^\/head\/requestId$/, code: '406' },
+  { pointer: /^(\/head)?\/requestId$/, code: '406' },
+  { pointer: /^\/mid$/, rule: ['requiredParameters'], code: '1004' },
   { pointer: /^\/body\/mid$/, rule: ['required'], code: '1004' },
   { pointer: /^\/body\/mid$/, code: '407' },
   { rule: ['required'], code: '410' },
@@ -40,7 +41,7 @@ export const resultCodeRules = {
   listSubscriptions: [{ code: '400' }],
   initiatePayment: [
     { pointer: /^(\/body)?$/, rule: ['type'], code: '2222' },
-    { rule: ['required'], code: '1007' },
+    { rule: ['required', 'requiredParameters'], code: '1007' },
     { pointer: /^\/body\/cardInfo(\/|$)/, code: '312' },
     { pointer: /^\/body\/paymentMode$/, code: '317' },
     { rule: ['enum', 'const', 'discriminator'], code: '1001' },
@@ -49,13 +50,15 @@ export const resultCodeRules = {
   modifyOrder: [
     { pointer: /^(\/body)?$/, rule: ['type'], code: '2222' },
     { pointer: /^\/head\/token$/, rule: ['minLength', 'type'], code: '1006' },
-    { rule: ['required'], code: '1012' },
+    { rule: ['required', 'requiredParameters'], code: '1012' },
+    // Section 7.6 names currency among the fields of 1001 "Invalid <field>".
+    { pointer: /^\/body\/txnAmount\/currency$/, code: '1001' },
     { pointer: /^\/body\/txnAmount(\/|$)/, code: '2007' },
     { rule: ['enum', 'const', 'discriminator'], code: '1001' },
     { code: '1011' },
   ],
   createSubscription: [
-    { rule: ['required'], code: '1007' },
+    { rule: ['required', 'requiredParameters'], code: '1007' },
     { pointer: /^\/body\/txnAmount(\/|$)/, code: '2007' },
     { pointer: /^\/body\/mid$/, code: '2006' },
     { pointer: /^\/body\/subscriptionMaxAmount$/, code: '4001', message: 'Invalid Max Amount' },

@@ -69,10 +69,20 @@ export function locateRule(doc, rootRef, error) {
   const holder = parts.slice(0, -1);
   const consumed = consumedSegments(holder);
   const candidates = [{ ref: rootRef, depth: 0 }, ...applicableRefs(doc, rootRef, segments)].filter((c) => c.depth + consumed === segments.length);
+  const keyword = parts.at(-1);
   for (const candidate of candidates.reverse()) {
     const base = resolveRef(doc, candidate.ref);
     const node = holder.reduce((n, key) => n?.[key], base);
-    if (node !== undefined && (parts.length === 0 || node === false || typeof node === 'object')) return `${candidate.ref}${rel ? `/${rel}` : ''}`;
+    if (node === undefined) continue;
+    // The candidate must hold the keyword itself: a schema pulled in with allOf sits at the same
+    // place in the payload but holds other keywords.
+    const holds = keyword === undefined || (keyword === 'false schema' ? node === false
+      : keyword === 'discriminator' ? Array.isArray(node?.oneOf)
+        : node !== null && typeof node === 'object' && keyword in node);
+    if (!holds) continue;
+    // AJV's discriminator is added to the oneOf by the validator build; the rule is the oneOf.
+    const path = keyword === 'discriminator' ? [...holder, 'oneOf'].join('/') : rel;
+    return `${candidate.ref}${path ? `/${path}` : ''}`;
   }
   return schemaPath;
 }

@@ -63,7 +63,7 @@ export function validate(operationId, direction, payload, options = {}) {
   }
   if (direction === 'request') {
     for (const check of entry.checks) {
-      const found = check.run(payload, options);
+      const found = check.run(payload, options, entry.op);
       if (found.length) issues.push(...found);
     }
   }
