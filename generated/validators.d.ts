@@ -7,7 +7,7 @@ export interface CompiledValidatorError {
   params: Record<string, unknown>;
   message?: string;
 }
-/** A precompiled validator: true when the payload is valid; otherwise `errors` says why. */
+/** A precompiled validator: true when the payload is valid; otherwise `errors` says the first problem. */
 export interface CompiledValidator {
   (data: unknown): boolean;
   errors?: CompiledValidatorError[] | null;

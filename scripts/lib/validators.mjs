@@ -12,18 +12,21 @@ export function validatorName(/** @type {string} */ operationId, /** @type {'req
 
 /** @param {any} doc @param {string} header */
 export function buildValidators(doc, header) {
-  const ajv = createAjv(doc, { code: { source: true, esm: true } });
   /** @type {Record<string, string>} */
   const refs = {};
   for (const op of operationsOf(doc)) {
     refs[validatorName(op.operationId, 'request')] = `${DOCUMENT_ID}#/components/schemas/${op.request.schema}`;
     refs[validatorName(op.operationId, 'response')] = `${DOCUMENT_ID}#/components/schemas/${op.response.schema}`;
   }
-  let code = standaloneCode(ajv, refs);
+  // The verdict: stops at the first problem (the hot path, and bounded on any input).
+  const fast = standaloneCode(createAjv(doc, { allErrors: false, code: { source: true, esm: true } }), refs);
+  // The details: every problem, loaded only when a payload is invalid (CommonJS, so it can be
+  // loaded synchronously on demand).
+  const detailed = standaloneCode(createAjv(doc, { allErrors: true, code: { source: true } }), refs);
   // Standalone ESM output still calls require() for AJV's runtime helpers and formats.
-  code = `// ${header}\nimport { createRequire } from "node:module";\nconst require = createRequire(import.meta.url);\n${code}`;
+  const esm = `// ${header}\nimport { createRequire } from "node:module";\nconst require = createRequire(import.meta.url);\n${fast}`;
   const names = Object.keys(refs).sort();
-  const dts = [
+  const dts = (/** @type {string} */ what) => [
     `// ${header}`,
     '/** An AJV error as the precompiled validators report it (never carrying the failing value). */',
     'export interface CompiledValidatorError {',
@@ -33,13 +36,18 @@ export function buildValidators(doc, header) {
     '  params: Record<string, unknown>;',
     '  message?: string;',
     '}',
-    '/** A precompiled validator: true when the payload is valid; otherwise `errors` says why. */',
+    `/** A precompiled validator: true when the payload is valid; otherwise \`errors\` says ${what}. */`,
     'export interface CompiledValidator {',
     '  (data: unknown): boolean;',
     '  errors?: CompiledValidatorError[] | null;',
     '}',
     ...names.map((n) => `/** Validates against \`${refs[n].slice(refs[n].indexOf('#'))}\`. */\nexport declare const ${n}: CompiledValidator;`),
     '',
-  ];
-  return { 'validators.js': code, 'validators.d.ts': dts.join('\n') };
+  ].join('\n');
+  return {
+    'validators.js': esm,
+    'validators.d.ts': dts('the first problem'),
+    'validators-detailed.cjs': `// ${header}\n${detailed}`,
+    'validators-detailed.d.cts': dts('every problem'),
+  };
 }

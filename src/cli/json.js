@@ -1,14 +1,28 @@
-// Parsing JSON from users without ever echoing it: Node's own JSON.parse messages quote the input,
-// which could be a card number.
+// Parsing JSON from users without ever echoing it (Node's own JSON.parse messages quote the
+// input, which could be a card number), and refusing what JSON.parse would silently accept:
+// invalid UTF-8 and duplicate keys.
+
+const SAFE_KEY = /^[A-Za-z_$][A-Za-z0-9_$.-]{0,63}$/;
 
 /**
- * @param {string} text
+ * @param {string | Uint8Array} input the text, or its bytes (checked to be UTF-8)
  * @returns {{ ok: true, value: unknown } | { ok: false, message: string }}
  */
-export function parseJson(text) {
+export function parseJson(input) {
+  let text;
+  if (typeof input === 'string') text = input;
+  else {
+    try {
+      text = new TextDecoder('utf-8', { fatal: true }).decode(input);
+    } catch {
+      return { ok: false, message: 'the input is not valid UTF-8 text' };
+    }
+  }
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   if (text.trim() === '') return { ok: false, message: 'the input is empty' };
+  let value;
   try {
-    return { ok: true, value: JSON.parse(text) };
+    value = JSON.parse(text);
   } catch (error) {
     const position = /position (\d+)/.exec(error instanceof Error ? error.message : '')?.[1];
     if (position !== undefined) {
@@ -19,11 +33,70 @@ export function parseJson(text) {
     }
     return { ok: false, message: 'malformed JSON (it ends too early or holds an invalid character)' };
   }
+  const duplicate = duplicateKey(text);
+  if (duplicate) return { ok: false, message: `duplicate key at ${duplicate}: a key may appear only once in an object` };
+  return { ok: true, value };
 }
 
-/** Reads a whole stream as UTF-8 text. @param {NodeJS.ReadableStream} stream */
-export async function readStream(stream) {
+/**
+ * The JSON Pointer of the first key that appears twice in one object, or null. Linear, with an
+ * explicit stack (no recursion), for text that JSON.parse has already accepted.
+ * @param {string} text
+ */
+export function duplicateKey(text) {
+  /** @type {{ keys: Set<string> | null, path: string, index: number }[]} */
+  const stack = [];
+  /** @type {string | null} */
+  let pendingKey = null;
+  let expectKey = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) { // a string: a key when an object expects one
+      let j = i + 1;
+      let raw = false;
+      while (text.charCodeAt(j) !== 0x22) { if (text.charCodeAt(j) === 0x5c) { raw = true; j++; } j++; }
+      const top = stack[stack.length - 1];
+      if (expectKey && top?.keys) {
+        const key = raw ? JSON.parse(text.slice(i, j + 1)) : text.slice(i + 1, j);
+        if (top.keys.has(key)) return `${top.path}/${pointerKey(key)}`;
+        top.keys.add(key);
+        pendingKey = key;
+        expectKey = false;
+      }
+      i = j;
+    } else if (c === 0x7b || c === 0x5b) { // { or [
+      const top = stack[stack.length - 1];
+      const segment = top ? (top.keys ? pointerKey(pendingKey ?? '') : String(top.index)) : null;
+      stack.push({ keys: c === 0x7b ? new Set() : null, path: segment === null ? '' : `${top.path}/${segment}`, index: 0 });
+      expectKey = c === 0x7b;
+    } else if (c === 0x7d || c === 0x5d) { // } or ]
+      stack.pop();
+    } else if (c === 0x2c) { // ,
+      const top = stack[stack.length - 1];
+      if (top?.keys) expectKey = true;
+      else if (top) top.index++;
+    }
+  }
+  return null;
+}
+
+function pointerKey(/** @type {string} */ key) {
+  return SAFE_KEY.test(key) ? key.replace(/~/g, '~0').replace(/\//g, '~1') : '<key>';
+}
+
+/**
+ * Reads a whole stream, refusing more than `maxBytes`.
+ * @param {NodeJS.ReadableStream} stream @param {number} [maxBytes]
+ * @returns {Promise<Buffer>}
+ */
+export async function readStream(stream, maxBytes = Infinity) {
   const chunks = [];
-  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
-  return Buffer.concat(chunks).toString('utf8');
+  let size = 0;
+  for await (const chunk of stream) {
+    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : /** @type {Buffer} */ (chunk);
+    size += buffer.length;
+    if (size > maxBytes) throw Object.assign(new Error(`the input is larger than ${maxBytes} bytes`), { usage: true });
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks);
 }

@@ -1,6 +1,6 @@
 // The command line: `gateway-contract <command> ...`. Each command has --help. Exit codes:
 // 0 success or valid, 1 invalid payload, 2 usage error, unreadable input or malformed JSON.
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { validate } from '../validation/validate.js';
 import { operations } from '../../generated/operations.js';
@@ -13,6 +13,8 @@ import { mockCommand } from '../mock/command.js';
 class UsageError extends Error {}
 
 const OPERATION_IDS = operations.map((o) => o.operationId);
+/** Payloads larger than this are refused unless --max-bytes says otherwise (16 MiB). */
+const DEFAULT_MAX_BYTES = 16 * 1024 * 1024;
 
 /** @type {Record<string, Command>} */
 const commands = {
@@ -32,23 +34,35 @@ const commands = {
       'Options:',
       '  --query name=value   a query parameter of the request (repeatable), e.g. --query mid=M1 --query orderId=O1',
       '  --path name=value    a path parameter of the request (repeatable), e.g. --path mid=M1',
+      '  --max-bytes <n>      refuse larger input (default 16777216, 16 MiB)',
+      '',
+      'Input must be UTF-8 JSON with no key repeated within an object.',
       '  -h, --help           show this help',
     ].join('\n'),
     async run(args, io) {
-      const { values, positionals } = parseArgs({ args, allowPositionals: true, strict: true, options: { query: { type: 'string', multiple: true }, path: { type: 'string', multiple: true } } });
+      const { values, positionals } = parseArgs({ args, allowPositionals: true, strict: true, options: { query: { type: 'string', multiple: true }, path: { type: 'string', multiple: true }, 'max-bytes': { type: 'string' } } });
       if (positionals.length !== 3) throw new UsageError(`expected <operationId> <request|response> <file|->, got ${positionals.length} argument(s)`);
       const [operationId, direction, source] = positionals;
       if (!OPERATION_IDS.includes(operationId)) throw new UsageError(`unknown operationId "${operationId.slice(0, 64)}"; known: ${OPERATION_IDS.join(', ')}`);
       if (direction !== 'request' && direction !== 'response') throw new UsageError('the direction must be "request" or "response"');
       const query = pairs(values.query ?? [], '--query');
       const path = pairs(values.path ?? [], '--path');
-      let text;
+      const maxBytes = values['max-bytes'] === undefined ? DEFAULT_MAX_BYTES : Number(values['max-bytes']);
+      if (!Number.isSafeInteger(maxBytes) || maxBytes <= 0) throw new UsageError('--max-bytes takes a positive whole number');
+      let bytes;
       try {
-        text = source === '-' ? await readStream(io.stdin) : await readFile(source, 'utf8');
+        if (source === '-') bytes = await readStream(io.stdin, maxBytes);
+        else {
+          const info = await stat(source);
+          if (!info.isFile()) throw Object.assign(new Error(), { code: 'not a file' });
+          if (info.size > maxBytes) throw new UsageError(`"${source}" is larger than ${maxBytes} bytes (see --max-bytes)`);
+          bytes = await readFile(source);
+        }
       } catch (error) {
+        if (error instanceof UsageError || /** @type {any} */ (error)?.usage) throw new UsageError(/** @type {Error} */ (error).message);
         throw new UsageError(`cannot read ${source === '-' ? 'standard input' : `"${source}"`}: ${/** @type {any} */ (error)?.code ?? 'read error'}`);
       }
-      const parsed = parseJson(text);
+      const parsed = parseJson(bytes);
       if (!parsed.ok) throw new UsageError(`${source === '-' ? 'standard input' : `"${source}"`}: ${parsed.message}`);
       const result = validate(operationId, direction, parsed.value, {
         ...(values.query ? { query } : {}),

@@ -14,6 +14,9 @@ import { conditionTitle, locateRule, schemaAt } from './schemaLocation.js';
  * @property {string} [resultCode] the operation's own result code the service answers for this failure, when the description gives one
  */
 
+/** At most this many issues are described; a payload with more gets one closing issue that counts them. */
+export const MAX_ISSUES = 100;
+
 const SAFE_KEY = /^[A-Za-z_$][A-Za-z0-9_$.-]{0,63}$/;
 
 /** Escapes a key for a JSON Pointer; keys that do not look like field names are not echoed. */
@@ -125,13 +128,19 @@ function toIssue(error, doc, rootRef) {
 export function issuesFromAjv(errors, doc, rootRef) {
   /** @type {Map<string, ValidationIssue>} */
   const unique = new Map();
+  let rest = 0;
   for (const error of errors) {
+    if (unique.size >= MAX_ISSUES) {
+      if (error.keyword !== 'if') rest++;
+      continue;
+    }
     const issue = toIssue(error, doc, rootRef);
     if (!issue) continue;
     const key = `${issue.pointer}\u0000${issue.rule}`;
     if (!unique.has(key)) unique.set(key, issue);
   }
   const list = [...unique.values()];
+  if (rest > 0) list.push({ in: 'body', pointer: '', rule: 'moreProblems', message: `${rest} more problem(s) not listed: fix the ones above first.` });
   // An unknown tag value is reported by `enum` on the tag itself; the discriminator adds nothing.
   return list.filter((i) => !(i.rule === 'discriminator' && list.some((o) => o !== i && o.pointer === i.pointer)));
 }

@@ -1,6 +1,7 @@
 // The validation API: a payload of an operation, in one direction, against the contract's
 // precompiled validators and the named checks. Never throws for anything inside the payload.
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import * as validators from '../../generated/validators.js';
 import { operations } from '../../generated/operations.js';
 import { resultCodes } from '../../generated/resultCodes.js';
@@ -18,8 +19,32 @@ const byId = new Map(operations.map((op) => [op.operationId, {
   op,
   request: compiled[`${op.operationId}Request`],
   response: compiled[`${op.operationId}Response`],
+  names: { request: `${op.operationId}Request`, response: `${op.operationId}Response` },
   checks: op.namedChecks.map((name) => namedChecks[name]),
 }]));
+
+/** Payloads with more JSON values than this are described by their first problem only. */
+const DETAIL_LIMIT = 20_000;
+const require = createRequire(import.meta.url);
+/** @type {Record<string, import('../../generated/validators.js').CompiledValidator> | undefined} */
+let detailed;
+/** The all-errors validators, loaded the first time a payload is invalid. */
+function detailedValidator(/** @type {string} */ name) {
+  detailed ??= require('../../generated/validators-detailed.cjs');
+  return /** @type {Record<string, import('../../generated/validators.js').CompiledValidator>} */ (detailed)[name];
+}
+
+/** Whether `value` holds at most `limit` JSON values (counted without recursion, stopping early). */
+function smallEnough(/** @type {unknown} */ value, /** @type {number} */ limit) {
+  const stack = [value];
+  let count = 0;
+  while (stack.length) {
+    const v = stack.pop();
+    if (++count > limit) return false;
+    if (v && typeof v === 'object') for (const child of Object.values(v)) stack.push(child);
+  }
+  return true;
+}
 
 /** @type {any} */
 let contract;
@@ -59,7 +84,16 @@ export function validate(operationId, direction, payload, options = {}) {
   }
   if (!ok && fn.errors) {
     const schema = direction === 'request' ? entry.op.request.schema : entry.op.response.schema;
-    issues.push(...issuesFromAjv(fn.errors, contractDocument(), `#/components/schemas/${schema}`));
+    // Every problem, when the payload is of a size whose problems can be listed in bounded time;
+    // otherwise the first one, with a word about the rest.
+    let errors = fn.errors;
+    if (smallEnough(payload, DETAIL_LIMIT)) {
+      const all = detailedValidator(entry.names[direction]);
+      if (!all(payload) && all.errors) errors = all.errors;
+    } else {
+      issues.push({ in: 'body', pointer: '', rule: 'moreProblems', message: `The payload holds more than ${DETAIL_LIMIT} values: only its first problem is described.` });
+    }
+    issues.unshift(...issuesFromAjv(errors, contractDocument(), `#/components/schemas/${schema}`));
   }
   if (direction === 'request') {
     for (const check of entry.checks) {
