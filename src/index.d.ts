@@ -13,3 +13,7 @@ export {
   RequestValidationError, ResponseValidationError,
 } from './client/errors.js';
 export type { GatewayErrorKind } from './client/errors.js';
+export { generateSignature, verifySignature, createChecksumSigner, createChecksumVerifier, SIGNATURE_LENGTH } from './signing/checksum.js';
+export type { Signer, Verifier } from './signing/checksum.js';
+export { encryptCardData, buildCardPlaintext, CardDataError, passesLuhn } from './card/encryptCardData.js';
+export type { CardData, CardDataIssue, EncryptCardDataOptions } from './card/encryptCardData.js';

@@ -10,3 +10,5 @@ export {
   GatewayError, GatewayNetworkError, GatewayTimeoutError, GatewayAbortError, GatewayNonJsonError, GatewayHttpError,
   RequestValidationError, ResponseValidationError,
 } from './client/errors.js';
+export { generateSignature, verifySignature, createChecksumSigner, createChecksumVerifier, SIGNATURE_LENGTH } from './signing/checksum.js';
+export { encryptCardData, buildCardPlaintext, CardDataError, passesLuhn } from './card/encryptCardData.js';

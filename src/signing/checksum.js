@@ -1,0 +1,98 @@
+// The service's published CHECKSUM scheme: SHA-256 of "text|salt", the salt appended, encrypted
+// with AES-128-CBC under the merchant key and a fixed IV, Base64 (108 characters). Verification
+// decrypts, takes the last four characters as the salt, recomputes and compares in constant time.
+import { createCipheriv, createDecipheriv, createHash, randomInt, timingSafeEqual } from 'node:crypto';
+
+const IV = Buffer.from('@@@@&&&&####$$$$', 'utf8');
+const SALT_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789@#!&';
+const SALT_LENGTH = 4;
+/** Length of a CHECKSUM signature: 64 hex + 4 salt = 68 bytes, padded to 80, in Base64. */
+export const SIGNATURE_LENGTH = 108;
+
+/** @param {unknown} key */
+function keyBytes(key) {
+  if (typeof key !== 'string') throw new TypeError('The merchant key must be a string.');
+  const bytes = Buffer.from(key, 'utf8');
+  if (bytes.length !== 16) throw new TypeError(`The merchant key must be 16 bytes for AES-128 (got ${bytes.length}).`);
+  return bytes;
+}
+
+function randomSalt() {
+  let salt = '';
+  for (let i = 0; i < SALT_LENGTH; i++) salt += SALT_ALPHABET[randomInt(SALT_ALPHABET.length)];
+  return salt;
+}
+
+/** @param {string} text @param {string} salt */
+function saltedDigest(text, salt) {
+  return `${createHash('sha256').update(`${text}|${salt}`, 'utf8').digest('hex')}${salt}`;
+}
+
+/**
+ * Signs `text` with a given salt. Exposed for known-answer tests; use generateSignature.
+ * @param {string} text @param {string} merchantKey @param {string} salt four characters
+ */
+export function generateSignatureWithSalt(text, merchantKey, salt) {
+  if (typeof text !== 'string') throw new TypeError('The signed text must be a string.');
+  if (typeof salt !== 'string' || salt.length !== SALT_LENGTH) throw new TypeError('The salt must be four characters.');
+  const cipher = createCipheriv('aes-128-cbc', keyBytes(merchantKey), IV);
+  return Buffer.concat([cipher.update(saltedDigest(text, salt), 'utf8'), cipher.final()]).toString('base64');
+}
+
+/**
+ * The CHECKSUM signature of `text` (the exact serialized body) under the merchant key.
+ * @param {string} text @param {string} merchantKey
+ */
+export function generateSignature(text, merchantKey) {
+  return generateSignatureWithSalt(text, merchantKey, randomSalt());
+}
+
+/**
+ * Equality of two strings in time that depends only on their lengths.
+ * @param {string} a @param {string} b
+ */
+export function constantTimeEqual(a, b) {
+  const x = Buffer.from(a, 'utf8');
+  const y = Buffer.from(b, 'utf8');
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/**
+ * Whether `signature` is the CHECKSUM of `text` under the merchant key. Never throws for a bad
+ * signature (false); throws a TypeError only for a bad key or a non-string text.
+ * @param {string} text @param {string} merchantKey @param {unknown} signature
+ */
+export function verifySignature(text, merchantKey, signature) {
+  if (typeof text !== 'string') throw new TypeError('The signed text must be a string.');
+  const key = keyBytes(merchantKey);
+  if (typeof signature !== 'string' || signature.length !== SIGNATURE_LENGTH || !/^[A-Za-z0-9+/]+={0,2}$/.test(signature)) return false;
+  let plain;
+  try {
+    const decipher = createDecipheriv('aes-128-cbc', key, IV);
+    plain = Buffer.concat([decipher.update(Buffer.from(signature, 'base64')), decipher.final()]).toString('utf8');
+  } catch {
+    return false;
+  }
+  if (plain.length !== 64 + SALT_LENGTH) return false;
+  return constantTimeEqual(plain, saltedDigest(text, plain.slice(-SALT_LENGTH)));
+}
+
+/**
+ * A signer for the typed client: signs the serialized body with the merchant key.
+ * @param {string} merchantKey
+ * @returns {import('./checksum.js').Signer}
+ */
+export function createChecksumSigner(merchantKey) {
+  keyBytes(merchantKey);
+  return { signatureType: 'CHECKSUM', sign: (bodyText) => generateSignature(bodyText, merchantKey) };
+}
+
+/**
+ * A verifier for the webhook handler: checks a signature over the raw body text.
+ * @param {string} merchantKey
+ * @returns {import('./checksum.js').Verifier}
+ */
+export function createChecksumVerifier(merchantKey) {
+  keyBytes(merchantKey);
+  return { signatureType: 'CHECKSUM', verify: (bodyText, signature) => verifySignature(bodyText, merchantKey, signature) };
+}
