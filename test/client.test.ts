@@ -158,6 +158,29 @@ describe('createGatewayClient', () => {
     }
   });
 
+  it('treats a JSON array as no envelope, names only the media type, and keeps answers out of printed errors', async () => {
+    const marker = 'tok_LEAKED_4111111111111111';
+    const array = await startServer((_req, res) => json(res, [marker]));
+    const odd = await startServer((_req, res) => { res.writeHead(200, { 'content-type': `text/html; x=${marker}` }); res.end(marker); });
+    const echo = await startServer((_req, res) => json(res, { error: marker }, 500));
+    try {
+      const viaArray = await createGatewayClient({ gatewayUrl: array.url, routerUrl: array.url }).initiatePayment({ txnToken: 'T', body: example('PayWithUpi').body }).catch((e) => e);
+      expect(viaArray).toBeInstanceOf(GatewayNonJsonError);
+      const viaOdd = await createGatewayClient({ gatewayUrl: odd.url, routerUrl: odd.url }).initiatePayment({ txnToken: 'T', body: example('PayWithUpi').body }).catch((e) => e);
+      expect(viaOdd).toBeInstanceOf(GatewayNonJsonError);
+      expect(viaOdd.message).toContain('text/html');
+      const viaEcho = await createGatewayClient({ gatewayUrl: echo.url, routerUrl: echo.url }).initiatePayment({ txnToken: 'T', body: example('PayWithUpi').body }).catch((e) => e);
+      expect(viaEcho).toBeInstanceOf(GatewayHttpError);
+      expect(viaEcho.data).toEqual({ error: marker });
+      const { inspect } = await import('node:util');
+      for (const error of [viaArray, viaOdd, viaEcho]) {
+        expect(`${error.message} ${JSON.stringify(error)} ${inspect(error)}`).not.toContain(marker);
+      }
+    } finally {
+      await array.close(); await odd.close(); await echo.close();
+    }
+  });
+
   it('refuses to build a signed call without a signer, and bad addresses', async () => {
     const unsigned = createGatewayClient({ gatewayUrl: gateway.url, routerUrl: router.url });
     await expect(unsigned.preAuthorize({ body: example('PreAuthWalletRequest').body })).rejects.toThrow(/pass a signer/);

@@ -49,6 +49,12 @@ interface CallOptions<O extends OperationId> {
   head?: Head<O>;
   /** Cancels the call (a `GatewayAbortError`). */
   signal?: AbortSignal;
+  /**
+   * Extra HTTP headers for this call, for example `{ Prefer: 'example=payOrderPaid' }` to pick a
+   * named answer of the mock. `Content-Type` and `Accept` are always `application/json` and
+   * cannot be set here.
+   */
+  headers?: Record<string, string>;
 }
 
 export interface GatewayClient {

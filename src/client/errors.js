@@ -12,7 +12,9 @@ export class GatewayError extends Error {
     this.operationId = details.operationId;
     if (details.status !== undefined) this.status = details.status;
     if (details.issues) this.issues = details.issues;
-    if (details.data !== undefined) this.data = details.data;
+    // Not enumerable: the answer may echo a card number or a token, and `console.error(error)`
+    // or a JSON log of the error would print every enumerable field.
+    if (details.data !== undefined) Object.defineProperty(this, 'data', { value: details.data, enumerable: false, writable: false, configurable: true });
   }
 }
 
