@@ -1,8 +1,62 @@
 // The reference docs: one self-contained HTML page (Redoc inlined) that renders with no network.
+// The page renders a copy of the bundled contract with derived additions: per operation the typed
+// client and curl samples (`x-codeSamples`), the rules between fields, the result-code table and
+// the mock's named answers, appended to the description. generated/openapi.* stay as they are.
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { operationsOf } from './operationIndex.mjs';
+import { resultCatalogOf } from './resultCatalog.mjs';
+import { operationSamples, webhookSamples } from './docsSamples.mjs';
+import { mockAnswersSection, resultCodeSection, rulesSection, samplesSection } from './docsSections.mjs';
+
+export const DOCS_TITLE = 'Merchant payments gateway: reference';
+
+/**
+ * Redoc options: examples expanded, so the whole envelope shows; the code sample languages are
+ * ours (Redoc lists only the languages named here, the first one selected), then the payload.
+ */
+const REDOC_OPTIONS = {
+  jsonSamplesExpandLevel: 'all',
+  codeSamples: { languages: [{ lang: 'TypeScript' }, { lang: 'curl' }, { lang: 'Payload' }] },
+};
+/**
+ * build-docs turns the page's telemetry (posts to Redocly's collector) on unless the CLI's own is
+ * off; off for both, so neither the build nor the page reaches the network.
+ */
+const REDOC_ENV = { ...process.env, REDOCLY_TELEMETRY: 'off' };
+
+/**
+ * Redoc's sidebar footer loads Redocly's logo from its CDN. The page must not reach any host, so
+ * the image is inlined (a small SVG of the same words).
+ */
+const REMOTE_LOGO = /https:\/\/cdn\.redoc\.ly\/redoc\/logo-mini(?:-full)?\.svg/g;
+const INLINE_LOGO = `data:image/svg+xml,${encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" width="52" height="14"><text x="0" y="11" font-family="sans-serif" font-size="11" fill="#555">Redocly</text></svg>')}`;
+
+/**
+ * The document the docs page renders: the bundle plus the derived samples and sections.
+ * @param {any} doc the bundled contract (not modified)
+ */
+export function docsDocument(doc) {
+  const page = structuredClone(doc);
+  const catalog = resultCatalogOf(doc);
+  for (const info of operationsOf(doc)) {
+    const item = info.kind === 'webhook' ? page.webhooks[info.webhook] : page.paths[info.path];
+    const op = item.post;
+    if (info.kind === 'webhook') {
+      // Redoc shows only the payload beside a webhook, never its x-codeSamples: the samples go
+      // into the description instead.
+      const sections = [samplesSection('Receive it', webhookSamples(doc, info, op)), resultCodeSection(catalog[info.operationId], 'webhook')];
+      op.description = [op.description?.trim() ?? '', ...sections].join('\n\n');
+    } else {
+      const sections = [rulesSection(doc, op), resultCodeSection(catalog[info.operationId], 'operation'), mockAnswersSection(doc, op)];
+      op.description = [op.description?.trim() ?? '', ...sections.filter(Boolean)].join('\n\n');
+      op['x-codeSamples'] = operationSamples(doc, info, catalog[info.operationId], item, op);
+    }
+  }
+  return page;
+}
 
 /** @param {any} doc @param {string} root */
 export async function buildDocs(doc, root) {
@@ -10,10 +64,12 @@ export async function buildDocs(doc, root) {
   try {
     const input = join(work, 'openapi.json');
     const output = join(work, 'index.html');
-    await writeFile(input, JSON.stringify(doc));
-    const run = spawnSync(process.execPath, [join(root, 'node_modules/@redocly/cli/bin/cli.js'), 'build-docs', input, '--output', output, '--inlineBundle', '--title', 'Merchant payments gateway: reference'], { cwd: work, encoding: 'utf8' });
+    await writeFile(input, JSON.stringify(docsDocument(doc)));
+    const run = spawnSync(process.execPath, [join(root, 'node_modules/@redocly/cli/bin/cli.js'), 'build-docs', input, '--output', output, '--inlineBundle', '--title', DOCS_TITLE, '--openapi', JSON.stringify(REDOC_OPTIONS)], { cwd: work, encoding: 'utf8', env: REDOC_ENV });
     if (run.status !== 0) throw new Error(`build-docs failed: ${run.stderr || run.stdout}`);
-    return { 'docs/index.html': await readFile(output, 'utf8') };
+    const html = (await readFile(output, 'utf8')).replace(REMOTE_LOGO, INLINE_LOGO);
+    if (!html.includes('"disableTelemetry":true')) throw new Error('build-docs: the page would send telemetry (disableTelemetry was not applied)');
+    return { 'docs/index.html': html };
   } finally {
     await rm(work, { recursive: true, force: true });
   }

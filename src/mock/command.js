@@ -3,17 +3,17 @@ import { parseArgs } from 'node:util';
 import { startMockGateway } from './launch.js';
 import { operations } from '../../generated/operations.js';
 
-/** @param {string | undefined} text @param {string} what */
-function portOf(text, what) {
-  if (text === undefined) return undefined;
+/** @param {string | undefined} text @param {string} what @param {number} min */
+function portOf(text, what, min) {
+  if (text === undefined || text === '') return undefined;
   const n = Number(text);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw Object.assign(new Error(`${what} must be a port number (0 to 65535), got "${text.slice(0, 16)}"`), { usage: true });
+  if (!/^[0-9]+$/.test(text) || n < min || n > 65535) throw Object.assign(new Error(`${what} must be a port number (${min} to 65535), got "${text.slice(0, 16)}"`), { usage: true });
   return n;
 }
 
 export const mockCommand = {
   summary: 'Serve the mock gateway (Prism) and the reference docs on 127.0.0.1.',
-  usage: 'gateway-contract mock [--host 127.0.0.1] [--port 4010] [--docs-port 4011] [--log warn]',
+  usage: 'gateway-contract mock [--host 127.0.0.1] [--port 4010] [--docs-port 4011] [--log silent]',
   help: [
     'Starts Prism on the bundled contract, serving the six operations at the description\'s paths',
     '(gateway and router paths on one port), and a server for the reference docs page.',
@@ -23,18 +23,20 @@ export const mockCommand = {
     'Options (environment variables in brackets):',
     '  --host <address>     address to bind [HOST] (default 127.0.0.1)',
     '  --port <n>           port of the mock [PORT] (default 4010)',
-    '  --docs-port <n>      port of the docs [DOCS_PORT] (default: the mock port + 1)',
-    '  --log <level>        Prism log level: error, warn or info (default warn)',
+    '  --docs-port <n>      port of the docs [DOCS_PORT] (default: the mock port + 1; 0: any free port)',
+    '  --log <level>        Prism log level: silent, error, warn or info (default silent; the 422',
+    '                       answer carries the problems). Any other level makes Prism log request',
+    '                       bodies, and a body nested about 5 000 levels deep then stops it.',
     '  -h, --help           show this help',
   ].join('\n'),
   /** @param {string[]} args @param {import('../cli/main.js').Io} io */
   async run(args, io) {
     const { values } = parseArgs({ args, strict: true, options: { host: { type: 'string' }, port: { type: 'string' }, 'docs-port': { type: 'string' }, log: { type: 'string' } } });
-    const host = values.host ?? process.env.HOST ?? '127.0.0.1';
-    const port = portOf(values.port ?? process.env.PORT, 'port') ?? 4010;
-    const docsPort = portOf(values['docs-port'] ?? process.env.DOCS_PORT, 'docs port');
-    const log = /** @type {any} */ (values.log ?? 'warn');
-    if (!['error', 'warn', 'info'].includes(log)) throw Object.assign(new Error('--log must be error, warn or info'), { usage: true });
+    const host = values.host ?? (process.env.HOST || '127.0.0.1');
+    const port = portOf(values.port ?? process.env.PORT, 'port', 1) ?? 4010;
+    const docsPort = portOf(values['docs-port'] ?? process.env.DOCS_PORT, 'docs port', 0);
+    const log = /** @type {any} */ (values.log ?? 'silent');
+    if (!['silent', 'error', 'warn', 'info'].includes(log)) throw Object.assign(new Error('--log must be silent, error, warn or info'), { usage: true });
     const gateway = await startMockGateway({ host, port, docsPort, log, onLog: (line) => io.stderr.write(`prism: ${line}\n`) });
     io.stdout.write([
       `Mock gateway: ${gateway.mockUrl}`,
@@ -45,12 +47,21 @@ export const mockCommand = {
       'Press Ctrl-C to stop.',
       '',
     ].join('\n'));
-    await new Promise((resolve) => {
-      const stop = () => { process.off('SIGINT', stop); process.off('SIGTERM', stop); resolve(undefined); };
-      process.on('SIGINT', stop);
-      process.on('SIGTERM', stop);
-    });
+    // Until Ctrl-C (SIGINT) or SIGTERM, or until Prism stops on its own. The handlers stay while
+    // stopping, so a second Ctrl-C does not cut the stop short.
+    /** @type {() => void} */
+    let onSignal = () => {};
+    const signalled = new Promise((resolve) => { onSignal = () => resolve('signal'); });
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+    const why = await Promise.race([signalled, gateway.unexpectedExit]);
     await gateway.stop();
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    if (why !== 'signal') {
+      io.stderr.write(`gateway-contract mock: Prism stopped unexpectedly (exit ${/** @type {any} */ (why).code ?? /** @type {any} */ (why).signal}); the docs server is stopped too.\n`);
+      return 1;
+    }
     io.stdout.write('Stopped.\n');
     return 0;
   },

@@ -2,7 +2,7 @@
 // paths, both hosts' paths on one port), and a small server for the reference docs.
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
-import { connect } from 'node:net';
+import { connect, createServer as createTcpServer } from 'node:net';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -18,17 +18,28 @@ function prismBin() {
   return join(dirname(pkgPath), typeof pkg.bin === 'string' ? pkg.bin : pkg.bin.prism);
 }
 
+/** `http://host:port`, with an IPv6 address in brackets. @param {string} host @param {number} port */
+function urlOf(host, port) {
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
 /**
- * Starts Prism on the bundled contract and resolves once it listens.
+ * Starts Prism on the bundled contract and resolves once it listens. `exited` settles when Prism
+ * exits for any reason (after `stop()`, or on its own).
  * @param {{ host?: string, port?: number, log?: 'silent' | 'error' | 'warn' | 'info', document?: string, onLog?: (line: string) => void }} [options]
- * @returns {Promise<{ url: string, stop: () => Promise<void> }>}
+ * @returns {Promise<{ url: string, stop: () => Promise<void>, exited: Promise<{ code: number | null, signal: string | null }> }>}
  */
-export function startPrism({ host = '127.0.0.1', port = 4010, log = 'warn', document = join(generated, 'openapi.yaml'), onLog } = {}) {
-  const child = spawn(process.execPath, [prismBin(), 'mock', document, '--host', host, '--port', String(port), '--errors', 'false', '-v', log === 'silent' ? 'error' : log], {
+export async function startPrism({ host = '127.0.0.1', port = 4010, log = 'silent', document = join(generated, 'openapi.yaml'), onLog } = {}) {
+  // Readiness is a successful connection, so another server already on the port would pass for
+  // Prism: make sure the port is free first.
+  if (!(await isFree(host, port))) throw Object.assign(new Error(`port ${port} on ${host} is already in use: choose another with PORT or --port`), { usage: true });
+  const child = spawn(process.execPath, [prismBin(), 'mock', document, '--host', host, '--port', String(port), '--errors', 'false', '-v', log], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
   });
   let output = '';
+  /** @type {Promise<{ code: number | null, signal: string | null }>} */
+  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => fail(new Error(`Prism did not start within 60 s on ${host}:${port}`)), 60_000);
     const fail = (/** @type {Error} */ error) => {
@@ -43,20 +54,35 @@ export function startPrism({ host = '127.0.0.1', port = 4010, log = 'warn', docu
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
-    child.on('exit', (code) => fail(new Error(`Prism exited (${code}) before listening: ${output.split('\n').filter(Boolean).slice(-3).join(' | ')}`)));
+    child.once('error', (error) => fail(new Error(`Prism could not be started: ${/** @type {any} */ (error).code ?? error.message}`)));
+    child.once('exit', (code) => {
+      const inUse = /EADDRINUSE/.test(output);
+      fail(Object.assign(new Error(inUse
+        ? `port ${port} on ${host} is already in use: choose another with PORT or --port`
+        : `Prism exited (${code}) before listening: ${output.split('\n').filter(Boolean).slice(-3).join(' | ')}`), { usage: inUse }));
+    });
     // Prism prints its "listening" line only at info level, so readiness is asked of the port.
-    const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+    const url = urlOf(host, port);
     const poll = async () => {
       while (child.exitCode === null) {
         if (await canConnect(host, port)) {
           clearTimeout(timer);
-          resolve({ url, stop: () => stopChild(child) });
+          resolve({ url, stop: () => stopChild(child), exited });
           return;
         }
         await new Promise((r) => setTimeout(r, 100));
       }
     };
     poll();
+  });
+}
+
+/** Whether a TCP server could listen on host:port now. @param {string} host @param {number} port */
+function isFree(host, port) {
+  return new Promise((resolve) => {
+    const probe = createTcpServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(port, host, () => probe.close(() => resolve(true)));
   });
 }
 
@@ -111,25 +137,37 @@ export async function startDocs({ host = '127.0.0.1', port = 4011 } = {}) {
     }
   });
   await new Promise((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (/** @type {any} */ error) => reject(error.code === 'EADDRINUSE'
+      ? Object.assign(new Error(`port ${port} on ${host} is already in use: choose another for the docs with DOCS_PORT or --docs-port`), { usage: true })
+      : error));
     server.listen(port, host, () => resolve(undefined));
   });
   const address = /** @type {import('node:net').AddressInfo} */ (server.address());
   return {
-    url: `http://${host}:${address.port}`,
+    url: urlOf(host, address.port),
     stop: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve(undefined)); }),
   };
 }
 
 /**
- * Starts the mock and the docs together; `stop()` stops both.
+ * Starts the mock and the docs together; `stop()` stops both. `unexpectedExit` settles only if
+ * Prism exits on its own (not through `stop()`), with its exit code.
  * @param {{ host?: string, port?: number, docsPort?: number, log?: 'silent' | 'error' | 'warn' | 'info', onLog?: (line: string) => void }} [options]
  */
-export async function startMockGateway({ host = '127.0.0.1', port = 4010, docsPort, log = 'warn', onLog } = {}) {
-  const docs = await startDocs({ host, port: docsPort ?? port + 1 });
+export async function startMockGateway({ host = '127.0.0.1', port = 4010, docsPort, log = 'silent', onLog } = {}) {
+  // Prism needs a fixed port (readiness is asked of it); the docs may take any free one (0).
+  if (!Number.isInteger(port) || port < 1 || port > 65535) throw Object.assign(new Error(`the mock port must be 1 to 65535, got ${port}`), { usage: true });
+  const docs = await startDocs({ host, port: docsPort ?? (port < 65535 ? port + 1 : 0) });
   try {
     const mock = await startPrism({ host, port, log, onLog });
-    return { mockUrl: mock.url, docsUrl: docs.url, stop: async () => { await Promise.all([mock.stop(), docs.stop()]); } };
+    let stopping = false;
+    return {
+      mockUrl: mock.url,
+      docsUrl: docs.url,
+      /** @type {Promise<{ code: number | null, signal: string | null }>} */
+      unexpectedExit: mock.exited.then((how) => (stopping ? new Promise(() => {}) : how)),
+      stop: async () => { stopping = true; await Promise.all([mock.stop(), docs.stop()]); },
+    };
   } catch (error) {
     await docs.stop();
     throw error;
