@@ -1,0 +1,102 @@
+// Type-level tests of the typed client and the webhook helpers: results narrow on each operation's
+// own codes, requests keep the contract's conditional shapes, the receiver's verdict narrows to a
+// typed event. Checked by `vitest` (typecheck) and `npm run typecheck`; never executed.
+import { describe, expectTypeOf, it } from 'vitest';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type {
+  CallResult, GatewayClient, ResultCodeOf, Schemas, ValidationIssue, WebhookReceiver, WebhookVerdict, TokenStatusEvent,
+  TokenStatusReply, SendTokenNotificationResult,
+} from '../src/index.js';
+import { createGatewayClient, createWebhookReceiver, createChecksumVerifier, createChecksumSigner, sendTokenNotification } from '../src/index.js';
+
+declare const client: GatewayClient;
+declare const receiver: WebhookReceiver;
+type PayBody = Parameters<GatewayClient['initiatePayment']>[0]['body'];
+
+describe('the typed client', () => {
+  it('narrows initiatePayment\'s result code to the pay table', () => {
+    type Result = Awaited<ReturnType<GatewayClient['initiatePayment']>>;
+    expectTypeOf<Result['code']>().toEqualTypeOf<ResultCodeOf<'initiatePayment'>>();
+    expectTypeOf<Result['code']>().toEqualTypeOf<'0000' | '501' | '2013' | '2014' | '1001' | '1010' | '1006' | '1007' | '2006' | '1011' | '2222' | '1012' | '312' | '9999' | '324' | '317' | '410' | '201'>();
+    expectTypeOf<'1111'>().not.toMatchTypeOf<Result['code']>();
+    expectTypeOf<Result['data']['body']['resultInfo']['resultCode']>().toEqualTypeOf<ResultCodeOf<'initiatePayment'>>();
+  });
+
+  it('narrows outcome and code together', () => {
+    const pay = {} as CallResult<'initiatePayment'>;
+    if (pay.outcome === 'success') expectTypeOf(pay.code).toEqualTypeOf<'0000'>();
+    if (pay.code === '201') expectTypeOf(pay.outcome).toEqualTypeOf<'failure'>();
+    expectTypeOf(pay.outcome).toEqualTypeOf<'success' | 'failure'>();
+    const preAuth = {} as CallResult<'preAuthorize'>;
+    if (preAuth.outcome === 'pending') expectTypeOf(preAuth.code).toEqualTypeOf<'02'>();
+    if (preAuth.outcome === 'success') expectTypeOf(preAuth.code).toEqualTypeOf<'01'>();
+    const tokenize = {} as CallResult<'tokenizeCard'>;
+    if (tokenize.code === '00') expectTypeOf(tokenize.status).toEqualTypeOf<'SUCCESS'>();
+  });
+
+  it('keeps the card flow shapes in a client call', () => {
+    const mid = 'MERCHANT0001';
+    const orderId = 'ORDER-1001';
+    const tokenIndex: PayBody = { mid, orderId, requestType: 'PAYMENT', paymentMode: 'CREDIT_CARD', cardInfo: { cardFlowType: 'TOKEN_INDEX_NO', cardUniqueId: 'TIN1', cvv: '123' } };
+    void client.initiatePayment({ txnToken: 'TXN', body: tokenIndex });
+    // @ts-expect-error a CARD_TOKEN card needs cardTokenInfo
+    void client.initiatePayment({ txnToken: 'TXN', body: { mid, orderId, requestType: 'PAYMENT', paymentMode: 'CREDIT_CARD', cardInfo: { cardFlowType: 'CARD_TOKEN', cardUniqueId: '4111111111114321', cvv: '123', expiryMonth: '12', expiryYear: '2030' } } });
+    // @ts-expect-error a credit card payment needs cardInfo
+    void client.initiatePayment({ txnToken: 'TXN', body: { mid, orderId, requestType: 'PAYMENT', paymentMode: 'CREDIT_CARD' } });
+    // @ts-expect-error initiatePayment needs the order's transaction token
+    void client.initiatePayment({ body: tokenIndex });
+    expectTypeOf<Schemas['CardInfo']>().toMatchTypeOf<NonNullable<Extract<PayBody, { paymentMode: 'CREDIT_CARD' }>['cardInfo']>>();
+  });
+
+  it('takes its options typed', () => {
+    expectTypeOf(createGatewayClient).parameter(0).toHaveProperty('gatewayUrl').toEqualTypeOf<string>();
+    // @ts-expect-error routerUrl is required
+    createGatewayClient({ gatewayUrl: 'https://gateway.example' });
+  });
+});
+
+describe('the webhook helpers', () => {
+  it('receive() narrows to a typed event when accepted, to a 7.1 code when not', async () => {
+    expectTypeOf(receiver.receive).parameter(0).toEqualTypeOf<string | Uint8Array>();
+    const verdict = await receiver.receive('{}');
+    expectTypeOf(verdict).toEqualTypeOf<WebhookVerdict>();
+    if (verdict.accepted) {
+      expectTypeOf(verdict.event).toEqualTypeOf<TokenStatusEvent>();
+      expectTypeOf(verdict.event.body.tokenInfo.tokenStatus).toEqualTypeOf<'INIT' | 'SUSPENDED' | 'ACTIVE' | 'DEAD' | 'FAILED'>();
+      expectTypeOf(verdict.event.head.requestId).toEqualTypeOf<string>();
+      // @ts-expect-error an accepted verdict has no code
+      void verdict.code;
+    } else {
+      expectTypeOf(verdict.code).toEqualTypeOf<ResultCodeOf<'notifyTokenStatus'>>();
+      expectTypeOf(verdict.issues).toEqualTypeOf<ValidationIssue[]>();
+      // @ts-expect-error a refused verdict has no event
+      void verdict.event;
+    }
+    expectTypeOf(verdict.reply).toEqualTypeOf<TokenStatusReply>();
+    expectTypeOf(verdict.reply.body.resultInfo.resultCode).toEqualTypeOf<ResultCodeOf<'notifyTokenStatus'>>();
+  });
+
+  it('types the adapters for node:http and the Fetch API', () => {
+    const node = receiver.nodeHandler((event) => { expectTypeOf(event).toEqualTypeOf<TokenStatusEvent>(); });
+    expectTypeOf(node).toEqualTypeOf<(req: IncomingMessage, res: ServerResponse) => void>();
+    const fetchHandler = receiver.fetchHandler(async () => undefined);
+    expectTypeOf(fetchHandler).toEqualTypeOf<(request: Request) => Promise<Response>>();
+  });
+
+  it('requires a verifier and types the options', () => {
+    createWebhookReceiver({ verifier: createChecksumVerifier('k3yK3yk3yK3yk3yK'), replayWindowMs: 60_000, expectedMid: ['M1', 'M2'] });
+    // @ts-expect-error the verifier is required
+    createWebhookReceiver({ replayWindowMs: 60_000 });
+    // @ts-expect-error a replay store's add takes an expiry time
+    createWebhookReceiver({ verifier: createChecksumVerifier('k3yK3yk3yK3yk3yK'), seen: { has: () => false, add: (_id: string, _at: string) => undefined } });
+  });
+
+  it('types the sender: the body is the contract\'s, the result carries the reply verdict', async () => {
+    const body = {} as TokenStatusEvent['body'];
+    const result = await sendTokenNotification({ url: 'http://127.0.0.1:3000/hook', body, signer: createChecksumSigner('k3yK3yk3yK3yk3yK') });
+    expectTypeOf(result).toEqualTypeOf<SendTokenNotificationResult>();
+    expectTypeOf(result.outcome).toEqualTypeOf<'success' | 'pending' | 'failure'>();
+    // @ts-expect-error tokenInfo is mandatory in the body
+    void sendTokenNotification({ url: 'http://127.0.0.1:3000/hook', body: { mid: 'M1' }, signer: createChecksumSigner('k3yK3yk3yK3yk3yK') });
+  });
+});

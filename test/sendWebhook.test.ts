@@ -1,0 +1,184 @@
+// The development sender of the token status notification, and the send-webhook command, end to
+// end against local merchant servers: one built with createWebhookReceiver, others that answer
+// wrongly or not at all.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { readFileSync } from 'node:fs';
+import {
+  createWebhookReceiver, createChecksumSigner, createChecksumVerifier, sendTokenNotification, verifySignature,
+  GatewayNetworkError, GatewayNonJsonError, GatewayTimeoutError, RequestValidationError, type TokenStatusEvent,
+} from '../src/index.js';
+import { freePort, json, startServer, type TestServer } from './helpers/servers.js';
+import { runCli } from './helpers/cli.js';
+
+const doc = JSON.parse(readFileSync(new URL('../generated/openapi.json', import.meta.url), 'utf8'));
+const example = (name: string) => structuredClone(doc.components.examples[name].value);
+const KEY = 'k3yK3yk3yK3yk3yK';
+const OTHER_KEY = 'another-key-16by';
+
+async function listen(handler: Parameters<typeof createServer>[1]) {
+  const server: Server = createServer(handler);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks/token`,
+    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+  };
+}
+
+const events: TokenStatusEvent[] = [];
+let merchant: Awaited<ReturnType<typeof listen>>;
+let otherKeyMerchant: Awaited<ReturnType<typeof listen>>;
+let recorder: TestServer;
+let badEnvelope: TestServer;
+let html: TestServer;
+let silent: TestServer;
+
+beforeAll(async () => {
+  merchant = await listen(createWebhookReceiver({ verifier: createChecksumVerifier(KEY) }).nodeHandler((event) => { events.push(event); }));
+  otherKeyMerchant = await listen(createWebhookReceiver({ verifier: createChecksumVerifier(OTHER_KEY) }).nodeHandler(() => undefined));
+  recorder = await startServer((_req, res) => json(res, example('ReplyAccepted')));
+  badEnvelope = await startServer((_req, res) => json(res, { head: { version: 'v1' }, body: { resultInfo: { resultCode: '00', resultStatus: 'FAILED' } } }));
+  html = await startServer((_req, res) => { res.writeHead(404, { 'content-type': 'text/html' }); res.end('<h1>Not Found</h1>'); });
+  silent = await startServer(() => new Promise(() => undefined));
+});
+afterAll(async () => {
+  await Promise.all([merchant.close(), otherKeyMerchant.close(), recorder.close(), badEnvelope.close(), html.close(), silent.close()]);
+});
+
+describe('sendTokenNotification', () => {
+  it('delivers a signed notification the merchant\'s receiver accepts', async () => {
+    const body = example('TokenStatusActive').body;
+    const before = events.length;
+    const result = await sendTokenNotification({ url: merchant.url, body, signer: createChecksumSigner(KEY), requestId: 'NTF-SEND-1' });
+    expect(result).toMatchObject({ httpStatus: 200, valid: true, issues: [], code: '00', outcome: 'success', requestId: 'NTF-SEND-1' });
+    expect(events.slice(before).map((e) => [e.head.requestId, e.body])).toEqual([['NTF-SEND-1', body]]);
+  });
+
+  it('builds the token-service head and signs exactly the bytes it sends', async () => {
+    const body = example('TokenStatusSuspended').body;
+    await sendTokenNotification({ url: recorder.url, body, signer: createChecksumSigner(KEY), requestId: 'R-1', now: () => 1_768_971_330_123, clientId: 'C11' });
+    const sent = recorder.requests.at(-1)!;
+    expect(sent.method).toBe('POST');
+    expect(sent.headers['content-type']).toBe('application/json');
+    const bodyText = JSON.stringify(body);
+    expect(sent.text.startsWith('{"head":{') && sent.text.endsWith(`,"body":${bodyText}}`)).toBe(true);
+    const { head } = JSON.parse(sent.text);
+    expect(head).toEqual({ version: 'v1', requestTimestamp: '1768971330123', requestId: 'R-1', signatureType: 'CHECKSUM', clientId: 'C11', signature: expect.any(String) });
+    expect(verifySignature(bodyText, KEY, head.signature)).toBe(true);
+  });
+
+  it('reports a receiver with another key: a valid reply carrying 1001', async () => {
+    const result = await sendTokenNotification({ url: otherKeyMerchant.url, body: example('TokenStatusActive').body, signer: createChecksumSigner(KEY) });
+    expect(result).toMatchObject({ httpStatus: 200, valid: true, code: '1001', outcome: 'failure' });
+  });
+
+  it('reports an invalid reply envelope with its issues', async () => {
+    const result = await sendTokenNotification({ url: badEnvelope.url, body: example('TokenStatusActive').body, signer: createChecksumSigner(KEY) });
+    expect(result.valid).toBe(false);
+    expect(result.issues.map((i) => i.pointer)).toEqual(expect.arrayContaining(['/head/responseTimestamp']));
+    expect(result.issues.some((i) => i.pointer.startsWith('/body/resultInfo'))).toBe(true);
+  });
+
+  it('rejects with a typed error: non-JSON reply, unreachable address, timeout', async () => {
+    const send = (url: string, timeoutMs?: number) => sendTokenNotification({ url, body: example('TokenStatusActive').body, signer: createChecksumSigner(KEY), timeoutMs });
+    const nonJson = await send(html.url).catch((e) => e);
+    expect(nonJson).toBeInstanceOf(GatewayNonJsonError);
+    expect(nonJson.status).toBe(404);
+    await expect(send(`http://127.0.0.1:${await freePort()}/hook`)).rejects.toBeInstanceOf(GatewayNetworkError);
+    await expect(send(silent.url, 300)).rejects.toBeInstanceOf(GatewayTimeoutError);
+  });
+
+  it('refuses to send a notification that breaks the contract, unless told to', async () => {
+    const body = example('TokenStatusActive').body;
+    delete body.tokenInfo.cardScheme;
+    const count = recorder.requests.length;
+    const error = await sendTokenNotification({ url: recorder.url, body, signer: createChecksumSigner(KEY) }).catch((e) => e);
+    expect(error).toBeInstanceOf(RequestValidationError);
+    expect(error.issues[0]).toMatchObject({ pointer: '/body/tokenInfo/cardScheme', rule: 'required' });
+    expect(recorder.requests.length).toBe(count);
+    await sendTokenNotification({ url: recorder.url, body, signer: createChecksumSigner(KEY), validateRequest: false });
+    expect(recorder.requests.length).toBe(count + 1);
+  });
+});
+
+describe('gateway-contract send-webhook', () => {
+  const env = { MERCHANT_KEY: KEY };
+  const neverShowsKey = (result: { stdout: string; stderr: string }) => {
+    for (const key of [KEY, OTHER_KEY]) expect(result.stdout + result.stderr).not.toContain(key);
+  };
+
+  it('sends each status, validated, and exits 0 when the merchant accepts it', async () => {
+    for (const status of ['INIT', 'SUSPENDED', 'ACTIVE', 'DEAD', 'FAILED']) {
+      const before = events.length;
+      const result = await runCli(['send-webhook', '--url', merchant.url, '--status', status, '--mid', 'MERCHANT0042', '--token-index', 'TIN42'], undefined, env);
+      expect(result.status).toBe(0);
+      expect(result.stdout).toMatch(new RegExp(`sent: tokenStatus ${status} for mid MERCHANT0042`));
+      expect(result.stdout).toMatch(/accepted: HTTP 200, resultCode "00"/);
+      neverShowsKey(result);
+      expect(events.slice(before).map((e) => [e.body.mid, e.body.tokenInfo.tokenIndexNumber, e.body.tokenInfo.tokenStatus])).toEqual([['MERCHANT0042', 'TIN42', status]]);
+    }
+  });
+
+  it('takes the key from --key too', async () => {
+    const result = await runCli(['send-webhook', '--url', merchant.url, '--status', 'active', '--key', KEY], undefined, { MERCHANT_KEY: '' });
+    expect(result.status).toBe(0);
+    neverShowsKey(result);
+  });
+
+  it('exits 1 when the merchant answers 1001 (another key)', async () => {
+    const result = await runCli(['send-webhook', '--url', otherKeyMerchant.url, '--status', 'ACTIVE'], undefined, env);
+    expect(result.status).toBe(1);
+    expect(result.stdout).toMatch(/not accepted: HTTP 200, resultCode "1001", resultStatus "FAILED", resultMsg "Signature Validation Failure"/);
+    neverShowsKey(result);
+  });
+
+  it('exits 1 with the issues when the reply envelope is invalid, or not JSON', async () => {
+    const invalid = await runCli(['send-webhook', '--url', badEnvelope.url, '--status', 'ACTIVE'], undefined, env);
+    expect(invalid.status).toBe(1);
+    const lines = invalid.stdout.trim().split('\n');
+    const issues = lines.filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
+    expect(issues.map((i) => i.pointer)).toContain('/head/responseTimestamp');
+    expect(lines.at(-1)).toMatch(/^invalid reply \(\d+ problem\(s\)\)/);
+    const notJson = await runCli(['send-webhook', '--url', html.url, '--status', 'ACTIVE'], undefined, env);
+    expect(notJson.status).toBe(1);
+    expect(notJson.stdout).toMatch(/invalid reply: the merchant's reply is not a JSON envelope \(HTTP 404/);
+  });
+
+  it('exits 2 when the address cannot be reached or does not answer in time', async () => {
+    const unreachable = await runCli(['send-webhook', '--url', `http://127.0.0.1:${await freePort()}/hook`, '--status', 'ACTIVE'], undefined, env);
+    expect(unreachable.status).toBe(2);
+    expect(unreachable.stderr).toMatch(/^gateway-contract send-webhook: the notification could not be delivered \(ECONNREFUSED\); address http/);
+    const slow = await runCli(['send-webhook', '--url', silent.url, '--status', 'ACTIVE', '--timeout-ms', '300'], undefined, env);
+    expect(slow.status).toBe(2);
+    expect(slow.stderr).toMatch(/no reply from the merchant within 300 ms/);
+  });
+
+  it.each([
+    ['no --url', ['--status', 'ACTIVE'], env, /--url is required/],
+    ['a --url that is not http(s)', ['--url', 'ftp://x', '--status', 'ACTIVE'], env, /--url must be an http\(s\) address/],
+    ['no --status', ['--url', 'http://127.0.0.1:1/x'], env, /--status must be one of INIT, SUSPENDED, ACTIVE, DEAD, FAILED/],
+    ['an unknown status', ['--url', 'http://127.0.0.1:1/x', '--status', 'GONE'], env, /--status must be one of/],
+    ['no key', ['--url', 'http://127.0.0.1:1/x', '--status', 'ACTIVE'], { MERCHANT_KEY: '' }, /a merchant key is needed: set MERCHANT_KEY/],
+    ['a key of the wrong length', ['--url', 'http://127.0.0.1:1/x', '--status', 'ACTIVE', '--key', 'short-secret'], {}, /must be 16 bytes/],
+    ['a bad timeout', ['--url', 'http://127.0.0.1:1/x', '--status', 'ACTIVE', '--timeout-ms', 'soon'], env, /--timeout-ms takes a positive whole number/],
+    ['an unknown option', ['--url', 'http://127.0.0.1:1/x', '--status', 'ACTIVE', '--verbose'], env, /Unknown option '--verbose'/],
+    ['a token index the contract refuses', ['--url', 'http://127.0.0.1:1/x', '--status', 'ACTIVE', '--token-index', 'TIN-1'], env, /breaks the contract: \/body\/tokenInfo\/tokenIndexNumber/],
+  ])('exits 2 on %s, with one line', async (_what, args, environment, message) => {
+    const result = await runCli(['send-webhook', ...args], undefined, environment as NodeJS.ProcessEnv);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(message);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stdout + result.stderr).not.toContain('short-secret');
+    neverShowsKey(result);
+  });
+
+  it('has --help, and is listed in the overview', async () => {
+    const help = await runCli(['send-webhook', '--help']);
+    expect(help.status).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: gateway-contract send-webhook --url <merchant url> --status <INIT\|SUSPENDED\|ACTIVE\|DEAD\|FAILED>/);
+    expect(help.stdout).toMatch(/MERCHANT_KEY/);
+    const overview = await runCli(['--help']);
+    expect(overview.stdout).toMatch(/send-webhook\s+Send a signed token status notification/);
+  });
+});

@@ -1,0 +1,498 @@
+// The merchant's webhook receiver: signature over the exact body bytes, the description's codes
+// for each failure, the order of checks, clock and replay protection, the node:http and Fetch API
+// adapters, and hostile input. Every reply must be a valid reply of the contract.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer, type IncomingMessage, type ServerResponse, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { readFileSync } from 'node:fs';
+import {
+  createWebhookReceiver, createMemoryReplayStore, createChecksumVerifier, generateSignature, validate, resultCodes,
+  WEBHOOK_DEFAULTS, type WebhookVerdict,
+} from '../src/index.js';
+import { memberText } from '../src/cli/jsonMember.js';
+
+const doc = JSON.parse(readFileSync(new URL('../generated/openapi.json', import.meta.url), 'utf8'));
+const example = (name: string) => structuredClone(doc.components.examples[name].value);
+const KEY = 'k3yK3yk3yK3yk3yK';
+const OTHER_KEY = 'another-key-16by';
+const NOW = 1_768_971_330_000;
+const CATALOG = resultCodes.notifyTokenStatus.codes;
+
+/** Every signature these tests create, to prove none of them ever appears in a reply or an issue. */
+const signatures: string[] = [];
+
+/** The envelope text as the service sends it: the signature covers exactly `bodyText`. */
+function notification(options: { body?: unknown; bodyText?: string; head?: Record<string, unknown>; key?: string; dropHead?: string[] } = {}) {
+  const bodyText = options.bodyText ?? JSON.stringify(options.body ?? example('TokenStatusActive').body);
+  const signature = generateSignature(bodyText, options.key ?? KEY);
+  signatures.push(signature);
+  const head: Record<string, unknown> = { version: 'v1', requestTimestamp: String(NOW), requestId: 'NTF-0001', signature, signatureType: 'CHECKSUM', ...options.head };
+  for (const field of options.dropHead ?? []) delete head[field];
+  return { text: `{"head":${JSON.stringify(head)},"body":${bodyText}}`, signature, bodyText };
+}
+
+function receiver(options: Partial<Parameters<typeof createWebhookReceiver>[0]> = {}) {
+  const clock = { t: NOW };
+  const r = createWebhookReceiver({ verifier: createChecksumVerifier(KEY), now: () => clock.t, ...options });
+  return Object.assign(r, { clock });
+}
+
+/** The reply is a reply the contract accepts, carrying `code` with the catalog's status and message. */
+function expectReply(reply: unknown, code: string) {
+  expect(validate('notifyTokenStatus', 'response', reply)).toEqual({ valid: true });
+  const entry = CATALOG.find((c) => c.code === code)!;
+  expect((reply as any).body.resultInfo).toEqual({ resultCode: code, resultStatus: entry.status, resultMsg: entry.messages[0] });
+  expect((reply as any).head.version).toBe('v1');
+  expect((reply as any).head.responseTimestamp).toMatch(/^\d{13}$/);
+}
+
+function expectRejected(verdict: WebhookVerdict, code: string, pointer?: string, rule?: string) {
+  expect(verdict.accepted).toBe(false);
+  if (verdict.accepted) return;
+  expect(verdict.code).toBe(code);
+  expectReply(verdict.reply, code);
+  expect(verdict.issues.length).toBeGreaterThan(0);
+  expect(verdict.issues[0].resultCode).toBe(code);
+  if (pointer !== undefined) expect(verdict.issues[0]).toMatchObject({ pointer, ...(rule ? { rule } : {}) });
+  for (const signature of signatures) expect(JSON.stringify(verdict)).not.toContain(signature);
+}
+
+describe('receive(): a good notification', () => {
+  it('is accepted from a string or from bytes, with the typed event and the 00 reply', async () => {
+    const r = receiver();
+    const { text } = notification();
+    const verdict = await r.receive(text);
+    expect(verdict.accepted).toBe(true);
+    if (!verdict.accepted) return;
+    expect(verdict.event).toEqual(JSON.parse(text));
+    expect(verdict.event.body.tokenInfo.tokenStatus).toBe('ACTIVE');
+    expect(verdict.reply).toEqual({ head: { version: 'v1', responseTimestamp: String(NOW) }, body: { resultInfo: { resultCode: '00', resultStatus: 'SUCCESS', resultMsg: 'SUCCESS' } } });
+    expectReply(verdict.reply, '00');
+    const bytes = await r.receive(Buffer.from(notification({ head: { requestId: 'NTF-0002' } }).text));
+    expect(bytes.accepted).toBe(true);
+  });
+
+  it('verifies over the exact bytes received: spacing, escapes, member order, an escaped key', async () => {
+    const r = receiver();
+    const pretty = '{\n  "mid" : "MERCHANT0001",\n  "tokenInfo": ' + JSON.stringify(example('TokenStatusActive').body.tokenInfo, null, 4).replace('Example Bank"', 'Example \\u0042ank"') + '\n}';
+    const signature = generateSignature(pretty, KEY);
+    signatures.push(signature);
+    const head = JSON.stringify({ version: 'v1', requestTimestamp: String(NOW), requestId: 'NTF-PRETTY', signature, signatureType: 'CHECKSUM' });
+    const verdict = await r.receive(`\ufeff { "bo\\u0064y" :  ${pretty} ,\n "head": ${head} }  `);
+    expect(verdict.accepted).toBe(true);
+    if (verdict.accepted) expect(verdict.event.body.tokenInfo.issuingBankName).toBe('Example Bank');
+  });
+
+  it('does not accept a signature over a re-serialized body when other bytes were sent (D-36)', async () => {
+    const r = receiver();
+    const body = example('TokenStatusActive').body;
+    const signature = generateSignature(JSON.stringify(body), KEY);
+    signatures.push(signature);
+    const head = JSON.stringify({ version: 'v1', requestTimestamp: String(NOW), requestId: 'NTF-RE', signature, signatureType: 'CHECKSUM' });
+    expectRejected(await r.receive(`{"head":${head},"body":${JSON.stringify(body, null, 2)}}`), '1001', '/head/signature', 'signature');
+  });
+
+  it('accepts request timestamps in seconds and milliseconds, within the allowed skew on either side', async () => {
+    const r = receiver();
+    const skew = WEBHOOK_DEFAULTS.maxClockSkewMs;
+    expect((await r.receive(notification({ head: { requestId: 'S1', requestTimestamp: String(NOW / 1000) } }).text)).accepted).toBe(true);
+    expect((await r.receive(notification({ head: { requestId: 'S2', requestTimestamp: String(NOW - skew) } }).text)).accepted).toBe(true);
+    expect((await r.receive(notification({ head: { requestId: 'S3', requestTimestamp: String(NOW + skew) } }).text)).accepted).toBe(true);
+  });
+});
+
+describe('receive(): signature failures', () => {
+  it('refuses a tampered body with 1001', async () => {
+    const { text } = notification();
+    expectRejected(await receiver().receive(text.replace('"tokenStatus":"ACTIVE"', '"tokenStatus":"DEAD"')), '1001', '/head/signature', 'signature');
+    expectRejected(await receiver().receive(text.replace('"MERCHANT0001"', '"MERCHANT0002"')), '1001');
+  });
+
+  it('refuses a signature made with another key with 1001', async () => {
+    expectRejected(await receiver().receive(notification({ key: OTHER_KEY }).text), '1001', '/head/signature');
+  });
+
+  it('refuses malformed signatures with 1001, and a verifier that says anything but true', async () => {
+    for (const signature of ['x', 'A'.repeat(108), 'not base64 at all!']) {
+      expectRejected(await receiver().receive(notification({ head: { signature } }).text), '1001');
+    }
+    const lenient = receiver({ verifier: { signatureType: 'CHECKSUM', verify: () => 'yes' as unknown as boolean } });
+    expectRejected(await lenient.receive(notification().text), '1001');
+  });
+
+  it('leaves the comparison to the verifier (constant time), given the exact body text and the signature', async () => {
+    const calls: [string, string][] = [];
+    const checksum = createChecksumVerifier(KEY);
+    const spy = receiver({ verifier: { signatureType: 'CHECKSUM', verify: (text, signature) => { calls.push([text, signature]); return checksum.verify(text, signature); } } });
+    const { text, bodyText, signature } = notification();
+    expect((await spy.receive(text)).accepted).toBe(true);
+    expect(calls).toEqual([[bodyText, signature]]);
+    // No comparison of the signature's value in the receiver itself (a type check is not one).
+    expect(readFileSync(new URL('../src/webhook/receive.js', import.meta.url), 'utf8')).not.toMatch(/(?<!typeof\s+[\w.]*)\bsignature\s*[!=]==|[!=]==\s*[\w.]*\.signature\b/);
+  });
+
+  it('answers 500 when the verifier itself fails, and processes nothing', async () => {
+    const broken = receiver({ verifier: { signatureType: 'CHECKSUM', verify: () => { throw new Error('key store unreachable'); } } });
+    const verdict = await broken.receive(notification().text);
+    expectRejected(verdict, '500', '/head/signature', 'verifier');
+    expect(JSON.stringify(verdict)).not.toContain('key store unreachable');
+  });
+
+  it('checks the signature before the contract: a forged, invalid body reveals only 1001', async () => {
+    const body = example('TokenStatusActive').body;
+    delete body.tokenInfo.cardScheme;
+    const verdict = await receiver().receive(notification({ body, key: OTHER_KEY }).text);
+    expectRejected(verdict, '1001');
+    expect(!verdict.accepted && verdict.issues).toHaveLength(1);
+  });
+});
+
+describe('receive(): what the signature check needs', () => {
+  const cases: [string, () => string, string, string, string][] = [
+    ['no head', () => `{"body":${notification().bodyText}}`, '1006', '/head', 'required'],
+    ['a head that is not an object', () => `{"head":"v1","body":${notification().bodyText}}`, '1006', '/head', 'type'],
+    ['no signatureType', () => notification({ dropHead: ['signatureType'] }).text, '1005', '/head/signatureType', 'required'],
+    ['another signatureType', () => notification({ head: { signatureType: 'JWT' } }).text, '1400', '/head/signatureType', 'const'],
+    ['no signature', () => notification({ dropHead: ['signature'] }).text, '410', '/head/signature', 'required'],
+    ['an empty signature', () => notification({ head: { signature: '' } }).text, '400', '/head/signature', 'type'],
+    ['a signature that is not a string', () => notification({ head: { signature: 42 } }).text, '400', '/head/signature', 'type'],
+    ['no body', () => `{"head":${JSON.stringify({ version: 'v1', requestTimestamp: String(NOW), requestId: 'N', signature: 'S', signatureType: 'CHECKSUM' })}}`, '410', '/body', 'required'],
+    ['a root that is not an object', () => '[1,2]', '400', '', 'type'],
+  ];
+  it.each(cases)('%s: %s', async (_what, make, code, pointer, rule) => {
+    expectRejected(await receiver().receive(make()), code, pointer, rule);
+  });
+});
+
+describe('receive(): the contract, checked after the signature', () => {
+  const mutate = (change: (body: any) => void) => { const body = example('TokenStatusActive').body; change(body); return body; };
+  const cases: [string, () => string, string, string, string][] = [
+    ['a mandatory tokenInfo field missing', () => notification({ body: mutate((b) => { delete b.tokenInfo.cardSuffix; }) }).text, '410', '/body/tokenInfo/cardSuffix', 'required'],
+    ['tokenInfo missing', () => notification({ body: mutate((b) => { delete b.tokenInfo; }) }).text, '410', '/body/tokenInfo', 'required'],
+    ['mid missing', () => notification({ body: mutate((b) => { delete b.mid; }) }).text, '1004', '/body/mid', 'required'],
+    ['an unknown tokenStatus', () => notification({ body: mutate((b) => { b.tokenInfo.tokenStatus = 'GONE'; }) }).text, '400', '/body/tokenInfo/tokenStatus', 'enum'],
+    ['a tokenIndexNumber that is not alphanumeric', () => notification({ body: mutate((b) => { b.tokenInfo.tokenIndexNumber = 'TIN-1'; }) }).text, '405', '/body/tokenInfo/tokenIndexNumber', 'pattern'],
+    ['a number where a string is due', () => notification({ body: mutate((b) => { b.tokenInfo.cardSuffix = 1111; }) }).text, '400', '/body/tokenInfo/cardSuffix', 'type'],
+    ['a body that is not an object', () => notification({ bodyText: '"MERCHANT0001"' }).text, '400', '/body', 'type'],
+    ['an empty requestId', () => notification({ head: { requestId: '' } }).text, '406', '/head/requestId', 'minLength'],
+    ['no requestId', () => notification({ dropHead: ['requestId'] }).text, '406', '/head/requestId', 'required'],
+    ['a malformed requestTimestamp', () => notification({ head: { requestTimestamp: '2026-01-21T10:15:30Z' } }).text, '400', '/head/requestTimestamp', 'pattern'],
+    ['an unknown head field', () => notification({ head: { token: 'x' } }).text, '400', '/head/token', 'additionalProperties'],
+    ['no version', () => notification({ dropHead: ['version'] }).text, '410', '/head/version', 'required'],
+  ];
+  it.each(cases)('%s: %s', async (_what, make, code, pointer, rule) => {
+    expectRejected(await receiver().receive(make()), code, pointer, rule);
+  });
+
+  it('answers 407 for a merchant id the receiver does not serve', async () => {
+    const r = receiver({ expectedMid: ['MERCHANT0009', 'MERCHANT0008'] });
+    expectRejected(await r.receive(notification().text), '407', '/body/mid', 'expectedMid');
+    expect((await receiver({ expectedMid: 'MERCHANT0001' }).receive(notification().text)).accepted).toBe(true);
+  });
+
+  it('takes the raw body only: a parsed object is refused with a hint', async () => {
+    const verdict = await receiver().receive(JSON.parse(notification().text));
+    expectRejected(verdict, '400', '', 'rawBody');
+    expect(!verdict.accepted && verdict.issues[0].message).toMatch(/raw request body/);
+  });
+});
+
+describe('receive(): clock and replay', () => {
+  it('refuses stale and future timestamps with 400 and says by how much', async () => {
+    const r = receiver({ maxClockSkewMs: 60_000 });
+    const stale = await r.receive(notification({ head: { requestTimestamp: String(NOW - 61_000) } }).text);
+    expectRejected(stale, '400', '/head/requestTimestamp', 'maxClockSkew');
+    expect(!stale.accepted && stale.issues[0].message).toMatch(/61 s behind .* at most 60 s/);
+    const future = await r.receive(notification({ head: { requestTimestamp: String(NOW / 1000 + 120) } }).text);
+    expectRejected(future, '400', '/head/requestTimestamp', 'maxClockSkew');
+    expect(!future.accepted && future.issues[0].message).toMatch(/120 s ahead of/);
+  });
+
+  it('refuses a replay within the window with 406 and accepts it again after the window', async () => {
+    const r = receiver({ replayWindowMs: 60_000, maxClockSkewMs: 10 * 60_000 });
+    const { text } = notification();
+    expect((await r.receive(text)).accepted).toBe(true);
+    expectRejected(await r.receive(text), '406', '/head/requestId', 'replay');
+    r.clock.t += 59_000;
+    expectRejected(await r.receive(text), '406');
+    r.clock.t += 1_001;
+    expect((await r.receive(text)).accepted).toBe(true);
+  });
+
+  it('refuses the same signed body under a new requestId (the head is not signed)', async () => {
+    const r = receiver();
+    const first = notification();
+    expect((await r.receive(first.text)).accepted).toBe(true);
+    const replay = first.text.replace('"requestId":"NTF-0001"', '"requestId":"NTF-9999"');
+    expectRejected(await r.receive(replay), '406', '/head/requestId', 'replay');
+    // A new signature over the same body (a new delivery) with a new requestId is accepted.
+    expect((await r.receive(notification({ head: { requestId: 'NTF-9999' } }).text)).accepted).toBe(true);
+  });
+
+  it('remembers only accepted notifications', async () => {
+    const r = receiver();
+    const body = example('TokenStatusActive').body;
+    delete body.tokenInfo.cardType;
+    expectRejected(await r.receive(notification({ body }).text), '410');
+    expectRejected(await r.receive(notification({ body }).text), '410');
+    expect((await r.receive(notification().text)).accepted).toBe(true);
+  });
+
+  it('accepts only one of two copies that arrive together', async () => {
+    const slow = { signatureType: 'CHECKSUM', verify: async (text: string, signature: string) => { await new Promise((resolve) => setImmediate(resolve)); return createChecksumVerifier(KEY).verify(text, signature); } };
+    const r = receiver({ verifier: slow });
+    const { text } = notification();
+    const verdicts = await Promise.all([r.receive(text), r.receive(text), r.receive(text)]);
+    expect(verdicts.filter((v) => v.accepted)).toHaveLength(1);
+    for (const v of verdicts.filter((x) => !x.accepted)) expectRejected(v, '406');
+  });
+
+  it('evicts expired ids, so memory holds only the last window', async () => {
+    const clock = { t: NOW };
+    const store = createMemoryReplayStore({ now: () => clock.t });
+    const r = receiver({ seen: store, now: () => clock.t, replayWindowMs: 1_000, maxClockSkewMs: 10 * 60_000 });
+    for (let i = 0; i < 50; i++) {
+      expect((await r.receive(notification({ head: { requestId: `N${i}` } }).text)).accepted).toBe(true);
+    }
+    expect(store.size).toBe(100); // a requestId and a signature digest each
+    clock.t += 1_001;
+    expect(store.has('requestId:N0')).toBe(false);
+    expect(store.size).toBe(0);
+  });
+
+  it('uses a pluggable store, given opaque ids that hold no signature', async () => {
+    const ids = new Map<string, number>();
+    const seen = { has: async (id: string) => ids.has(id), add: async (id: string, expiresAt: number) => { ids.set(id, expiresAt); } };
+    const r = receiver({ seen, replayWindowMs: 5_000 });
+    const { text, signature } = notification();
+    expect((await r.receive(text)).accepted).toBe(true);
+    expect([...ids.keys()]).toEqual(['requestId:NTF-0001', expect.stringMatching(/^signature:[0-9a-f]{64}$/)]);
+    expect([...ids.keys()].join()).not.toContain(signature);
+    expect([...ids.values()]).toEqual([NOW + 5_000, NOW + 5_000]);
+    expectRejected(await r.receive(text), '406');
+  });
+
+  it('answers 500, never throws, when the store fails', async () => {
+    const r = receiver({ seen: { has: () => { throw new Error('down'); }, add: () => undefined } });
+    expectRejected(await r.receive(notification().text), '500', '', 'internal');
+  });
+});
+
+describe('memberText', () => {
+  it('cuts out the exact text of a top-level member', () => {
+    expect(memberText('{"head":{"body":1},"body":{"a":"}\\"]"} }', 'body')).toBe('{"a":"}\\"]"}');
+    expect(memberText('{"body":[1,{"x":[]}],"head":{}}', 'body')).toBe('[1,{"x":[]}]');
+    expect(memberText('{ "a" : 1 , "body" : -1.5e3 }', 'body')).toBe('-1.5e3');
+    expect(memberText('{"body":"x\\\\"}', 'body')).toBe('"x\\\\"');
+    expect(memberText('{"head":{}}', 'body')).toBeUndefined();
+    expect(memberText('[{"body":1}]', 'body')).toBeUndefined();
+    expect(memberText(`{"body":${'['.repeat(10_000)}${']'.repeat(10_000)}}`, 'body')).toHaveLength(20_000);
+  });
+});
+
+// A real node:http server in front of the receiver.
+let server: Server;
+let url: string;
+const handled: any[] = [];
+let failNext = 0;
+let route: (req: IncomingMessage, res: ServerResponse) => void;
+const nodeReceiver = () => createWebhookReceiver({ verifier: createChecksumVerifier(KEY), now: () => NOW, maxBytes: 64 * 1024 });
+
+beforeAll(async () => {
+  const main = nodeReceiver().nodeHandler(async (event) => {
+    if (failNext > 0) { failNext--; throw new Error('database down'); }
+    handled.push(event);
+  });
+  route = main;
+  server = createServer((req, res) => route(req, res));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks/token`;
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+});
+
+async function post(body: string | Uint8Array, headers: Record<string, string> = { 'content-type': 'application/json' }, method = 'POST') {
+  const response = await fetch(url, { method, headers, body: method === 'GET' ? undefined : (body as BodyInit) });
+  return { status: response.status, headers: response.headers, reply: JSON.parse(await response.text()) };
+}
+
+describe('nodeHandler on a real node:http server', () => {
+  it('accepts a notification, calls onEvent once, replies 00', async () => {
+    const before = handled.length;
+    const { text } = notification({ head: { requestId: 'NODE-1' } });
+    const answer = await post(text);
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('content-type')).toBe('application/json');
+    expectReply(answer.reply, '00');
+    expect(handled.slice(before)).toEqual([JSON.parse(text)]);
+    const again = await post(text);
+    expectReply(again.reply, '406');
+    expect(handled.length).toBe(before + 1);
+  });
+
+  it('replies 500 when onEvent throws, and accepts the retry of the same notification', async () => {
+    const before = handled.length;
+    const { text } = notification({ head: { requestId: 'NODE-RETRY' } });
+    failNext = 1;
+    const failed = await post(text);
+    expect(failed.status).toBe(200);
+    expectReply(failed.reply, '500');
+    expect(JSON.stringify(failed.reply)).not.toContain('database down');
+    expect(handled.length).toBe(before);
+    expectReply((await post(text)).reply, '00');
+    expect(handled.length).toBe(before + 1);
+  });
+
+  it('answers what is not a notification clearly: method, content type, size', async () => {
+    const get = await post('', {}, 'GET');
+    expect([get.status, get.headers.get('allow')]).toEqual([405, 'POST']);
+    expectReply(get.reply, '400');
+    const form = await post('a=b', { 'content-type': 'application/x-www-form-urlencoded' });
+    expect(form.status).toBe(415);
+    expectReply(form.reply, '400');
+    const big = await post(JSON.stringify({ head: {}, body: { x: 'y'.repeat(100_000) } }));
+    expect(big.status).toBe(413);
+    expectReply(big.reply, '400');
+    let n = 0;
+    const chunk = new Uint8Array(16 * 1024).fill(0x20);
+    const stream = new ReadableStream({ pull(c) { if (n++ < 100) c.enqueue(chunk); else c.close(); } });
+    const streamed = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: stream, duplex: 'half' } as RequestInit);
+    expect(streamed.status).toBe(413);
+    expectReply(await streamed.json(), '400');
+    // No content type at all (bytes sent by fetch carry none) is read as JSON; so is a JSON media type with parameters.
+    expectReply((await post(Buffer.from(notification({ head: { requestId: 'NODE-CT1' } }).text), {})).reply, '00');
+    expectReply((await post(notification({ head: { requestId: 'NODE-CT2' } }).text, { 'content-type': 'application/json; charset=utf-8' })).reply, '00');
+  });
+
+  it('takes raw bytes left by a body parser, and explains a parsed object', async () => {
+    const rejections: any[] = [];
+    const handler = createWebhookReceiver({ verifier: createChecksumVerifier(KEY), now: () => NOW, onRejected: (r) => rejections.push(r) }).nodeHandler(() => undefined);
+    const withParser = (parse: (raw: Buffer) => unknown) => async (req: IncomingMessage, res: ServerResponse) => {
+      const chunks: Buffer[] = [];
+      for await (const c of req) chunks.push(c as Buffer);
+      (req as any).body = parse(Buffer.concat(chunks));
+      handler(req, res);
+    };
+    try {
+      route = withParser((raw) => raw);
+      expectReply((await post(notification({ head: { requestId: 'RAW-1' } }).text)).reply, '00');
+      route = withParser((raw) => JSON.parse(raw.toString()));
+      expectReply((await post(notification({ head: { requestId: 'RAW-2' } }).text)).reply, '400');
+      expect(rejections.at(-1)).toMatchObject({ code: '400', issues: [{ rule: 'rawBody' }] });
+      expect(rejections.at(-1).issues[0].message).toMatch(/express\.raw/);
+    } finally {
+      route = nodeReceiver().nodeHandler(() => undefined);
+    }
+  });
+});
+
+describe('fetchHandler (Fetch API Request in, Response out)', () => {
+  const events: any[] = [];
+  let fail = false;
+  const handle = createWebhookReceiver({ verifier: createChecksumVerifier(KEY), now: () => NOW, maxBytes: 4096 }).fetchHandler((event) => {
+    if (fail) throw new Error('queue full');
+    events.push(event);
+  });
+  const request = (body: BodyInit | undefined, init: RequestInit = {}) => new Request('https://merchant.example/webhooks/token', { method: 'POST', headers: { 'content-type': 'application/json' }, body, ...init });
+
+  it('accepts a notification, replies 00 as JSON, and refuses its replay', async () => {
+    const { text } = notification({ head: { requestId: 'FETCH-1' } });
+    const response = await handle(request(text));
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/json');
+    expectReply(await response.json(), '00');
+    expect(events).toEqual([JSON.parse(text)]);
+    expectReply(await (await handle(request(text))).json(), '406');
+    expect(events).toHaveLength(1);
+  });
+
+  it('replies 500 when onEvent throws and accepts the retry', async () => {
+    const { text } = notification({ head: { requestId: 'FETCH-RETRY' } });
+    fail = true;
+    expectReply(await (await handle(request(text))).json(), '500');
+    fail = false;
+    expectReply(await (await handle(request(text))).json(), '00');
+  });
+
+  it('answers method, content type, size and a tampered body clearly', async () => {
+    const get = await handle(new Request('https://merchant.example/webhooks/token'));
+    expect([get.status, get.headers.get('allow')]).toEqual([405, 'POST']);
+    expectReply(await get.json(), '400');
+    const text = await handle(request('hello', { headers: { 'content-type': 'text/plain' } }));
+    expect(text.status).toBe(415);
+    const big = await handle(request(new ReadableStream({ start(c) { c.enqueue(new Uint8Array(5000)); c.close(); } }), { duplex: 'half' } as RequestInit));
+    expect(big.status).toBe(413);
+    expectReply(await big.json(), '400');
+    const forged = notification({ head: { requestId: 'FETCH-2' } }).text.replace('ACTIVE', 'DEAD');
+    const answer = await handle(request(forged));
+    expect(answer.status).toBe(200);
+    expectReply(await answer.json(), '1001');
+  });
+});
+
+describe('hostile input', () => {
+  const nested = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+  const fake = 'F'.repeat(108);
+  const headWith = (extra: string) => `{"version":"v1","requestTimestamp":"${NOW}","requestId":"H1","signature":"${fake}","signatureType":"CHECKSUM"${extra}}`;
+  const hostile: [string, () => string | Uint8Array, string][] = [
+    ['empty input', () => '', '400'],
+    ['empty bytes', () => new Uint8Array(0), '400'],
+    ['only whitespace', () => ' \n\t ', '400'],
+    ['binary input', () => Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0xff]), '400'],
+    ['invalid UTF-8', () => Buffer.from(`{"head":${headWith('')},"body":{"mid":"\xc3\x28"}}`, 'latin1'), '400'],
+    ['malformed JSON', () => '{"head":', '400'],
+    ['null', () => 'null', '400'],
+    ['a number', () => '42', '400'],
+    ['a string', () => '"head"', '400'],
+    ['an array', () => '[{"head":{},"body":{}}]', '400'],
+    ['10 000 levels of nesting at the root', () => `${'['.repeat(10_000)}${']'.repeat(10_000)}`, '400'],
+    ['10 000 levels of nesting in the head', () => `{"head":${nested(10_000)},"body":{}}`, '1005'],
+    ['10 000 levels of nesting in the body', () => `{"head":${headWith('')},"body":${nested(10_000)}}`, '1001'],
+    ['a 10 MB string in the body', () => `{"head":${headWith('')},"body":{"mid":"${'9'.repeat(10_000_000)}"}}`, '1001'],
+    ['a 10 MB signature', () => notification({ head: { signature: 'A'.repeat(10_000_000) } }).text, '1001'],
+    ['a huge array', () => `{"head":${headWith('')},"body":[${'1,'.repeat(1_000_000)}1]}`, '1001'],
+    ['__proto__ and constructor keys', () => `{"head":${headWith(',"__proto__":{"polluted":1}')},"body":{"__proto__":{"polluted":1},"constructor":{"prototype":{"polluted":1}}}}`, '1001'],
+    ['a __proto__ root', () => '{"__proto__":{"polluted":1}}', '1006'],
+    ['duplicate keys', () => `{"head":${headWith('')},"body":{"mid":"M1","mid":"M2"}}`, '400'],
+    ['duplicate top-level bodies', () => `{"head":${headWith('')},"body":{"mid":"M1"},"body":{"mid":"M2"}}`, '400'],
+  ];
+
+  it.each(hostile)('receive() answers %s with a clear failure, without throwing', async (_what, make, code) => {
+    const verdict = await receiver({ maxBytes: 64 * 1024 * 1024 }).receive(make());
+    expectRejected(verdict, code);
+    for (const issue of verdict.accepted ? [] : verdict.issues) {
+      expect(issue.message.length).toBeLessThan(400);
+      expect(issue.message).not.toContain('FFFFFFFF');
+    }
+    expect(({} as any).polluted).toBeUndefined();
+    expect((Object.prototype as any).polluted).toBeUndefined();
+  });
+
+  it('receive() refuses inputs over maxBytes (default 1 MiB) before parsing them', async () => {
+    const verdict = await receiver({ maxBytes: 1_000 }).receive(notification({ body: { ...example('TokenStatusActive').body, pad: 'x'.repeat(2_000) } }).text);
+    expectRejected(verdict, '400', '', 'maxBytes');
+    for (const [, make] of hostile.filter(([what]) => /10 MB|huge/.test(what))) expectRejected(await receiver().receive(make()), '400', '', 'maxBytes');
+  });
+
+  it('a signed body with 10 000 levels of nesting in the head is judged by the contract', async () => {
+    const verdict = await receiver().receive(notification({ head: { deep: 'DEEP' } }).text.replace('"DEEP"', nested(10_000)));
+    expectRejected(verdict, '400', '/head/deep', 'additionalProperties');
+  });
+
+  it.each(hostile.filter(([what]) => !/10 MB|huge/.test(what)))('the node adapter answers %s with a valid reply', async (_what, make, code) => {
+    const answer = await post(make());
+    expect(answer.status).toBe(200);
+    expectReply(answer.reply, code);
+    expect((Object.prototype as any).polluted).toBeUndefined();
+  });
+
+  it('the node adapter answers 10 MB and huge bodies with 413', async () => {
+    for (const [, make] of hostile.filter(([what]) => /10 MB|huge/.test(what))) {
+      const answer = await post(make());
+      expect(answer.status).toBe(413);
+      expectReply(answer.reply, '400');
+    }
+  });
+});
