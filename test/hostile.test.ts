@@ -1,10 +1,14 @@
 // Hostile and broken input for the validation API and the CLI: each gets a clear answer, in
 // bounded time, nothing throws out of the API, no prototype is polluted.
-import { describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { validate, operations } from '../src/index.js';
 import { parseJson, duplicateKey } from '../src/cli/json.js';
-import { runCli } from './helpers/cli.js';
+import { BIN, runCli } from './helpers/cli.js';
+import { expectPrototypesUnchanged, hostileBodies, prototypeSnapshot } from './helpers/hostile.js';
 
 const doc = JSON.parse(readFileSync(new URL('../generated/openapi.json', import.meta.url), 'utf8'));
 const example = (name: string) => structuredClone(doc.components.examples[name].value);
@@ -26,11 +30,22 @@ const hostile: [string, () => unknown][] = [
   ['a 10 MB string where a pattern applies', () => { const p = example('PayWithUpi'); p.body.payerAccount = 'a'.repeat(10_000_000); return p; }],
   ['a huge array of bad items', () => { const p = example('ModifyOrderRequest'); p.body.goodsInfo = Array.from({ length: 100_000 }, () => ({})); return p; }],
   ['__proto__ and constructor keys', () => JSON.parse('{"head":{"__proto__":{"polluted":1},"constructor":{"prototype":{"polluted":1}}},"body":{"__proto__":{"polluted":1}}}')],
+  ['true', () => true],
+  ['undefined', () => undefined],
+  ['10 000 levels of nesting where an array of objects is expected', () => { const p = example('ModifyOrderRequest'); p.body.goodsInfo = nested(10_000); return p; }],
+  ['a 10 MB key in a closed object', () => { const p = example('PayWithUpi'); p.head['k'.repeat(10_000_000)] = 1; return p; }],
+  ['a 10 MB string in a secret field', () => { const p = example('PayWithUpi'); p.head.token = '7'.repeat(10_000_000); return p; }],
+  ['a 10 MB string in an enum field', () => { const p = example('PayWithUpi'); p.body.paymentMode = 'U'.repeat(10_000_000); return p; }],
+  ['a 10 MB string in a format field', () => { const p = example('CreateFixedUpiSubscription'); p.body.callbackUrl = `https://${'a'.repeat(10_000_000)}`; p.body.userInfo.email = `${'a'.repeat(10_000_000)}@`; return p; }],
+  ['a million items in an array', () => { const p = example('ModifyOrderRequest'); p.body.goodsInfo = new Array(1_000_000).fill(0); return p; }],
+  ['an object with 200 000 keys', () => { const p = example('PayWithUpi'); p.body.gatewayInfo = Object.fromEntries(Array.from({ length: 200_000 }, (_, i) => [`k${i}`, i])); p.head = { ...p.head, ...p.body.gatewayInfo }; return p; }],
+  ['a cyclic object', () => { const p = example('ModifyOrderRequest'); p.body.extendInfo = { self: p }; p.head.loop = p.head; return p; }],
 ];
 
 describe('validate() with hostile payloads', () => {
   for (const [what, make] of hostile) {
     it(`answers ${what} with a verdict, without throwing`, () => {
+      const before = prototypeSnapshot();
       const payload = make();
       let invalid = 0;
       for (const op of operations) {
@@ -45,10 +60,42 @@ describe('validate() with hostile payloads', () => {
         }
       }
       expect(invalid).toBeGreaterThanOrEqual(13);
-      expect(({} as any).polluted).toBeUndefined();
-      expect((Object.prototype as any).polluted).toBeUndefined();
+      expectPrototypesUnchanged(before);
     });
   }
+
+  it('never throws for JavaScript values that JSON cannot hold, even right after an invalid payload', () => {
+    const throwing = { get head() { throw new Error('unreadable'); }, body: {} };
+    const deepThrowing = { head: {}, body: { get cardInfo() { throw new Error('unreadable'); }, paymentMode: 'CREDIT_CARD' } };
+    const revoked = Proxy.revocable({}, {});
+    revoked.revoke();
+    const values: [string, unknown][] = [
+      ['a getter that throws', throwing],
+      ['a getter that throws where the first problem is elsewhere', deepThrowing],
+      ['a proxy whose traps throw', new Proxy({}, { get() { throw new Error('trap'); }, ownKeys() { throw new Error('trap'); }, getOwnPropertyDescriptor() { throw new Error('trap'); } })],
+      ['a revoked proxy', revoked.proxy],
+      ['a BigInt', 10n],
+      ['a symbol', Symbol('payload')],
+      ['a function', () => ({})],
+      ['an object without prototype', Object.assign(Object.create(null), { head: Object.create(null), body: Object.create(null) })],
+      ['a frozen payload', Object.freeze(example('PayWithUpi'))],
+      ['a sparse array', [, , 1]],
+    ];
+    for (const [what, value] of values) {
+      for (const op of operations) {
+        for (const direction of ['request', 'response'] as const) {
+          // An invalid payload first: a validator that throws must not report that payload's errors.
+          validate(op.operationId, direction, { head: 1, body: 2 });
+          let result: ReturnType<typeof validate> | undefined;
+          expect(() => { result = validate(op.operationId, direction, value, { query: {}, path: {} }); }, `${what} ${op.operationId} ${direction}`).not.toThrow();
+          if (result && !result.valid) {
+            expect(result.errors.every((e) => typeof e.message === 'string' && typeof e.pointer === 'string'), what).toBe(true);
+            expect(result.errors.some((e) => e.pointer === '/head' && e.rule === 'type' && what.startsWith('a getter')), `stale errors: ${what}`).toBe(false);
+          }
+        }
+      }
+    }
+  });
 
   it('describes at most 100 issues and counts the rest', () => {
     const p = example('ModifyOrderRequest');
@@ -125,5 +172,60 @@ describe('the CLI with hostile input', () => {
     const number = await runCli(['validate', 'modifyOrder', 'request', '-'], '42');
     expect(number.status).toBe(1);
     expect(JSON.parse(number.stdout)).toMatchObject({ pointer: '', rule: 'type' });
+  });
+});
+
+describe('hostile bodies, parsed and validated as the CLI does', () => {
+  it.each(hostileBodies().map((b) => [b.what, b] as const))('%s: a verdict or a one-line refusal', (_what, body) => {
+    const before = prototypeSnapshot();
+    const parsed = parseJson(typeof body.bytes === 'string' ? body.bytes : body.bytes);
+    expect(parsed.ok).toBe(body.json);
+    if (!parsed.ok) expect(parsed.message).toMatch(/^(the input is (empty|not valid UTF-8 text)|malformed JSON|duplicate key at )/);
+    else {
+      let invalid = 0;
+      for (const op of operations) for (const direction of ['request', 'response'] as const) if (!validate(op.operationId, direction, parsed.value).valid) invalid++;
+      expect(invalid).toBeGreaterThanOrEqual(13); // a head alone is a valid modify order request
+    }
+    expectPrototypesUnchanged(before);
+  });
+});
+
+describe('the CLI process with hostile bodies', () => {
+  let dir: string;
+  beforeAll(() => { dir = mkdtempSync(join(tmpdir(), 'gateway-contract-hostile-')); });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  // A heap far smaller than the machine's: input handling that grew with anything but the input's size would fail.
+  const BOUNDED = { NODE_OPTIONS: '--max-old-space-size=256' };
+
+  it.each(hostileBodies().map((b) => [b.what, b] as const))('%s: exit 1 with JSON lines, or exit 2 with one line, in bounded memory', async (_what, body) => {
+    const fromStdin = await runCli(['validate', 'initiatePayment', 'request', '-', '--query', 'mid=M', '--query', 'orderId=O'], body.bytes as any, BOUNDED);
+    const path = join(dir, 'body.json');
+    writeFileSync(path, body.bytes);
+    const fromFile = await runCli(['validate', 'notifyTokenStatus', 'request', path], undefined, BOUNDED);
+    for (const result of [fromStdin, fromFile]) {
+      expect(result.status).toBe(body.json ? 1 : 2);
+      if (body.json) {
+        const lines = result.stdout.trim().split('\n');
+        expect(lines.length).toBeLessThanOrEqual(102);
+        for (const line of lines) expect(JSON.parse(line)).toMatchObject({ in: expect.any(String), pointer: expect.any(String), rule: expect.any(String), message: expect.any(String) });
+        expect(result.stdout.length).toBeLessThan(50_000);
+      } else {
+        expect(result.stdout).toBe('');
+        expect(result.stderr.trim().split('\n')).toHaveLength(1);
+        expect(result.stderr.length).toBeLessThan(300);
+      }
+      expect(result.stderr).not.toMatch(/\n\s+at |Error|EPIPE/);
+    }
+  });
+
+  it('stops quietly when the reader closes the pipe early (`| head -1`)', async () => {
+    const body = JSON.stringify({ head: {}, body: { goodsInfo: Array.from({ length: 3_000 }, () => ({})) } });
+    const child = spawn(process.execPath, [BIN, 'validate', 'modifyOrder', 'request', '-'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (d) => { stderr += d; });
+    child.stdout.once('data', () => child.stdout.destroy());
+    const status = await new Promise((resolve) => { child.on('close', resolve); child.stdin.end(body); });
+    expect(status).toBe(1);
+    expect(stderr).toBe('');
   });
 });

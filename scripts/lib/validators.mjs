@@ -10,8 +10,37 @@ export function validatorName(/** @type {string} */ operationId, /** @type {'req
   return `${operationId}${direction === 'request' ? 'Request' : 'Response'}`;
 }
 
+/** Keywords that annotate a schema without constraining it. */
+const ANNOTATIONS = new Set(['title', 'description', 'examples', 'example', 'default', 'deprecated', 'readOnly', 'writeOnly', '$comment', 'externalDocs', 'xml']);
+/** Keywords whose value is a map of names to schemas (the names are data, never annotations). */
+const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'dependentSchemas']);
+/** Keywords whose value is a schema or a list of schemas. */
+const SUBSCHEMAS = new Set(['items', 'prefixItems', 'additionalProperties', 'unevaluatedProperties', 'unevaluatedItems', 'not', 'if', 'then', 'else', 'contains', 'propertyNames', 'allOf', 'anyOf', 'oneOf']);
+
+/**
+ * A schema without its annotations and vendor extensions: what the validators need. The
+ * validators embed the schemas they check; descriptions and examples would only make them larger
+ * and slower to load. Error messages read titles and descriptions from the bundled contract.
+ * @param {any} schema @returns {any}
+ */
+function constraintsOf(schema) {
+  if (Array.isArray(schema)) return schema.map(constraintsOf);
+  if (!schema || typeof schema !== 'object') return schema;
+  /** @type {Record<string, unknown>} */
+  const out = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (ANNOTATIONS.has(key) || key.startsWith('x-')) continue;
+    if (SCHEMA_MAPS.has(key) && value && typeof value === 'object') out[key] = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, constraintsOf(sub)]));
+    else if (SUBSCHEMAS.has(key)) out[key] = constraintsOf(value);
+    else out[key] = value;
+  }
+  return out;
+}
+
 /** @param {any} doc @param {string} header */
 export function buildValidators(doc, header) {
+  // Only the component schemas are compiled; the rest of the document is not needed.
+  const schemas = { openapi: doc.openapi, jsonSchemaDialect: doc.jsonSchemaDialect, components: { schemas: Object.fromEntries(Object.entries(doc.components.schemas).map(([name, schema]) => [name, constraintsOf(schema)])) } };
   /** @type {Record<string, string>} */
   const refs = {};
   for (const op of operationsOf(doc)) {
@@ -19,10 +48,10 @@ export function buildValidators(doc, header) {
     refs[validatorName(op.operationId, 'response')] = `${DOCUMENT_ID}#/components/schemas/${op.response.schema}`;
   }
   // The verdict: stops at the first problem (the hot path, and bounded on any input).
-  const fast = standaloneCode(createAjv(doc, { allErrors: false, code: { source: true, esm: true } }), refs);
+  const fast = standaloneCode(createAjv(schemas, { allErrors: false, code: { source: true, esm: true } }), refs);
   // The details: every problem, loaded only when a payload is invalid (CommonJS, so it can be
   // loaded synchronously on demand).
-  const detailed = standaloneCode(createAjv(doc, { allErrors: true, code: { source: true } }), refs);
+  const detailed = standaloneCode(createAjv(schemas, { allErrors: true, code: { source: true } }), refs);
   // Standalone ESM output still calls require() for AJV's runtime helpers and formats.
   const esm = `// ${header}\nimport { createRequire } from "node:module";\nconst require = createRequire(import.meta.url);\n${fast}`;
   const names = Object.keys(refs).sort();

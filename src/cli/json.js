@@ -2,7 +2,7 @@
 // input, which could be a card number), and refusing what JSON.parse would silently accept:
 // invalid UTF-8 and duplicate keys.
 
-const SAFE_KEY = /^[A-Za-z_$][A-Za-z0-9_$.-]{0,63}$/;
+import { FIELD_NAME } from '../validation/errors.js';
 
 /**
  * @param {string | Uint8Array} input the text, or its bytes (checked to be UTF-8)
@@ -81,7 +81,7 @@ export function duplicateKey(text) {
 }
 
 function pointerKey(/** @type {string} */ key) {
-  return SAFE_KEY.test(key) ? key.replace(/~/g, '~0').replace(/\//g, '~1') : '<key>';
+  return FIELD_NAME.test(key) ? key.replace(/~/g, '~0').replace(/\//g, '~1') : '<key>';
 }
 
 /**

@@ -1,10 +1,11 @@
 // The service's published CHECKSUM scheme: SHA-256 of "text|salt", the salt appended, encrypted
 // with AES-128-CBC under the merchant key and a fixed IV, Base64 (108 characters). Verification
 // decrypts, takes the last four characters as the salt, recomputes and compares in constant time.
-import { createCipheriv, createDecipheriv, createHash, randomInt, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 const IV = Buffer.from('@@@@&&&&####$$$$', 'utf8');
-const SALT_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789@#!&';
+// 64 characters, so one random byte masked to 6 bits picks each one without bias.
+const SALT_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789@#';
 const SALT_LENGTH = 4;
 /** Length of a CHECKSUM signature: 64 hex + 4 salt = 68 bytes, padded to 80, in Base64. */
 export const SIGNATURE_LENGTH = 108;
@@ -17,9 +18,17 @@ function keyBytes(key) {
   return bytes;
 }
 
+/** Random bytes drawn a page at a time: one call to the system's generator serves 1 024 salts. */
+let pool = Buffer.alloc(0);
+let offset = 0;
+
 function randomSalt() {
+  if (offset + SALT_LENGTH > pool.length) {
+    pool = randomBytes(4096);
+    offset = 0;
+  }
   let salt = '';
-  for (let i = 0; i < SALT_LENGTH; i++) salt += SALT_ALPHABET[randomInt(SALT_ALPHABET.length)];
+  for (let i = 0; i < SALT_LENGTH; i++) salt += SALT_ALPHABET[pool[offset++] & 63];
   return salt;
 }
 

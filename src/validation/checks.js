@@ -22,10 +22,12 @@ const DATE = /^[0-9]{4}-[0-9]{2}-[0-9]{2}$/;
  */
 function hundredths(/** @type {unknown} */ amount) {
   if (typeof amount !== 'string' || !AMOUNT.test(amount)) return null;
-  const dot = amount.indexOf('.');
-  if (dot < 0) return Number(amount) * 100;
-  return Number(amount.slice(0, dot)) * 100 + Number(amount.slice(dot + 1).padEnd(2, '0'));
+  // At most 12 digits and 2 decimals: the product is within 0.5 of the exact number of hundredths.
+  return Math.round(Number(amount) * 100);
 }
+
+/** The subscription payment modes whose first payment may not exceed the renewal amount. */
+const FIRST_PAYMENT_CAPPED = new Set(['UPI', 'BANK_MANDATE']);
 
 function bodyOf(/** @type {any} */ payload) {
   return payload && typeof payload === 'object' && payload.body && typeof payload.body === 'object' ? payload.body : null;
@@ -81,7 +83,7 @@ export const namedChecks = {
     source: 'sections 4.7 (txnAmount) and 8 (first payment)',
     run(payload) {
       const body = bodyOf(payload);
-      if (!body || !['UPI', 'BANK_MANDATE'].includes(body.subscriptionPaymentMode)) return NONE;
+      if (!body || !FIRST_PAYMENT_CAPPED.has(body.subscriptionPaymentMode)) return NONE;
       const first = hundredths(body.txnAmount?.value);
       const renewal = body.renewalAmount === undefined ? first : hundredths(body.renewalAmount);
       if (first === null || renewal === null || first <= renewal) return NONE;

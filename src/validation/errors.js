@@ -17,12 +17,17 @@ import { conditionTitle, locateRule, schemaAt } from './schemaLocation.js';
 /** At most this many issues are described; a payload with more gets one closing issue that counts them. */
 export const MAX_ISSUES = 100;
 
-const SAFE_KEY = /^[A-Za-z_$][A-Za-z0-9_$.-]{0,63}$/;
+/**
+ * Keys that read like field names: words of letters, `_` and `$`, joined by `.` or `-`, at most three
+ * digits at the end, at most 64 characters. Only such keys are named in a pointer: a key that is a
+ * card number, a token or a signature (digits inside, other characters, or longer) is not echoed.
+ */
+export const FIELD_NAME = /^(?=.{1,64}$)[A-Za-z_$][A-Za-z_$]*(?:[.-][A-Za-z_$]+)*[0-9]{0,3}$/;
 
 /** Escapes a key for a JSON Pointer; keys that do not look like field names are not echoed. */
 function pointerKey(/** @type {unknown} */ key) {
   const text = String(key);
-  return SAFE_KEY.test(text) ? text.replace(/~/g, '~0').replace(/\//g, '~1') : '<unknown key>';
+  return FIELD_NAME.test(text) ? text.replace(/~/g, '~0').replace(/\//g, '~1') : '<unknown key>';
 }
 
 function fieldName(/** @type {string} */ pointer) {

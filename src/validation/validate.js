@@ -12,6 +12,8 @@ import { resultCodeFor } from './resultCodeRules.js';
 /** @typedef {import('./errors.js').ValidationIssue} ValidationIssue */
 
 const VALID = Object.freeze({ valid: /** @type {const} */ (true) });
+/** The issue of a payload that cannot be read to the end (too deep, or a JavaScript object whose reading throws). */
+const unreadable = () => ({ in: /** @type {const} */ ('body'), pointer: '', rule: 'validatable', message: 'The payload could not be validated (it is too large, too deeply nested, or cannot be read).' });
 /** @type {Record<string, import('../../generated/validators.js').CompiledValidator>} */
 const compiled = /** @type {any} */ (validators);
 /** Per operation: its index entry, its two validators and its named checks, looked up once. */
@@ -76,28 +78,41 @@ export function validate(operationId, direction, payload, options = {}) {
   /** @type {ValidationIssue[]} */
   let issues = [];
   let ok;
+  let readable = true;
   try {
     ok = fn(payload);
   } catch {
+    // A validator that threw leaves the errors of its previous call behind: they are not this payload's.
     ok = false;
-    issues.push({ in: 'body', pointer: '', rule: 'validatable', message: 'The payload could not be validated (it is too large or too deeply nested).' });
+    readable = false;
+    issues.push(unreadable());
   }
-  if (!ok && fn.errors) {
+  if (!ok && readable && fn.errors) {
     const schema = direction === 'request' ? entry.op.request.schema : entry.op.response.schema;
     // Every problem, when the payload is of a size whose problems can be listed in bounded time;
     // otherwise the first one, with a word about the rest.
     let errors = fn.errors;
-    if (smallEnough(payload, DETAIL_LIMIT)) {
-      const all = detailedValidator(entry.names[direction]);
-      if (!all(payload) && all.errors) errors = all.errors;
-    } else {
-      issues.push({ in: 'body', pointer: '', rule: 'moreProblems', message: `The payload holds more than ${DETAIL_LIMIT} values: only its first problem is described.` });
+    try {
+      if (smallEnough(payload, DETAIL_LIMIT)) {
+        const all = detailedValidator(entry.names[direction]);
+        if (!all(payload) && all.errors) errors = all.errors;
+      } else {
+        issues.push({ in: 'body', pointer: '', rule: 'moreProblems', message: `The payload holds more than ${DETAIL_LIMIT} values: only its first problem is described.` });
+      }
+    } catch {
+      // Parts the first-problem validator did not read cannot be read (a getter or proxy that throws).
+      issues.push(unreadable());
     }
     issues.unshift(...issuesFromAjv(errors, contractDocument(), `#/components/schemas/${schema}`));
   }
-  if (direction === 'request') {
+  if (direction === 'request' && readable) {
     for (const check of entry.checks) {
-      const found = check.run(payload, options, entry.op);
+      let found;
+      try {
+        found = check.run(payload, options, entry.op);
+      } catch {
+        found = [unreadable()];
+      }
       if (found.length) issues.push(...found);
     }
   }

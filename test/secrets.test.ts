@@ -1,0 +1,325 @@
+// No secret in any error: every field the contract marks `x-sensitive: true`, found by walking the
+// bundled contract, is carried through every error path (validate(), the CLI's standard output and
+// standard error, malformed JSON around it, the card helper's errors, the client's typed errors)
+// with a distinctive planted value that must appear nowhere in what comes out.
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { Readable, Writable } from 'node:stream';
+import { inspect } from 'node:util';
+import { generateKeyPairSync } from 'node:crypto';
+import {
+  validate, buildCardPlaintext, encryptCardData, CardDataError, passesLuhn, createGatewayClient,
+  GatewayError, GatewayNonJsonError, RequestValidationError, ResponseValidationError,
+} from '../src/index.js';
+import { main } from '../src/cli/main.js';
+import { parseJson } from '../src/cli/json.js';
+import { runCli } from './helpers/cli.js';
+import {
+  contract, fcParameters, mutationsOf, applyMutation, operationViews, plant, sampleArbitrary, satisfies,
+  sensitiveLocations, sensitiveSitesOf, type Direction, type OperationView, type Sample, type SensitiveSite,
+} from './helpers/arbitraries.js';
+
+/** Planted values: the first one a field's schema accepts is used, so the payload stays valid around it. */
+const MARKERS = ['Zq7s3cr3T-M4rk-9xK2vW', '4929180731215548', '581703', '5817'];
+
+function markerFor(site: SensitiveSite): string {
+  const marker = MARKERS.find((m) => satisfies({ allOf: site.schemas }, m));
+  if (!marker) throw new Error(`no planted value fits ${site.location}`);
+  return marker;
+}
+
+/** Everything a caller or a log could see of a value: its JSON, its inspection, and an error's stack. */
+function seen(value: unknown): string {
+  const stack = value instanceof Error ? String(value.stack) : '';
+  let json = '';
+  try { json = JSON.stringify(value) ?? ''; } catch { json = ''; }
+  return `${json}\n${inspect(value, { depth: 10 })}\n${stack}`;
+}
+
+function expectNoSecret(text: string, marker: string, what: string) {
+  if (text.includes(marker)) throw new Error(`${what}: the planted secret appears in ${text.slice(Math.max(0, text.indexOf(marker) - 300), text.indexOf(marker) + 100)}`);
+}
+
+/** The CLI in this process (the same code `bin/gateway-contract.js` runs), with input on standard input. */
+async function cli(args: string[], input: string | Buffer) {
+  let stdout = '';
+  let stderr = '';
+  const sink = (add: (t: string) => void) => new Writable({ write(chunk, _encoding, done) { add(String(chunk)); done(); } });
+  const status = await main(args, { stdin: Readable.from([Buffer.from(input)]), stdout: sink((t) => { stdout += t; }), stderr: sink((t) => { stderr += t; }) });
+  return { status, stdout, stderr };
+}
+
+const flags = (s: Sample) => [
+  ...Object.entries(s.query ?? {}).flatMap(([k, v]) => ['--query', `${k}=${v}`]),
+  ...Object.entries(s.path ?? {}).flatMap(([k, v]) => ['--path', `${k}=${v}`]),
+];
+const options = (s: Sample) => ({ ...(s.query ? { query: s.query } : {}), ...(s.path ? { path: s.path } : {}) });
+
+interface Planted { view: OperationView; direction: Direction; site: SensitiveSite; sample: Sample; marker: string }
+
+/** For each operation and direction, a valid sample holding each sensitive field the contract lets it carry. */
+function plantedSites(): Planted[] {
+  const list: Planted[] = [];
+  const { seed } = fcParameters(1);
+  for (const view of operationViews) {
+    for (const direction of ['request', 'response'] as Direction[]) {
+      const wanted = sensitiveLocations(view.schema(direction));
+      const found = new Map<string, Planted>();
+      for (let round = 0; round < 20 && found.size < wanted.size; round++) {
+        for (const sample of fc.sample(sampleArbitrary(view, direction), { seed: seed + round, numRuns: 25 })) {
+          for (const site of sensitiveSitesOf(view, direction, sample)) {
+            // One sample per field and place in the payload (a field reached by two routes is planted twice).
+            const key = `${site.location} ${site.pointer.replace(/\/\d+/g, '/n')}`;
+            if (found.has(key)) continue;
+            const marker = markerFor(site);
+            found.set(key, { view, direction, site, sample: plant(sample, site.at, marker), marker });
+          }
+        }
+      }
+      const reached = new Set([...found.values()].map((p) => p.site.location));
+      expect([...wanted].filter((w) => !reached.has(w)), `${view.operationId} ${direction}`).toEqual([]);
+      list.push(...found.values());
+    }
+  }
+  return list;
+}
+
+const sites = plantedSites();
+
+/** Payloads that carry the planted secret into an error: the field itself broken, or the payload broken around it. */
+function hostileVariants(p: Planted): { what: string; sample: Sample }[] {
+  const { site, sample, marker } = p;
+  const parentAt = site.at.slice(0, -1);
+  const variants: { what: string; sample: Sample }[] = [
+    { what: 'wrong type (array)', sample: plant(sample, site.at, [marker]) },
+    { what: 'wrong type (object)', sample: plant(sample, site.at, { value: marker }) },
+    { what: 'broken format', sample: plant(sample, site.at, `${marker}!`) },
+    { what: 'broken format (prefix)', sample: plant(sample, site.at, ` ${marker}`) },
+    { what: 'too long', sample: plant(sample, site.at, marker.repeat(Math.ceil(400 / marker.length))) },
+    { what: 'unknown field named like the secret', sample: plant(sample, [...parentAt, marker], 'x') },
+    { what: 'unknown top-level field named like the secret', sample: plant(sample, [marker], 'x') },
+    { what: 'unknown field holding the secret', sample: plant(sample, [...parentAt, `${site.name}Copy`], marker) },
+  ];
+  if (/^\d+$/.test(marker)) variants.push({ what: 'wrong type (number)', sample: plant(sample, site.at, Number(marker)) });
+  // Every single mutation of the payload around the secret: missing fields, conditionals, patterns...
+  for (const m of mutationsOf(p.view, p.direction, sample)) variants.push({ what: `${m.kind} at ${m.in} ${m.pointer}`, sample: applyMutation(sample, m) });
+  return variants;
+}
+
+describe('the sensitive fields of the contract', () => {
+  it('are found by walking the contract, and include every kind of secret', () => {
+    const names = new Set<string>();
+    const locations: string[] = [];
+    (function walkSchemas(node: any, pointer: string) {
+      if (!node || typeof node !== 'object') return;
+      if (node['x-sensitive'] === true) locations.push(pointer);
+      for (const [k, v] of Object.entries(node)) walkSchemas(v, `${pointer}/${k}`);
+    })(contract.components.schemas, '#/components/schemas');
+    for (const l of locations) names.add(l.split('/').at(-1)!);
+    for (const name of ['cardNumber', 'securityCode', 'cardUniqueId', 'cvv', 'Mpin', 'encryptedCardData', 'token', 'TAVV', 'cardToken', 'svcSsoToken', 'signature', 'txnToken', 'checksumHash']) expect(names).toContain(name);
+    // Every one is carried by an operation, except the card data plaintext, which only the card helper handles.
+    const carried = new Set(operationViews.flatMap((v) => (['request', 'response'] as Direction[]).flatMap((d) => [...sensitiveLocations(v.schema(d))])));
+    expect(locations.filter((l) => !carried.has(l))).toEqual(['#/components/schemas/CardData/properties/cardNumber', '#/components/schemas/CardData/properties/securityCode']);
+    expect(new Set(sites.map((s) => s.site.location))).toEqual(carried);
+  });
+
+  it('are planted in valid payloads (the secret itself is no error)', () => {
+    for (const p of sites) {
+      expect(validate(p.view.operationId as any, p.direction, p.sample.payload, options(p.sample)).valid, `${p.view.operationId} ${p.site.pointer}`).toBe(true);
+      expect(JSON.stringify(p.sample.payload)).toContain(p.marker);
+    }
+  });
+});
+
+describe('validate()', () => {
+  it('meets the secrets on every kind of error path', () => {
+    const kinds = new Set(sites.flatMap((p) => hostileVariants(p).map((v) => v.what.split(' ')[0])));
+    for (const kind of ['wrong', 'broken', 'too', 'unknown', 'required', 'conditional', 'pattern', 'maxLength', 'enum', 'type', 'unknownField', 'namedCheck', 'parameter']) expect(kinds).toContain(kind);
+  });
+
+  for (const p of sites) {
+    it(`never puts ${p.view.operationId} ${p.direction} ${p.site.pointer} into an error`, () => {
+      let invalid = 0;
+      for (const { what, sample } of hostileVariants(p)) {
+        const result = validate(p.view.operationId as any, p.direction, sample.payload, options(sample));
+        if (!result.valid) invalid++;
+        expectNoSecret(seen(result), p.marker, what);
+      }
+      expect(invalid).toBeGreaterThan(5);
+    });
+  }
+});
+
+describe('the CLI', () => {
+  it('never prints a planted secret on standard output or standard error', async () => {
+    for (const p of sites) {
+      for (const { what, sample } of hostileVariants(p)) {
+        const out = await cli(['validate', p.view.operationId, p.direction, '-', ...flags(sample)], JSON.stringify(sample.payload));
+        expect(out.status, what).not.toBe(2);
+        expectNoSecret(out.stdout + out.stderr, p.marker, `${p.view.operationId} ${p.site.pointer} ${what}`);
+      }
+    }
+  });
+
+  it('never echoes a secret near the place where JSON is malformed', async () => {
+    for (const p of sites) {
+      const text = JSON.stringify(p.sample.payload);
+      const at = text.indexOf(p.marker);
+      const end = at + p.marker.length;
+      const key = JSON.stringify(p.site.name);
+      const broken: [string, string | Buffer][] = [
+        ['junk after the value', `${text.slice(0, end + 1)}x${text.slice(end + 1)}`],
+        ['unterminated string', text.slice(0, end)],
+        ['unquoted value', `${text.slice(0, at - 1)}${p.marker}z${text.slice(end + 1)}`],
+        ['invalid escape', `${text.slice(0, end)}\\q${text.slice(end)}`],
+        ['control character', `${text.slice(0, end)}\u0001${text.slice(end)}`],
+        ['cut right after the value', text.slice(0, end + 1)],
+        ['invalid UTF-8 after the value', Buffer.concat([Buffer.from(text.slice(0, end)), Buffer.from([0xff, 0xfe]), Buffer.from(text.slice(end))])],
+        ['the field twice', text.replace(`${key}:"${p.marker}"`, `${key}:"${p.marker}",${key}:"${p.marker}"`)],
+        ['the secret as a repeated key', text.replace(/^\{/, `{"${p.marker}":1,"${p.marker}":2,`)],
+      ];
+      for (const [what, input] of broken) {
+        if (input === text) continue; // the field is not written as `"name":"value"` here
+        const parsed = parseJson(input);
+        expect(parsed.ok, `${p.site.pointer} ${what}`).toBe(false);
+        expectNoSecret(JSON.stringify(parsed), p.marker, what);
+        const out = await cli(['validate', p.view.operationId, p.direction, '-'], input);
+        expect(out.status, what).toBe(2);
+        expectNoSecret(out.stdout + out.stderr, p.marker, `CLI ${what}`);
+      }
+    }
+  });
+
+  it('as a process, keeps each kind of secret out of its output', async () => {
+    // One run of the real command per sensitive field, the field of the wrong type beside other errors.
+    const byName = new Map(sites.filter((s) => s.direction === 'request').map((s) => [s.site.name, s]));
+    for (const p of byName.values()) {
+      const sample = plant(p.sample, p.site.at, [p.marker]);
+      sample.payload.unknownField = p.marker;
+      const out = await runCli(['validate', p.view.operationId, 'request', '-', ...flags(sample)], JSON.stringify(sample.payload));
+      expect(out.status, p.site.name).toBe(1);
+      expectNoSecret(out.stdout + out.stderr, p.marker, `process ${p.site.name}`);
+      const malformed = await runCli(['validate', p.view.operationId, 'request', '-'], JSON.stringify(p.sample.payload).replace(`"${p.marker}"`, `"${p.marker}"x`));
+      expect(malformed.status).toBe(2);
+      expectNoSecret(malformed.stdout + malformed.stderr, p.marker, `process malformed ${p.site.name}`);
+    }
+  });
+});
+
+describe('the card helper', () => {
+  // A card number that passes the Luhn check, so that only the other field is wrong.
+  const base = '492918073121554';
+  const CARD_NUMBER = `${base}${[...'0123456789'].find((d) => passesLuhn(`${base}${d}`))}`;
+  const CVV = '5817';
+  const NOW = new Date('2026-11-23T00:00:00Z');
+  const good = { cardNumber: CARD_NUMBER, expiryMonth: '12', expiryYear: '2030', securityCode: CVV };
+  const { publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
+  const small = generateKeyPairSync('rsa', { modulusLength: 512, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } }).publicKey;
+
+  const cards: [string, any][] = [
+    ['a card number failing Luhn', { ...good, cardNumber: `${CARD_NUMBER.slice(0, -1)}${(Number(CARD_NUMBER.at(-1)) + 1) % 10}` }],
+    ['a card number with a letter', { ...good, cardNumber: `${CARD_NUMBER}x` }],
+    ['a card number as a number', { ...good, cardNumber: Number(CARD_NUMBER) }],
+    ['a card number in an array', { ...good, cardNumber: [CARD_NUMBER] }],
+    ['a CVV too long', { ...good, securityCode: `${CVV}9` }],
+    ['a CVV as a number', { ...good, securityCode: Number(CVV) }],
+    ['an expired card', { ...good, expiryYear: '2020' }],
+    ['a wrong month beside a good card', { ...good, expiryMonth: '13' }],
+    ['an extra field named like the card', { ...good, [CARD_NUMBER]: CVV }],
+    ['an extra field holding the card', { ...good, pan: CARD_NUMBER, cvc: CVV }],
+  ];
+
+  it.each(cards)('keeps the card out of its CardDataError: %s', (_what, card) => {
+    let error: unknown;
+    try { buildCardPlaintext(card, { now: NOW }); } catch (e) { error = e; }
+    expect(error).toBeInstanceOf(CardDataError);
+    const text = `${seen(error)}\n${(error as Error).message}\n${JSON.stringify((error as CardDataError).issues)}\n${JSON.stringify((error as any).toJSON())}`;
+    for (const secret of [CARD_NUMBER, CVV, CARD_NUMBER.slice(0, 12)]) expectNoSecret(text, secret, _what);
+    expect(() => encryptCardData(card, publicKey, { now: NOW })).toThrow(CardDataError);
+  });
+
+  it.each([
+    ['a key that is not PEM', () => encryptCardData(good, `-----BEGIN PUBLIC KEY-----\n${CARD_NUMBER}\n-----END PUBLIC KEY-----`, { now: NOW })],
+    ['a key too small for the card', () => encryptCardData(good, small, { now: NOW, oaepHash: 'sha512' })],
+    ['an unknown padding', () => encryptCardData(good, publicKey, { now: NOW, padding: CARD_NUMBER as any })],
+    ['an unknown hash', () => encryptCardData(good, publicKey, { now: NOW, oaepHash: `sha-${CVV}` })],
+  ])('keeps the card out of a TypeError: %s', (what, call) => {
+    let error: unknown;
+    try { call(); } catch (e) { error = e; }
+    expect(error).toBeInstanceOf(TypeError);
+    for (const secret of [CARD_NUMBER, CVV]) expectNoSecret(seen(error), secret, what);
+  });
+});
+
+describe('the client', () => {
+  /** The client call that sends this sample's envelope: heads given as they are, the signature from the signer. */
+  function call(view: OperationView, sample: Sample, fetchImpl: (r: Request) => Promise<Response>) {
+    const head = sample.payload.head;
+    const client = createGatewayClient({
+      gatewayUrl: 'http://127.0.0.1:9', routerUrl: 'http://127.0.0.1:9', validate: true, fetch: fetchImpl,
+      signer: { signatureType: 'CHECKSUM', sign: () => head?.signature ?? 'SIGNATURE' } as any,
+    }) as any;
+    const body = sample.payload.body;
+    switch (view.operationId) {
+      case 'tokenizeCard': return client.tokenizeCard({ mid: sample.path?.mid, requestId: sample.query?.requestId, body, head });
+      case 'listSubscriptions': return client.listSubscriptions({ token: head?.token, body, head });
+      case 'initiatePayment': return client.initiatePayment({ txnToken: head?.token, body, head });
+      case 'modifyOrder': return client.modifyOrder({ mid: sample.query?.mid, orderId: sample.query?.orderId, txnToken: head?.token, body, head });
+      default: return client[view.operationId]({ body, head });
+    }
+  }
+
+  it('keeps planted secrets out of RequestValidationError (message, issues, inspection)', async () => {
+    let checked = 0;
+    for (const p of sites.filter((s) => s.direction === 'request' && s.view.operationId !== 'notifyTokenStatus')) {
+      const variants = hostileVariants(p).filter(({ sample }) => sample.payload?.head && sample.payload?.body && !validate(p.view.operationId as any, 'request', sample.payload, options(sample)).valid);
+      for (const { what, sample } of variants) {
+        let sent = 0;
+        const error = await call(p.view, sample, async () => { sent++; return new Response('{}'); }).then(() => null, (e: unknown) => e);
+        if (!(error instanceof RequestValidationError)) continue; // the client rebuilt what the variant removed
+        expect(sent).toBe(0);
+        checked++;
+        expectNoSecret(`${seen(error)}\n${JSON.stringify((error as any).issues)}`, p.marker, `${p.view.operationId} ${p.site.pointer} ${what}`);
+      }
+    }
+    expect(checked).toBeGreaterThan(200);
+  });
+
+  const RESPONSE_SECRET = 'Zq7s3cr3T-M4rk-9xK2vW';
+  // Each answer is not a usable JSON envelope; the client reads its text lossily, so the invalid
+  // UTF-8 one reaches response validation instead (any typed error will do there).
+  const answers: [string, () => Response][] = [
+    ['an HTML page echoing the token', () => new Response(`<html><body>Bad token ${RESPONSE_SECRET} for card ${MARKERS[1]}</body></html>`, { status: 200, headers: { 'content-type': 'text/html' } })],
+    ['JSON cut right after a token', () => new Response(`{"head":{},"body":{"txnToken":"${RESPONSE_SECRET}"`, { status: 200, headers: { 'content-type': 'application/json' } })],
+    ['JSON with junk after a token', () => new Response(`{"head":{},"body":{"txnToken":"${RESPONSE_SECRET}"x}}`, { status: 200, headers: { 'content-type': 'application/json' } })],
+    ['a JSON string holding a token', () => new Response(JSON.stringify(RESPONSE_SECRET), { status: 200, headers: { 'content-type': 'application/json' } })],
+    ['invalid UTF-8 after a token', () => new Response(Buffer.concat([Buffer.from(`{"txnToken":"${RESPONSE_SECRET}`), Buffer.from([0xff, 0x22, 0x7d])]), { status: 200, headers: { 'content-type': 'application/json' } })],
+  ];
+
+  it.each(answers)('keeps an echoed secret out of the typed error: %s', async (_what, answer) => {
+    const client = createGatewayClient({ gatewayUrl: 'http://127.0.0.1:9', routerUrl: 'http://127.0.0.1:9', validate: true, fetch: async () => answer(), signer: { signatureType: 'CHECKSUM', sign: () => 'SIG' } });
+    const sample = sites.find((s) => s.view.operationId === 'createSubscription' && s.direction === 'request')!.sample;
+    const error = await client.createSubscription({ body: sample.payload.body, head: sample.payload.head }).then(() => null, (e: unknown) => e);
+    expect(error).toBeInstanceOf(_what.includes('UTF-8') ? GatewayError : GatewayNonJsonError);
+    // A ResponseValidationError's `data` is the answer itself, by design: the rest must not hold it.
+    const shown = error instanceof ResponseValidationError ? `${error.message}\n${JSON.stringify((error as any).issues)}\n${error.stack}` : seen(error);
+    for (const secret of [RESPONSE_SECRET, MARKERS[1]]) expectNoSecret(shown, secret, _what);
+  });
+
+  it('keeps the secrets of an answer out of ResponseValidationError message and issues', async () => {
+    for (const p of sites.filter((s) => s.direction === 'response' && s.view.operationId !== 'notifyTokenStatus')) {
+      for (const { what, sample: answer } of hostileVariants(p).slice(0, 8)) {
+        if (validate(p.view.operationId as any, 'response', answer.payload).valid || typeOf(answer.payload) !== 'object') continue;
+        const request = sites.find((s) => s.view.operationId === p.view.operationId && s.direction === 'request')!.sample;
+        const error = await call(p.view, request, async () => new Response(JSON.stringify(answer.payload), { status: 200, headers: { 'content-type': 'application/json' } })).then(() => null, (e: unknown) => e);
+        expect(error, what).toBeInstanceOf(ResponseValidationError);
+        // `data` holds the answer itself, by design; the message and issues never do.
+        expectNoSecret(`${(error as Error).message}\n${JSON.stringify((error as any).issues)}\n${String((error as Error).stack)}`, p.marker, `${p.site.pointer} ${what}`);
+      }
+    }
+  });
+});
+
+function typeOf(value: unknown) {
+  return value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
+}
