@@ -1,0 +1,54 @@
+// The RSA key pair that encryptedCardData is encrypted for (section 5, rule 4: the key is not
+// shown). The sandbox generates one per process, or loads the merchant's PEM, and publishes the
+// public half through /sandbox/card-encryption-key so callers encrypt with encryptCardData().
+import { constants, createPrivateKey, createPublicKey, generateKeyPair, privateDecrypt } from 'node:crypto';
+import { promisify } from 'node:util';
+
+/** @type {Promise<{ privateKey: import('node:crypto').KeyObject, publicKeyPem: string }> | undefined} */
+let generated;
+
+/**
+ * @param {string} [privateKeyPem] an RSA private key (PEM); generated (2048 bits) when absent
+ * @returns {Promise<{ privateKey: import('node:crypto').KeyObject, publicKeyPem: string }>}
+ */
+export async function cardKeyPair(privateKeyPem) {
+  if (privateKeyPem !== undefined) {
+    let privateKey;
+    try {
+      privateKey = createPrivateKey(privateKeyPem);
+    } catch {
+      throw new TypeError('The card encryption key is not a valid PEM private key.');
+    }
+    if (privateKey.asymmetricKeyType !== 'rsa') throw new TypeError('The card encryption key must be an RSA key.');
+    return { privateKey, publicKeyPem: /** @type {string} */ (createPublicKey(privateKey).export({ type: 'spki', format: 'pem' })) };
+  }
+  // One key for every sandbox of the process: generating takes a noticeable moment.
+  generated ??= promisify(generateKeyPair)('rsa', { modulusLength: 2048 }).then(({ privateKey, publicKey }) => ({
+    privateKey,
+    publicKeyPem: /** @type {string} */ (publicKey.export({ type: 'spki', format: 'pem' })),
+  }));
+  return generated;
+}
+
+/** The paddings tried, in order: OAEP with SHA-256 (encryptCardData's default), then with SHA-1. */
+const PADDINGS = [
+  { padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' },
+  { padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha1' },
+];
+
+/**
+ * The plaintext of encryptedCardData, or undefined when it does not decrypt with this key.
+ * @param {import('node:crypto').KeyObject} privateKey @param {string} encrypted Base64
+ */
+export function decryptCardData(privateKey, encrypted) {
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(encrypted)) return undefined;
+  const bytes = Buffer.from(encrypted, 'base64');
+  for (const p of PADDINGS) {
+    try {
+      return privateDecrypt({ key: privateKey, ...p }, bytes).toString('utf8');
+    } catch {
+      // the next padding
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,111 @@
+// `gateway-contract sandbox`: the job of `npm run sandbox`. The sandbox itself is loaded only when
+// the command runs, so the other commands start as fast as before.
+import { parseArgs } from 'node:util';
+import { readFile } from 'node:fs/promises';
+import { DEFAULT_CLIENT_ID, DEFAULT_MID, DEFAULT_PORT, DEFAULT_TOKEN_ACTIVATION_DELAY_MS } from './config.js';
+
+/** @param {string} message */
+const usage = (message) => Object.assign(new Error(message), { usage: true });
+
+/** @param {string | undefined} text @param {string} what @param {number} max */
+function wholeNumber(text, what, max) {
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  if (!/^[0-9]+$/.test(text) || !Number.isSafeInteger(n) || n > max) throw usage(`${what} must be a whole number from 0 to ${max}, got "${text.slice(0, 16)}"`);
+  return n;
+}
+
+export const sandboxCommand = {
+  summary: 'Serve the stateful sandbox of the service on 127.0.0.1.',
+  usage: 'gateway-contract sandbox [--port 4020] [--mid MERCHANT0001]... [--webhook-url <url>] [options]',
+  help: [
+    'Starts the sandbox: the six operations at the description\'s paths (gateway and router paths on one',
+    'port), with state across calls, the service\'s own envelopes and result codes, signed answers and',
+    'token status webhooks to --webhook-url. Control calls live under /sandbox/ (GET /sandbox lists them).',
+    'Ctrl-C stops it.',
+    '',
+    'Options (environment variables in brackets):',
+    '  --host <address>        address to bind [SANDBOX_HOST] (default 127.0.0.1)',
+    `  --port <n>              port; 0 picks a free one [SANDBOX_PORT] (default ${DEFAULT_PORT})`,
+    `  --mid <mid>             a merchant id the sandbox serves; repeatable [SANDBOX_MID, comma-separated] (default ${DEFAULT_MID})`,
+    '  --merchant-key <key>    the merchant key, 16 bytes [SANDBOX_MERCHANT_KEY] (default: the test key in the README)',
+    `  --client-id <id>        the clientId that selects the key [SANDBOX_CLIENT_ID] (default ${DEFAULT_CLIENT_ID})`,
+    '  --webhook-url <url>     the merchant\'s {merchant_response_url} for token notifications [SANDBOX_WEBHOOK_URL]',
+    `  --token-delay <ms>      how long INIT tokens wait before ACTIVE or FAILED, sandbox time (default ${DEFAULT_TOKEN_ACTIVATION_DELAY_MS})`,
+    '  --instruments <file>    a seed of test instruments replacing the built-in one (same form as src/sandbox/instruments.json)',
+    '  --card-key <file>       the RSA private key (PEM) for encryptedCardData (default: generated at start)',
+    '  --check-answers         validate every answer against the contract before sending it (debug)',
+    '  --quiet                 do not log requests',
+    '  -h, --help              show this help',
+  ].join('\n'),
+  /** @param {string[]} args @param {import('../cli/main.js').Io} io */
+  async run(args, io) {
+    const { values } = parseArgs({
+      args, strict: true,
+      options: {
+        host: { type: 'string' }, port: { type: 'string' }, mid: { type: 'string', multiple: true }, 'merchant-key': { type: 'string' },
+        'client-id': { type: 'string' }, 'webhook-url': { type: 'string' }, 'token-delay': { type: 'string' }, instruments: { type: 'string' },
+        'card-key': { type: 'string' }, 'check-answers': { type: 'boolean' }, quiet: { type: 'boolean' },
+      },
+    });
+    const env = process.env;
+    const mids = values.mid ?? (env.SANDBOX_MID ? env.SANDBOX_MID.split(',').map((m) => m.trim()).filter(Boolean) : undefined);
+    /** @param {string} path @param {string} what */
+    const read = async (path, what) => {
+      try {
+        return await readFile(path, 'utf8');
+      } catch (error) {
+        throw usage(`cannot read ${what} "${path.slice(0, 200)}": ${/** @type {any} */ (error)?.code ?? 'read error'}`);
+      }
+    };
+    let instruments;
+    if (values.instruments) {
+      try {
+        instruments = JSON.parse(await read(values.instruments, 'the instruments file'));
+      } catch (error) {
+        throw /** @type {any} */ (error)?.usage ? error : usage('the instruments file is not JSON');
+      }
+    }
+    const cardPrivateKeyPem = values['card-key'] ? await read(values['card-key'], 'the card key') : undefined;
+    const { startSandbox } = await import('./startSandbox.js');
+    let sandbox;
+    try {
+      sandbox = await startSandbox({
+        host: values.host ?? env.SANDBOX_HOST ?? '127.0.0.1',
+        port: wholeNumber(values.port ?? env.SANDBOX_PORT, 'port', 65535) ?? DEFAULT_PORT,
+        ...(mids ? { mids } : {}),
+        merchantKey: values['merchant-key'] ?? env.SANDBOX_MERCHANT_KEY,
+        clientId: values['client-id'] ?? env.SANDBOX_CLIENT_ID,
+        webhookUrl: values['webhook-url'] ?? env.SANDBOX_WEBHOOK_URL,
+        tokenActivationDelayMs: wholeNumber(values['token-delay'], 'token delay', 2 ** 31 - 1),
+        ...(instruments ? { instruments } : {}),
+        cardPrivateKeyPem,
+        checkAnswers: values['check-answers'] === true,
+        onLog: values.quiet ? undefined : (line) => io.stderr.write(`sandbox: ${line}\n`),
+      });
+    } catch (error) {
+      if (error instanceof TypeError || /** @type {any} */ (error)?.code === 'EADDRINUSE' || /** @type {any} */ (error)?.code === 'EACCES') {
+        throw usage(/** @type {any} */ (error)?.code ? `cannot listen: ${/** @type {any} */ (error).code}` : /** @type {Error} */ (error).message);
+      }
+      throw error;
+    }
+    const key = values['merchant-key'] ?? env.SANDBOX_MERCHANT_KEY;
+    io.stdout.write([
+      `Sandbox: ${sandbox.url}`,
+      `Merchant: ${sandbox.mids.join(', ')} (clientId ${sandbox.clientId}; merchant key: ${key ? 'as configured' : 'the default test key of the README'})`,
+      `Webhook URL: ${values['webhook-url'] ?? env.SANDBOX_WEBHOOK_URL ?? 'none (token notifications are recorded as skipped)'}`,
+      `Control API: ${sandbox.url}/sandbox`,
+      '',
+      'Press Ctrl-C to stop.',
+      '',
+    ].join('\n'));
+    await new Promise((resolve) => {
+      const stop = () => { process.off('SIGINT', stop); process.off('SIGTERM', stop); resolve(undefined); };
+      process.on('SIGINT', stop);
+      process.on('SIGTERM', stop);
+    });
+    await sandbox.stop();
+    io.stdout.write('Stopped.\n');
+    return 0;
+  },
+};

@@ -1,0 +1,30 @@
+// checksumHash of a pay answer's txnInfo (section 2.12): "a checksum over the txnInfo values",
+// algorithm not shown. The sandbox signs, with the merchant's CHECKSUM signer, the values of every
+// other txnInfo field taken in the order of their keys (code-point order, so upper case first) and
+// joined with "|"; null is the empty string (DECISIONS.md records this).
+import { generateSignature, verifySignature } from '../signing/checksum.js';
+
+/** The text that checksumHash signs. @param {Record<string, unknown>} txnInfo */
+export function txnInfoChecksumText(txnInfo) {
+  const keys = Object.keys(txnInfo).sort();
+  let text = '';
+  let first = true;
+  for (const k of keys) {
+    if (k === 'checksumHash') continue;
+    const v = txnInfo[k];
+    text += `${first ? '' : '|'}${v === null || v === undefined ? '' : String(v)}`;
+    first = false;
+  }
+  return text;
+}
+
+/** Adds its checksumHash to txnInfo (in place) and returns it. @template {Record<string, unknown>} T @param {T} txnInfo @param {string} merchantKey */
+export function withChecksumHash(txnInfo, merchantKey) {
+  return Object.assign(txnInfo, { checksumHash: generateSignature(txnInfoChecksumText(txnInfo), merchantKey) });
+}
+
+/** Whether txnInfo.checksumHash is the merchant-key checksum of its other values. @param {Record<string, unknown>} txnInfo @param {string} merchantKey */
+export function verifyTxnInfoChecksum(txnInfo, merchantKey) {
+  if (!txnInfo || typeof txnInfo !== 'object') return false;
+  return verifySignature(txnInfoChecksumText(txnInfo), merchantKey, txnInfo.checksumHash);
+}
