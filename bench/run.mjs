@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// `npm run bench`: how fast validation, start-up, the client and the mock are, each against a
+// `npm run bench`: how fast validation, start-up, the client, the mock and the sandbox are, each against a
 // reference measured in the same run. Loopback only, bounded in time. Prints a table and writes
-// bench/results.json. Usage: node bench/run.mjs [--only validation,startup,client,mock,generate,patterns]
+// bench/results.json. Usage: node bench/run.mjs [--only validation,startup,client,mock,sandbox,generate,patterns]
 import { writeFileSync, mkdtempSync } from 'node:fs';
 import { cpus, totalmem, tmpdir, platform, arch } from 'node:os';
 import { join } from 'node:path';
@@ -25,6 +25,7 @@ if (wanted('validation')) { log('validation vs JSON.parse'); figures.push(...awa
 if (wanted('startup')) { log('cold start'); figures.push(...await (await import('./startup.mjs')).startupFigures()); }
 if (wanted('client')) { log('client vs bare fetch'); figures.push(...await (await import('./client.mjs')).clientFigures()); }
 if (wanted('mock')) { log('mock vs bare node:http (autocannon)'); figures.push(...await (await import('./mock.mjs')).mockFigures()); }
+if (wanted('sandbox')) { log('sandbox vs Prism vs bare node:http (autocannon)'); figures.push(...await (await import('./sandbox.mjs')).sandboxFigures()); }
 if (wanted('patterns')) { log('patterns against hostile input'); figures.push(...await (await import('./patterns.mjs')).patternFigures()); }
 if (wanted('generate')) {
   log('npm run generate');
