@@ -17,3 +17,12 @@ export { generateSignature, verifySignature, createChecksumSigner, createChecksu
 export type { Signer, Verifier } from './signing/checksum.js';
 export { encryptCardData, buildCardPlaintext, CardDataError, passesLuhn } from './card/encryptCardData.js';
 export type { CardData, CardDataIssue, EncryptCardDataOptions } from './card/encryptCardData.js';
+export { startSandbox, txnInfoChecksumText, verifyTxnInfoChecksum, DEFAULT_MID as SANDBOX_DEFAULT_MID, DEFAULT_MERCHANT_KEY as SANDBOX_DEFAULT_MERCHANT_KEY } from './sandbox/index.js';
+export type { Sandbox, SandboxOptions, SandboxOrder, CreateOrderSpec, WebhookDelivery } from './sandbox/index.js';
+export { createWebhookReceiver, createMemoryReplayStore, WEBHOOK_DEFAULTS } from './webhook/receive.js';
+export type {
+  WebhookReceiver, WebhookReceiverOptions, WebhookVerdict, WebhookAccepted, WebhookRejected, ReplayStore,
+  TokenStatusEvent, TokenStatusReply, TokenStatusHandler,
+} from './webhook/receive.js';
+export { sendTokenNotification } from './webhook/send.js';
+export type { SendTokenNotificationOptions, SendTokenNotificationResult } from './webhook/send.js';

@@ -12,3 +12,6 @@ export {
 } from './client/errors.js';
 export { generateSignature, verifySignature, createChecksumSigner, createChecksumVerifier, SIGNATURE_LENGTH } from './signing/checksum.js';
 export { encryptCardData, buildCardPlaintext, CardDataError, passesLuhn } from './card/encryptCardData.js';
+export { startSandbox, txnInfoChecksumText, verifyTxnInfoChecksum, DEFAULT_MID as SANDBOX_DEFAULT_MID, DEFAULT_MERCHANT_KEY as SANDBOX_DEFAULT_MERCHANT_KEY } from './sandbox/index.js';
+export { createWebhookReceiver, createMemoryReplayStore, WEBHOOK_DEFAULTS } from './webhook/receive.js';
+export { sendTokenNotification } from './webhook/send.js';

@@ -2,13 +2,13 @@
 // that exists, a named check that exists, or a reason), every enforced rule has a fixture that
 // fails for that very rule, and every conditional of the contract is in the record.
 import { describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import YAML from 'yaml';
 import { validate, namedChecks } from '../src/index.js';
 import { bundledContract, resolve, walk } from './helpers/contract.js';
 import { loadFixtures } from './helpers/fixtures.js';
 
-interface Entry { id: string; source: string; rule: string; enforcement: 'schema' | 'check' | 'not-checkable' | 'documented'; where?: string; check?: string; reason?: string; note?: string; fixtures?: string[] }
+interface Entry { id: string; source: string; rule: string; enforcement: 'schema' | 'check' | 'not-checkable' | 'documented'; where?: string; check?: string; reason?: string; note?: string; fixtures?: string[]; exercised?: string[] }
 
 const entries: Entry[] = YAML.parse(readFileSync(new URL('../openapi/traceability.yaml', import.meta.url), 'utf8'));
 const doc = await bundledContract();
@@ -45,6 +45,15 @@ describe('traceability record', () => {
       }
     });
   }
+
+  it('points every rule a payload cannot show to tests that exist', () => {
+    const exercised = entries.filter((e) => e.exercised);
+    expect(exercised.length).toBeGreaterThan(0);
+    for (const e of exercised) {
+      expect(e.enforcement, e.id).not.toBe('schema');
+      for (const file of e.exercised!) expect(existsSync(new URL(`../${file}`, import.meta.url)), `${e.id}: ${file}`).toBe(true);
+    }
+  });
 
   it('names every fixture under the rule it shows', () => {
     const listed = new Set(entries.flatMap((e) => e.fixtures ?? []));

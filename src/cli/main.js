@@ -6,6 +6,8 @@ import { validate } from '../validation/validate.js';
 import { operations } from '../../generated/operations.js';
 import { parseJson, readStream } from './json.js';
 import { mockCommand } from '../mock/command.js';
+import { sandboxCommand } from '../sandbox/command.js';
+import { sendWebhookCommand } from '../webhook/sendCommand.js';
 
 /** @typedef {{ stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStream }} Io */
 /** @typedef {{ summary: string, usage: string, help: string, run: (args: string[], io: Io) => Promise<number> }} Command */
@@ -93,6 +95,8 @@ const commands = {
     },
   },
   mock: mockCommand,
+  sandbox: sandboxCommand,
+  'send-webhook': sendWebhookCommand,
 };
 
 /** Registers more commands (the mock, the webhook sender, the sandbox) without this file knowing them. */
@@ -128,11 +132,21 @@ function overview() {
 }
 
 /**
+ * A reader that stops early (`gateway-contract validate ... | head -1`) closes the pipe: the rest
+ * of the output is dropped, instead of an unhandled EPIPE and a stack trace.
+ * @param {any} error
+ */
+function ignoreClosedPipe(error) {
+  if (error?.code !== 'EPIPE' && error?.code !== 'ERR_STREAM_DESTROYED') throw error;
+}
+
+/**
  * @param {string[]} argv the arguments after the program name
  * @param {Io} io
  * @returns {Promise<number>} the exit status
  */
 export async function main(argv, io) {
+  for (const stream of [io.stdout, io.stderr]) if (!stream.listeners('error').includes(ignoreClosedPipe)) stream.on('error', ignoreClosedPipe);
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     io.stdout.write(`${overview()}\n`);
