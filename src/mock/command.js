@@ -2,14 +2,7 @@
 import { parseArgs } from 'node:util';
 import { startMockGateway } from './launch.js';
 import { operations } from '../../generated/operations.js';
-
-/** @param {string | undefined} text @param {string} what @param {number} min */
-function portOf(text, what, min) {
-  if (text === undefined || text === '') return undefined;
-  const n = Number(text);
-  if (!/^[0-9]+$/.test(text) || n < min || n > 65535) throw Object.assign(new Error(`${what} must be a port number (${min} to 65535), got "${text.slice(0, 16)}"`), { usage: true });
-  return n;
-}
+import { usageError, wholeNumber } from '../cli/options.js';
 
 export const mockCommand = {
   summary: 'Serve the mock gateway (Prism) and the reference docs on 127.0.0.1.',
@@ -33,10 +26,10 @@ export const mockCommand = {
   async run(args, io) {
     const { values } = parseArgs({ args, strict: true, options: { host: { type: 'string' }, port: { type: 'string' }, 'docs-port': { type: 'string' }, log: { type: 'string' } } });
     const host = values.host ?? (process.env.HOST || '127.0.0.1');
-    const port = portOf(values.port ?? process.env.PORT, 'port', 1) ?? 4010;
-    const docsPort = portOf(values['docs-port'] ?? process.env.DOCS_PORT, 'docs port', 0);
+    const port = wholeNumber(values.port ?? process.env.PORT, 'port', { min: 1, max: 65535 }) ?? 4010;
+    const docsPort = wholeNumber(values['docs-port'] ?? process.env.DOCS_PORT, 'docs port', { max: 65535 });
     const log = /** @type {any} */ (values.log ?? 'silent');
-    if (!['silent', 'error', 'warn', 'info'].includes(log)) throw Object.assign(new Error('--log must be silent, error, warn or info'), { usage: true });
+    if (!['silent', 'error', 'warn', 'info'].includes(log)) throw usageError('--log must be silent, error, warn or info');
     const gateway = await startMockGateway({ host, port, docsPort, log, onLog: (line) => io.stderr.write(`prism: ${line}\n`) });
     io.stdout.write([
       `Mock gateway: ${gateway.mockUrl}`,

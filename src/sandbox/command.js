@@ -1,20 +1,11 @@
 // `gateway-contract sandbox`: the job of `npm run sandbox`. The sandbox itself is loaded only when
 // the command runs, so the other commands start as fast as before.
 import { parseArgs } from 'node:util';
+import { usageError as usage, wholeNumber } from '../cli/options.js';
 import { readFile } from 'node:fs/promises';
 import { DEFAULT_CLIENT_ID, DEFAULT_MID, DEFAULT_PORT, DEFAULT_TOKEN_ACTIVATION_DELAY_MS } from './config.js';
 
 /** @param {string} message */
-const usage = (message) => Object.assign(new Error(message), { usage: true });
-
-/** @param {string | undefined} text @param {string} what @param {number} max */
-function wholeNumber(text, what, max) {
-  if (text === undefined) return undefined;
-  const n = Number(text);
-  if (!/^[0-9]+$/.test(text) || !Number.isSafeInteger(n) || n > max) throw usage(`${what} must be a whole number from 0 to ${max}, got "${text.slice(0, 16)}"`);
-  return n;
-}
-
 export const sandboxCommand = {
   summary: 'Serve the stateful sandbox of the service on 127.0.0.1.',
   usage: 'gateway-contract sandbox [--port 4020] [--mid MERCHANT0001]... [--webhook-url <url>] [options]',
@@ -72,12 +63,12 @@ export const sandboxCommand = {
     try {
       sandbox = await startSandbox({
         host: values.host ?? env.SANDBOX_HOST ?? '127.0.0.1',
-        port: wholeNumber(values.port ?? env.SANDBOX_PORT, 'port', 65535) ?? DEFAULT_PORT,
+        port: wholeNumber(values.port ?? env.SANDBOX_PORT, 'port', { max: 65535 }) ?? DEFAULT_PORT,
         ...(mids ? { mids } : {}),
         merchantKey: values['merchant-key'] ?? env.SANDBOX_MERCHANT_KEY,
         clientId: values['client-id'] ?? env.SANDBOX_CLIENT_ID,
         webhookUrl: values['webhook-url'] ?? env.SANDBOX_WEBHOOK_URL,
-        tokenActivationDelayMs: wholeNumber(values['token-delay'], 'token delay', 2 ** 31 - 1),
+        tokenActivationDelayMs: wholeNumber(values['token-delay'], 'token delay', { max: 2 ** 31 - 1 }),
         ...(instruments ? { instruments } : {}),
         cardPrivateKeyPem,
         checkAnswers: values['check-answers'] === true,

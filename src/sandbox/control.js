@@ -9,7 +9,8 @@ import { TXN_TOKEN_TTL_MS } from './config.js';
 import { newOrderId } from './ids.js';
 import { formatPaise, toPaise } from './money.js';
 import { availableIn } from './store.js';
-import { problem, readBody, sendJson } from './http.js';
+import { problem, sendJson } from './http.js';
+import { readBody } from '../http/readBody.js';
 
 const ORDER_ID = /^[A-Za-z0-9@._-]{1,50}$/;
 /** Control bodies are small. */

@@ -3,6 +3,8 @@
 // A notification's verdict is always HTTP 200 with its code (DECISIONS.md, D-09); a request that
 // is not a notification at all (not POST, not JSON, too large) gets an HTTP error status too.
 
+import { readBody } from '../http/readBody.js';
+
 const JSON_TYPE = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
 
 /** @typedef {{ deliver: (raw: Uint8Array, onEvent: (event: any) => unknown) => Promise<object>, maxBytes: number, reject: (code: string, issues: any[]) => any, report: (verdict: any) => void }} Core */
@@ -81,28 +83,12 @@ async function serveNode(core, onEvent, req, res) {
 
 /**
  * The body's bytes, or null as soon as it passes `maxBytes` (the rest is then discarded unread).
- * Events rather than async iteration: leaving the loop early would destroy the socket before the
- * answer is written.
  * @param {import('node:http').IncomingMessage} req @param {number} maxBytes
  * @returns {Promise<Buffer | null>}
  */
 function readNode(req, maxBytes) {
   return new Promise((resolve, reject) => {
-    /** @type {Buffer[]} */
-    const chunks = [];
-    let size = 0;
-    let done = false;
-    req.on('data', (/** @type {Buffer} */ chunk) => {
-      if (done) return;
-      size += chunk.length;
-      if (size <= maxBytes) return void chunks.push(chunk);
-      done = true;
-      chunks.length = 0;
-      resolve(null);
-    });
-    req.on('end', () => { if (!done) { done = true; resolve(Buffer.concat(chunks)); } });
-    req.on('error', (error) => { if (!done) { done = true; reject(error); } });
-    req.on('close', () => { if (!done) { done = true; reject(new Error('the request was aborted')); } });
+    readBody(req, maxBytes, (body, problem) => (problem === 'aborted' ? reject(new Error('the request was aborted')) : resolve(body)));
   });
 }
 

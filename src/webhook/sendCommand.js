@@ -5,9 +5,9 @@ import { parseArgs } from 'node:util';
 import { createChecksumSigner } from '../signing/checksum.js';
 import { GatewayError, GatewayNonJsonError, RequestValidationError } from '../client/errors.js';
 import { sendTokenNotification } from './send.js';
+import { usageError as usage } from '../cli/options.js';
 
 const STATUSES = ['INIT', 'SUSPENDED', 'ACTIVE', 'DEAD', 'FAILED'];
-const usage = (/** @type {string} */ message) => Object.assign(new Error(message), { usage: true });
 
 /** The body of the contract's example notification for a status (TokenStatusActive, ...). */
 function exampleBody(/** @type {string} */ status) {
