@@ -4,11 +4,10 @@
 // receiver, and a control call moves tokens to SUSPENDED, ACTIVE or DEAD. An ACTIVE token pays.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createTcpServer, type AddressInfo } from 'node:net';
 import { generateKeyPairSync } from 'node:crypto';
 import { createChecksumVerifier, createWebhookReceiver, encryptCardData, type Sandbox, type TokenStatusEvent } from '../src/index.js';
 import { clientFor, control, KEY, MID, OTHER_KEY, order, payBody, sandboxFor, tokenizeBody } from './sandbox.support.js';
-import { freePort } from './helpers/servers.js';
 
 /** A merchant's webhook endpoint: the package's receiver behind node:http, recording what it accepted. */
 async function merchantEndpoint(key: string, now: () => number) {
@@ -157,7 +156,11 @@ describe('sandbox tokenize and token status notifications', () => {
 describe('sandbox webhook deliveries that do not succeed', () => {
   it('records the merchant\'s refusal (1001 under another key), an unreachable URL, and a missing URL', async () => {
     const refusing = await merchantEndpoint(OTHER_KEY, Date.now);
-    const port = await freePort();
+    // An address that cuts every connection: held for the whole test, so no other server can
+    // take its port in between (a port found free and released could be).
+    const cutting = createTcpServer((socket) => socket.destroy());
+    await new Promise<void>((resolve) => cutting.listen(0, '127.0.0.1', resolve));
+    const { port } = cutting.address() as AddressInfo;
     const sandboxes = await Promise.all([
       sandboxFor({ webhookUrl: refusing.url, now: Date.now }),
       sandboxFor({ webhookUrl: `http://127.0.0.1:${port}/gone`, webhookTimeoutMs: 2_000 }),
@@ -177,6 +180,7 @@ describe('sandbox webhook deliveries that do not succeed', () => {
     } finally {
       await Promise.all(sandboxes.map((s) => s.stop()));
       await refusing.close();
+      await new Promise<void>((resolve) => cutting.close(() => resolve()));
     }
   });
 });
