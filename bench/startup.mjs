@@ -16,7 +16,7 @@ export async function startupFigures() {
   const api = await pairedMsPerRun(run(`const { validate } = await import('./src/index.js'); validate('initiatePayment', 'request', {});`), bare, { rounds: 7, warmup: 1 });
   const runtime = await pairedMsPerRun(run(`
     const { readFileSync } = await import('node:fs');
-    const { createAjv } = await import('./src/validation/ajvBuild.js');
+    const { createAjv } = await import('./scripts/lib/ajvBuild.mjs');
     const { operations } = await import('./generated/operations.js');
     const doc = JSON.parse(readFileSync('generated/openapi.json', 'utf8'));
     const ajv = createAjv(doc);

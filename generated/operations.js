@@ -358,3 +358,26 @@ export const operations = Object.freeze([
     "namedChecks": []
   }
 ]);
+/** Per named check (a rule JSON Schema cannot say), the rule in words and where the description states it. */
+export const namedCheckRules = Object.freeze({
+  "expiryAfterStart": {
+    "rule": "subscriptionExpiryDate is after subscriptionStartDate.",
+    "source": "4.7 Body.subscriptionStartDate, subscriptionExpiryDate; 7.7 code 1102 Invalid subscription expiry date"
+  },
+  "firstPaymentWithinRenewalAmount": {
+    "rule": "For UPI and BANK_MANDATE subscriptions the first payment (txnAmount) is not greater than renewalAmount; without renewalAmount, txnAmount is the renewal amount and the rule holds.",
+    "source": "8 First payment (UPI and e-mandate: txnAmount not greater than renewalAmount); 4.7 Body.txnAmount"
+  },
+  "queryMatchesBody": {
+    "rule": "The query parameters mid and orderId of pay and create subscription equal body.mid and body.orderId.",
+    "source": "4.5 (query mid and orderId must equal the body values; errors 2013, 2014); 4.7; 7.5; 7.7"
+  },
+  "requiredParameters": {
+    "rule": "The path and query parameters of tokenize, pay, modify order and create subscription are present.",
+    "source": "4.2 (mid in the path, requestId in the query); 4.5, 4.6, 4.7 (mid and orderId in the query)"
+  },
+  "tokenizeMidMatchesPath": {
+    "rule": "When the body carries mid, it equals the mid of the path.",
+    "source": "4.2 Body.mid (M in the field list; also in the path; the sample body omits it); 7.2 code 407"
+  }
+});

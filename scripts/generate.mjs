@@ -77,7 +77,7 @@ async function main() {
   Object.assign(files, await buildTypes(doc, HEADER));
   if (!skipDocs) {
     step('docs');
-    Object.assign(files, await buildDocs(doc, root, outDir));
+    Object.assign(files, await buildDocs(doc, root));
   }
   for (const [name, content] of Object.entries(files).sort(([a], [b]) => a.localeCompare(b))) {
     const path = join(outDir, name);

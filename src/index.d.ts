@@ -6,13 +6,14 @@ export { resultCodeRules, resultCodeFor } from './validation/resultCodeRules.js'
 export { resultCodes } from '../generated/resultCodes.js';
 export { operations } from '../generated/operations.js';
 export type * from './types.js';
-export { createGatewayClient, resultOf } from './client/createGatewayClient.js';
+export { createGatewayClient } from './client/createGatewayClient.js';
+export { resultOf } from './transport/result.js';
 export type { GatewayClient, GatewayClientOptions, CallResult } from './client/createGatewayClient.js';
 export {
   GatewayError, GatewayNetworkError, GatewayTimeoutError, GatewayAbortError, GatewayNonJsonError, GatewayHttpError,
   RequestValidationError, ResponseValidationError,
-} from './client/errors.js';
-export type { GatewayErrorKind } from './client/errors.js';
+} from './transport/errors.js';
+export type { GatewayErrorKind } from './transport/errors.js';
 export { generateSignature, verifySignature, createChecksumSigner, createChecksumVerifier, SIGNATURE_LENGTH } from './signing/checksum.js';
 export type { Signer, Verifier } from './signing/checksum.js';
 export { encryptCardData, buildCardPlaintext, CardDataError, passesLuhn } from './card/encryptCardData.js';

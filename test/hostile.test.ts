@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { validate, operations } from '../src/index.js';
-import { parseJson, duplicateKey } from '../src/cli/json.js';
+import { parseJson, duplicateKey } from '../src/json/parse.js';
 import { BIN, runCli } from './helpers/cli.js';
 import { expectPrototypesUnchanged, hostileBodies, prototypeSnapshot } from './helpers/hostile.js';
 

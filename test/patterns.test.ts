@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { checkSync } from 'recheck';
 import formatsModule from 'ajv-formats/dist/formats.js';
 import { bundledContract, walk } from './helpers/contract.js';
-import { FIELD_NAME } from '../src/validation/errors.js';
+import { FIELD_NAME } from '../src/json/pointer.js';
 
 const doc = await bundledContract();
 const patterns = new Map<string, string[]>();

@@ -3,7 +3,7 @@
 // WM_1006) and the description's other pre-auth failures, every answer signed by the service.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifySignature, type Sandbox } from '../src/index.js';
-import { memberText } from '../src/cli/jsonMember.js';
+import { memberText } from '../src/json/member.js';
 import { clientFor, control, KEY, MID, OTHER_KEY, payBody, rawCall, sandboxFor } from './sandbox.support.js';
 
 let sandbox: Sandbox;

@@ -12,7 +12,7 @@ import {
   GatewayError, GatewayNonJsonError, RequestValidationError, ResponseValidationError,
 } from '../src/index.js';
 import { main } from '../src/cli/main.js';
-import { parseJson } from '../src/cli/json.js';
+import { parseJson } from '../src/json/parse.js';
 import { runCli } from './helpers/cli.js';
 import {
   contract, fcParameters, mutationsOf, applyMutation, operationViews, plant, sampleArbitrary, satisfies,

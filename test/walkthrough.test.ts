@@ -15,7 +15,7 @@ import {
   createGatewayClient, createChecksumSigner, createChecksumVerifier, createWebhookReceiver, encryptCardData,
   sendTokenNotification, validate, type SendTokenNotificationResult,
 } from '../src/index.js';
-import { memberText } from '../src/cli/jsonMember.js';
+import { memberText } from '../src/json/member.js';
 import { json, startServer, type TestServer } from './helpers/servers.js';
 
 const MERCHANT_KEY = 'k3yK3yk3yK3yk3yK';

@@ -9,7 +9,7 @@ import {
   createWebhookReceiver, createMemoryReplayStore, createChecksumVerifier, generateSignature, validate, resultCodes,
   WEBHOOK_DEFAULTS, type WebhookVerdict,
 } from '../src/index.js';
-import { memberText } from '../src/cli/jsonMember.js';
+import { memberText } from '../src/json/member.js';
 
 const doc = JSON.parse(readFileSync(new URL('../generated/openapi.json', import.meta.url), 'utf8'));
 const example = (name: string) => structuredClone(doc.components.examples[name].value);

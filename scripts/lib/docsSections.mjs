@@ -3,7 +3,7 @@
 // if/then conditions, named checks), the result-code table, and the mock's named answers.
 import { deref } from './refs.mjs';
 import { examplesOf } from './docsSamples.mjs';
-import { namedChecks } from '../../src/validation/checks.js';
+import { namedCheckRules } from './namedChecks.mjs';
 
 /** Text for a Markdown table cell. @param {string} text */
 function cell(text) {
@@ -118,7 +118,8 @@ function rulesOf({ schema, paths }) {
 export function rulesSection(doc, op) {
   const schema = op.requestBody.content['application/json'].schema;
   const entries = conditionalSchemas(doc, schema);
-  const checks = (op['x-named-checks'] ?? []).filter((/** @type {string} */ n) => n in namedChecks);
+  const rules = namedCheckRules();
+  const checks = (op['x-named-checks'] ?? []).filter((/** @type {string} */ n) => n in rules);
   if (entries.length === 0 && checks.length === 0) return '';
   const lines = ['### Rules between fields', ''];
   if (entries.length) {
@@ -128,7 +129,7 @@ export function rulesSection(doc, op) {
   }
   if (checks.length) {
     lines.push('Named checks, run by `validate()` and the typed client with `validate: true` (the mock does not run them):', '');
-    for (const name of checks) lines.push(`- \`${name}\`: ${cell(/** @type {any} */ (namedChecks)[name].rule)}`);
+    for (const name of checks) lines.push(`- \`${name}\`: ${cell(rules[name].rule)}`);
     lines.push('');
   }
   return lines.join('\n');

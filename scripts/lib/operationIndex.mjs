@@ -1,6 +1,7 @@
 // The operation index: for each operationId, its method, host, path, parameters, schemas,
 // examples, authentication and named checks, read from the bundled document.
 import { refName } from './refs.mjs';
+import { namedCheckRules } from './namedChecks.mjs';
 
 const HOSTS = /** @type {const} */ ({ base_url: 'gateway', router_url: 'router' });
 
@@ -42,8 +43,12 @@ export function operationsOf(doc) {
 export function buildOperationIndex(doc, header) {
   const operations = operationsOf(doc);
   const json = JSON.stringify(operations, null, 2);
+  const checks = namedCheckRules();
+  for (const op of operations) for (const name of op.namedChecks) if (!checks[name]) throw new Error(`${op.operationId} names the check ${name}, which traceability.yaml does not describe`);
+  const rules = JSON.stringify(checks, null, 2);
+  const rulesDoc = '/** Per named check (a rule JSON Schema cannot say), the rule in words and where the description states it. */';
   return {
-    'operations.js': `// ${header}\n/** Every operation and the webhook of the contract. */\nexport const operations = Object.freeze(${json});\n`,
-    'operations.d.ts': `// ${header}\n/** Every operation and the webhook of the contract. */\nexport declare const operations: readonly ${json.replace(/\n/g, '\n')};\nexport type OperationInfo = (typeof operations)[number];\nexport type OperationId = OperationInfo['operationId'];\n`,
+    'operations.js': `// ${header}\n/** Every operation and the webhook of the contract. */\nexport const operations = Object.freeze(${json});\n${rulesDoc}\nexport const namedCheckRules = Object.freeze(${rules});\n`,
+    'operations.d.ts': `// ${header}\n/** Every operation and the webhook of the contract. */\nexport declare const operations: readonly ${json};\nexport type OperationInfo = (typeof operations)[number];\nexport type OperationId = OperationInfo['operationId'];\n${rulesDoc}\nexport declare const namedCheckRules: ${rules};\nexport type NamedCheckName = keyof typeof namedCheckRules;\n`,
   };
 }

@@ -1,6 +1,6 @@
 // Precompiled AJV validators, one per operation and direction, as standalone ESM.
 import standaloneCodeModule from 'ajv/dist/standalone/index.js';
-import { createAjv, DOCUMENT_ID } from '../../src/validation/ajvBuild.js';
+import { createAjv, DOCUMENT_ID } from './ajvBuild.mjs';
 import { operationsOf } from './operationIndex.mjs';
 
 const standaloneCode = /** @type {any} */ (standaloneCodeModule).default ?? standaloneCodeModule;

@@ -1,8 +1,14 @@
-// Option values shared by the commands: the usage error main() reports in one line with exit
-// status 2, and whole numbers within a range (ports, delays).
+// What the commands share: the usage error main() reports in one line with exit status 2, whole
+// numbers within a range (ports, delays), name=value pairs, and the shape of a command.
 
-/** An error main() reports as a usage error. @param {string} message */
-export const usageError = (message) => Object.assign(new Error(message), { usage: true });
+/** @typedef {{ stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStream }} Io */
+/** @typedef {{ summary: string, usage: string, help: string, run: (args: string[], io: Io) => Promise<number> }} Command */
+
+/** A mistake in the command line or its input: reported in one line, exit status 2. */
+export class UsageError extends Error {}
+
+/** @param {string} message */
+export const usageError = (message) => new UsageError(message);
 
 /**
  * A whole number from `min` to `max`, or undefined when the option is absent.
@@ -13,4 +19,19 @@ export function wholeNumber(text, what, { min = 0, max = Number.MAX_SAFE_INTEGER
   const n = Number(text);
   if (!/^[0-9]+$/.test(text) || !Number.isSafeInteger(n) || n < min || n > max) throw usageError(`${what} must be a whole number from ${min} to ${max}, got "${text.slice(0, 16)}"`);
   return n;
+}
+
+/**
+ * `name=value` items of a repeatable option as an object.
+ * @param {string[]} list @param {string} flag
+ */
+export function pairs(list, flag) {
+  /** @type {Record<string, string>} */
+  const out = {};
+  for (const item of list) {
+    const eq = item.indexOf('=');
+    if (eq <= 0) throw usageError(`${flag} takes name=value, got "${item.slice(0, 64)}"`);
+    out[item.slice(0, eq)] = item.slice(eq + 1);
+  }
+  return out;
 }

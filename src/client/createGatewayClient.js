@@ -3,12 +3,10 @@
 // codes. No automatic retry: whether to retry a payment is the caller's decision.
 import createClient from 'openapi-fetch';
 import { validate } from '../validation/validate.js';
-import { resultCodes } from '../../generated/resultCodes.js';
-import { parseJson } from '../cli/json.js';
-import { GatewayAbortError, GatewayHttpError, GatewayNetworkError, GatewayNonJsonError, GatewayTimeoutError, RequestValidationError, ResponseValidationError } from './errors.js';
-import { createSubscriptionHead, defaultRequestId, listSubscriptionsHead, preAuthHead, tokenServiceHead, txnTokenHead } from './heads.js';
-
-const OUTCOMES = /** @type {Record<string, 'success' | 'pending'>} */ ({ SUCCESS: 'success', S: 'success', TXN_SUCCESS: 'success', PENDING: 'pending' });
+import { parseJson } from '../json/parse.js';
+import { resultOf } from '../transport/result.js';
+import { GatewayAbortError, GatewayHttpError, GatewayNetworkError, GatewayNonJsonError, GatewayTimeoutError, RequestValidationError, ResponseValidationError } from '../transport/errors.js';
+import { createSubscriptionHead, defaultRequestId, listSubscriptionsHead, preAuthHead, tokenServiceHead, txnTokenHead } from '../transport/heads.js';
 
 /**
  * What openapi-fetch builds for a call that the global fetch sends: the address and the init, handed
@@ -174,19 +172,4 @@ function mediaType(/** @type {string | null} */ header) {
   if (header === null) return 'none';
   const type = header.split(';')[0].trim();
   return /^[A-Za-z0-9!#$&^_.+-]{1,63}\/[A-Za-z0-9!#$&^_.+-]{1,63}$/.test(type) ? type : 'not a media type';
-}
-
-/**
- * The result of an answer: its outcome, result code, status and message, read where the
- * operation's catalog says they are.
- * @param {string} operationId @param {any} data @param {number} httpStatus
- */
-export function resultOf(operationId, data, httpStatus) {
-  const entry = /** @type {any} */ (resultCodes)[operationId];
-  const holder = entry.location.split('/').filter(Boolean).reduce((/** @type {any} */ node, /** @type {string} */ key) => node?.[key], data);
-  const code = holder?.[entry.fields.code];
-  const status = holder?.[entry.fields.status];
-  const known = entry.codes.find((/** @type {any} */ c) => c.code === code);
-  const outcome = known && known.status === status ? (OUTCOMES[status] ?? 'failure') : 'failure';
-  return { outcome, code, status, message: holder?.[entry.fields.message] ?? known?.messages?.[0] ?? '', meaning: known?.meaning ?? 'A result code that is not in this operation\'s table.', data, httpStatus };
 }

@@ -2,7 +2,7 @@
 // the description leaves to other operations (creating orders, completing payments) and what only a
 // sandbox needs (the clock, a reset, the card encryption key, token status changes, the record of
 // webhook deliveries). Plain JSON; errors are {error: {code, message}} with an HTTP status.
-import { parseJson } from '../cli/json.js';
+import { parseJson } from '../json/parse.js';
 import { validate } from '../validation/validate.js';
 import { operations as operationIndex } from '../../generated/operations.js';
 import { TXN_TOKEN_TTL_MS } from './config.js';

@@ -3,12 +3,12 @@
 // generic failure code), otherwise run the operation's handler. Every answer is built in the
 // operation's own envelope; with checkAnswers on, it is validated against the contract before it goes out.
 import { operations as operationIndex } from '../../generated/operations.js';
-import { parseJson } from '../cli/json.js';
+import { parseJson } from '../json/parse.js';
 import { validate } from '../validation/validate.js';
 import { bodyWith, envelope, resultFor } from './answers.js';
 import { headerSafe, sendJson, sendText } from './http.js';
 import { readBody } from '../http/readBody.js';
-import { memberText } from '../cli/jsonMember.js';
+import { memberText } from '../json/member.js';
 import { tokenizeCard } from './handlers/tokenize.js';
 import { preAuthorize } from './handlers/preAuth.js';
 import { listSubscriptions } from './handlers/listSubscriptions.js';

@@ -1,6 +1,8 @@
 // Named checks: the rules of the description that JSON Schema cannot say (comparisons between
 // fields, query or path against body). Each operation lists the checks that apply to it in the
-// contract (`x-named-checks`); the traceability record names them too.
+// contract (`x-named-checks`); their words come from the traceability record, through the
+// generated operation index.
+import { namedCheckRules } from '../../generated/operations.js';
 
 /**
  * @typedef {import('./errors.js').ValidationIssue} ValidationIssue
@@ -47,8 +49,7 @@ function sameAsBody(where, name, values, body, code, words) {
 /** @type {Record<string, NamedCheck>} */
 export const namedChecks = {
   requiredParameters: {
-    rule: 'The query and path parameters of the operation are present (when the caller gives the query or the path).',
-    source: 'sections 4.2 (mid in the path, requestId in the query), 4.5, 4.6 and 4.7 (mid and orderId in the query)',
+    ...namedCheckRules.requiredParameters,
     run(payload, context, operation) {
       /** @type {ValidationIssue[]} */
       let issues = NONE;
@@ -62,8 +63,7 @@ export const namedChecks = {
     },
   },
   queryMatchesBody: {
-    rule: 'The query parameters mid and orderId equal body.mid and body.orderId.',
-    source: 'sections 4.5 and 7.5, 7.7 (codes 2013, 2014)',
+    ...namedCheckRules.queryMatchesBody,
     run(payload, { query }) {
       const body = bodyOf(payload);
       const mid = sameAsBody('query', 'mid', query, body, '2013', 'both must be the same merchant id.');
@@ -72,15 +72,13 @@ export const namedChecks = {
     },
   },
   tokenizeMidMatchesPath: {
-    rule: 'When the tokenize body carries mid, it equals the mid in the path.',
-    source: 'section 4.2 (mid in the path and in the field list); DECISIONS.md D-01',
+    ...namedCheckRules.tokenizeMidMatchesPath,
     run(payload, { path }) {
       return sameAsBody('path', 'mid', path, bodyOf(payload), '407', 'both must be the same merchant id.');
     },
   },
   firstPaymentWithinRenewalAmount: {
-    rule: 'For UPI and BANK_MANDATE subscriptions, txnAmount (the first payment) is not greater than renewalAmount (txnAmount when absent).',
-    source: 'sections 4.7 (txnAmount) and 8 (first payment)',
+    ...namedCheckRules.firstPaymentWithinRenewalAmount,
     run(payload) {
       const body = bodyOf(payload);
       if (!body || !FIRST_PAYMENT_CAPPED.has(body.subscriptionPaymentMode)) return NONE;
@@ -91,8 +89,7 @@ export const namedChecks = {
     },
   },
   expiryAfterStart: {
-    rule: 'subscriptionExpiryDate is after subscriptionStartDate.',
-    source: 'section 4.7 (start: first collection; expiry: no collection after it); code 1102 Invalid subscription expiry date',
+    ...namedCheckRules.expiryAfterStart,
     run(payload) {
       const body = bodyOf(payload);
       const start = body?.subscriptionStartDate;

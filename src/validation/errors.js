@@ -2,6 +2,7 @@
 // and a sentence. No issue ever carries the value that failed: only field names from the
 // contract, schema facts (lengths, allowed values) and rule titles.
 import { conditionTitle, locateRule, schemaAt } from './schemaLocation.js';
+import { pointerSegment } from '../json/pointer.js';
 
 /**
  * @typedef {object} ValidationIssue
@@ -16,19 +17,6 @@ import { conditionTitle, locateRule, schemaAt } from './schemaLocation.js';
 
 /** At most this many issues are described; a payload with more gets one closing issue that counts them. */
 export const MAX_ISSUES = 100;
-
-/**
- * Keys that read like field names: words of letters, `_` and `$`, joined by `.` or `-`, at most three
- * digits at the end, at most 64 characters. Only such keys are named in a pointer: a key that is a
- * card number, a token or a signature (digits inside, other characters, or longer) is not echoed.
- */
-export const FIELD_NAME = /^(?=.{1,64}$)[A-Za-z_$][A-Za-z_$]*(?:[.-][A-Za-z_$]+)*[0-9]{0,3}$/;
-
-/** Escapes a key for a JSON Pointer; keys that do not look like field names are not echoed. */
-function pointerKey(/** @type {unknown} */ key) {
-  const text = String(key);
-  return FIELD_NAME.test(text) ? text.replace(/~/g, '~0').replace(/\//g, '~1') : '<unknown key>';
-}
 
 function fieldName(/** @type {string} */ pointer) {
   if (pointer === '') return 'The payload';
@@ -54,10 +42,10 @@ function toIssue(error, doc, rootRef) {
   const { keyword, params } = error;
   if (keyword === 'if') return null; // the failing `then` keyword is reported on its own
   let pointer = error.instancePath;
-  if (keyword === 'required' || keyword === 'dependentRequired') pointer += `/${pointerKey(params.missingProperty)}`;
-  if (keyword === 'additionalProperties') pointer += `/${pointerKey(params.additionalProperty)}`;
-  if (keyword === 'unevaluatedProperties') pointer += `/${pointerKey(params.unevaluatedProperty)}`;
-  if (keyword === 'discriminator') pointer += `/${pointerKey(params.tag)}`;
+  if (keyword === 'required' || keyword === 'dependentRequired') pointer += `/${pointerSegment(params.missingProperty)}`;
+  if (keyword === 'additionalProperties') pointer += `/${pointerSegment(params.additionalProperty)}`;
+  if (keyword === 'unevaluatedProperties') pointer += `/${pointerSegment(params.unevaluatedProperty)}`;
+  if (keyword === 'discriminator') pointer += `/${pointerSegment(params.tag)}`;
   const schemaPath = doc ? locateRule(doc, rootRef, error) : error.schemaPath;
   const condition = doc ? conditionTitle(doc, schemaPath) : undefined;
   const holder = doc ? schemaAt(doc, schemaPath) : undefined;

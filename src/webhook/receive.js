@@ -9,8 +9,8 @@
 // Nothing about the payload is judged before its signature is known to be good, except what is
 // needed to check the signature at all.
 import { createHash } from 'node:crypto';
-import { parseJson } from '../cli/json.js';
-import { memberText } from '../cli/jsonMember.js';
+import { parseJson } from '../json/parse.js';
+import { memberText } from '../json/member.js';
 import { validate } from '../validation/validate.js';
 import { resultCodeFor } from '../validation/resultCodeRules.js';
 import { replyFor } from './reply.js';

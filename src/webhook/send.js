@@ -3,10 +3,10 @@
 // contract (notifyTokenStatus response).
 import { randomUUID } from 'node:crypto';
 import { validate } from '../validation/validate.js';
-import { parseJson } from '../cli/json.js';
-import { tokenServiceHead } from '../client/heads.js';
-import { resultOf } from '../client/createGatewayClient.js';
-import { GatewayNetworkError, GatewayNonJsonError, GatewayTimeoutError, RequestValidationError } from '../client/errors.js';
+import { parseJson } from '../json/parse.js';
+import { tokenServiceHead } from '../transport/heads.js';
+import { resultOf } from '../transport/result.js';
+import { GatewayNetworkError, GatewayNonJsonError, GatewayTimeoutError, RequestValidationError } from '../transport/errors.js';
 
 const OPERATION = 'notifyTokenStatus';
 

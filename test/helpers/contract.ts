@@ -2,7 +2,7 @@
 // the sources themselves.
 import { bundle, loadConfig } from '@redocly/openapi-core';
 import { fileURLToPath } from 'node:url';
-import { createAjv, DOCUMENT_ID } from '../../src/validation/ajvBuild.js';
+import { createAjv, DOCUMENT_ID } from '../../scripts/lib/ajvBuild.mjs';
 
 export const root = fileURLToPath(new URL('../../', import.meta.url));
 

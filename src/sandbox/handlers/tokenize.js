@@ -1,7 +1,7 @@
 // Tokenize a card (section 4.2): the merchant's signature, a fresh request id, the card decrypted
 // with the sandbox's RSA key, and the tokenization decision the test card documents.
 import { buildCardPlaintext } from '../../card/encryptCardData.js';
-import { parseJson } from '../../cli/json.js';
+import { parseJson } from '../../json/parse.js';
 import { clientIdMatches, signatureMatches } from '../auth.js';
 import { decryptCardData } from '../cardKeys.js';
 

@@ -1,8 +1,8 @@
 // `gateway-contract mock`: the main job of `npm start`.
 import { parseArgs } from 'node:util';
-import { startMockGateway } from './launch.js';
-import { operations } from '../../generated/operations.js';
-import { usageError, wholeNumber } from '../cli/options.js';
+import { startMockGateway } from '../../mock/launch.js';
+import { operations } from '../../../generated/operations.js';
+import { usageError, wholeNumber } from '../options.js';
 
 export const mockCommand = {
   summary: 'Serve the mock gateway (Prism) and the reference docs on 127.0.0.1.',
@@ -22,7 +22,7 @@ export const mockCommand = {
     '                       bodies, and a body nested about 5 000 levels deep then stops it.',
     '  -h, --help           show this help',
   ].join('\n'),
-  /** @param {string[]} args @param {import('../cli/main.js').Io} io */
+  /** @param {string[]} args @param {import('../options.js').Io} io */
   async run(args, io) {
     const { values } = parseArgs({ args, strict: true, options: { host: { type: 'string' }, port: { type: 'string' }, 'docs-port': { type: 'string' }, log: { type: 'string' } } });
     const host = values.host ?? (process.env.HOST || '127.0.0.1');

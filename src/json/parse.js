@@ -2,7 +2,7 @@
 // input, which could be a card number), and refusing what JSON.parse would silently accept:
 // invalid UTF-8 and duplicate keys.
 
-import { FIELD_NAME } from '../validation/errors.js';
+import { pointerSegment } from './pointer.js';
 
 /**
  * @param {string | Uint8Array} input the text, or its bytes (checked to be UTF-8)
@@ -58,7 +58,7 @@ export function duplicateKey(text) {
       const top = stack[stack.length - 1];
       if (expectKey && top?.keys) {
         const key = raw ? JSON.parse(text.slice(i, j + 1)) : text.slice(i + 1, j);
-        if (top.keys.has(key)) return `${top.path}/${pointerKey(key)}`;
+        if (top.keys.has(key)) return `${top.path}/${pointerSegment(key)}`;
         top.keys.add(key);
         pendingKey = key;
         expectKey = false;
@@ -66,7 +66,7 @@ export function duplicateKey(text) {
       i = j;
     } else if (c === 0x7b || c === 0x5b) { // { or [
       const top = stack[stack.length - 1];
-      const segment = top ? (top.keys ? pointerKey(pendingKey ?? '') : String(top.index)) : null;
+      const segment = top ? (top.keys ? pointerSegment(pendingKey ?? '') : String(top.index)) : null;
       stack.push({ keys: c === 0x7b ? new Set() : null, path: segment === null ? '' : `${top.path}/${segment}`, index: 0 });
       expectKey = c === 0x7b;
     } else if (c === 0x7d || c === 0x5d) { // } or ]
@@ -78,25 +78,4 @@ export function duplicateKey(text) {
     }
   }
   return null;
-}
-
-function pointerKey(/** @type {string} */ key) {
-  return FIELD_NAME.test(key) ? key.replace(/~/g, '~0').replace(/\//g, '~1') : '<key>';
-}
-
-/**
- * Reads a whole stream, refusing more than `maxBytes`.
- * @param {NodeJS.ReadableStream} stream @param {number} [maxBytes]
- * @returns {Promise<Buffer>}
- */
-export async function readStream(stream, maxBytes = Infinity) {
-  const chunks = [];
-  let size = 0;
-  for await (const chunk of stream) {
-    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : /** @type {Buffer} */ (chunk);
-    size += buffer.length;
-    if (size > maxBytes) throw Object.assign(new Error(`the input is larger than ${maxBytes} bytes`), { usage: true });
-    chunks.push(buffer);
-  }
-  return Buffer.concat(chunks);
 }

@@ -2,16 +2,16 @@
 // contract's own named example for the status, to a merchant's address and judges the reply.
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { createChecksumSigner } from '../signing/checksum.js';
-import { GatewayError, GatewayNonJsonError, RequestValidationError } from '../client/errors.js';
-import { sendTokenNotification } from './send.js';
-import { usageError as usage } from '../cli/options.js';
+import { createChecksumSigner } from '../../signing/checksum.js';
+import { GatewayError, GatewayNonJsonError, RequestValidationError } from '../../transport/errors.js';
+import { sendTokenNotification } from '../../webhook/send.js';
+import { usageError as usage } from '../options.js';
 
 const STATUSES = ['INIT', 'SUSPENDED', 'ACTIVE', 'DEAD', 'FAILED'];
 
 /** The body of the contract's example notification for a status (TokenStatusActive, ...). */
 function exampleBody(/** @type {string} */ status) {
-  const doc = JSON.parse(readFileSync(new URL('../../generated/openapi.json', import.meta.url), 'utf8'));
+  const doc = JSON.parse(readFileSync(new URL('../../../generated/openapi.json', import.meta.url), 'utf8'));
   const name = `TokenStatus${status[0]}${status.slice(1).toLowerCase()}`;
   return structuredClone(doc.components.examples[name].value.body);
 }
@@ -44,7 +44,7 @@ export const sendWebhookCommand = {
     '  --timeout-ms <n>          how long to wait for the reply (default 30000)',
     '  -h, --help                show this help',
   ].join('\n'),
-  /** @param {string[]} args @param {import('../cli/main.js').Io} io */
+  /** @param {string[]} args @param {import('../options.js').Io} io */
   async run(args, io) {
     const { values } = parseArgs({
       args,

@@ -1,9 +1,9 @@
 // `gateway-contract sandbox`: the job of `npm run sandbox`. The sandbox itself is loaded only when
 // the command runs, so the other commands start as fast as before.
 import { parseArgs } from 'node:util';
-import { usageError as usage, wholeNumber } from '../cli/options.js';
+import { UsageError, usageError as usage, wholeNumber } from '../options.js';
 import { readFile } from 'node:fs/promises';
-import { DEFAULT_CLIENT_ID, DEFAULT_MID, DEFAULT_PORT, DEFAULT_TOKEN_ACTIVATION_DELAY_MS } from './config.js';
+import { DEFAULT_CLIENT_ID, DEFAULT_MID, DEFAULT_PORT, DEFAULT_TOKEN_ACTIVATION_DELAY_MS } from '../../sandbox/config.js';
 
 /** @param {string} message */
 export const sandboxCommand = {
@@ -29,7 +29,7 @@ export const sandboxCommand = {
     '  --quiet                 do not log requests',
     '  -h, --help              show this help',
   ].join('\n'),
-  /** @param {string[]} args @param {import('../cli/main.js').Io} io */
+  /** @param {string[]} args @param {import('../options.js').Io} io */
   async run(args, io) {
     const { values } = parseArgs({
       args, strict: true,
@@ -54,11 +54,11 @@ export const sandboxCommand = {
       try {
         instruments = JSON.parse(await read(values.instruments, 'the instruments file'));
       } catch (error) {
-        throw /** @type {any} */ (error)?.usage ? error : usage('the instruments file is not JSON');
+        throw error instanceof UsageError ? error : usage('the instruments file is not JSON');
       }
     }
     const cardPrivateKeyPem = values['card-key'] ? await read(values['card-key'], 'the card key') : undefined;
-    const { startSandbox } = await import('./startSandbox.js');
+    const { startSandbox } = await import('../../sandbox/startSandbox.js');
     let sandbox;
     try {
       sandbox = await startSandbox({
