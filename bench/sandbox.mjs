@@ -88,7 +88,7 @@ function startChild(kind) {
   };
   return new Promise((resolve, reject) => {
     let text = '';
-    child.stdout.setEncoding('utf8').on('data', (d) => {
+    /** @type {import('node:stream').Readable} */ (child.stdout).setEncoding('utf8').on('data', (d) => {
       text += d;
       const end = text.indexOf('\n');
       if (end >= 0) resolve({ ...JSON.parse(text.slice(0, end)), ...server });
@@ -118,16 +118,15 @@ export async function sandboxFigures() {
     /** @param {{ orderId: string, txnToken: string }[]} orders @param {keyof typeof MODES} mode */
     const stream = (orders, mode) => {
       let next = 0;
-      return {
-        count: () => next,
-        requests: [{
+      /** @type {import('autocannon').Request[]} */
+      const requests = [{
           method: 'POST',
           setupRequest: () => {
             const o = orders[next++ % ORDERS];
             return { method: 'POST', path: `/aoa-acquiring-biz/v2/payment?mid=MERCHANT0001&orderId=${o.orderId}`, headers: { 'content-type': 'application/json' }, body: payRequest(o, mode) };
           },
-        }],
-      };
+        }];
+      return { count: () => next, requests };
     };
     const sample = await sandbox.orders();
     // The load generator's own ceiling: the bare server with one fixed request (no per-request work in autocannon).
@@ -141,7 +140,7 @@ export async function sandboxFigures() {
       const s = stream(orders, mode);
       const run = await measured(sandbox, { url: sandbox.url, requests: s.requests });
       if (run.result.non2xx > 0) throw new Error(`The sandbox answered ${run.result.non2xx} requests with a non-2xx status`);
-      const first = await (await fetch(`${sandbox.url}/sandbox/orders/${orders[0].orderId}`)).json();
+      const first = /** @type {{ status: string }} */ (await (await fetch(`${sandbox.url}/sandbox/orders/${orders[0].orderId}`)).json());
       if (first.status !== (mode === 'wallet' ? 'PAID' : 'PENDING')) throw new Error('The benchmark did not pay its orders');
       if (s.count() > ORDERS) throw new Error(`More payments (${s.count()}) than orders (${ORDERS}): raise ORDERS`);
       return { ...run, count: s.count() };

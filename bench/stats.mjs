@@ -72,8 +72,11 @@ export function ratio(/** @type {{ median: number, spread: number }} */ a, /** @
  * @param {{ rounds?: number, roundMs?: number }} [o]
  */
 export function pairedNsPerOp(subject, reference, { rounds = 9, roundMs = 40 } = {}) {
+  /** @type {number[]} */
   const s = [];
+  /** @type {number[]} */
   const r = [];
+  /** @type {number[]} */
   const ratios = [];
   for (let i = 0; i < rounds; i++) {
     const a = nsPerOp(subject, { rounds: 1, roundMs }).median;
@@ -94,8 +97,11 @@ export function pairedNsPerOp(subject, reference, { rounds = 9, roundMs = 40 } =
  */
 export async function pairedMsPerRun(subject, reference, { rounds = 9, warmup = 2 } = {}) {
   for (let i = 0; i < warmup; i++) { await subject(); await reference(); }
+  /** @type {number[]} */
   const s = [];
+  /** @type {number[]} */
   const r = [];
+  /** @type {number[]} */
   const ratios = [];
   for (let i = 0; i < rounds; i++) {
     // Alternate which goes first, so neither always follows the other's garbage.

@@ -38,7 +38,7 @@ export async function validationFigures() {
       figures.push({ group: 'validation', name: `${op.operationId} invalid request (head missing)`, ...invalid, unit: 'ns' });
       const file = join(dir, `${op.operationId}.json`);
       writeFileSync(file, text);
-      const args = [join(root, 'bin/gateway-contract.js'), 'validate', op.operationId, 'request', file, ...(query ? ['--query', `mid=${query.mid}`, '--query', `orderId=${query.orderId}`] : [])];
+      const args = [join(root, 'dist/cli/bin.js'), 'validate', op.operationId, 'request', file, ...(query ? ['--query', `mid=${query.mid}`, '--query', `orderId=${query.orderId}`] : [])];
       const cli = await msPerRun(() => run(args), { rounds: 3 });
       const bare = await msPerRun(() => run(['-e', '0']), { rounds: 3 });
       figures.push({ group: 'cli', name: `${op.operationId} validate via CLI`, subject: cli, reference: bare, ratio: ratio(cli, bare), unit: 'ms' });

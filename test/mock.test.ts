@@ -269,7 +269,7 @@ describe('the mock command (npm start)', () => {
   });
 
   it('takes HOST, PORT and DOCS_PORT, prints both addresses, and stops both servers on Ctrl-C', async () => {
-    expect(JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).scripts.start).toBe('node bin/gateway-contract.js mock');
+    expect(JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).scripts.start).toBe('node dist/cli/bin.js mock');
     const port = await freePort();
     const docsPort = await freePort();
     // Its own process group, like a terminal's foreground job: Ctrl-C signals the whole group.

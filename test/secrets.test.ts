@@ -40,7 +40,7 @@ function expectNoSecret(text: string, marker: string, what: string) {
   if (text.includes(marker)) throw new Error(`${what}: the planted secret appears in ${text.slice(Math.max(0, text.indexOf(marker) - 300), text.indexOf(marker) + 100)}`);
 }
 
-/** The CLI in this process (the same code `bin/gateway-contract.js` runs), with input on standard input. */
+/** The CLI in this process (the same code the `gateway-contract` command runs), with input on standard input. */
 async function cli(args: string[], input: string | Buffer) {
   let stdout = '';
   let stderr = '';

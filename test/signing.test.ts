@@ -51,7 +51,7 @@ describe('CHECKSUM', () => {
     expect(constantTimeEqual('abc', 'abc')).toBe(true);
     expect(constantTimeEqual('abc', 'abd')).toBe(false);
     expect(constantTimeEqual('abc', 'abcd')).toBe(false);
-    expect(readFileSync(new URL('../src/signing/checksum.js', import.meta.url), 'utf8')).toMatch(/timingSafeEqual\(x, y\)/);
+    expect(readFileSync(new URL('../src/signing/checksum.ts', import.meta.url), 'utf8')).toMatch(/timingSafeEqual\(x, y\)/);
     // The verifier's last step is this comparison: a one-character change in the digest is refused.
     const salt = 'zzzz';
     expect(verifySignature(BODY, KEY, generateSignatureWithSalt(`${BODY}x`, KEY, salt))).toBe(false);

@@ -43,7 +43,7 @@ function commonConstTag(node) {
   const tag = candidates?.[0];
   if (!tag) return null;
   const values = node.oneOf.map((/** @type {any} */ b) => b.properties[tag].const);
-  return new Set(values).size === values.length && values.every((v) => typeof v === 'string') ? tag : null;
+  return new Set(values).size === values.length && values.every((/** @type {unknown} */ v) => typeof v === 'string') ? tag : null;
 }
 
 /** @param {any} node @param {(n: any) => void} visit */
@@ -65,7 +65,7 @@ function extraKeywords(/** @type {any} */ doc) {
  * `allErrors` reports every problem at once; `verbose` stays off so that no error ever carries
  * the value that failed (card numbers, tokens, signatures).
  * @param {any} doc the bundled OpenAPI document
- * @param {{ code?: object }} [options] extra AJV options (the generator passes `code`)
+ * @param {Record<string, unknown>} [options] extra AJV options (the generator passes `code`)
  */
 export function createAjv(doc, options = {}) {
   const prepared = prepareDocument(doc);

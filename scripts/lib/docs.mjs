@@ -42,7 +42,7 @@ export function docsDocument(doc) {
   const page = structuredClone(doc);
   const catalog = resultCatalogOf(doc);
   for (const info of operationsOf(doc)) {
-    const item = info.kind === 'webhook' ? page.webhooks[info.webhook] : page.paths[info.path];
+    const item = info.kind === 'webhook' ? page.webhooks[/** @type {string} */ (info.webhook)] : page.paths[/** @type {string} */ (info.path)];
     const op = item.post;
     if (info.kind === 'webhook') {
       // Redoc shows only the payload beside a webhook, never its x-codeSamples: the samples go

@@ -28,7 +28,10 @@ const CLIENT_ARGUMENTS = {
 /** A JavaScript identifier needs no quotes as an object key. */
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
-/** A value as a TypeScript literal: unquoted keys where possible, single-quoted strings. @param {unknown} value @param {string} indent */
+/**
+ * A value as a TypeScript literal: unquoted keys where possible, single-quoted strings.
+ * @param {unknown} value @param {string} indent @returns {string}
+ */
 export function tsLiteral(value, indent = '') {
   if (typeof value === 'string') return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
   if (value === null || typeof value !== 'object') return JSON.stringify(value);
@@ -132,7 +135,7 @@ export function operationSamples(doc, info, catalogEntry, pathItem, op) {
 
   const server = pathItem.servers?.[0];
   const variable = server ? Object.keys(server.variables ?? {})[0] : undefined;
-  const base = server ? server.url.replace(`{${variable}}`, server.variables[variable].default) : 'http://127.0.0.1:4010';
+  const base = server ? server.url.replace(`{${variable}}`, server.variables[/** @type {string} */ (variable)].default) : 'http://127.0.0.1:4010';
   const path = info.path.replace(/\{(\w+)\}/g, (/** @type {string} */ _, /** @type {string} */ name) => encodeURIComponent(params.path[name]));
   const query = new URLSearchParams(params.query).toString();
   const curl = [

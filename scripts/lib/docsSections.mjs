@@ -146,7 +146,7 @@ export function resultCodeSection(entry, kind) {
     : ['### Result codes', '', `Every outcome, success or failure, is HTTP 200 with the code in ${field(entry.fields.code)}, its status in ${field(entry.fields.status)} and the message in ${field(entry.fields.message)}.`, ''];
   // Three columns: the middle panel is narrow, and the meaning reads best right after the message.
   lines.push('| Code | Status | Message: meaning |', '|---|---|---|');
-  for (const c of entry.codes) lines.push(`| \`${c.code}\` | ${c.status} | ${cell(c.messages.map((m) => `"${m}"`).join(' or '))}: ${cell(c.meaning)} |`);
+  for (const c of entry.codes) lines.push(`| \`${c.code}\` | ${c.status} | ${cell(c.messages.map((/** @type {string} */ m) => `"${m}"`).join(' or '))}: ${cell(c.meaning)} |`);
   lines.push('');
   return lines.join('\n');
 }

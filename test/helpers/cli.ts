@@ -1,8 +1,8 @@
-// Runs the command line as a user does: `node bin/gateway-contract.js ...`, in a child process.
+// Runs the command line as a user does: `node dist/cli/bin.js ...`, in a child process.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-export const BIN = fileURLToPath(new URL('../../bin/gateway-contract.js', import.meta.url));
+export const BIN = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url));
 
 export interface CliResult {
   status: number | null;

@@ -1,29 +1,29 @@
 // Reading a request body on node:http within a size limit, shared by the servers of the package
 // (the webhook receiver's adapter, the sandbox). Events rather than async iteration: leaving a
 // `for await` loop early destroys the socket before an answer can be written.
+import type { IncomingMessage } from 'node:http';
 
-/**
- * Reads the whole request body, or reports that it is larger than `maxBytes` (without keeping it).
- * @param {import('node:http').IncomingMessage} req @param {number} maxBytes
- * @param {(body: Buffer | null, problem?: 'too-large' | 'aborted') => void} done
- */
-export function readBody(req, maxBytes, done) {
+/** Why a body was not read: larger than the limit, or the client went away. */
+export type BodyProblem = 'too-large' | 'aborted';
+
+/** Reads the whole request body, or reports that it is larger than `maxBytes` (without keeping it). */
+export function readBody(req: IncomingMessage, maxBytes: number, done: (body: Buffer | null, problem?: BodyProblem) => void): void {
   const declared = Number(req.headers['content-length']);
   if (declared > maxBytes) {
     req.resume();
     done(null, 'too-large');
     return;
   }
-  /** @type {Buffer[]} */
-  const chunks = [];
+  const chunks: Buffer[] = [];
   let size = 0;
   let finished = false;
-  const finish = (/** @type {Buffer | null} */ body, /** @type {'too-large' | 'aborted' | undefined} */ problem = undefined) => {
+  const finish = (body: Buffer | null, problem?: BodyProblem) => {
     if (finished) return;
     finished = true;
-    done(body, problem);
+    if (problem === undefined) done(body);
+    else done(body, problem);
   };
-  req.on('data', (/** @type {Buffer} */ chunk) => {
+  req.on('data', (chunk: Buffer) => {
     if (finished) return;
     size += chunk.length;
     if (size > maxBytes) {
@@ -33,7 +33,7 @@ export function readBody(req, maxBytes, done) {
     }
     chunks.push(chunk);
   });
-  req.on('end', () => finish(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
+  req.on('end', () => finish(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)));
   req.on('error', () => finish(null, 'aborted'));
   // A client that goes away before the end of its body.
   req.on('close', () => finish(null, 'aborted'));

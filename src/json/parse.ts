@@ -4,12 +4,12 @@
 
 import { pointerSegment } from './pointer.js';
 
-/**
- * @param {string | Uint8Array} input the text, or its bytes (checked to be UTF-8)
- * @returns {{ ok: true, value: unknown } | { ok: false, message: string }}
- */
-export function parseJson(input) {
-  let text;
+/** The outcome of parsing: the value, or a message that never quotes the input. */
+export type ParsedJson = { ok: true; value: unknown } | { ok: false; message: string };
+
+/** Parses the text, or its bytes (checked to be UTF-8). */
+export function parseJson(input: string | Uint8Array): ParsedJson {
+  let text: string;
   if (typeof input === 'string') text = input;
   else {
     try {
@@ -20,7 +20,7 @@ export function parseJson(input) {
   }
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   if (text.trim() === '') return { ok: false, message: 'the input is empty' };
-  let value;
+  let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
@@ -41,13 +41,10 @@ export function parseJson(input) {
 /**
  * The JSON Pointer of the first key that appears twice in one object, or null. Linear, with an
  * explicit stack (no recursion), for text that JSON.parse has already accepted.
- * @param {string} text
  */
-export function duplicateKey(text) {
-  /** @type {{ keys: Set<string> | null, path: string, index: number }[]} */
-  const stack = [];
-  /** @type {string | null} */
-  let pendingKey = null;
+export function duplicateKey(text: string): string | null {
+  const stack: { keys: Set<string> | null; path: string; index: number }[] = [];
+  let pendingKey: string | null = null;
   let expectKey = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
@@ -57,7 +54,7 @@ export function duplicateKey(text) {
       while (text.charCodeAt(j) !== 0x22) { if (text.charCodeAt(j) === 0x5c) { raw = true; j++; } j++; }
       const top = stack[stack.length - 1];
       if (expectKey && top?.keys) {
-        const key = raw ? JSON.parse(text.slice(i, j + 1)) : text.slice(i + 1, j);
+        const key: string = raw ? JSON.parse(text.slice(i, j + 1)) : text.slice(i + 1, j);
         if (top.keys.has(key)) return `${top.path}/${pointerSegment(key)}`;
         top.keys.add(key);
         pendingKey = key;
@@ -67,7 +64,7 @@ export function duplicateKey(text) {
     } else if (c === 0x7b || c === 0x5b) { // { or [
       const top = stack[stack.length - 1];
       const segment = top ? (top.keys ? pointerSegment(pendingKey ?? '') : String(top.index)) : null;
-      stack.push({ keys: c === 0x7b ? new Set() : null, path: segment === null ? '' : `${top.path}/${segment}`, index: 0 });
+      stack.push({ keys: c === 0x7b ? new Set() : null, path: segment === null || !top ? '' : `${top.path}/${segment}`, index: 0 });
       expectKey = c === 0x7b;
     } else if (c === 0x7d || c === 0x5d) { // } or ]
       stack.pop();

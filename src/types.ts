@@ -10,10 +10,19 @@ export type { components, operations, paths, webhooks, OperationId, ResultCodeOf
 export type Schemas = components['schemas'];
 
 /** The request envelope `{head, body}` of an operation (the webhook: what the service sends). */
-export type RequestOf<O extends OperationId> = operations[O] extends { requestBody: { content: { 'application/json': infer R } } } ? R : never;
+export type RequestOf<O extends OperationId> = operations[O]['requestBody']['content']['application/json'];
 
 /** The response envelope of an operation (the webhook: the merchant's reply). */
-export type ResponseOf<O extends OperationId> = operations[O] extends { responses: { 200: { content: { 'application/json': infer R } } } } ? R : never;
+export type ResponseOf<O extends OperationId> = operations[O]['responses'][200]['content']['application/json'];
 
-/** The query parameters of an operation. */
+/** The query parameters of an operation (`never` when it has none). */
 export type QueryOf<O extends OperationId> = operations[O] extends { parameters: { query: infer Q } } ? Q : never;
+
+/** The path parameters of an operation (`never` when it has none). */
+export type PathOf<O extends OperationId> = operations[O] extends { parameters: { path: infer P } } ? P : never;
+
+/** The request head of an operation. */
+export type HeadOf<O extends OperationId> = RequestOf<O>['head'];
+
+/** The request body of an operation. */
+export type BodyOf<O extends OperationId> = RequestOf<O>['body'];

@@ -5,14 +5,13 @@
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 
-/** @param {string} text @param {number} i */
-function skipSpace(text, i) {
+function skipSpace(text: string, i: number): number {
   for (let c = text.charCodeAt(i); c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d || c === 0xfeff; c = text.charCodeAt(++i));
   return i;
 }
 
 /** The index just after the string that opens at `i`. */
-function stringEnd(/** @type {string} */ text, /** @type {number} */ i) {
+function stringEnd(text: string, i: number): number {
   for (let j = i + 1; j < text.length; j++) {
     const c = text.charCodeAt(j);
     if (c === BACKSLASH) j++;
@@ -22,7 +21,7 @@ function stringEnd(/** @type {string} */ text, /** @type {number} */ i) {
 }
 
 /** The index just after the value that starts at `i` (no recursion: nesting is counted). */
-function valueEnd(/** @type {string} */ text, /** @type {number} */ i) {
+function valueEnd(text: string, i: number): number {
   const first = text.charCodeAt(i);
   if (first === QUOTE) return stringEnd(text, i);
   if (first === 0x7b || first === 0x5b) {
@@ -44,10 +43,8 @@ function valueEnd(/** @type {string} */ text, /** @type {number} */ i) {
  * The raw text of the value of the top-level member `name`, or undefined when the root is not an
  * object or has no such member. For text that JSON.parse accepted with no repeated key (see
  * parseJson): it does not check the grammar itself. Linear time, no recursion.
- * @param {string} text @param {string} name
- * @returns {string | undefined}
  */
-export function memberText(text, name) {
+export function memberText(text: string, name: string): string | undefined {
   let i = skipSpace(text, 0);
   if (text.charCodeAt(i) !== 0x7b) return undefined;
   i = skipSpace(text, i + 1);
@@ -55,7 +52,7 @@ export function memberText(text, name) {
     const keyEnd = stringEnd(text, i);
     const rawKey = text.slice(i, keyEnd);
     // An escaped key ("bo\u0064y") names the same member as its plain spelling.
-    const key = rawKey.includes('\\') ? JSON.parse(rawKey) : rawKey.slice(1, -1);
+    const key: string = rawKey.includes('\\') ? JSON.parse(rawKey) : rawKey.slice(1, -1);
     const start = skipSpace(text, skipSpace(text, keyEnd) + 1); // after the colon
     const end = valueEnd(text, start);
     if (key === name) return text.slice(start, end);

@@ -11,12 +11,8 @@ export const FIELD_NAME = /^(?=.{1,64}$)[A-Za-z_$][A-Za-z_$]*(?:[.-][A-Za-z_$]+)
 /** What stands in a pointer for a key that is not shown. */
 export const HIDDEN_KEY = '<unknown key>';
 
-/**
- * A key as a JSON Pointer segment (RFC 6901 escapes), or HIDDEN_KEY when it does not read like a
- * field name.
- * @param {unknown} key
- */
-export function pointerSegment(key) {
+/** A key as a JSON Pointer segment (RFC 6901 escapes), or HIDDEN_KEY when it does not read like a field name. */
+export function pointerSegment(key: unknown): string {
   const text = String(key);
   return FIELD_NAME.test(text) ? text.replace(/~/g, '~0').replace(/\//g, '~1') : HIDDEN_KEY;
 }

@@ -8,10 +8,9 @@ const IV = Buffer.from('@@@@&&&&####$$$$', 'utf8');
 const SALT_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789@#';
 const SALT_LENGTH = 4;
 /** Length of a CHECKSUM signature: 64 hex + 4 salt = 68 bytes, padded to 80, in Base64. */
-export const SIGNATURE_LENGTH = 108;
+export const SIGNATURE_LENGTH = 108 as const;
 
-/** @param {unknown} key */
-function keyBytes(key) {
+function keyBytes(key: unknown): Buffer {
   if (typeof key !== 'string') throw new TypeError('The merchant key must be a string.');
   const bytes = Buffer.from(key, 'utf8');
   if (bytes.length !== 16) throw new TypeError(`The merchant key must be 16 bytes for AES-128 (got ${bytes.length}).`);
@@ -28,39 +27,29 @@ function randomSalt() {
     offset = 0;
   }
   let salt = '';
-  for (let i = 0; i < SALT_LENGTH; i++) salt += SALT_ALPHABET[pool[offset++] & 63];
+  for (let i = 0; i < SALT_LENGTH; i++) salt += SALT_ALPHABET[(pool[offset++] as number) & 63];
   return salt;
 }
 
-/** @param {string} text @param {string} salt */
-function saltedDigest(text, salt) {
+function saltedDigest(text: string, salt: string): string {
   return `${createHash('sha256').update(`${text}|${salt}`, 'utf8').digest('hex')}${salt}`;
 }
 
-/**
- * Signs `text` with a given salt. Exposed for known-answer tests; use generateSignature.
- * @param {string} text @param {string} merchantKey @param {string} salt four characters
- */
-export function generateSignatureWithSalt(text, merchantKey, salt) {
+/** Signs `text` with a given four-character salt. Exposed for known-answer tests; use generateSignature. */
+export function generateSignatureWithSalt(text: string, merchantKey: string, salt: string): string {
   if (typeof text !== 'string') throw new TypeError('The signed text must be a string.');
   if (typeof salt !== 'string' || salt.length !== SALT_LENGTH) throw new TypeError('The salt must be four characters.');
   const cipher = createCipheriv('aes-128-cbc', keyBytes(merchantKey), IV);
   return Buffer.concat([cipher.update(saltedDigest(text, salt), 'utf8'), cipher.final()]).toString('base64');
 }
 
-/**
- * The CHECKSUM signature of `text` (the exact serialized body) under the merchant key.
- * @param {string} text @param {string} merchantKey
- */
-export function generateSignature(text, merchantKey) {
+/** The CHECKSUM signature of `text` (the exact serialized body) under the 16-byte merchant key. */
+export function generateSignature(text: string, merchantKey: string): string {
   return generateSignatureWithSalt(text, merchantKey, randomSalt());
 }
 
-/**
- * Equality of two strings in time that depends only on their lengths.
- * @param {string} a @param {string} b
- */
-export function constantTimeEqual(a, b) {
+/** Equality of two strings in time that depends only on their lengths. */
+export function constantTimeEqual(a: string, b: string): boolean {
   const x = Buffer.from(a, 'utf8');
   const y = Buffer.from(b, 'utf8');
   return x.length === y.length && timingSafeEqual(x, y);
@@ -69,13 +58,12 @@ export function constantTimeEqual(a, b) {
 /**
  * Whether `signature` is the CHECKSUM of `text` under the merchant key. Never throws for a bad
  * signature (false); throws a TypeError only for a bad key or a non-string text.
- * @param {string} text @param {string} merchantKey @param {unknown} signature
  */
-export function verifySignature(text, merchantKey, signature) {
+export function verifySignature(text: string, merchantKey: string, signature: unknown): boolean {
   if (typeof text !== 'string') throw new TypeError('The signed text must be a string.');
   const key = keyBytes(merchantKey);
   if (typeof signature !== 'string' || signature.length !== SIGNATURE_LENGTH || !/^[A-Za-z0-9+/]+={0,2}$/.test(signature)) return false;
-  let plain;
+  let plain: string;
   try {
     const decipher = createDecipheriv('aes-128-cbc', key, IV);
     plain = Buffer.concat([decipher.update(Buffer.from(signature, 'base64')), decipher.final()]).toString('utf8');
@@ -86,22 +74,27 @@ export function verifySignature(text, merchantKey, signature) {
   return constantTimeEqual(plain, saltedDigest(text, plain.slice(-SALT_LENGTH)));
 }
 
-/**
- * A signer for the typed client: signs the serialized body with the merchant key.
- * @param {string} merchantKey
- * @returns {import('./checksum.js').Signer}
- */
-export function createChecksumSigner(merchantKey) {
+/** Signs the exact serialized body of a request. Plug in any scheme the service accepts. */
+export interface Signer {
+  /** The head's `signatureType` for this scheme, for example `CHECKSUM`. */
+  readonly signatureType: string;
+  sign(bodyText: string): string | Promise<string>;
+}
+
+/** Verifies a signature over the exact raw body text of a notification. */
+export interface Verifier {
+  readonly signatureType: string;
+  verify(bodyText: string, signature: string): boolean | Promise<boolean>;
+}
+
+/** A signer for the typed client: signs the serialized body with the merchant key. */
+export function createChecksumSigner(merchantKey: string): Signer {
   keyBytes(merchantKey);
   return { signatureType: 'CHECKSUM', sign: (bodyText) => generateSignature(bodyText, merchantKey) };
 }
 
-/**
- * A verifier for the webhook handler: checks a signature over the raw body text.
- * @param {string} merchantKey
- * @returns {import('./checksum.js').Verifier}
- */
-export function createChecksumVerifier(merchantKey) {
+/** A verifier for the webhook handler: checks a signature over the raw body text. */
+export function createChecksumVerifier(merchantKey: string): Verifier {
   keyBytes(merchantKey);
   return { signatureType: 'CHECKSUM', verify: (bodyText, signature) => verifySignature(bodyText, merchantKey, signature) };
 }

@@ -1,0 +1,37 @@
+#!/usr/bin/env node
+// Builds the package: src/ compiled by TypeScript into dist/ (JavaScript, declarations and their
+// maps, source maps), and the data files src/ reads at run time copied beside them. Run by
+// `npm run build` and by `prepare` (so `npm ci` and `npm pack` build).
+import { spawnSync } from 'node:child_process';
+import { cp, readdir, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const src = join(root, 'src');
+const dist = join(root, 'dist');
+/** Files src/ reads at run time rather than imports: copied as they are. */
+const DATA = /\.json$|\.js$|\.d\.ts$/;
+
+/** @param {string} dir @returns {Promise<string[]>} */
+async function filesUnder(dir) {
+  const out = [];
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...(await filesUnder(path)));
+    else out.push(path);
+  }
+  return out;
+}
+
+await rm(dist, { recursive: true, force: true });
+const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+const run = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { cwd: root, stdio: 'inherit' });
+if (run.status !== 0) {
+  process.stderr.write('build: the TypeScript sources do not compile\n');
+  process.exit(1);
+}
+for (const file of await filesUnder(src)) {
+  if (DATA.test(file)) await cp(file, join(dist, relative(src, file)));
+}
