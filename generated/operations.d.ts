@@ -17,12 +17,14 @@ export declare const operations: readonly [
       {
         "name": "mid",
         "in": "path",
-        "required": true
+        "required": true,
+        "source": "argument"
       },
       {
         "name": "requestId",
         "in": "query",
-        "required": true
+        "required": true,
+        "source": "head"
       }
     ],
     "request": {
@@ -41,6 +43,27 @@ export declare const operations: readonly [
         "tokenizeSignatureFailure"
       ]
     },
+    "head": {
+      "schema": "TokenServiceRequestHead",
+      "fields": [
+        "version",
+        "requestTimestamp",
+        "requestId",
+        "signature",
+        "signatureType",
+        "clientId",
+        "encryptionKeyVersion"
+      ],
+      "required": [
+        "version",
+        "requestTimestamp",
+        "requestId",
+        "signature",
+        "signatureType"
+      ]
+    },
+    "signature": "required",
+    "credential": null,
     "authentication": {
       "in": "head",
       "scheme": "CHECKSUM",
@@ -89,6 +112,22 @@ export declare const operations: readonly [
         "preAuthOrderIdTooLong"
       ]
     },
+    "head": {
+      "schema": "PreAuthRequestHead",
+      "fields": [
+        "version",
+        "channelId",
+        "requestTimestamp",
+        "clientId",
+        "signature"
+      ],
+      "required": [
+        "clientId",
+        "signature"
+      ]
+    },
+    "signature": "required",
+    "credential": null,
     "authentication": {
       "in": "head",
       "scheme": "CHECKSUM",
@@ -127,6 +166,27 @@ export declare const operations: readonly [
         "listSubscriptionsInvalid"
       ]
     },
+    "head": {
+      "schema": "ListSubscriptionsRequestHead",
+      "fields": [
+        "clientId",
+        "version",
+        "requestTimestamp",
+        "signature",
+        "tokenType",
+        "token"
+      ],
+      "required": [
+        "signature",
+        "tokenType",
+        "token"
+      ]
+    },
+    "signature": "required",
+    "credential": {
+      "argument": "token",
+      "head": "token"
+    },
     "authentication": {
       "in": "head",
       "scheme": "AES token with CHECKSUM signature",
@@ -156,12 +216,14 @@ export declare const operations: readonly [
       {
         "name": "mid",
         "in": "query",
-        "required": true
+        "required": true,
+        "source": "body"
       },
       {
         "name": "orderId",
         "in": "query",
-        "required": true
+        "required": true,
+        "source": "body"
       }
     ],
     "request": {
@@ -189,6 +251,25 @@ export declare const operations: readonly [
         "payMidMismatch",
         "paySessionExpired"
       ]
+    },
+    "head": {
+      "schema": "PaymentRequestHead",
+      "fields": [
+        "requestTimeStamp",
+        "channelId",
+        "tokenType",
+        "token",
+        "version"
+      ],
+      "required": [
+        "tokenType",
+        "token"
+      ]
+    },
+    "signature": "none",
+    "credential": {
+      "argument": "txnToken",
+      "head": "token"
     },
     "authentication": {
       "in": "head",
@@ -220,12 +301,14 @@ export declare const operations: readonly [
       {
         "name": "mid",
         "in": "query",
-        "required": true
+        "required": true,
+        "source": "argument"
       },
       {
         "name": "orderId",
         "in": "query",
-        "required": true
+        "required": true,
+        "source": "argument"
       }
     ],
     "request": {
@@ -243,6 +326,25 @@ export declare const operations: readonly [
         "modifyOrderPaid",
         "modifyOrderTokenExpired"
       ]
+    },
+    "head": {
+      "schema": "ModifyOrderRequestHead",
+      "fields": [
+        "channelId",
+        "requestTimeStamp",
+        "tokenType",
+        "token",
+        "signature"
+      ],
+      "required": [
+        "tokenType",
+        "token"
+      ]
+    },
+    "signature": "optional",
+    "credential": {
+      "argument": "txnToken",
+      "head": "token"
     },
     "authentication": {
       "in": "head",
@@ -274,12 +376,14 @@ export declare const operations: readonly [
       {
         "name": "mid",
         "in": "query",
-        "required": true
+        "required": true,
+        "source": "body"
       },
       {
         "name": "orderId",
         "in": "query",
-        "required": true
+        "required": true,
+        "source": "body"
       }
     ],
     "request": {
@@ -298,6 +402,19 @@ export declare const operations: readonly [
         "subscriptionInvalidFrequency"
       ]
     },
+    "head": {
+      "schema": "CreateSubscriptionRequestHead",
+      "fields": [
+        "requestTimeStamp",
+        "signature",
+        "channelId"
+      ],
+      "required": [
+        "signature"
+      ]
+    },
+    "signature": "required",
+    "credential": null,
     "authentication": {
       "in": "head",
       "scheme": "CHECKSUM",
@@ -344,6 +461,27 @@ export declare const operations: readonly [
         "replyMandatoryFieldsMissing"
       ]
     },
+    "head": {
+      "schema": "TokenServiceRequestHead",
+      "fields": [
+        "version",
+        "requestTimestamp",
+        "requestId",
+        "signature",
+        "signatureType",
+        "clientId",
+        "encryptionKeyVersion"
+      ],
+      "required": [
+        "version",
+        "requestTimestamp",
+        "requestId",
+        "signature",
+        "signatureType"
+      ]
+    },
+    "signature": "required",
+    "credential": null,
     "authentication": {
       "in": "head",
       "scheme": "CHECKSUM",

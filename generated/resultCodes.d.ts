@@ -12,6 +12,7 @@ export declare const resultCodes: {
       {
         "code": "00",
         "status": "SUCCESS",
+        "outcome": "success",
         "messages": [
           "Success"
         ],
@@ -20,6 +21,7 @@ export declare const resultCodes: {
       {
         "code": "100",
         "status": "PENDING",
+        "outcome": "pending",
         "messages": [
           "Pending"
         ],
@@ -28,6 +30,7 @@ export declare const resultCodes: {
       {
         "code": "150",
         "status": "PENDING",
+        "outcome": "pending",
         "messages": [
           "SYSTEM_ERROR"
         ],
@@ -36,6 +39,7 @@ export declare const resultCodes: {
       {
         "code": "400",
         "status": "FAILED",
+        "outcome": "failure",
         "messages": [
           "BAD_REQUEST"
         ],
@@ -44,6 +48,7 @@ export declare const resultCodes: {
       {
         "code": "401",
         "status": "FAILED",
+        "outcome": "failure",
         "messages": [
           "FAILURE"
         ],
@@ -52,6 +57,7 @@ export declare const resultCodes: {
       {
         "code": "406",
         "status": "FAILED",
+        "outcome": "failure",
         "messages": [
           "Invalid request id"
         ],
@@ -60,6 +66,7 @@ export declare const resultCodes: {
       {
         "code": "407",
         "status": "FAILED",
+        "outcome": "failure",
         "messages": [
           "Incorrect mid"
         ],
@@ -68,6 +75,7 @@ export declare const resultCodes: {
       {
         "code": "408",
         "status": "FAILED",
+        "outcome": "failure",
         "messages": [
           "Incorrect User ID"
         ],
@@ -76,6 +84,7 @@ export declare const resultCodes: {
       {
         "code": "409",
         "status": "FAILED",
+        "outcome": "failure",
         "messages": [
           "Incorrect details passed"
         ],
@@ -84,6 +93,7 @@ export declare const resultCodes: {
       {
         "code": "410",
         "status": "FAILED",
+        "outcome": "failure",
         "messages": [
           "Mandatory fields missing"
         ],
@@ -92,6 +102,7 @@ export declare const resultCodes: {
       {
         "code": "730",
         "status": "FAILED",
+        "outcome": "failure",
         "messages": [
           "Error from card network"
         ],
@@ -100,6 +111,7 @@ export declare const resultCodes: {
       {
         "code": "440",
         "status": "FAILED",
+        "outcome": "failure",
         "messages": [
           "Operation not supported by network"
         ],
@@ -108,6 +120,7 @@ export declare const resultCodes: {
       {
         "code": "442",
         "status": "FAILED",
+        "outcome": "failure",
         "messages": [
           "Unable to found TRID"
         ],
@@ -116,6 +129,7 @@ export declare const resultCodes: {
       {
         "code": "443",
         "status": "FAILED",
+        "outcome": "failure",
         "messages": [
           "TRID is not in Active state"
         ],
@@ -124,6 +138,7 @@ export declare const resultCodes: {
       {
         "code": "500",
         "status": "FAILED",
+        "outcome": "failure",
         "messages": [
           "INTERNAL_SYSTEM_ERROR"
         ],
@@ -132,6 +147,7 @@ export declare const resultCodes: {
       {
         "code": "502",
         "status": "FAILED",
+        "outcome": "failure",
         "messages": [
           "SYSTEM_ERROR"
         ],
@@ -140,6 +156,7 @@ export declare const resultCodes: {
       {
         "code": "1001",
         "status": "FAILED",
+        "outcome": "failure",
         "messages": [
           "Signature Validation Failure"
         ],
@@ -148,6 +165,7 @@ export declare const resultCodes: {
       {
         "code": "1002",
         "status": "FAILED",
+        "outcome": "failure",
         "messages": [
           "CheckSum Validation Failure"
         ],
@@ -156,6 +174,7 @@ export declare const resultCodes: {
       {
         "code": "1003",
         "status": "FAILED",
+        "outcome": "failure",
         "messages": [
           "Jwt Validation Failure"
         ],
@@ -164,6 +183,7 @@ export declare const resultCodes: {
       {
         "code": "1004",
         "status": "FAILED",
+        "outcome": "failure",
         "messages": [
           "Merchant Id is missing"
         ],
@@ -172,6 +192,7 @@ export declare const resultCodes: {
       {
         "code": "1005",
         "status": "FAILED",
+        "outcome": "failure",
         "messages": [
           "Signature type is missing"
         ],
@@ -180,6 +201,7 @@ export declare const resultCodes: {
       {
         "code": "1006",
         "status": "FAILED",
+        "outcome": "failure",
         "messages": [
           "Head is missing"
         ],
@@ -188,6 +210,7 @@ export declare const resultCodes: {
       {
         "code": "1400",
         "status": "FAILED",
+        "outcome": "failure",
         "messages": [
           "Signature Type is invalid"
         ],
@@ -196,6 +219,7 @@ export declare const resultCodes: {
       {
         "code": "700",
         "status": "FAILED",
+        "outcome": "failure",
         "messages": [
           "Bad Request from card Network"
         ],
@@ -204,6 +228,7 @@ export declare const resultCodes: {
       {
         "code": "701",
         "status": "FAILED",
+        "outcome": "failure",
         "messages": [
           "Failure from card network"
         ],
@@ -212,6 +237,7 @@ export declare const resultCodes: {
       {
         "code": "702",
         "status": "FAILED",
+        "outcome": "failure",
         "messages": [
           "Error from Network"
         ],
@@ -220,6 +246,7 @@ export declare const resultCodes: {
       {
         "code": "708",
         "status": "FAILED",
+        "outcome": "failure",
         "messages": [
           "Error connecting with card network"
         ],
@@ -228,6 +255,7 @@ export declare const resultCodes: {
       {
         "code": "709",
         "status": "FAILED",
+        "outcome": "failure",
         "messages": [
           "Error communicating with card network"
         ],
@@ -236,6 +264,7 @@ export declare const resultCodes: {
       {
         "code": "714",
         "status": "FAILED",
+        "outcome": "failure",
         "messages": [
           "Further operations for this card are not allowed"
         ],
@@ -244,6 +273,7 @@ export declare const resultCodes: {
       {
         "code": "721",
         "status": "FAILED",
+        "outcome": "failure",
         "messages": [
           "Error with Network"
         ],
@@ -252,6 +282,7 @@ export declare const resultCodes: {
       {
         "code": "723",
         "status": "FAILED",
+        "outcome": "failure",
         "messages": [
           "Error While connecting to card network"
         ],
@@ -260,6 +291,7 @@ export declare const resultCodes: {
       {
         "code": "727",
         "status": "FAILED",
+        "outcome": "failure",
         "messages": [
           "INVALID_AUTHREFNO"
         ],
@@ -268,6 +300,7 @@ export declare const resultCodes: {
       {
         "code": "750",
         "status": "FAILED",
+        "outcome": "failure",
         "messages": [
           "REQUIRE_ADDITIONAL_AUTHENTICATION"
         ],
@@ -276,6 +309,7 @@ export declare const resultCodes: {
       {
         "code": "801",
         "status": "PENDING",
+        "outcome": "pending",
         "messages": [
           "Awaiting response from the network"
         ],
@@ -284,6 +318,7 @@ export declare const resultCodes: {
       {
         "code": "412",
         "status": "FAILED",
+        "outcome": "failure",
         "messages": [
           "DUPLICATE_REQUEST"
         ],
@@ -292,6 +327,7 @@ export declare const resultCodes: {
       {
         "code": "420",
         "status": "FAILED",
+        "outcome": "failure",
         "messages": [
           "Card Bin is not supported"
         ],
@@ -300,6 +336,7 @@ export declare const resultCodes: {
       {
         "code": "711",
         "status": "FAILED",
+        "outcome": "failure",
         "messages": [
           "Invalid card details"
         ],
@@ -308,6 +345,7 @@ export declare const resultCodes: {
       {
         "code": "712",
         "status": "FAILED",
+        "outcome": "failure",
         "messages": [
           "Card not eligible"
         ],
@@ -316,6 +354,7 @@ export declare const resultCodes: {
       {
         "code": "713",
         "status": "FAILED",
+        "outcome": "failure",
         "messages": [
           "Card not allowed"
         ],
@@ -324,6 +363,7 @@ export declare const resultCodes: {
       {
         "code": "716",
         "status": "FAILED",
+        "outcome": "failure",
         "messages": [
           "CARD_DECLINED"
         ],
@@ -342,6 +382,7 @@ export declare const resultCodes: {
       {
         "code": "01",
         "status": "TXN_SUCCESS",
+        "outcome": "success",
         "messages": [
           "Txn Successful"
         ],
@@ -353,6 +394,7 @@ export declare const resultCodes: {
       {
         "code": "02",
         "status": "PENDING",
+        "outcome": "pending",
         "messages": [
           "Txn Pending"
         ],
@@ -364,6 +406,7 @@ export declare const resultCodes: {
       {
         "code": "100",
         "status": "TXN_FAILURE",
+        "outcome": "failure",
         "messages": [
           "Classified as suspicious by the service"
         ],
@@ -375,6 +418,7 @@ export declare const resultCodes: {
       {
         "code": "118",
         "status": "TXN_FAILURE",
+        "outcome": "failure",
         "messages": [
           "Amount exceeds the per-transaction limit for this merchant"
         ],
@@ -386,6 +430,7 @@ export declare const resultCodes: {
       {
         "code": "130",
         "status": "TXN_FAILURE",
+        "outcome": "failure",
         "messages": [
           "This user is blocked"
         ],
@@ -397,6 +442,7 @@ export declare const resultCodes: {
       {
         "code": "151",
         "status": "TXN_FAILURE",
+        "outcome": "failure",
         "messages": [
           "Transaction with the same order Id already exists"
         ],
@@ -408,6 +454,7 @@ export declare const resultCodes: {
       {
         "code": "156",
         "status": "TXN_FAILURE",
+        "outcome": "failure",
         "messages": [
           "Per-day transaction amount crossed"
         ],
@@ -419,6 +466,7 @@ export declare const resultCodes: {
       {
         "code": "158",
         "status": "TXN_FAILURE",
+        "outcome": "failure",
         "messages": [
           "Per-month transaction amount crossed"
         ],
@@ -430,6 +478,7 @@ export declare const resultCodes: {
       {
         "code": "159",
         "status": "TXN_FAILURE",
+        "outcome": "failure",
         "messages": [
           "Per-day transaction count crossed"
         ],
@@ -441,6 +490,7 @@ export declare const resultCodes: {
       {
         "code": "161",
         "status": "TXN_FAILURE",
+        "outcome": "failure",
         "messages": [
           "Per-month transaction count crossed"
         ],
@@ -452,6 +502,7 @@ export declare const resultCodes: {
       {
         "code": "165",
         "status": "TXN_FAILURE",
+        "outcome": "failure",
         "messages": [
           "User crossed the monthly debit limit prescribed by the regulator"
         ],
@@ -463,6 +514,7 @@ export declare const resultCodes: {
       {
         "code": "227",
         "status": "TXN_FAILURE",
+        "outcome": "failure",
         "messages": [
           "Transaction failed"
         ],
@@ -474,6 +526,7 @@ export declare const resultCodes: {
       {
         "code": "237",
         "status": "TXN_FAILURE",
+        "outcome": "failure",
         "messages": [
           "Could not complete request. Please retry again"
         ],
@@ -485,6 +538,7 @@ export declare const resultCodes: {
       {
         "code": "238",
         "status": "TXN_FAILURE",
+        "outcome": "failure",
         "messages": [
           "Invalid currency code"
         ],
@@ -496,6 +550,7 @@ export declare const resultCodes: {
       {
         "code": "240",
         "status": "TXN_FAILURE",
+        "outcome": "failure",
         "messages": [
           "Invalid total amount"
         ],
@@ -508,6 +563,7 @@ export declare const resultCodes: {
       {
         "code": "243",
         "status": "TXN_FAILURE",
+        "outcome": "failure",
         "messages": [
           "Wallet not exist for the user"
         ],
@@ -519,6 +575,7 @@ export declare const resultCodes: {
       {
         "code": "267",
         "status": "TXN_FAILURE",
+        "outcome": "failure",
         "messages": [
           "User does not exist"
         ],
@@ -530,6 +587,7 @@ export declare const resultCodes: {
       {
         "code": "274",
         "status": "TXN_FAILURE",
+        "outcome": "failure",
         "messages": [
           "User not verified"
         ],
@@ -541,6 +599,7 @@ export declare const resultCodes: {
       {
         "code": "303",
         "status": "TXN_FAILURE",
+        "outcome": "failure",
         "messages": [
           "Merchant Id can not be blank"
         ],
@@ -552,6 +611,7 @@ export declare const resultCodes: {
       {
         "code": "327",
         "status": "TXN_FAILURE",
+        "outcome": "failure",
         "messages": [
           "Channel is not associated"
         ],
@@ -563,6 +623,7 @@ export declare const resultCodes: {
       {
         "code": "334",
         "status": "TXN_FAILURE",
+        "outcome": "failure",
         "messages": [
           "Invalid Order Id"
         ],
@@ -574,6 +635,7 @@ export declare const resultCodes: {
       {
         "code": "343",
         "status": "TXN_FAILURE",
+        "outcome": "failure",
         "messages": [
           "Invalid Token"
         ],
@@ -585,6 +647,7 @@ export declare const resultCodes: {
       {
         "code": "344",
         "status": "TXN_FAILURE",
+        "outcome": "failure",
         "messages": [
           "Invalid wallet type"
         ],
@@ -596,6 +659,7 @@ export declare const resultCodes: {
       {
         "code": "345",
         "status": "TXN_FAILURE",
+        "outcome": "failure",
         "messages": [
           "Request not unique"
         ],
@@ -607,6 +671,7 @@ export declare const resultCodes: {
       {
         "code": "350",
         "status": "TXN_FAILURE",
+        "outcome": "failure",
         "messages": [
           "Duplicate order id"
         ],
@@ -618,6 +683,7 @@ export declare const resultCodes: {
       {
         "code": "357",
         "status": "TXN_FAILURE",
+        "outcome": "failure",
         "messages": [
           "Invalid order Id"
         ],
@@ -629,6 +695,7 @@ export declare const resultCodes: {
       {
         "code": "403",
         "status": "TXN_FAILURE",
+        "outcome": "failure",
         "messages": [
           "UNAUTHORIZED_ACCESS"
         ],
@@ -640,6 +707,7 @@ export declare const resultCodes: {
       {
         "code": "501",
         "status": "TXN_FAILURE",
+        "outcome": "failure",
         "messages": [
           "System Error"
         ],
@@ -652,6 +720,7 @@ export declare const resultCodes: {
       {
         "code": "GE_1041",
         "status": "TXN_FAILURE",
+        "outcome": "failure",
         "messages": [
           "We could not get the requested details. Please try again"
         ],
@@ -663,6 +732,7 @@ export declare const resultCodes: {
       {
         "code": "GE_1007",
         "status": "TXN_FAILURE",
+        "outcome": "failure",
         "messages": [
           "Invalid Transaction Amount"
         ],
@@ -674,6 +744,7 @@ export declare const resultCodes: {
       {
         "code": "GE_1026",
         "status": "TXN_FAILURE",
+        "outcome": "failure",
         "messages": [
           "We can not process your request. Please try later"
         ],
@@ -685,6 +756,7 @@ export declare const resultCodes: {
       {
         "code": "GE_1035",
         "status": "TXN_FAILURE",
+        "outcome": "failure",
         "messages": [
           "Merchant is in inactive state"
         ],
@@ -696,6 +768,7 @@ export declare const resultCodes: {
       {
         "code": "GE_1073",
         "status": "TXN_FAILURE",
+        "outcome": "failure",
         "messages": [
           "PreAuth limit exceeded; no more amount can be blocked for this user"
         ],
@@ -707,6 +780,7 @@ export declare const resultCodes: {
       {
         "code": "VF_1009",
         "status": "TXN_FAILURE",
+        "outcome": "failure",
         "messages": [
           "Could not pass velocity check"
         ],
@@ -718,6 +792,7 @@ export declare const resultCodes: {
       {
         "code": "WM_1003",
         "status": "TXN_FAILURE",
+        "outcome": "failure",
         "messages": [
           "Merchant does not exist"
         ],
@@ -729,6 +804,7 @@ export declare const resultCodes: {
       {
         "code": "SR_1004",
         "status": "TXN_FAILURE",
+        "outcome": "failure",
         "messages": [
           "Duplicate block request for Merchant Order ID"
         ],
@@ -740,6 +816,7 @@ export declare const resultCodes: {
       {
         "code": "WM_1006",
         "status": "TXN_FAILURE",
+        "outcome": "failure",
         "messages": [
           "Balance is insufficient for this request"
         ],
@@ -751,6 +828,7 @@ export declare const resultCodes: {
       {
         "code": "P2P_1000",
         "status": "TXN_FAILURE",
+        "outcome": "failure",
         "messages": [
           "We could not get the requested details. Please try again"
         ],
@@ -762,6 +840,7 @@ export declare const resultCodes: {
       {
         "code": "UDL_0014",
         "status": "TXN_FAILURE",
+        "outcome": "failure",
         "messages": [
           "Daily limit for total amount of Payment to Merchant transactions will exceed"
         ],
@@ -773,6 +852,7 @@ export declare const resultCodes: {
       {
         "code": "UDL_0015",
         "status": "TXN_FAILURE",
+        "outcome": "failure",
         "messages": [
           "Daily limit for number of Payment to Merchant transactions will exceed"
         ],
@@ -784,6 +864,7 @@ export declare const resultCodes: {
       {
         "code": "UDL_0016",
         "status": "TXN_FAILURE",
+        "outcome": "failure",
         "messages": [
           "Monthly limit for total amount of Payment to Merchant transactions will exceed"
         ],
@@ -795,6 +876,7 @@ export declare const resultCodes: {
       {
         "code": "UDL_0017",
         "status": "TXN_FAILURE",
+        "outcome": "failure",
         "messages": [
           "Monthly limit for number of Payment to Merchant transactions will exceed"
         ],
@@ -806,6 +888,7 @@ export declare const resultCodes: {
       {
         "code": "RWL_0001",
         "status": "TXN_FAILURE",
+        "outcome": "failure",
         "messages": [
           "You will exceed maximum number of allowed transactions"
         ],
@@ -817,6 +900,7 @@ export declare const resultCodes: {
       {
         "code": "RWL_2001",
         "status": "TXN_FAILURE",
+        "outcome": "failure",
         "messages": [
           "Amount greater than the allowed debit limit on the wallet"
         ],
@@ -828,6 +912,7 @@ export declare const resultCodes: {
       {
         "code": "ATE_00042",
         "status": "TXN_FAILURE",
+        "outcome": "failure",
         "messages": [
           "Balance Account not found"
         ],
@@ -839,6 +924,7 @@ export declare const resultCodes: {
       {
         "code": "305",
         "status": "TXN_FAILURE",
+        "outcome": "failure",
         "messages": [
           "Merchant Id not registered"
         ],
@@ -850,6 +936,7 @@ export declare const resultCodes: {
       {
         "code": "330",
         "status": "TXN_FAILURE",
+        "outcome": "failure",
         "messages": [
           "Checksum mismatch"
         ],
@@ -861,6 +948,7 @@ export declare const resultCodes: {
       {
         "code": "332",
         "status": "TXN_FAILURE",
+        "outcome": "failure",
         "messages": [
           "Order id can't be greater than 50 characters"
         ],
@@ -872,6 +960,7 @@ export declare const resultCodes: {
       {
         "code": "703",
         "status": "TXN_FAILURE",
+        "outcome": "failure",
         "messages": [
           "Card Pre-Auth Type is Invalid"
         ],
@@ -883,6 +972,7 @@ export declare const resultCodes: {
       {
         "code": "704",
         "status": "TXN_FAILURE",
+        "outcome": "failure",
         "messages": [
           "Duration hours exceed the allowed value"
         ],
@@ -894,6 +984,7 @@ export declare const resultCodes: {
       {
         "code": "801",
         "status": "TXN_FAILURE",
+        "outcome": "failure",
         "messages": [
           "SSO token is required"
         ],
@@ -905,6 +996,7 @@ export declare const resultCodes: {
       {
         "code": "802",
         "status": "TXN_FAILURE",
+        "outcome": "failure",
         "messages": [
           "orderId is required"
         ],
@@ -916,6 +1008,7 @@ export declare const resultCodes: {
       {
         "code": "803",
         "status": "TXN_FAILURE",
+        "outcome": "failure",
         "messages": [
           "txnAmount is required"
         ],
@@ -927,6 +1020,7 @@ export declare const resultCodes: {
       {
         "code": "804",
         "status": "TXN_FAILURE",
+        "outcome": "failure",
         "messages": [
           "signature is required"
         ],
@@ -938,6 +1032,7 @@ export declare const resultCodes: {
       {
         "code": "805",
         "status": "TXN_FAILURE",
+        "outcome": "failure",
         "messages": [
           "websiteName is required for a transaction"
         ],
@@ -949,6 +1044,7 @@ export declare const resultCodes: {
       {
         "code": "806",
         "status": "TXN_FAILURE",
+        "outcome": "failure",
         "messages": [
           "Payment failed as custId inside userInfo is missing"
         ],
@@ -970,6 +1066,7 @@ export declare const resultCodes: {
       {
         "code": "3006",
         "status": "SUCCESS",
+        "outcome": "success",
         "messages": [
           "SUCCESS"
         ],
@@ -978,6 +1075,7 @@ export declare const resultCodes: {
       {
         "code": "200",
         "status": "SUCCESS",
+        "outcome": "success",
         "messages": [
           "NO CONTENT FOUND"
         ],
@@ -986,6 +1084,7 @@ export declare const resultCodes: {
       {
         "code": "400",
         "status": "FAILURE",
+        "outcome": "failure",
         "messages": [
           "The request cannot be validated. Please refer to the doc and try again"
         ],
@@ -994,6 +1093,7 @@ export declare const resultCodes: {
       {
         "code": "500",
         "status": "FAILURE",
+        "outcome": "failure",
         "messages": [
           "System Error"
         ],
@@ -1012,6 +1112,7 @@ export declare const resultCodes: {
       {
         "code": "0000",
         "status": "S",
+        "outcome": "success",
         "messages": [
           "Success"
         ],
@@ -1020,6 +1121,7 @@ export declare const resultCodes: {
       {
         "code": "501",
         "status": "F",
+        "outcome": "failure",
         "messages": [
           "System Error"
         ],
@@ -1028,6 +1130,7 @@ export declare const resultCodes: {
       {
         "code": "2013",
         "status": "F",
+        "outcome": "failure",
         "messages": [
           "Mid in the query param does not match the Mid in the request"
         ],
@@ -1036,6 +1139,7 @@ export declare const resultCodes: {
       {
         "code": "2014",
         "status": "F",
+        "outcome": "failure",
         "messages": [
           "OrderId in the query param does not match the orderId in the request"
         ],
@@ -1044,6 +1148,7 @@ export declare const resultCodes: {
       {
         "code": "1001",
         "status": "F",
+        "outcome": "failure",
         "messages": [
           "Invalid requestType",
           "Invalid tokenType"
@@ -1053,6 +1158,7 @@ export declare const resultCodes: {
       {
         "code": "1010",
         "status": "F",
+        "outcome": "failure",
         "messages": [
           "Merchant is inactive; contact the helpdesk"
         ],
@@ -1061,6 +1167,7 @@ export declare const resultCodes: {
       {
         "code": "1006",
         "status": "F",
+        "outcome": "failure",
         "messages": [
           "Your Session has expired"
         ],
@@ -1069,6 +1176,7 @@ export declare const resultCodes: {
       {
         "code": "1007",
         "status": "F",
+        "outcome": "failure",
         "messages": [
           "Missing mandatory element"
         ],
@@ -1077,6 +1185,7 @@ export declare const resultCodes: {
       {
         "code": "2006",
         "status": "F",
+        "outcome": "failure",
         "messages": [
           "Mid is invalid"
         ],
@@ -1085,6 +1194,7 @@ export declare const resultCodes: {
       {
         "code": "1011",
         "status": "F",
+        "outcome": "failure",
         "messages": [
           "Parameter [body.requestType] has invalid value [PAYMNT]"
         ],
@@ -1093,6 +1203,7 @@ export declare const resultCodes: {
       {
         "code": "2222",
         "status": "F",
+        "outcome": "failure",
         "messages": [
           "Invalid request body"
         ],
@@ -1101,6 +1212,7 @@ export declare const resultCodes: {
       {
         "code": "1012",
         "status": "F",
+        "outcome": "failure",
         "messages": [
           "param missing"
         ],
@@ -1109,6 +1221,7 @@ export declare const resultCodes: {
       {
         "code": "312",
         "status": "F",
+        "outcome": "failure",
         "messages": [
           "Invalid card details"
         ],
@@ -1117,6 +1230,7 @@ export declare const resultCodes: {
       {
         "code": "9999",
         "status": "F",
+        "outcome": "failure",
         "messages": [
           "Something went wrong"
         ],
@@ -1125,6 +1239,7 @@ export declare const resultCodes: {
       {
         "code": "324",
         "status": "F",
+        "outcome": "failure",
         "messages": [
           "Duplicate Order Id"
         ],
@@ -1133,6 +1248,7 @@ export declare const resultCodes: {
       {
         "code": "317",
         "status": "F",
+        "outcome": "failure",
         "messages": [
           "Invalid payment mode."
         ],
@@ -1141,6 +1257,7 @@ export declare const resultCodes: {
       {
         "code": "410",
         "status": "F",
+        "outcome": "failure",
         "messages": [
           "order status is closed"
         ],
@@ -1149,6 +1266,7 @@ export declare const resultCodes: {
       {
         "code": "201",
         "status": "F",
+        "outcome": "failure",
         "messages": [
           "order is paid"
         ],
@@ -1167,6 +1285,7 @@ export declare const resultCodes: {
       {
         "code": "0000",
         "status": "S",
+        "outcome": "success",
         "messages": [
           "Success"
         ],
@@ -1175,6 +1294,7 @@ export declare const resultCodes: {
       {
         "code": "1006",
         "status": "F",
+        "outcome": "failure",
         "messages": [
           "token sent in request has expired or is invalid"
         ],
@@ -1183,6 +1303,7 @@ export declare const resultCodes: {
       {
         "code": "501",
         "status": "F",
+        "outcome": "failure",
         "messages": [
           "System Error"
         ],
@@ -1191,6 +1312,7 @@ export declare const resultCodes: {
       {
         "code": "2013",
         "status": "F",
+        "outcome": "failure",
         "messages": [
           "Different mid sent in create order request and modify order request"
         ],
@@ -1199,6 +1321,7 @@ export declare const resultCodes: {
       {
         "code": "2014",
         "status": "F",
+        "outcome": "failure",
         "messages": [
           "Different orderId sent in create order request and modify order request"
         ],
@@ -1207,6 +1330,7 @@ export declare const resultCodes: {
       {
         "code": "1011",
         "status": "F",
+        "outcome": "failure",
         "messages": [
           "Parameter illegal"
         ],
@@ -1215,6 +1339,7 @@ export declare const resultCodes: {
       {
         "code": "2222",
         "status": "F",
+        "outcome": "failure",
         "messages": [
           "Invalid request body"
         ],
@@ -1223,6 +1348,7 @@ export declare const resultCodes: {
       {
         "code": "1001",
         "status": "F",
+        "outcome": "failure",
         "messages": [
           "Invalid tokenType",
           "Invalid currency"
@@ -1232,6 +1358,7 @@ export declare const resultCodes: {
       {
         "code": "1012",
         "status": "F",
+        "outcome": "failure",
         "messages": [
           "param missing"
         ],
@@ -1240,6 +1367,7 @@ export declare const resultCodes: {
       {
         "code": "1111",
         "status": "F",
+        "outcome": "failure",
         "messages": [
           "Order modification not allowed. Transaction already in process"
         ],
@@ -1248,6 +1376,7 @@ export declare const resultCodes: {
       {
         "code": "2007",
         "status": "F",
+        "outcome": "failure",
         "messages": [
           "Txn amount is invalid"
         ],
@@ -1256,6 +1385,7 @@ export declare const resultCodes: {
       {
         "code": "410",
         "status": "F",
+        "outcome": "failure",
         "messages": [
           "order status is closed"
         ],
@@ -1264,6 +1394,7 @@ export declare const resultCodes: {
       {
         "code": "201",
         "status": "F",
+        "outcome": "failure",
         "messages": [
           "order is paid"
         ],
@@ -1282,6 +1413,7 @@ export declare const resultCodes: {
       {
         "code": "0",
         "status": "S",
+        "outcome": "success",
         "messages": [
           "Success"
         ],
@@ -1290,6 +1422,7 @@ export declare const resultCodes: {
       {
         "code": "1007",
         "status": "F",
+        "outcome": "failure",
         "messages": [
           "Missing mandatory element"
         ],
@@ -1298,6 +1431,7 @@ export declare const resultCodes: {
       {
         "code": "2013",
         "status": "F",
+        "outcome": "failure",
         "messages": [
           "Mid in the query param does not match the Mid in the request"
         ],
@@ -1306,6 +1440,7 @@ export declare const resultCodes: {
       {
         "code": "2014",
         "status": "F",
+        "outcome": "failure",
         "messages": [
           "OrderId in the query param does not match the OrderId in the request"
         ],
@@ -1314,6 +1449,7 @@ export declare const resultCodes: {
       {
         "code": "2007",
         "status": "F",
+        "outcome": "failure",
         "messages": [
           "Txn amount is invalid"
         ],
@@ -1322,6 +1458,7 @@ export declare const resultCodes: {
       {
         "code": "4001",
         "status": "F",
+        "outcome": "failure",
         "messages": [
           "Invalid Max Amount",
           "Invalid Subscription Frequency",
@@ -1336,6 +1473,7 @@ export declare const resultCodes: {
       {
         "code": "501",
         "status": "F",
+        "outcome": "failure",
         "messages": [
           "System Error"
         ],
@@ -1344,6 +1482,7 @@ export declare const resultCodes: {
       {
         "code": "2006",
         "status": "F",
+        "outcome": "failure",
         "messages": [
           "Mid is invalid"
         ],
@@ -1352,6 +1491,7 @@ export declare const resultCodes: {
       {
         "code": "2022",
         "status": "F",
+        "outcome": "failure",
         "messages": [
           "Paymode selected is not enabled for the merchant account"
         ],
@@ -1360,6 +1500,7 @@ export declare const resultCodes: {
       {
         "code": "1102",
         "status": "TXN_FAILURE",
+        "outcome": "failure",
         "messages": [
           "Subscription already in progress",
           "Invalid subscription max amount value",
@@ -1390,6 +1531,7 @@ export declare const resultCodes: {
       {
         "code": "00",
         "status": "SUCCESS",
+        "outcome": "success",
         "messages": [
           "SUCCESS"
         ],
@@ -1398,6 +1540,7 @@ export declare const resultCodes: {
       {
         "code": "100",
         "status": "PENDING",
+        "outcome": "pending",
         "messages": [
           "PENDING"
         ],
@@ -1406,6 +1549,7 @@ export declare const resultCodes: {
       {
         "code": "150",
         "status": "PENDING",
+        "outcome": "pending",
         "messages": [
           "SYSTEM_ERROR"
         ],
@@ -1414,6 +1558,7 @@ export declare const resultCodes: {
       {
         "code": "400",
         "status": "FAILED",
+        "outcome": "failure",
         "messages": [
           "BAD_REQUEST"
         ],
@@ -1422,6 +1567,7 @@ export declare const resultCodes: {
       {
         "code": "401",
         "status": "FAILED",
+        "outcome": "failure",
         "messages": [
           "FAILURE"
         ],
@@ -1430,6 +1576,7 @@ export declare const resultCodes: {
       {
         "code": "405",
         "status": "FAILED",
+        "outcome": "failure",
         "messages": [
           "Invalid Token Index Number"
         ],
@@ -1438,6 +1585,7 @@ export declare const resultCodes: {
       {
         "code": "406",
         "status": "FAILED",
+        "outcome": "failure",
         "messages": [
           "Invalid request id"
         ],
@@ -1446,6 +1594,7 @@ export declare const resultCodes: {
       {
         "code": "407",
         "status": "FAILED",
+        "outcome": "failure",
         "messages": [
           "Incorrect mid"
         ],
@@ -1454,6 +1603,7 @@ export declare const resultCodes: {
       {
         "code": "408",
         "status": "FAILED",
+        "outcome": "failure",
         "messages": [
           "Incorrect User ID"
         ],
@@ -1462,6 +1612,7 @@ export declare const resultCodes: {
       {
         "code": "409",
         "status": "FAILED",
+        "outcome": "failure",
         "messages": [
           "Incorrect details passed"
         ],
@@ -1470,6 +1621,7 @@ export declare const resultCodes: {
       {
         "code": "410",
         "status": "FAILED",
+        "outcome": "failure",
         "messages": [
           "Mandatory fields missing"
         ],
@@ -1478,6 +1630,7 @@ export declare const resultCodes: {
       {
         "code": "730",
         "status": "FAILED",
+        "outcome": "failure",
         "messages": [
           "Error from card network"
         ],
@@ -1486,6 +1639,7 @@ export declare const resultCodes: {
       {
         "code": "440",
         "status": "FAILED",
+        "outcome": "failure",
         "messages": [
           "Operation not supported by network"
         ],
@@ -1494,6 +1648,7 @@ export declare const resultCodes: {
       {
         "code": "442",
         "status": "FAILED",
+        "outcome": "failure",
         "messages": [
           "Unable to found TRID"
         ],
@@ -1502,6 +1657,7 @@ export declare const resultCodes: {
       {
         "code": "443",
         "status": "FAILED",
+        "outcome": "failure",
         "messages": [
           "TRID is not in Active state"
         ],
@@ -1510,6 +1666,7 @@ export declare const resultCodes: {
       {
         "code": "500",
         "status": "FAILED",
+        "outcome": "failure",
         "messages": [
           "INTERNAL_SYSTEM_ERROR"
         ],
@@ -1518,6 +1675,7 @@ export declare const resultCodes: {
       {
         "code": "502",
         "status": "FAILED",
+        "outcome": "failure",
         "messages": [
           "SYSTEM_ERROR"
         ],
@@ -1526,6 +1684,7 @@ export declare const resultCodes: {
       {
         "code": "1001",
         "status": "FAILED",
+        "outcome": "failure",
         "messages": [
           "Signature Validation Failure"
         ],
@@ -1534,6 +1693,7 @@ export declare const resultCodes: {
       {
         "code": "1002",
         "status": "FAILED",
+        "outcome": "failure",
         "messages": [
           "CheckSum Validation Failure"
         ],
@@ -1542,6 +1702,7 @@ export declare const resultCodes: {
       {
         "code": "1003",
         "status": "FAILED",
+        "outcome": "failure",
         "messages": [
           "Jwt Validation Failure"
         ],
@@ -1550,6 +1711,7 @@ export declare const resultCodes: {
       {
         "code": "1004",
         "status": "FAILED",
+        "outcome": "failure",
         "messages": [
           "Merchant Id is missing"
         ],
@@ -1558,6 +1720,7 @@ export declare const resultCodes: {
       {
         "code": "1005",
         "status": "FAILED",
+        "outcome": "failure",
         "messages": [
           "Signature type is missing"
         ],
@@ -1566,6 +1729,7 @@ export declare const resultCodes: {
       {
         "code": "1006",
         "status": "FAILED",
+        "outcome": "failure",
         "messages": [
           "Head is missing"
         ],
@@ -1574,6 +1738,7 @@ export declare const resultCodes: {
       {
         "code": "1400",
         "status": "FAILED",
+        "outcome": "failure",
         "messages": [
           "Signature Type is invalid"
         ],
@@ -1582,6 +1747,7 @@ export declare const resultCodes: {
       {
         "code": "700",
         "status": "FAILED",
+        "outcome": "failure",
         "messages": [
           "Bad Request from card Network"
         ],
@@ -1590,6 +1756,7 @@ export declare const resultCodes: {
       {
         "code": "701",
         "status": "FAILED",
+        "outcome": "failure",
         "messages": [
           "Failure from card network"
         ],
@@ -1598,6 +1765,7 @@ export declare const resultCodes: {
       {
         "code": "702",
         "status": "FAILED",
+        "outcome": "failure",
         "messages": [
           "Error from Network"
         ],
@@ -1606,6 +1774,7 @@ export declare const resultCodes: {
       {
         "code": "708",
         "status": "FAILED",
+        "outcome": "failure",
         "messages": [
           "Error connecting with card network"
         ],
@@ -1614,6 +1783,7 @@ export declare const resultCodes: {
       {
         "code": "709",
         "status": "FAILED",
+        "outcome": "failure",
         "messages": [
           "Error communicating with card network"
         ],
@@ -1622,6 +1792,7 @@ export declare const resultCodes: {
       {
         "code": "714",
         "status": "FAILED",
+        "outcome": "failure",
         "messages": [
           "Further operations for this card are not allowed"
         ],
@@ -1630,6 +1801,7 @@ export declare const resultCodes: {
       {
         "code": "715",
         "status": "FAILED",
+        "outcome": "failure",
         "messages": [
           "Requested action for the token not allowed or token is invalid"
         ],
@@ -1638,6 +1810,7 @@ export declare const resultCodes: {
       {
         "code": "721",
         "status": "FAILED",
+        "outcome": "failure",
         "messages": [
           "Error with Network"
         ],
@@ -1646,6 +1819,7 @@ export declare const resultCodes: {
       {
         "code": "723",
         "status": "FAILED",
+        "outcome": "failure",
         "messages": [
           "Error While connecting to card network"
         ],
@@ -1654,6 +1828,7 @@ export declare const resultCodes: {
       {
         "code": "724",
         "status": "FAILED",
+        "outcome": "failure",
         "messages": [
           "TOKEN_NOT_FOUND"
         ],
@@ -1662,6 +1837,7 @@ export declare const resultCodes: {
       {
         "code": "727",
         "status": "FAILED",
+        "outcome": "failure",
         "messages": [
           "INVALID_AUTHREFNO"
         ],
@@ -1670,6 +1846,7 @@ export declare const resultCodes: {
       {
         "code": "728",
         "status": "FAILED",
+        "outcome": "failure",
         "messages": [
           "TOKEN_SUSPENDED"
         ],
@@ -1678,6 +1855,7 @@ export declare const resultCodes: {
       {
         "code": "729",
         "status": "FAILED",
+        "outcome": "failure",
         "messages": [
           "TOKEN_EXPIRED"
         ],
@@ -1686,6 +1864,7 @@ export declare const resultCodes: {
       {
         "code": "750",
         "status": "FAILED",
+        "outcome": "failure",
         "messages": [
           "REQUIRE_ADDITIONAL_AUTHENTICATION"
         ],
@@ -1694,6 +1873,7 @@ export declare const resultCodes: {
       {
         "code": "801",
         "status": "PENDING",
+        "outcome": "pending",
         "messages": [
           "Awaiting response from the network"
         ],

@@ -104,7 +104,7 @@ describe('the TypeScript samples', () => {
         compilerOptions: {
           target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: true,
           types: ['node'], typeRoots: [join(root, 'node_modules/@types')],
-          paths: { 'gateway-contract': [join(root, 'src/index.d.ts')] },
+          paths: { 'gateway-contract': [join(root, 'dist/index.d.ts')] },
         },
         files,
       }));

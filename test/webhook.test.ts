@@ -128,7 +128,7 @@ describe('receive(): signature failures', () => {
     expect((await spy.receive(text)).accepted).toBe(true);
     expect(calls).toEqual([[bodyText, signature]]);
     // No comparison of the signature's value in the receiver itself (a type check is not one).
-    expect(readFileSync(new URL('../src/webhook/receive.js', import.meta.url), 'utf8')).not.toMatch(/(?<!typeof\s+[\w.]*)\bsignature\s*[!=]==|[!=]==\s*[\w.]*\.signature\b/);
+    expect(readFileSync(new URL('../src/webhook/receive.ts', import.meta.url), 'utf8')).not.toMatch(/(?<!typeof\s+[\w.]*)\bsignature\s*[!=]==|[!=]==\s*[\w.]*\.signature\b/);
   });
 
   it('answers 500 when the verifier itself fails, and processes nothing', async () => {

@@ -1,29 +1,11 @@
 // Code samples of the reference docs (Redoc's `x-codeSamples`), derived from the bundled contract:
 // the operation index, each operation's first request example and first answers, and the
-// result-code catalog. Nothing here is written per operation except how the typed client names
-// each call's arguments, which the client's own types define (a test type-checks every sample).
+// result-code catalog. Nothing here is written per operation: the client call's arguments come
+// from the operation index, as the client's own types do (a test type-checks every sample).
 import { deref } from './refs.mjs';
 
 /** The first-party package, as a merchant imports it. */
 const PACKAGE = 'gateway-contract';
-
-/**
- * How the typed client takes each operation's arguments besides `body` (see
- * src/client/createGatewayClient.d.ts). `from` names where the sample takes the value.
- * @type {Record<string, { name: string, from: 'path' | 'query' | 'env', value: string, comment?: string }[]>}
- */
-const CLIENT_ARGUMENTS = {
-  tokenizeCard: [{ name: 'mid', from: 'path', value: 'mid', comment: 'the path mid (the client adds the requestId)' }],
-  preAuthorize: [],
-  listSubscriptions: [{ name: 'token', from: 'env', value: 'SSO_TOKEN', comment: 'the customer\'s SSO token (head.token)' }],
-  initiatePayment: [{ name: 'txnToken', from: 'env', value: 'TXN_TOKEN', comment: 'the order\'s transaction token' }],
-  modifyOrder: [
-    { name: 'mid', from: 'query', value: 'mid' },
-    { name: 'orderId', from: 'query', value: 'orderId' },
-    { name: 'txnToken', from: 'env', value: 'TXN_TOKEN', comment: 'the order\'s transaction token' },
-  ],
-  createSubscription: [],
-};
 
 /** A JavaScript identifier needs no quotes as an object key. */
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
@@ -85,26 +67,31 @@ function at(value, pointer) {
  * @param {any} pathItem the path item (its `servers`) @param {any} op the operation object
  */
 export function operationSamples(doc, info, catalogEntry, pathItem, op) {
-  const args = CLIENT_ARGUMENTS[info.operationId];
-  if (!args) throw new Error(`docs: no client call is known for ${info.operationId}; add it to CLIENT_ARGUMENTS in scripts/lib/docsSamples.mjs`);
   const [request] = examplesOf(doc, op.requestBody.content['application/json']);
   const answers = examplesOf(doc, op.responses['200'].content['application/json']);
   if (!request || answers.length === 0) throw new Error(`docs: ${info.operationId} needs a request example and an answer example`);
   const params = parameterValues(doc, op, request.value.body);
   const headSchema = deref(doc, deref(doc, op.requestBody.content['application/json'].schema).properties.head);
   // A head with a signature (mandatory, or optional as for modify order) is signed by the client.
-  const signed = info.authentication.fields.includes('signature');
+  const signed = info.signature !== 'none';
   const needsClientId = (headSchema.required ?? []).includes('clientId');
   const codeOf = (/** @type {any} */ answer) => at(answer.value, `${catalogEntry.location}/${catalogEntry.fields.code}`);
   const codes = new Map(catalogEntry.codes.map((/** @type {any} */ c) => [c.code, c]));
-  const failure = answers.find((a) => codes.get(codeOf(a)) && !['SUCCESS', 'S', 'TXN_SUCCESS', 'PENDING'].includes(codes.get(codeOf(a)).status));
-  const hasPending = catalogEntry.codes.some((/** @type {any} */ c) => c.status === 'PENDING');
+  const failure = answers.find((a) => codes.get(codeOf(a))?.outcome === 'failure');
+  const hasPending = catalogEntry.codes.some((/** @type {any} */ c) => c.outcome === 'pending');
 
-  // Comments on lines of their own: the samples panel is narrow.
-  const callArgs = args.flatMap((a) => {
-    const value = a.from === 'env' ? `process.env.${a.value}!` : tsLiteral(params[a.from][a.value]);
-    return [...(a.comment ? [`  // ${a.comment}`] : []), `  ${a.name}: ${value},`];
-  });
+  // The call's arguments besides the body, as the operation index says (and the client's types
+  // derive): the parameters the body does not carry, then the head's token. Comments on lines of
+  // their own: the samples panel is narrow.
+  const fromHead = info.parameters.filter((/** @type {any} */ p) => p.source === 'head').map((/** @type {any} */ p) => p.name);
+  const callArgs = info.parameters
+    .filter((/** @type {any} */ p) => p.source === 'argument')
+    .flatMap((/** @type {any} */ p) => [`  // the ${p.in} ${p.name}${fromHead.length ? ` (the client adds the ${fromHead.join(' and ')})` : ''}`, `  ${p.name}: ${tsLiteral(params[/** @type {'path' | 'query'} */ (p.in)][p.name])},`]);
+  if (info.credential) {
+    const described = deref(doc, headSchema.properties[info.credential.head])?.description;
+    const env = info.credential.argument.replace(/[A-Z]/g, (/** @type {string} */ c) => `_${c}`).toUpperCase();
+    callArgs.push(...(described ? [`  // head.${info.credential.head}: ${String(described).split('.')[0].trim()}`] : []), `  ${info.credential.argument}: process.env.${env}!,`);
+  }
   const typescript = [
     `import { createGatewayClient${signed ? ', createChecksumSigner' : ''} } from '${PACKAGE}';`,
     '',

@@ -1,5 +1,5 @@
 // The result-code catalog: per operation, the codes its response can carry, with status,
-// message(s) and meaning. Derived from the response schemas' oneOf branches, the one source.
+// outcome, message(s) and meaning. Derived from the response schemas' oneOf branches, the one source.
 import { operationsOf } from './operationIndex.mjs';
 import { deref } from './refs.mjs';
 
@@ -35,6 +35,16 @@ function findCodeUnion(doc, schema, pointer = '', seen = new Set()) {
   return null;
 }
 
+/**
+ * What a status means for the merchant: `success` and `pending` by name in every table's status
+ * column (SUCCESS, S, TXN_SUCCESS; PENDING), `failure` for every other status.
+ * @param {string} status @returns {'success' | 'pending' | 'failure'}
+ */
+export function outcomeOf(status) {
+  if (status === 'SUCCESS' || status === 'S' || status === 'TXN_SUCCESS') return 'success';
+  return status === 'PENDING' ? 'pending' : 'failure';
+}
+
 /** @param {any} doc */
 export function resultCatalogOf(doc) {
   /** @type {Record<string, any>} */
@@ -49,6 +59,7 @@ export function resultCatalogOf(doc) {
       codes: node.oneOf.map((/** @type {any} */ branch) => ({
         code: branch.properties[fields.code].const,
         status: branch.properties[fields.status].const,
+        outcome: outcomeOf(branch.properties[fields.status].const),
         messages: branch.properties[fields.message]?.examples ?? [],
         meaning: branch.description ?? '',
         ...(branch['x-code-table'] ? { tables: branch['x-code-table'] } : {}),
@@ -64,8 +75,8 @@ export function buildResultCatalog(doc, header) {
   const json = JSON.stringify(catalog, null, 2);
   const md = [`<!-- ${header} -->`, '# Result codes', '', 'Per operation, the codes its response can carry (section 7 of the interface description). Every outcome is HTTP 200 with the code in the body.', ''];
   for (const [operationId, entry] of Object.entries(catalog)) {
-    md.push(`## ${operationId}`, '', `Fields: \`${entry.location}/${entry.fields.code}\`, \`${entry.fields.status}\`, \`${entry.fields.message}\`.`, '', '| Code | Status | Message(s) | Meaning |', '|---|---|---|---|');
-    for (const c of entry.codes) md.push(`| ${c.code} | ${c.status} | ${c.messages.join('<br>')} | ${c.meaning.replace(/\|/g, '\\|')} |`);
+    md.push(`## ${operationId}`, '', `Fields: \`${entry.location}/${entry.fields.code}\`, \`${entry.fields.status}\`, \`${entry.fields.message}\`.`, '', '| Code | Status | Outcome | Message(s) | Meaning |', '|---|---|---|---|---|');
+    for (const c of entry.codes) md.push(`| ${c.code} | ${c.status} | ${c.outcome} | ${c.messages.join('<br>')} | ${c.meaning.replace(/\|/g, '\\|')} |`);
     md.push('');
   }
   return {

@@ -1,5 +1,6 @@
-// Reading a request body on node:http within a size limit, shared by the servers of the package
-// (the webhook receiver's adapter, the sandbox). Events rather than async iteration: leaving a
+// Reading a body within a size limit: a request on node:http, shared by the servers of the package
+// (the webhook receiver's adapter, the sandbox), and a Fetch API body (the Fetch adapter, the answers
+// the client and the webhook sender read). On node:http, events rather than async iteration: leaving a
 // `for await` loop early destroys the socket before an answer can be written.
 import type { IncomingMessage } from 'node:http';
 
@@ -37,4 +38,26 @@ export function readBody(req: IncomingMessage, maxBytes: number, done: (body: Bu
   req.on('error', () => finish(null, 'aborted'));
   // A client that goes away before the end of its body.
   req.on('close', () => finish(null, 'aborted'));
+}
+
+/**
+ * Reads a Fetch API body (a request's or a response's) within a size limit: its bytes, or null as
+ * soon as it passes `maxBytes` (reading stops there and the rest is cancelled).
+ */
+export async function readWebBody(body: ReadableStream<Uint8Array> | null | undefined, maxBytes: number): Promise<Buffer | null> {
+  if (!body) return Buffer.alloc(0);
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      return null;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks);
 }

@@ -1,12 +1,18 @@
 // Which of an operation's own result codes the service answers for a request that breaks a rule,
 // where the description gives one (section 7). First matching rule wins. A code given here must
-// be in the operation's table: test/resultCodeRules.test.ts checks it against the catalog.
+// be in the operation's table: the type of `resultCodeRules` makes the compiler check it.
+import type { OperationId, ResultCodeOf } from '../types.js';
 
-/**
- * @typedef {{ pointer?: RegExp, rule?: string[], in?: string, code: string, message?: string }} CodeRule
- */
+/** Which code answers an issue: the first rule whose pointer and rule match wins. */
+export interface CodeRule<C extends string = string> {
+  pointer?: RegExp;
+  rule?: string[];
+  code: C;
+  /** One of the code's messages, for codes whose table gives several. */
+  message?: string;
+}
 
-const TOKEN_SERVICE = /** @type {CodeRule[]} */ ([
+const TOKEN_SERVICE: CodeRule<ResultCodeOf<'tokenizeCard'> & ResultCodeOf<'notifyTokenStatus'>>[] = [
   { pointer: /^\/head$/, rule: ['required', 'type'], code: '1006' },
   { pointer: /^\/head\/signatureType$/, rule: ['required'], code: '1005' },
   { pointer: /^\/head\/signatureType$/, code: '1400' },
@@ -16,10 +22,10 @@ const TOKEN_SERVICE = /** @type {CodeRule[]} */ ([
   { pointer: /^\/body\/mid$/, code: '407' },
   { rule: ['required'], code: '410' },
   { code: '400' },
-]);
+];
 
-/** @type {Record<string, CodeRule[]>} */
-export const resultCodeRules = {
+/** Per operation, which result code answers a request that breaks a rule (first match wins). */
+export const resultCodeRules: { readonly [O in OperationId]?: readonly CodeRule<ResultCodeOf<O>>[] } = {
   notifyTokenStatus: [
     { pointer: /^\/body\/tokenInfo\/tokenIndexNumber$/, rule: ['pattern', 'minLength', 'type'], code: '405' },
     ...TOKEN_SERVICE,
@@ -76,14 +82,11 @@ export const resultCodeRules = {
   ],
 };
 
-/**
- * The result code for one issue of a request, or undefined when the description gives none.
- * @param {string} operationId @param {{ pointer: string, rule: string, resultCode?: string }} issue
- * @returns {{ code: string, message?: string } | undefined}
- */
-export function resultCodeFor(operationId, issue) {
+/** The result code for one issue of a request, or undefined when the description gives none. */
+export function resultCodeFor(operationId: string, issue: { pointer: string; rule: string; resultCode?: string | undefined }): { code: string; message?: string } | undefined {
   if (issue.resultCode) return { code: issue.resultCode };
-  for (const r of resultCodeRules[operationId] ?? []) {
+  const rules: readonly CodeRule[] = resultCodeRules[operationId as OperationId] ?? [];
+  for (const r of rules) {
     if (r.pointer && !r.pointer.test(issue.pointer)) continue;
     if (r.rule && !r.rule.includes(issue.rule)) continue;
     return { code: r.code, ...(r.message ? { message: r.message } : {}) };

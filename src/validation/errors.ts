@@ -1,45 +1,65 @@
 // Turns AJV errors into issues a merchant can act on: a JSON Pointer to the field, the rule broken
 // and a sentence. No issue ever carries the value that failed: only field names from the
 // contract, schema facts (lengths, allowed values) and rule titles.
-import { conditionTitle, locateRule, schemaAt } from './schemaLocation.js';
+import type { CompiledValidatorError } from '../../generated/validators.js';
 import { pointerSegment } from '../json/pointer.js';
+import { conditionTitle, locateRule, schemaAt } from './schemaLocation.js';
 
-/**
- * @typedef {object} ValidationIssue
- * @property {'body' | 'query' | 'path'} in where the field is: the JSON payload, the query string or the path
- * @property {string} pointer JSON Pointer (RFC 6901) to the field, relative to `in`
- * @property {string} rule the rule broken: a JSON Schema keyword (`required`, `pattern`, ...) or the name of a named check
- * @property {string} message what is wrong, in words
- * @property {string} [schemaPath] where the rule lives in the bundled contract
- * @property {string} [condition] the title of the conditional rule, when the rule is conditional
- * @property {string} [resultCode] the operation's own result code the service answers for this failure, when the description gives one
- */
+/** One problem of a payload. Never carries the value that failed. */
+export interface ValidationIssue {
+  /** Where the field is: the JSON payload, the query string or the path. */
+  in: 'body' | 'query' | 'path';
+  /** JSON Pointer (RFC 6901) to the field, relative to `in`. For a missing field, the field itself. */
+  pointer: string;
+  /** The rule broken: a JSON Schema keyword (`required`, `pattern`, ...) or a named check (`queryMatchesBody`, ...). */
+  rule: string;
+  /** What is wrong, in words. */
+  message: string;
+  /** Where the rule lives in the bundled contract (generated/openapi.json). */
+  schemaPath?: string;
+  /** The title of the conditional rule, when the rule is conditional. */
+  condition?: string;
+  /** The operation's own result code the service answers for this failure, when the description gives one. */
+  resultCode?: string;
+}
 
 /** At most this many issues are described; a payload with more gets one closing issue that counts them. */
 export const MAX_ISSUES = 100;
 
-function fieldName(/** @type {string} */ pointer) {
+function fieldName(pointer: string): string {
   if (pointer === '') return 'The payload';
   const last = pointer.slice(pointer.lastIndexOf('/') + 1).replace(/~1/g, '/').replace(/~0/g, '~');
   return /^\d+$/.test(last) ? `Item ${last} of ${fieldName(pointer.slice(0, pointer.lastIndexOf('/')))}` : `"${last}"`;
 }
 
-const TYPE_WORDS = /** @type {Record<string, string>} */ ({ string: 'a string', object: 'a JSON object', array: 'an array', integer: 'an integer', number: 'a number', boolean: 'true or false', null: 'null' });
+const TYPE_WORDS: Record<string, string> = { string: 'a string', object: 'a JSON object', array: 'an array', integer: 'an integer', number: 'a number', boolean: 'true or false', null: 'null' };
 
-/** @param {any} holder the schema that holds the keyword */
-function expectation(holder) {
-  const text = typeof holder?.description === 'string' ? holder.description.split('\n')[0].trim() : '';
+/** The first line of the description of the schema that holds the keyword. */
+function expectation(holder: unknown): string {
+  const description = (holder as { description?: unknown } | undefined)?.description;
+  const text = typeof description === 'string' ? (description.split('\n')[0] ?? '').trim() : '';
   return text ? ` Expected: ${text}` : '';
 }
 
-/**
- * @param {{ instancePath: string, schemaPath: string, keyword: string, params: any }} error
- * @param {any} doc the bundled contract, or undefined when not available
- * @param {string} rootRef
- * @returns {ValidationIssue | null}
- */
-function toIssue(error, doc, rootRef) {
-  const { keyword, params } = error;
+/** AJV's `params` of an error, by keyword (only what the messages read). */
+interface ErrorParams {
+  missingProperty?: string;
+  additionalProperty?: string;
+  unevaluatedProperty?: string;
+  tag?: string;
+  type?: string | string[];
+  allowedValues?: unknown[];
+  allowedValue?: unknown;
+  format?: string;
+  limit?: number;
+  comparison?: string;
+  error?: string;
+  passingSchemas?: unknown;
+}
+
+function toIssue(error: CompiledValidatorError, doc: unknown, rootRef: string): ValidationIssue | null {
+  const { keyword } = error;
+  const params = error.params as ErrorParams;
   if (keyword === 'if') return null; // the failing `then` keyword is reported on its own
   let pointer = error.instancePath;
   if (keyword === 'required' || keyword === 'dependentRequired') pointer += `/${pointerSegment(params.missingProperty)}`;
@@ -51,7 +71,7 @@ function toIssue(error, doc, rootRef) {
   const holder = doc ? schemaAt(doc, schemaPath) : undefined;
   const field = fieldName(pointer);
   const within = condition ? ` (rule: ${condition})` : '';
-  let message;
+  let message: string;
   switch (keyword) {
     case 'required':
       message = `${field} is missing: it is mandatory here${within}.`;
@@ -64,10 +84,10 @@ function toIssue(error, doc, rootRef) {
       message = `${field} must not be sent here${within}.`;
       break;
     case 'type':
-      message = `${field} must be ${[].concat(params.type).map((t) => TYPE_WORDS[t] ?? t).join(' or ')}.`;
+      message = `${field} must be ${([] as string[]).concat(params.type ?? []).map((t) => TYPE_WORDS[t] ?? t).join(' or ')}.`;
       break;
     case 'enum':
-      message = `${field} must be one of: ${params.allowedValues.map((/** @type {unknown} */ v) => JSON.stringify(v)).join(', ')}${within}.`;
+      message = `${field} must be one of: ${(params.allowedValues ?? []).map((v) => JSON.stringify(v)).join(', ')}${within}.`;
       break;
     case 'const':
       message = `${field} must be ${JSON.stringify(params.allowedValue)}${within}.`;
@@ -102,7 +122,8 @@ function toIssue(error, doc, rootRef) {
       break;
     case 'oneOf':
     case 'anyOf': {
-      const branches = Array.isArray(holder?.[keyword]) ? holder[keyword].map((/** @type {any} */ b) => b?.title).filter(Boolean) : [];
+      const list = (holder as Record<string, unknown> | undefined)?.[keyword];
+      const branches = Array.isArray(list) ? list.map((b: { title?: unknown } | null) => b?.title).filter((t): t is string => typeof t === 'string' && t !== '') : [];
       message = `${field} matches ${keyword === 'oneOf' && params.passingSchemas ? 'more than one' : 'none'} of the allowed forms${branches.length ? `: ${branches.join('; ')}` : ''}.`;
       break;
     }
@@ -113,14 +134,12 @@ function toIssue(error, doc, rootRef) {
 }
 
 /**
- * @param {ReadonlyArray<{ instancePath: string, schemaPath: string, keyword: string, params: any }>} errors
- * @param {any} doc the bundled contract (for rule locations and titles)
- * @param {string} rootRef the schema the payload was validated against
- * @returns {ValidationIssue[]}
+ * The issues of AJV's errors, one per field and rule, at most MAX_ISSUES of them.
+ * `doc` is the bundled contract (for rule locations and titles); `rootRef` the schema the payload
+ * was validated against.
  */
-export function issuesFromAjv(errors, doc, rootRef) {
-  /** @type {Map<string, ValidationIssue>} */
-  const unique = new Map();
+export function issuesFromAjv(errors: readonly CompiledValidatorError[], doc: unknown, rootRef: string): ValidationIssue[] {
+  const unique = new Map<string, ValidationIssue>();
   let rest = 0;
   for (const error of errors) {
     if (unique.size >= MAX_ISSUES) {

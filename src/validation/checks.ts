@@ -2,19 +2,25 @@
 // fields, query or path against body). Each operation lists the checks that apply to it in the
 // contract (`x-named-checks`); their words come from the traceability record, through the
 // generated operation index.
-import { namedCheckRules } from '../../generated/operations.js';
+import { type NamedCheckName, namedCheckRules } from '../../generated/operations.js';
+import type { ValidationIssue } from './errors.js';
 
-/**
- * @typedef {import('./errors.js').ValidationIssue} ValidationIssue
- * @typedef {{ query?: Record<string, string | undefined>, path?: Record<string, string | undefined> }} RequestContext
- * @typedef {object} NamedCheck
- * @property {string} rule the rule, in words
- * @property {string} source where the description states it
- * @property {(payload: any, context: RequestContext, operation: { parameters: readonly { name: string, in: string, required: boolean }[] }) => ValidationIssue[]} run
- */
+/** The query and path parameters of a request, for the checks that compare them with the body. */
+export interface RequestContext {
+  query?: Record<string, string | undefined> | undefined;
+  path?: Record<string, string | undefined> | undefined;
+}
 
-/** @type {ValidationIssue[]} */
-const NONE = [];
+/** A rule JSON Schema cannot say, with its words and its check. */
+export interface NamedCheck {
+  /** The rule, in words. */
+  readonly rule: string;
+  /** Where the interface description states it. */
+  readonly source: string;
+  run(payload: unknown, context: RequestContext, operation: { readonly parameters: readonly { readonly name: string; readonly in: string; readonly required: boolean }[] }): ValidationIssue[];
+}
+
+const NONE: ValidationIssue[] = [];
 const AMOUNT = /^(0|[1-9][0-9]{0,11})(\.[0-9]{1,2})?$/;
 const DATE = /^[0-9]{4}-[0-9]{2}-[0-9]{2}$/;
 
@@ -22,7 +28,7 @@ const DATE = /^[0-9]{4}-[0-9]{2}-[0-9]{2}$/;
  * An amount string in hundredths, or null when it is not a well-formed amount. At most 12 digits
  * before the point, so the integer stays exact in a double.
  */
-function hundredths(/** @type {unknown} */ amount) {
+function hundredths(amount: unknown): number | null {
   if (typeof amount !== 'string' || !AMOUNT.test(amount)) return null;
   // At most 12 digits and 2 decimals: the product is within 0.5 of the exact number of hundredths.
   return Math.round(Number(amount) * 100);
@@ -31,33 +37,30 @@ function hundredths(/** @type {unknown} */ amount) {
 /** The subscription payment modes whose first payment may not exceed the renewal amount. */
 const FIRST_PAYMENT_CAPPED = new Set(['UPI', 'BANK_MANDATE']);
 
-function bodyOf(/** @type {any} */ payload) {
-  return payload && typeof payload === 'object' && payload.body && typeof payload.body === 'object' ? payload.body : null;
+type Fields = Record<string, unknown>;
+
+function bodyOf(payload: unknown): Fields | null {
+  const body = payload && typeof payload === 'object' ? (payload as Fields).body : undefined;
+  return body && typeof body === 'object' ? (body as Fields) : null;
 }
 
-/**
- * @param {'query' | 'path'} where @param {string} name @param {Record<string, string | undefined> | undefined} values
- * @param {any} body @param {string} code @param {string} words
- * @returns {ValidationIssue[]}
- */
-function sameAsBody(where, name, values, body, code, words) {
+function sameAsBody(where: 'query' | 'path', name: string, values: Record<string, string | undefined> | undefined, body: Fields | null, code: string, words: string): ValidationIssue[] {
   // A missing parameter is reported by the parameter check of validate(); nothing to compare then.
   if (!values || !body || typeof body[name] !== 'string' || values[name] === undefined || values[name] === body[name]) return NONE;
   return [{ in: 'body', pointer: `/body/${name}`, rule: where === 'query' ? 'queryMatchesBody' : 'tokenizeMidMatchesPath', message: `"${name}" in the body differs from "${name}" in the ${where}: ${words}`, resultCode: code }];
 }
 
-/** @type {Record<string, NamedCheck>} */
-export const namedChecks = {
+/** The rules JSON Schema cannot say, by name. */
+export const namedChecks: Readonly<Record<NamedCheckName, NamedCheck>> = {
   requiredParameters: {
     ...namedCheckRules.requiredParameters,
-    run(payload, context, operation) {
-      /** @type {ValidationIssue[]} */
+    run(_payload, context, operation) {
       let issues = NONE;
       for (const param of operation.parameters) {
         const values = param.in === 'query' ? context.query : param.in === 'path' ? context.path : undefined;
         if (!values || !param.required || (typeof values[param.name] === 'string' && values[param.name] !== '')) continue;
         if (issues === NONE) issues = [];
-        issues.push({ in: /** @type {'query' | 'path'} */ (param.in), pointer: `/${param.name}`, rule: 'requiredParameters', message: `The ${param.in} parameter "${param.name}" is missing: it is mandatory.` });
+        issues.push({ in: param.in as 'query' | 'path', pointer: `/${param.name}`, rule: 'requiredParameters', message: `The ${param.in} parameter "${param.name}" is missing: it is mandatory.` });
       }
       return issues;
     },
@@ -81,8 +84,9 @@ export const namedChecks = {
     ...namedCheckRules.firstPaymentWithinRenewalAmount,
     run(payload) {
       const body = bodyOf(payload);
-      if (!body || !FIRST_PAYMENT_CAPPED.has(body.subscriptionPaymentMode)) return NONE;
-      const first = hundredths(body.txnAmount?.value);
+      if (!body || !FIRST_PAYMENT_CAPPED.has(body.subscriptionPaymentMode as string)) return NONE;
+      const txnAmount = body.txnAmount as Fields | undefined;
+      const first = hundredths(txnAmount?.value);
       const renewal = body.renewalAmount === undefined ? first : hundredths(body.renewalAmount);
       if (first === null || renewal === null || first <= renewal) return NONE;
       return [{ in: 'body', pointer: '/body/txnAmount/value', rule: 'firstPaymentWithinRenewalAmount', message: `"value" of the first payment (txnAmount) must not be greater than renewalAmount for ${body.subscriptionPaymentMode} subscriptions.`, resultCode: '1102' }];

@@ -2,21 +2,44 @@
 // receiver, run the merchant's handler for an accepted notification, send the reply envelope.
 // A notification's verdict is always HTTP 200 with its code (DECISIONS.md, D-09); a request that
 // is not a notification at all (not POST, not JSON, too large) gets an HTTP error status too.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { readBody, readWebBody } from '../http/readBody.js';
+import type { RequestOf, ResponseOf } from '../types.js';
+import type { ValidationIssue } from '../validation/validate.js';
+import type { ReplyCode } from './reply.js';
 
-import { readBody } from '../http/readBody.js';
+/** Called with each accepted notification. */
+export type TokenStatusHandler = (event: RequestOf<'notifyTokenStatus'>) => void | Promise<void>;
+
+export interface WebhookRejected {
+  accepted: false;
+  /** The code of section 7.1 the reply carries. */
+  code: ReplyCode;
+  reply: ResponseOf<'notifyTokenStatus'>;
+  /** What is wrong, with JSON Pointers; never a signature or another value of the payload. */
+  issues: ValidationIssue[];
+}
+
+/** What the adapters need of a receiver. */
+export interface ReceiverCore {
+  deliver(raw: Uint8Array, onEvent: TokenStatusHandler): Promise<ResponseOf<'notifyTokenStatus'>>;
+  maxBytes: number;
+  reject(code: ReplyCode, issues: ValidationIssue[]): WebhookRejected;
+  report(verdict: WebhookRejected): void;
+}
+
+interface Refusal {
+  status: number;
+  headers: Record<string, string>;
+  verdict: WebhookRejected;
+}
 
 const JSON_TYPE = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
 
-/** @typedef {{ deliver: (raw: Uint8Array, onEvent: (event: any) => unknown) => Promise<object>, maxBytes: number, reject: (code: string, issues: any[]) => any, report: (verdict: any) => void }} Core */
+const protocolIssue = (rule: string, message: string): ValidationIssue => ({ in: 'body', pointer: '', rule, message, resultCode: '400' });
 
-/** @param {string} rule @param {string} message */
-const protocolIssue = (rule, message) => ({ in: 'body', pointer: '', rule, message, resultCode: '400' });
-
-/**
- * Whether the request can be a notification at all, judged from its method and headers.
- * @param {Core} core @param {string | undefined} method @param {string | null | undefined} contentType @param {string | null | undefined} contentLength
- */
-function refusal(core, method, contentType, contentLength) {
+/** Whether the request can be a notification at all, judged from its method and headers. */
+function refusal(core: ReceiverCore, method: string | undefined, contentType: string | null | undefined, contentLength: string | null | undefined): Refusal | null {
   if (method !== 'POST') {
     return { status: 405, headers: { allow: 'POST' }, verdict: core.reject('400', [protocolIssue('method', `The notification is sent with POST; this request used ${String(method).slice(0, 16)}.`)]) };
   }
@@ -27,21 +50,16 @@ function refusal(core, method, contentType, contentLength) {
   return null;
 }
 
-/** @param {Core} core */
-function tooLarge(core) {
+function tooLarge(core: ReceiverCore): Refusal {
   return { status: 413, headers: {}, verdict: core.reject('400', [protocolIssue('maxBytes', `The notification is larger than ${core.maxBytes} bytes.`)]) };
 }
 
-/** @param {(event: any) => unknown} onEvent */
-function checkHandler(onEvent) {
+function checkHandler(onEvent: unknown): void {
   if (typeof onEvent !== 'function') throw new TypeError('Pass the function to call with each accepted notification (onEvent).');
 }
 
-/**
- * @param {Core} core @param {(event: any) => unknown} onEvent
- * @returns {(req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void}
- */
-export function nodeHandler(core, onEvent) {
+/** A node:http request listener over the receiver. */
+export function nodeHandler(core: ReceiverCore, onEvent: TokenStatusHandler): (req: IncomingMessage, res: ServerResponse) => void {
   checkHandler(onEvent);
   return (req, res) => {
     serveNode(core, onEvent, req, res).catch(() => {
@@ -50,24 +68,17 @@ export function nodeHandler(core, onEvent) {
   };
 }
 
-/**
- * @param {import('node:http').ServerResponse} res @param {number} status @param {unknown} reply
- * @param {Record<string, string>} [headers] @param {boolean} [close] close the connection after the reply
- */
-function sendNode(res, status, reply, headers = {}, close = false) {
+/** Sends the reply; `close` closes the connection after it. */
+function sendNode(res: ServerResponse, status: number, reply: unknown, headers: Record<string, string> = {}, close = false): void {
   const text = JSON.stringify(reply);
   res.writeHead(status, { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...(close ? { connection: 'close' } : {}) });
   res.end(text);
 }
 
-/**
- * @param {Core} core @param {(event: any) => unknown} onEvent
- * @param {import('node:http').IncomingMessage} req @param {import('node:http').ServerResponse} res
- */
-async function serveNode(core, onEvent, req, res) {
+async function serveNode(core: ReceiverCore, onEvent: TokenStatusHandler, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const refused = refusal(core, req.method, req.headers['content-type'], req.headers['content-length']);
   if (refused) return refuseNode(core, req, res, refused);
-  const parsedBody = /** @type {any} */ (req).body;
+  const parsedBody = (req as IncomingMessage & { body?: unknown }).body;
   if (req.readableEnded && parsedBody !== undefined) {
     // Middleware read the stream first. Raw bytes (express.raw()) are what the receiver needs;
     // a parsed object (express.json()) has lost the exact bytes the signature covers.
@@ -81,33 +92,22 @@ async function serveNode(core, onEvent, req, res) {
   sendNode(res, 200, await core.deliver(raw, onEvent));
 }
 
-/**
- * The body's bytes, or null as soon as it passes `maxBytes` (the rest is then discarded unread).
- * @param {import('node:http').IncomingMessage} req @param {number} maxBytes
- * @returns {Promise<Buffer | null>}
- */
-function readNode(req, maxBytes) {
+/** The body's bytes, or null as soon as it passes `maxBytes` (the rest is then discarded unread). */
+function readNode(req: IncomingMessage, maxBytes: number): Promise<Buffer | null> {
   return new Promise((resolve, reject) => {
     readBody(req, maxBytes, (body, problem) => (problem === 'aborted' ? reject(new Error('the request was aborted')) : resolve(body)));
   });
 }
 
-/**
- * Answers without reading (more of) the body, and closes the connection after the answer.
- * @param {Core} core @param {import('node:http').IncomingMessage} req @param {import('node:http').ServerResponse} res
- * @param {{ status: number, headers: Record<string, string>, verdict: any }} refused
- */
-function refuseNode(core, req, res, refused) {
+/** Answers without reading (more of) the body, and closes the connection after the answer. */
+function refuseNode(core: ReceiverCore, req: IncomingMessage, res: ServerResponse, refused: Refusal): void {
   core.report(refused.verdict);
   sendNode(res, refused.status, refused.verdict.reply, refused.headers, true);
   req.resume();
 }
 
-/**
- * @param {Core} core @param {(event: any) => unknown} onEvent
- * @returns {(request: Request) => Promise<Response>}
- */
-export function fetchHandler(core, onEvent) {
+/** A Fetch API handler (Request in, Response out) over the receiver. */
+export function fetchHandler(core: ReceiverCore, onEvent: TokenStatusHandler): (request: Request) => Promise<Response> {
   checkHandler(onEvent);
   return async (request) => {
     try {
@@ -117,7 +117,7 @@ export function fetchHandler(core, onEvent) {
         await request.body?.cancel().catch(() => undefined);
         return jsonResponse(refused.status, refused.verdict.reply, refused.headers);
       }
-      const raw = await readBounded(request, core.maxBytes);
+      const raw = await readWebBody(request.body, core.maxBytes);
       if (!raw) {
         const verdict = tooLarge(core);
         core.report(verdict.verdict);
@@ -130,27 +130,6 @@ export function fetchHandler(core, onEvent) {
   };
 }
 
-/** The body's bytes, or null when it is larger than `maxBytes` (reading stops there). */
-async function readBounded(/** @type {Request} */ request, /** @type {number} */ maxBytes) {
-  if (!request.body) return new Uint8Array(0);
-  const reader = request.body.getReader();
-  /** @type {Uint8Array[]} */
-  const chunks = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      return null;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks);
-}
-
-/** @param {number} status @param {unknown} reply @param {Record<string, string>} [headers] */
-function jsonResponse(status, reply, headers = {}) {
+function jsonResponse(status: number, reply: unknown, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(reply), { status, headers: { ...headers, 'content-type': 'application/json' } });
 }

@@ -1,9 +1,9 @@
 // `gateway-contract operations`: the operation index.
 import { parseArgs } from 'node:util';
 import { operations } from '../../../generated/operations.js';
+import type { Command } from '../options.js';
 
-/** @type {import('../options.js').Command} */
-export const operationsCommand = {
+export const operationsCommand: Command = {
   summary: 'List the operations and the webhook with method, host and path.',
   usage: 'gateway-contract operations [--json]',
   help: 'Lists every operationId with its method, host (gateway, router, or the merchant for the webhook) and path.\n\nOptions:\n  --json       print the operation index as JSON\n  -h, --help   show this help',
@@ -14,8 +14,8 @@ export const operationsCommand = {
       return 0;
     }
     const rows = operations.map((o) => [o.operationId, o.method, o.host, o.path ?? `{merchant_response_url} (webhook ${o.webhook})`]);
-    const widths = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i].length)));
-    for (const r of rows) io.stdout.write(`${r.map((c, i) => (i < 3 ? c.padEnd(widths[i]) : c)).join('  ')}\n`);
+    const widths = [0, 1, 2].map((i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
+    for (const r of rows) io.stdout.write(`${r.map((c, i) => (i < 3 ? c.padEnd(widths[i] ?? 0) : c)).join('  ')}\n`);
     return 0;
   },
 };

@@ -5,14 +5,14 @@ import { validate } from '../../validation/validate.js';
 import { operations } from '../../../generated/operations.js';
 import { parseJson } from '../../json/parse.js';
 import { readStream } from '../input.js';
-import { UsageError, pairs, usageError } from '../options.js';
+import { type Command, pairs, UsageError, usageError } from '../options.js';
+import type { OperationId } from '../../types.js';
 
-const OPERATION_IDS = operations.map((o) => o.operationId);
+const OPERATION_IDS: readonly string[] = operations.map((o) => o.operationId);
 /** Payloads larger than this are refused unless --max-bytes says otherwise (16 MiB). */
 const DEFAULT_MAX_BYTES = 16 * 1024 * 1024;
 
-/** @type {import('../options.js').Command} */
-export const validateCommand = {
+export const validateCommand: Command = {
   summary: 'Validate a request or response payload against the contract.',
   usage: 'gateway-contract validate <operationId> <request|response> <file|-> [--query name=value]... [--path name=value]...',
   help: [
@@ -36,29 +36,29 @@ export const validateCommand = {
   async run(args, io) {
     const { values, positionals } = parseArgs({ args, allowPositionals: true, strict: true, options: { query: { type: 'string', multiple: true }, path: { type: 'string', multiple: true }, 'max-bytes': { type: 'string' } } });
     if (positionals.length !== 3) throw usageError(`expected <operationId> <request|response> <file|->, got ${positionals.length} argument(s)`);
-    const [operationId, direction, source] = positionals;
+    const [operationId, direction, source] = positionals as [string, string, string];
     if (!OPERATION_IDS.includes(operationId)) throw usageError(`unknown operationId "${operationId.slice(0, 64)}"; known: ${OPERATION_IDS.join(', ')}`);
     if (direction !== 'request' && direction !== 'response') throw usageError('the direction must be "request" or "response"');
     const query = pairs(values.query ?? [], '--query');
     const path = pairs(values.path ?? [], '--path');
     const maxBytes = values['max-bytes'] === undefined ? DEFAULT_MAX_BYTES : Number(values['max-bytes']);
     if (!Number.isSafeInteger(maxBytes) || maxBytes <= 0) throw usageError('--max-bytes takes a positive whole number');
-    let bytes;
+    let bytes: Buffer;
     try {
       if (source === '-') bytes = await readStream(io.stdin, maxBytes);
       else {
         const info = await stat(source);
-        if (!info.isFile()) throw Object.assign(new Error(), { code: 'not a file' });
+        if (!info.isFile()) throw Object.assign(new Error('not a file'), { code: 'not a file' });
         if (info.size > maxBytes) throw usageError(`"${source}" is larger than ${maxBytes} bytes (see --max-bytes)`);
         bytes = await readFile(source);
       }
     } catch (error) {
       if (error instanceof UsageError) throw error;
-      throw usageError(`cannot read ${source === '-' ? 'standard input' : `"${source}"`}: ${/** @type {any} */ (error)?.code ?? 'read error'}`);
+      throw usageError(`cannot read ${source === '-' ? 'standard input' : `"${source}"`}: ${(error as NodeJS.ErrnoException | null)?.code ?? 'read error'}`);
     }
     const parsed = parseJson(bytes);
     if (!parsed.ok) throw usageError(`${source === '-' ? 'standard input' : `"${source}"`}: ${parsed.message}`);
-    const result = validate(/** @type {any} */ (operationId), direction, parsed.value, {
+    const result = validate(operationId as OperationId, direction, parsed.value, {
       ...(values.query ? { query } : {}),
       ...(values.path ? { path } : {}),
     });

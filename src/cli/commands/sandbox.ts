@@ -1,12 +1,11 @@
 // `gateway-contract sandbox`: the job of `npm run sandbox`. The sandbox itself is loaded only when
 // the command runs, so the other commands start as fast as before.
 import { parseArgs } from 'node:util';
-import { UsageError, usageError as usage, wholeNumber } from '../options.js';
+import { type Command, UsageError, usageError as usage, wholeNumber } from '../options.js';
 import { readFile } from 'node:fs/promises';
 import { DEFAULT_CLIENT_ID, DEFAULT_MID, DEFAULT_PORT, DEFAULT_TOKEN_ACTIVATION_DELAY_MS } from '../../sandbox/config.js';
 
-/** @param {string} message */
-export const sandboxCommand = {
+export const sandboxCommand: Command = {
   summary: 'Serve the stateful sandbox of the service on 127.0.0.1.',
   usage: 'gateway-contract sandbox [--port 4020] [--mid MERCHANT0001]... [--webhook-url <url>] [options]',
   help: [
@@ -29,7 +28,6 @@ export const sandboxCommand = {
     '  --quiet                 do not log requests',
     '  -h, --help              show this help',
   ].join('\n'),
-  /** @param {string[]} args @param {import('../options.js').Io} io */
   async run(args, io) {
     const { values } = parseArgs({
       args, strict: true,
@@ -41,43 +39,45 @@ export const sandboxCommand = {
     });
     const env = process.env;
     const mids = values.mid ?? (env.SANDBOX_MID ? env.SANDBOX_MID.split(',').map((m) => m.trim()).filter(Boolean) : undefined);
-    /** @param {string} path @param {string} what */
-    const read = async (path, what) => {
+    const read = async (path: string, what: string) => {
       try {
         return await readFile(path, 'utf8');
       } catch (error) {
-        throw usage(`cannot read ${what} "${path.slice(0, 200)}": ${/** @type {any} */ (error)?.code ?? 'read error'}`);
+        throw usage(`cannot read ${what} "${path.slice(0, 200)}": ${(error as NodeJS.ErrnoException | null)?.code ?? 'read error'}`);
       }
     };
-    let instruments;
+    let instruments: object | undefined;
     if (values.instruments) {
       try {
-        instruments = JSON.parse(await read(values.instruments, 'the instruments file'));
+        instruments = JSON.parse(await read(values.instruments, 'the instruments file')) as object;
       } catch (error) {
         throw error instanceof UsageError ? error : usage('the instruments file is not JSON');
       }
     }
     const cardPrivateKeyPem = values['card-key'] ? await read(values['card-key'], 'the card key') : undefined;
     const { startSandbox } = await import('../../sandbox/startSandbox.js');
-    let sandbox;
+    let sandbox: Awaited<ReturnType<typeof startSandbox>>;
     try {
+      const merchantKey = values['merchant-key'] ?? env.SANDBOX_MERCHANT_KEY;
+      const clientId = values['client-id'] ?? env.SANDBOX_CLIENT_ID;
+      const webhookUrl = values['webhook-url'] ?? env.SANDBOX_WEBHOOK_URL;
+      const tokenActivationDelayMs = wholeNumber(values['token-delay'], 'token delay', { max: 2 ** 31 - 1 });
       sandbox = await startSandbox({
         host: values.host ?? env.SANDBOX_HOST ?? '127.0.0.1',
         port: wholeNumber(values.port ?? env.SANDBOX_PORT, 'port', { max: 65535 }) ?? DEFAULT_PORT,
         ...(mids ? { mids } : {}),
-        merchantKey: values['merchant-key'] ?? env.SANDBOX_MERCHANT_KEY,
-        clientId: values['client-id'] ?? env.SANDBOX_CLIENT_ID,
-        webhookUrl: values['webhook-url'] ?? env.SANDBOX_WEBHOOK_URL,
-        tokenActivationDelayMs: wholeNumber(values['token-delay'], 'token delay', { max: 2 ** 31 - 1 }),
+        ...(merchantKey !== undefined ? { merchantKey } : {}),
+        ...(clientId !== undefined ? { clientId } : {}),
+        ...(webhookUrl !== undefined ? { webhookUrl } : {}),
+        ...(tokenActivationDelayMs !== undefined ? { tokenActivationDelayMs } : {}),
         ...(instruments ? { instruments } : {}),
-        cardPrivateKeyPem,
+        ...(cardPrivateKeyPem !== undefined ? { cardPrivateKeyPem } : {}),
         checkAnswers: values['check-answers'] === true,
-        onLog: values.quiet ? undefined : (line) => io.stderr.write(`sandbox: ${line}\n`),
+        ...(values.quiet ? {} : { onLog: (line: string) => void io.stderr.write(`sandbox: ${line}\n`) }),
       });
     } catch (error) {
-      if (error instanceof TypeError || /** @type {any} */ (error)?.code === 'EADDRINUSE' || /** @type {any} */ (error)?.code === 'EACCES') {
-        throw usage(/** @type {any} */ (error)?.code ? `cannot listen: ${/** @type {any} */ (error).code}` : /** @type {Error} */ (error).message);
-      }
+      const code = (error as NodeJS.ErrnoException | null)?.code;
+      if (error instanceof TypeError || code === 'EADDRINUSE' || code === 'EACCES') throw usage(code ? `cannot listen: ${code}` : (error as Error).message);
       throw error;
     }
     const key = values['merchant-key'] ?? env.SANDBOX_MERCHANT_KEY;
@@ -90,8 +90,12 @@ export const sandboxCommand = {
       'Press Ctrl-C to stop.',
       '',
     ].join('\n'));
-    await new Promise((resolve) => {
-      const stop = () => { process.off('SIGINT', stop); process.off('SIGTERM', stop); resolve(undefined); };
+    await new Promise<void>((resolve) => {
+      const stop = () => {
+        process.off('SIGINT', stop);
+        process.off('SIGTERM', stop);
+        resolve();
+      };
       process.on('SIGINT', stop);
       process.on('SIGTERM', stop);
     });

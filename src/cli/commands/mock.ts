@@ -1,10 +1,13 @@
 // `gateway-contract mock`: the main job of `npm start`.
 import { parseArgs } from 'node:util';
-import { startMockGateway } from '../../mock/launch.js';
+import { type MockLogLevel, MockStartError, startMockGateway } from '../../mock/launch.js';
 import { operations } from '../../../generated/operations.js';
-import { usageError, wholeNumber } from '../options.js';
+import { type Command, usageError, wholeNumber } from '../options.js';
 
-export const mockCommand = {
+const LOG_LEVELS: readonly MockLogLevel[] = ['silent', 'error', 'warn', 'info'];
+const isLogLevel = (level: string): level is MockLogLevel => (LOG_LEVELS as readonly string[]).includes(level);
+
+export const mockCommand: Command = {
   summary: 'Serve the mock gateway (Prism) and the reference docs on 127.0.0.1.',
   usage: 'gateway-contract mock [--host 127.0.0.1] [--port 4010] [--docs-port 4011] [--log silent]',
   help: [
@@ -22,15 +25,17 @@ export const mockCommand = {
     '                       bodies, and a body nested about 5 000 levels deep then stops it.',
     '  -h, --help           show this help',
   ].join('\n'),
-  /** @param {string[]} args @param {import('../options.js').Io} io */
   async run(args, io) {
     const { values } = parseArgs({ args, strict: true, options: { host: { type: 'string' }, port: { type: 'string' }, 'docs-port': { type: 'string' }, log: { type: 'string' } } });
     const host = values.host ?? (process.env.HOST || '127.0.0.1');
     const port = wholeNumber(values.port ?? process.env.PORT, 'port', { min: 1, max: 65535 }) ?? 4010;
     const docsPort = wholeNumber(values['docs-port'] ?? process.env.DOCS_PORT, 'docs port', { max: 65535 });
-    const log = /** @type {any} */ (values.log ?? 'silent');
-    if (!['silent', 'error', 'warn', 'info'].includes(log)) throw usageError('--log must be silent, error, warn or info');
-    const gateway = await startMockGateway({ host, port, docsPort, log, onLog: (line) => io.stderr.write(`prism: ${line}\n`) });
+    const log = values.log ?? 'silent';
+    if (!isLogLevel(log)) throw usageError('--log must be silent, error, warn or info');
+    const gateway = await startMockGateway({ host, port, docsPort, log, onLog: (line) => io.stderr.write(`prism: ${line}\n`) }).catch((error: unknown) => {
+      // Why the mock could not start is the user's to fix (a port, Prism to install): one line.
+      throw error instanceof MockStartError ? usageError(error.message) : error;
+    });
     io.stdout.write([
       `Mock gateway: ${gateway.mockUrl}`,
       `Reference docs: ${gateway.docsUrl}`,
@@ -42,9 +47,10 @@ export const mockCommand = {
     ].join('\n'));
     // Until Ctrl-C (SIGINT) or SIGTERM, or until Prism stops on its own. The handlers stay while
     // stopping, so a second Ctrl-C does not cut the stop short.
-    /** @type {() => void} */
     let onSignal = () => {};
-    const signalled = new Promise((resolve) => { onSignal = () => resolve('signal'); });
+    const signalled = new Promise<'signal'>((resolve) => {
+      onSignal = () => resolve('signal');
+    });
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
     const why = await Promise.race([signalled, gateway.unexpectedExit]);
@@ -52,7 +58,7 @@ export const mockCommand = {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     if (why !== 'signal') {
-      io.stderr.write(`gateway-contract mock: Prism stopped unexpectedly (exit ${/** @type {any} */ (why).code ?? /** @type {any} */ (why).signal}); the docs server is stopped too.\n`);
+      io.stderr.write(`gateway-contract mock: Prism stopped unexpectedly (exit ${why.code ?? why.signal}); the docs server is stopped too.\n`);
       return 1;
     }
     io.stdout.write('Stopped.\n');

@@ -2,24 +2,27 @@
 // contract's own named example for the status, to a merchant's address and judges the reply.
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { createChecksumSigner } from '../../signing/checksum.js';
+import { createChecksumSigner, type Signer } from '../../signing/checksum.js';
 import { GatewayError, GatewayNonJsonError, RequestValidationError } from '../../transport/errors.js';
-import { sendTokenNotification } from '../../webhook/send.js';
-import { usageError as usage } from '../options.js';
+import { type SendTokenNotificationResult, sendTokenNotification } from '../../webhook/send.js';
+import { type Command, usageError as usage } from '../options.js';
+import type { Schemas } from '../../types.js';
 
 const STATUSES = ['INIT', 'SUSPENDED', 'ACTIVE', 'DEAD', 'FAILED'];
 
 /** The body of the contract's example notification for a status (TokenStatusActive, ...). */
-function exampleBody(/** @type {string} */ status) {
-  const doc = JSON.parse(readFileSync(new URL('../../../generated/openapi.json', import.meta.url), 'utf8'));
+function exampleBody(status: string): Schemas['TokenStatusNotificationBody'] {
+  const doc = JSON.parse(readFileSync(new URL('../../../generated/openapi.json', import.meta.url), 'utf8')) as { components: { examples: Record<string, { value: { body: Schemas['TokenStatusNotificationBody'] } }> } };
   const name = `TokenStatus${status[0]}${status.slice(1).toLowerCase()}`;
-  return structuredClone(doc.components.examples[name].value.body);
+  const example = doc.components.examples[name];
+  if (!example) throw new Error(`the contract has no example ${name}`);
+  return structuredClone(example.value.body);
 }
 
 /** Text from the merchant's reply, made safe for one terminal line. */
-const shown = (/** @type {unknown} */ value) => JSON.stringify(String(value ?? '').slice(0, 200));
+const shown = (value: unknown) => JSON.stringify(String(value ?? '').slice(0, 200));
 
-export const sendWebhookCommand = {
+export const sendWebhookCommand: Command = {
   summary: 'Send a signed token status notification to a merchant\'s webhook and check the reply.',
   usage: 'gateway-contract send-webhook --url <merchant url> --status <INIT|SUSPENDED|ACTIVE|DEAD|FAILED> [--key <merchant key>] [--mid <mid>] [--token-index <tokenIndexNumber>] [...]',
   help: [
@@ -44,7 +47,6 @@ export const sendWebhookCommand = {
     '  --timeout-ms <n>          how long to wait for the reply (default 30000)',
     '  -h, --help                show this help',
   ].join('\n'),
-  /** @param {string[]} args @param {import('../options.js').Io} io */
   async run(args, io) {
     const { values } = parseArgs({
       args,
@@ -56,15 +58,15 @@ export const sendWebhookCommand = {
     });
     if (!values.url) throw usage('--url is required: the merchant\'s webhook address');
     if (!/^https?:\/\/[^\s]+$/i.test(values.url) || !URL.canParse(values.url)) throw usage('--url must be an http(s) address');
-    const status = values.status?.toUpperCase();
+    const status = values.status?.toUpperCase() as Schemas['TokenStatus'] | undefined;
     if (!status || !STATUSES.includes(status)) throw usage(`--status must be one of ${STATUSES.join(', ')}`);
     const key = values.key ?? process.env.MERCHANT_KEY;
     if (!key) throw usage('a merchant key is needed: set MERCHANT_KEY (or pass --key)');
-    let signer;
+    let signer: Signer;
     try {
       signer = createChecksumSigner(key);
     } catch (error) {
-      throw usage(/** @type {Error} */ (error).message);
+      throw usage((error as Error).message);
     }
     const timeoutMs = values['timeout-ms'] === undefined ? 30_000 : Number(values['timeout-ms']);
     if (!Number.isSafeInteger(timeoutMs) || timeoutMs <= 0) throw usage('--timeout-ms takes a positive whole number of milliseconds');
@@ -74,13 +76,13 @@ export const sendWebhookCommand = {
     if (values.mid !== undefined) body.mid = values.mid;
     if (values['token-index'] !== undefined) body.tokenInfo.tokenIndexNumber = values['token-index'];
 
-    let result;
+    let result: SendTokenNotificationResult;
     try {
       result = await sendTokenNotification({ url: values.url, body, signer, requestId: values['request-id'], clientId: values['client-id'], timeoutMs });
     } catch (error) {
       if (error instanceof RequestValidationError) {
         const first = error.issues[0];
-        throw usage(`the notification built from these options breaks the contract: ${first.pointer} ${first.message}`);
+        throw usage(`the notification built from these options breaks the contract: ${first ? `${first.pointer} ${first.message}` : 'see the contract'}`);
       }
       if (error instanceof GatewayNonJsonError) {
         io.stdout.write(`invalid reply: ${error.message.replace(/^notifyTokenStatus: /, '')}\n`);
@@ -91,7 +93,7 @@ export const sendWebhookCommand = {
     }
 
     io.stdout.write(`sent: tokenStatus ${status} for mid ${body.mid}, requestId ${result.requestId}, to ${values.url}\n`);
-    const info = /** @type {any} */ (result.reply)?.body?.resultInfo;
+    const info = (result.reply as { body?: { resultInfo?: Record<string, unknown> } } | null)?.body?.resultInfo;
     const said = `HTTP ${result.httpStatus}, resultCode ${shown(result.code)}, resultStatus ${shown(info?.resultStatus)}, resultMsg ${shown(info?.resultMsg)}`;
     if (!result.valid) {
       for (const issue of result.issues) io.stdout.write(`${JSON.stringify(issue)}\n`);

@@ -1,0 +1,265 @@
+// The mock gateway: Prism serving the bundled contract (all six operations at the description's
+// paths, both hosts' paths on one port), and a small server for the reference docs. Prism is not a
+// dependency of the package: the mock needs it installed beside it, at the versions this package's
+// own mock runs (the peer dependency and its `overrides`, read from package.json).
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import { createRequire } from 'node:module';
+import { type AddressInfo, connect, createServer as createTcpServer } from 'node:net';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const require = createRequire(import.meta.url);
+const generated = fileURLToPath(new URL('../../generated/', import.meta.url));
+
+/** Prism log levels the launcher accepts (`silent` logs nothing). */
+export type MockLogLevel = 'silent' | 'error' | 'warn' | 'info';
+
+/** Why the mock could not start, for the command to say in one line. */
+export class MockStartError extends Error {
+  constructor(
+    message: string,
+    readonly reason: 'port-in-use' | 'prism-missing' | 'prism-version' | 'bad-port' | 'failed',
+  ) {
+    super(message);
+    this.name = 'MockStartError';
+  }
+}
+
+export interface StartedServer {
+  /** `http://host:port` */
+  url: string;
+  stop(): Promise<void>;
+}
+
+export interface MockGateway {
+  /** Where Prism serves the six operations (gateway and router paths on one port). */
+  mockUrl: string;
+  /** Where the reference docs are served. */
+  docsUrl: string;
+  /** Settles only if Prism exits on its own (not through `stop()`). */
+  unexpectedExit: Promise<{ code: number | null; signal: string | null }>;
+  /** Stops Prism and the docs server. */
+  stop(): Promise<void>;
+}
+
+/** The Prism packages and versions the mock runs, from this package's package.json. */
+export function prismRequirements(): Record<string, string> {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { peerDependencies?: Record<string, string>; overrides?: Record<string, string> };
+  const cli = pkg.peerDependencies?.['@stoplight/prism-cli'];
+  if (!cli) throw new MockStartError('the package names no Prism version (peerDependencies)', 'failed');
+  return { '@stoplight/prism-cli': cli, ...Object.fromEntries(Object.entries(pkg.overrides ?? {}).filter(([name]) => name.startsWith('@stoplight/prism-'))) };
+}
+
+/** The one command that installs every Prism package at the version the mock needs. */
+export function prismInstallCommand(): string {
+  return `npm install --save-dev ${Object.entries(prismRequirements())
+    .map(([name, version]) => `${name}@${version}`)
+    .join(' ')}`;
+}
+
+/** The version of `name` as resolved from `fromDir`, or undefined when it is not installed. */
+function installedVersion(name: string, fromDir: string): string | undefined {
+  try {
+    const path = createRequire(join(fromDir, 'noop.js')).resolve(`${name}/package.json`);
+    return (JSON.parse(readFileSync(path, 'utf8')) as { version?: string }).version;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Where Prism's command line lives, once the installed Prism parts are the versions the mock
+ * needs (newer parts answer differently: malformed JSON hangs the connection).
+ */
+export function prismBin(): string {
+  let pkgPath: string;
+  try {
+    pkgPath = require.resolve('@stoplight/prism-cli/package.json');
+  } catch {
+    throw new MockStartError(`the mock needs Prism, which is not installed: ${prismInstallCommand()}`, 'prism-missing');
+  }
+  const prismDir = dirname(pkgPath);
+  const pkg = JSON.parse(readFileSync(pkgPath, 'utf8')) as { version?: string; bin: string | Record<string, string> };
+  // Each part as Prism's command line loads it, from its own folder.
+  const wrong = Object.entries(prismRequirements()).filter(([name, version]) => (name === '@stoplight/prism-cli' ? pkg.version : installedVersion(name, prismDir)) !== version);
+  if (wrong.length) throw new MockStartError(`the mock needs Prism at the versions it is tested with (another version of ${wrong.map(([name]) => name).join(', ')} is installed): ${prismInstallCommand()}`, 'prism-version');
+  return join(prismDir, typeof pkg.bin === 'string' ? pkg.bin : (pkg.bin.prism as string));
+}
+
+/** `http://host:port`, with an IPv6 address in brackets. */
+function urlOf(host: string, port: number): string {
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
+/**
+ * Starts Prism on the bundled contract and resolves once it listens. `exited` settles when Prism
+ * exits for any reason (after `stop()`, or on its own).
+ */
+export async function startPrism({ host = '127.0.0.1', port = 4010, log = 'silent', document = join(generated, 'openapi.yaml'), onLog }: { host?: string; port?: number; log?: MockLogLevel; document?: string; onLog?: ((line: string) => void) | undefined } = {}): Promise<
+  StartedServer & { exited: Promise<{ code: number | null; signal: string | null }> }
+> {
+  const bin = prismBin();
+  // Readiness is a successful connection, so another server already on the port would pass for
+  // Prism: make sure the port is free first.
+  if (!(await isFree(host, port))) throw new MockStartError(`port ${port} on ${host} is already in use: choose another with PORT or --port`, 'port-in-use');
+  const child = spawn(process.execPath, [bin, 'mock', document, '--host', host, '--port', String(port), '--errors', 'false', '-v', log], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
+  });
+  let output = '';
+  const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => fail(new MockStartError(`Prism did not start within 60 s on ${host}:${port}`, 'failed')), 60_000);
+    const fail = (error: Error) => {
+      clearTimeout(timer);
+      child.kill('SIGTERM');
+      reject(error);
+    };
+    const onData = (chunk: Buffer) => {
+      const text = chunk.toString('utf8');
+      output = (output + text).slice(-4000);
+      if (onLog) for (const line of text.split('\n')) if (line.trim()) onLog(line);
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('error', (error) => fail(new MockStartError(`Prism could not be started: ${(error as NodeJS.ErrnoException).code ?? error.message}`, 'failed')));
+    child.once('exit', (code) => {
+      const inUse = /EADDRINUSE/.test(output);
+      fail(
+        inUse
+          ? new MockStartError(`port ${port} on ${host} is already in use: choose another with PORT or --port`, 'port-in-use')
+          : new MockStartError(
+              `Prism exited (${code}) before listening: ${output
+                .split('\n')
+                .filter(Boolean)
+                .slice(-3)
+                .join(' | ')}`,
+              'failed',
+            ),
+      );
+    });
+    // Prism prints its "listening" line only at info level, so readiness is asked of the port.
+    const url = urlOf(host, port);
+    const poll = async () => {
+      while (child.exitCode === null) {
+        if (await canConnect(host, port)) {
+          clearTimeout(timer);
+          resolve({ url, stop: () => stopChild(child), exited });
+          return;
+        }
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    };
+    void poll();
+  });
+}
+
+/** Whether a TCP server could listen on host:port now. */
+function isFree(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createTcpServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(port, host, () => probe.close(() => resolve(true)));
+  });
+}
+
+/** Whether something accepts TCP connections at host:port (no HTTP request, so nothing is logged). */
+function canConnect(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host, port });
+    socket.setTimeout(1_000);
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+    socket.once('timeout', () => {
+      socket.destroy();
+      resolve(false);
+    });
+  });
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    const force = setTimeout(() => child.kill('SIGKILL'), 5_000);
+    child.once('exit', () => {
+      clearTimeout(force);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+const DOC_FILES: Record<string, [string, string]> = {
+  '/': ['docs/index.html', 'text/html; charset=utf-8'],
+  '/index.html': ['docs/index.html', 'text/html; charset=utf-8'],
+  '/openapi.yaml': ['openapi.yaml', 'application/yaml; charset=utf-8'],
+  '/openapi.json': ['openapi.json', 'application/json; charset=utf-8'],
+  '/result-codes.md': ['result-codes.md', 'text/markdown; charset=utf-8'],
+};
+
+/** Serves the reference docs page (`/`), the bundled contract (`/openapi.yaml`, `/openapi.json`) and `/result-codes.md`. */
+export async function startDocs({ host = '127.0.0.1', port = 4011 }: { host?: string; port?: number } = {}): Promise<StartedServer> {
+  const server = createServer(async (req, res) => {
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    const entry = DOC_FILES[path];
+    if (!entry || (req.method !== 'GET' && req.method !== 'HEAD')) {
+      res.writeHead(entry ? 405 : 404, { 'content-type': 'text/plain; charset=utf-8' }).end(entry ? 'Method not allowed\n' : 'Not found\n');
+      return;
+    }
+    try {
+      const body = await readFile(join(generated, entry[0]));
+      res.writeHead(200, { 'content-type': entry[1], 'content-length': body.length, 'cache-control': 'no-cache' });
+      res.end(req.method === 'HEAD' ? undefined : body);
+    } catch {
+      res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' }).end('The docs are missing: run `npm run generate`.\n');
+    }
+  });
+  await new Promise((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) => reject(error.code === 'EADDRINUSE' ? new MockStartError(`port ${port} on ${host} is already in use: choose another for the docs with DOCS_PORT or --docs-port`, 'port-in-use') : error));
+    server.listen(port, host, () => resolve(undefined));
+  });
+  const address = server.address() as AddressInfo;
+  return {
+    url: urlOf(host, address.port),
+    stop: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/**
+ * Starts the mock (Prism, on `port`, 1 to 65535) and the docs (on `docsPort`, default `port + 1`;
+ * 0 picks a free port), both on `host` (default 127.0.0.1). `unexpectedExit` settles only if Prism
+ * exits on its own (not through `stop()`), with its exit code.
+ */
+export async function startMockGateway({ host = '127.0.0.1', port = 4010, docsPort, log = 'silent', onLog }: { host?: string; port?: number; docsPort?: number | undefined; log?: MockLogLevel; onLog?: ((line: string) => void) | undefined } = {}): Promise<MockGateway> {
+  // Prism needs a fixed port (readiness is asked of it); the docs may take any free one (0).
+  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new MockStartError(`the mock port must be 1 to 65535, got ${port}`, 'bad-port');
+  // Before anything listens: a missing Prism is said at once.
+  prismBin();
+  const docs = await startDocs({ host, port: docsPort ?? (port < 65535 ? port + 1 : 0) });
+  try {
+    const mock = await startPrism({ host, port, log, onLog });
+    let stopping = false;
+    return {
+      mockUrl: mock.url,
+      docsUrl: docs.url,
+      unexpectedExit: mock.exited.then((how) => (stopping ? new Promise(() => {}) : how)),
+      stop: async () => {
+        stopping = true;
+        await Promise.all([mock.stop(), docs.stop()]);
+      },
+    };
+  } catch (error) {
+    await docs.stop();
+    throw error;
+  }
+}

@@ -1,0 +1,135 @@
+// The one pipeline of a signed JSON envelope sent over HTTP, shared by the typed client (calls to
+// the service) and the webhook sender (notifications to a merchant): serialize the body once and
+// sign those bytes, check the request against the contract, post it within a time limit, read the
+// answer within a size limit, and read its JSON envelope. Every failure is a typed error whose
+// message never holds a value of the payload or the answer.
+import { readWebBody } from '../http/readBody.js';
+import { parseJson } from '../json/parse.js';
+import type { Signer } from '../signing/checksum.js';
+import type { OperationId } from '../types.js';
+import { type ValidationOptions, validate } from '../validation/validate.js';
+import { GatewayAbortError, GatewayError, GatewayNetworkError, GatewayNonJsonError, GatewayTimeoutError, RequestValidationError } from './errors.js';
+import type { Head } from './heads.js';
+
+/** Answers larger than this are not read (1 MiB; the largest answer of the contract is a few kB). */
+export const DEFAULT_MAX_ANSWER_BYTES = 1024 * 1024;
+
+/** A request ready to send: its head (signed) and the exact text of the envelope. */
+export interface Envelope {
+  head: Head;
+  body: unknown;
+  /** `{"head":...,"body":...}`, in which the body's bytes are exactly the signed ones. */
+  text: string;
+}
+
+/**
+ * Serializes the body once and, with a signer, puts the signature over exactly those bytes into
+ * the head (it replaces any given one).
+ */
+export async function buildEnvelope(head: Head, body: unknown, signer?: Signer): Promise<Envelope> {
+  const bodyText = JSON.stringify(body);
+  const signed = signer ? { ...head, signature: await signer.sign(bodyText) } : head;
+  return { head: signed, body, text: `{"head":${JSON.stringify(signed)},"body":${bodyText}}` };
+}
+
+/** Refuses (RequestValidationError) a request that breaks the contract, before anything is sent. */
+export function checkRequest(operationId: OperationId, envelope: Envelope, context: ValidationOptions, what: string): void {
+  const verdict = validate(operationId, 'request', { head: envelope.head, body: envelope.body }, context);
+  if (!verdict.valid) throw new RequestValidationError(`${operationId}: ${what} breaks the contract (${verdict.errors.length} problem(s)); nothing was sent.`, { operationId, issues: verdict.errors });
+}
+
+/** How the errors of one kind of exchange speak of the other side. */
+export interface Wording {
+  /** `no answer within 30000 ms. The outcome is unknown: ...` */
+  timeout: (ms: number) => string;
+  /** `the request did not complete` */
+  failed: string;
+  /** `the answer`, `the merchant's reply` */
+  answer: string;
+}
+
+/** What came back: the HTTP status, the headers and the text of the body (at most `maxBytes`). */
+export interface Exchanged {
+  status: number;
+  headers: Headers;
+  text: string;
+}
+
+export interface ExchangeOptions {
+  operationId: string;
+  timeoutMs: number;
+  /** The caller's signal: aborting it is a GatewayAbortError. */
+  signal?: AbortSignal | undefined;
+  maxBytes: number;
+  wording: Wording;
+}
+
+/** The body's text, or null as soon as it passes `maxBytes` (reading stops there). */
+async function readBounded(body: ReadableStream<Uint8Array> | null | undefined, maxBytes: number): Promise<string | null> {
+  const bytes = await readWebBody(body, maxBytes);
+  // Lossy: an answer that is not UTF-8 is judged by what it says, not refused for its bytes.
+  return bytes === null ? null : bytes.toString('utf8');
+}
+
+/** A `Response` whose body is at most `maxBytes` (read here), or null when it is larger. */
+export async function boundedResponse(response: Response, maxBytes: number): Promise<Response | null> {
+  const text = await readBounded(response.body, maxBytes);
+  if (text === null) return null;
+  return new Response(text, { status: response.status, statusText: response.statusText, headers: response.headers });
+}
+
+/** A thrown value that says the answer was larger than allowed (see `exchange`). */
+export class AnswerTooLarge extends Error {}
+
+/**
+ * Posts with `post` within `timeoutMs` (the time covers reading the answer too), and reads the
+ * answer's text within `maxBytes`. One controller serves the timeout and the caller's signal
+ * (AbortSignal.timeout and AbortSignal.any make transferable signals, which cost a tenth of a
+ * loopback call).
+ */
+export async function exchange(post: (signal: AbortSignal) => Promise<{ response: Response; body: ReadableStream<Uint8Array> | null | undefined }>, options: ExchangeOptions): Promise<Exchanged> {
+  const { operationId, timeoutMs, signal, maxBytes, wording } = options;
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, timeoutMs);
+  const onCallerAbort = () => controller.abort(signal?.reason);
+  if (signal?.aborted) onCallerAbort();
+  else signal?.addEventListener('abort', onCallerAbort, { once: true });
+  try {
+    const { response, body } = await post(controller.signal);
+    const text = await readBounded(body, maxBytes);
+    if (text === null) throw new AnswerTooLarge();
+    return { status: response.status, headers: response.headers, text };
+  } catch (error) {
+    // An error the poster decided (an HTTP status the caller refuses) stands as it is.
+    if (error instanceof GatewayError) throw error;
+    if (error instanceof AnswerTooLarge) throw new GatewayNonJsonError(`${operationId}: ${wording.answer} is larger than ${maxBytes} bytes; it was not read.`, { operationId });
+    if (timedOut) throw new GatewayTimeoutError(`${operationId}: ${wording.timeout(timeoutMs)}`, { operationId, cause: error });
+    if (signal?.aborted) throw new GatewayAbortError(`${operationId}: aborted by the caller.`, { operationId, cause: error });
+    const cause = (error as { cause?: { code?: unknown; message?: unknown } } | null)?.cause;
+    const code = cause?.code ?? (error as { code?: unknown } | null)?.code;
+    const detail = typeof code === 'string' ? code.slice(0, 40) : undefined;
+    throw new GatewayNetworkError(`${operationId}: ${wording.failed}${detail ? ` (${detail})` : ''}.`, { operationId, cause: error });
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', onCallerAbort);
+  }
+}
+
+/** The media type of a content-type header, without parameters, or a word when it is not one. */
+export function mediaType(header: string | null): string {
+  if (header === null) return 'none';
+  const type = (header.split(';')[0] ?? '').trim();
+  return /^[A-Za-z0-9!#$&^_.+-]{1,63}\/[A-Za-z0-9!#$&^_.+-]{1,63}$/.test(type) ? type : 'not a media type';
+}
+
+/** The answer's JSON envelope (an object), or a GatewayNonJsonError that names only its HTTP status and media type. */
+export function readEnvelope(exchanged: Exchanged, options: { operationId: string; wording: Wording }): Record<string, unknown> {
+  const parsed = parseJson(exchanged.text);
+  if (parsed.ok && parsed.value !== null && typeof parsed.value === 'object' && !Array.isArray(parsed.value)) return parsed.value as Record<string, unknown>;
+  const why = parsed.ok ? 'not an object' : parsed.message;
+  throw new GatewayNonJsonError(`${options.operationId}: ${options.wording.answer} is not a JSON envelope (HTTP ${exchanged.status}, ${why}; content-type ${mediaType(exchanged.headers.get('content-type'))}).`, { operationId: options.operationId, status: exchanged.status });
+}

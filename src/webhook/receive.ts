@@ -1,0 +1,266 @@
+// The merchant's side of the token status notification (sections 4.1, 6 and 7.1): the raw body in,
+// the verdict and the exact reply envelope out. Order of checks (DECISIONS.md, D-34):
+//   1. the bytes: size, UTF-8, JSON, no repeated key                      -> 400
+//   2. what the signature check needs: head, signatureType, signature, body -> 1006, 1005, 1400, 410
+//   3. the signature over the exact bytes of the "body" member             -> 1001
+//   4. the contract (validate()), the expected mid                          -> 410, 400, 406, 405, 1004, 407
+//   5. the clock (requestTimestamp within maxClockSkewMs)                  -> 400
+//   6. replay (requestId or signature accepted within replayWindowMs)      -> 406
+// Nothing about the payload is judged before its signature is known to be good, except what is
+// needed to check the signature at all.
+import { createHash } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { memberText } from '../json/member.js';
+import { parseJson } from '../json/parse.js';
+import type { Verifier } from '../signing/checksum.js';
+import type { RequestOf, ResponseOf } from '../types.js';
+import { resultCodeFor } from '../validation/resultCodeRules.js';
+import { type ValidationIssue, validate } from '../validation/validate.js';
+import { fetchHandler, nodeHandler, type ReceiverCore, type TokenStatusHandler, type WebhookRejected } from './adapters.js';
+import { createMemoryReplayStore, type ReplayStore } from './replayStore.js';
+import { type ReplyCode, replyFor } from './reply.js';
+
+export { createMemoryReplayStore, type ReplayStore };
+
+/** A token status notification as the service sent it: `{ head, body: { mid, tokenInfo } }`. */
+export type TokenStatusEvent = RequestOf<'notifyTokenStatus'>;
+/** The merchant's reply envelope: head `{ version, responseTimestamp }`, `body.resultInfo`. */
+export type TokenStatusReply = ResponseOf<'notifyTokenStatus'>;
+
+export interface WebhookReceiverOptions {
+  /** Checks `head.signature` over the exact bytes of the body, e.g. `createChecksumVerifier(merchantKey)`. */
+  verifier: Verifier;
+  /** An accepted notification's requestId and signature are refused again for this long (default 24 h). */
+  replayWindowMs?: number | undefined;
+  /** `head.requestTimestamp` further than this from now is refused (default 5 min). */
+  maxClockSkewMs?: number | undefined;
+  /** Clock, epoch milliseconds (default `Date.now`). */
+  now?: (() => number) | undefined;
+  /** Larger bodies are refused (default 1 MiB). */
+  maxBytes?: number | undefined;
+  /** Replay store (default: in memory, one process, expired ids evicted). */
+  seen?: ReplayStore | undefined;
+  /** The merchant id(s) this receiver serves; another `body.mid` is answered 407. */
+  expectedMid?: string | readonly string[] | undefined;
+  /** Called by the adapters with each refusal, for logging: its code and issues (never a secret value). */
+  onRejected?: ((rejection: { code: ReplyCode; issues: ValidationIssue[] }) => void) | undefined;
+}
+
+export interface WebhookAccepted {
+  accepted: true;
+  event: TokenStatusEvent;
+  /** The reply to send: code 00. */
+  reply: TokenStatusReply;
+}
+
+export type { WebhookRejected };
+
+export type WebhookVerdict = WebhookAccepted | WebhookRejected;
+
+export type { TokenStatusHandler };
+
+export interface WebhookReceiver {
+  /** The raw request body (exact bytes) in, the verdict and the reply envelope out. Never throws. */
+  receive(raw: string | Uint8Array): Promise<WebhookVerdict>;
+  /** A node:http request listener: reads the body (bounded), calls `onEvent` for an accepted notification, replies. */
+  nodeHandler(onEvent: TokenStatusHandler): (req: IncomingMessage, res: ServerResponse) => void;
+  /** A Fetch API handler (Request in, Response out) with the same behaviour. */
+  fetchHandler(onEvent: TokenStatusHandler): (request: Request) => Promise<Response>;
+}
+
+/** Defaults: see DECISIONS.md, D-35. */
+export const WEBHOOK_DEFAULTS = Object.freeze({
+  replayWindowMs: 24 * 60 * 60 * 1000,
+  maxClockSkewMs: 5 * 60 * 1000,
+  maxBytes: 1024 * 1024,
+});
+
+const OPERATION = 'notifyTokenStatus';
+const utf8 = new TextDecoder('utf-8');
+
+/**
+ * An issue of the notification, with the code of section 7.1 it is answered with: `code` when this
+ * receiver decides it, otherwise the contract's own rule for that field (resultCodeRules.ts).
+ */
+function issue(pointer: string, rule: string, message: string, code?: ReplyCode): ValidationIssue & { resultCode: ReplyCode } {
+  const found = { in: 'body' as const, pointer, rule, message };
+  return { ...found, resultCode: code ?? ((resultCodeFor(OPERATION, found)?.code ?? '400') as ReplyCode) };
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** The first problem that keeps the signature from being checked, or null. */
+function envelopeProblem(envelope: unknown, signatureType: string) {
+  const shape = 'the notification is {"head": {...}, "body": {...}}';
+  if (!isObject(envelope)) return issue('', 'type', `The payload must be a JSON object: ${shape}.`);
+  const { head } = envelope;
+  if (!Object.hasOwn(envelope, 'head')) return issue('/head', 'required', `"head" is missing: ${shape}.`);
+  if (!isObject(head)) return issue('/head', 'type', '"head" must be a JSON object.');
+  if (!Object.hasOwn(head, 'signatureType')) return issue('/head/signatureType', 'required', `"signatureType" is missing from the head: it names the signature scheme (${signatureType}).`);
+  if (head.signatureType !== signatureType) return issue('/head/signatureType', 'const', `"signatureType" must be "${signatureType}", the scheme this receiver verifies.`);
+  if (!Object.hasOwn(head, 'signature')) return issue('/head/signature', 'required', '"signature" is missing from the head: every notification is signed.');
+  if (typeof head.signature !== 'string' || head.signature.length === 0) return issue('/head/signature', 'type', '"signature" must be a non-empty string.');
+  if (!Object.hasOwn(envelope, 'body')) return issue('/body', 'required', `"body" is missing: ${shape}.`);
+  return null;
+}
+
+/** head.requestTimestamp (10 digits: seconds, 13: milliseconds; DECISIONS.md, D-05) in milliseconds. */
+const epochMs = (text: string) => (text.length <= 10 ? Number(text) * 1000 : Number(text));
+
+/**
+ * The ids a notification is remembered by. The head is not signed, so a replay may carry a new
+ * requestId: the signature (kept as a digest, never itself) catches that.
+ */
+function replayKeys(head: { requestId: string; signature: string }): string[] {
+  return [`requestId:${head.requestId}`, `signature:${createHash('sha256').update(head.signature).digest('hex')}`];
+}
+
+const SIGNATURE_FAILURE = issue('/head/signature', 'signature', 'The signature does not match the body. Check the merchant key, and pass the raw request body (the exact bytes received), not a parsed and re-serialized object.', '1001');
+const REPLAY = issue('/head/requestId', 'replay', 'This notification (same requestId or same signature) was already accepted within the replay window; it is not processed twice.', '406');
+
+/** An accepted notification on its way through the adapters: its replay ids are reserved until released. */
+interface Pending {
+  accepted: true;
+  event: TokenStatusEvent;
+  reply: TokenStatusReply;
+  keys: string[];
+}
+
+/** Receives the service's token status notification: signature, contract, clock and replay checks. */
+export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookReceiver {
+  const { verifier, now = Date.now, onRejected } = options ?? ({} as Partial<WebhookReceiverOptions>);
+  if (!verifier || typeof verifier.verify !== 'function' || typeof verifier.signatureType !== 'string') {
+    throw new TypeError('createWebhookReceiver needs a verifier { signatureType, verify(bodyText, signature) }, for example createChecksumVerifier(merchantKey).');
+  }
+  const replayWindowMs = positive(options.replayWindowMs, WEBHOOK_DEFAULTS.replayWindowMs, 'replayWindowMs');
+  const maxClockSkewMs = positive(options.maxClockSkewMs, WEBHOOK_DEFAULTS.maxClockSkewMs, 'maxClockSkewMs');
+  const maxBytes = positive(options.maxBytes, WEBHOOK_DEFAULTS.maxBytes, 'maxBytes');
+  const mids = options.expectedMid === undefined ? undefined : ([] as string[]).concat(options.expectedMid);
+  const seen = options.seen ?? createMemoryReplayStore({ now });
+  /** Ids of notifications accepted but not yet remembered (their handler is running). */
+  const inFlight = new Set<string>();
+
+  const reject = (code: ReplyCode, issues: ValidationIssue[]): WebhookRejected => ({ accepted: false, code, reply: replyFor(code, now()), issues });
+
+  /** Steps 1 to 6. An accepted verdict holds its replay ids in `inFlight` until `release`. */
+  async function evaluate(raw: unknown): Promise<Pending | WebhookRejected> {
+    if (typeof raw !== 'string' && !(raw instanceof Uint8Array)) {
+      return reject('400', [issue('', 'rawBody', 'receive() takes the raw request body (a string or bytes), not a parsed object: the signature covers the exact bytes received.', '400')]);
+    }
+    const size = typeof raw === 'string' ? Buffer.byteLength(raw) : raw.byteLength;
+    if (size > maxBytes) return reject('400', [issue('', 'maxBytes', `The notification is larger than ${maxBytes} bytes.`, '400')]);
+    const parsed = parseJson(raw);
+    if (!parsed.ok) return reject('400', [issue('', 'json', `The body is not a JSON notification: ${parsed.message}.`, '400')]);
+    const envelope = parsed.value;
+    const problem = envelopeProblem(envelope, verifier.signatureType);
+    if (problem) return reject(problem.resultCode, [problem]);
+    // envelopeProblem has seen an object with a head, a string signature and a body.
+    const { head } = envelope as { head: { signature: string } };
+
+    const bodyText = memberText(typeof raw === 'string' ? raw : utf8.decode(raw), 'body') as string;
+    let authentic: boolean;
+    try {
+      authentic = (await verifier.verify(bodyText, head.signature)) === true;
+    } catch {
+      return reject('500', [issue('/head/signature', 'verifier', 'The signature could not be checked: the verifier failed. Nothing was processed.', '500')]);
+    }
+    if (!authentic) return reject('1001', [{ ...SIGNATURE_FAILURE }]);
+
+    const verdict = validate(OPERATION, 'request', envelope);
+    if (!verdict.valid) return reject((verdict.resultCode?.code ?? '400') as ReplyCode, verdict.errors);
+    const event = envelope as TokenStatusEvent;
+    if (mids && !mids.includes(event.body.mid)) {
+      return reject('407', [issue('/body/mid', 'expectedMid', '"mid" is not the merchant id this receiver serves.', '407')]);
+    }
+    const at = now();
+    const skew = epochMs(event.head.requestTimestamp) - at;
+    if (Math.abs(skew) > maxClockSkewMs) {
+      const where = skew < 0 ? 'behind' : 'ahead of';
+      return reject('400', [
+        issue('/head/requestTimestamp', 'maxClockSkew', `"requestTimestamp" is ${Math.round(Math.abs(skew) / 1000)} s ${where} this server's clock; at most ${Math.round(maxClockSkewMs / 1000)} s is accepted. Check both clocks; an old notification may be a replay.`, '400'),
+      ]);
+    }
+    const keys = replayKeys(event.head);
+    for (const key of keys) if (await seen.has(key)) return reject('406', [{ ...REPLAY }]);
+    // No await between this check and the reservation: two copies arriving together cannot both pass.
+    if (keys.some((key) => inFlight.has(key))) return reject('406', [{ ...REPLAY }]);
+    for (const key of keys) inFlight.add(key);
+    return { accepted: true, event, reply: replyFor('00', at), keys };
+  }
+
+  const release = (keys: string[]) => {
+    for (const key of keys) inFlight.delete(key);
+  };
+
+  /** Remembers an accepted notification for the replay window, then frees its reservation. */
+  async function remember(keys: string[]) {
+    try {
+      const expiresAt = now() + replayWindowMs;
+      for (const key of keys) await seen.add(key, expiresAt);
+    } finally {
+      release(keys);
+    }
+  }
+
+  function report(verdict: WebhookRejected) {
+    try {
+      onRejected?.({ code: verdict.code, issues: verdict.issues });
+    } catch {
+      /* a failing logger must not change the reply */
+    }
+  }
+
+  const internalFailure = (error: unknown) => reject('500', [issue('', 'internal', `The notification could not be processed (${error instanceof Error ? error.name : 'failure'}).`, '500')]);
+
+  async function receive(raw: string | Uint8Array): Promise<WebhookVerdict> {
+    try {
+      const verdict = await evaluate(raw);
+      if (!verdict.accepted) return verdict;
+      await remember(verdict.keys);
+      return { accepted: verdict.accepted, event: verdict.event, reply: verdict.reply };
+    } catch (error) {
+      return internalFailure(error);
+    }
+  }
+
+  /**
+   * For the adapters: evaluate, run the handler for an accepted notification, remember it only
+   * when the handler succeeded (so the service's retry of a failed one is accepted).
+   */
+  async function deliver(raw: Uint8Array, onEvent: TokenStatusHandler): Promise<TokenStatusReply> {
+    let verdict: Pending | WebhookRejected;
+    try {
+      verdict = await evaluate(raw);
+    } catch (error) {
+      verdict = internalFailure(error);
+    }
+    if (!verdict.accepted) {
+      report(verdict);
+      return verdict.reply;
+    }
+    try {
+      await onEvent(verdict.event);
+    } catch {
+      release(verdict.keys);
+      const failed = reject('500', [issue('', 'onEvent', 'The notification is authentic and valid, but its handler failed. It was not remembered, so a new delivery is accepted.', '500')]);
+      report(failed);
+      return failed.reply;
+    }
+    // Processed: the reply is 00 even if the store cannot remember it.
+    await remember(verdict.keys).catch(() => undefined);
+    return verdict.reply;
+  }
+
+  const core: ReceiverCore = { deliver, maxBytes, reject, report };
+  return {
+    receive,
+    nodeHandler: (onEvent) => nodeHandler(core, onEvent),
+    fetchHandler: (onEvent) => fetchHandler(core, onEvent),
+  };
+}
+
+function positive(value: unknown, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !(value > 0) || !Number.isFinite(value)) throw new TypeError(`${name} must be a positive number of ${name === 'maxBytes' ? 'bytes' : 'milliseconds'}.`);
+  return value;
+}

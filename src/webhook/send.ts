@@ -1,0 +1,101 @@
+// The service's side of the token status notification, for development: sign the serialized body,
+// post exactly those bytes to the merchant's address, and judge the merchant's reply against the
+// contract (notifyTokenStatus response). The same send pipeline as the typed client's.
+import { randomUUID } from 'node:crypto';
+import type { Signer } from '../signing/checksum.js';
+import { tokenServiceHead } from '../transport/heads.js';
+import { resultOf } from '../transport/result.js';
+import { buildEnvelope, checkRequest, DEFAULT_MAX_ANSWER_BYTES, exchange, readEnvelope, type Wording } from '../transport/send.js';
+import type { HeadOf, RequestOf, ResultCodeOf } from '../types.js';
+import { type ValidationIssue, validate } from '../validation/validate.js';
+
+const OPERATION = 'notifyTokenStatus';
+
+const MERCHANT: Wording = {
+  timeout: (ms) => `no reply from the merchant within ${ms} ms.`,
+  failed: 'the notification could not be delivered',
+  answer: "the merchant's reply",
+};
+
+export interface SendTokenNotificationOptions {
+  /** The merchant's `{merchant_response_url}`. */
+  url: string;
+  /** `{ mid, tokenInfo }`. */
+  body: RequestOf<'notifyTokenStatus'>['body'];
+  /** Signs the serialized body, e.g. `createChecksumSigner(merchantKey)`. */
+  signer: Signer;
+  /** Head fields to send as given (they win over the built ones; a given `signature` is sent as is). */
+  head?: Partial<HeadOf<'notifyTokenStatus'>> | undefined;
+  /** head.requestId (default a random UUID). */
+  requestId?: string | undefined;
+  /** head.clientId, when the merchant has several keys. */
+  clientId?: string | undefined;
+  /** head.encryptionKeyVersion, when the merchant has several keys. */
+  encryptionKeyVersion?: 'v1' | undefined;
+  /** Clock for head.requestTimestamp, epoch milliseconds (default Date.now). */
+  now?: (() => number) | undefined;
+  /** Milliseconds to wait for the reply before `GatewayTimeoutError` (default 30 000). */
+  timeoutMs?: number | undefined;
+  /** Replies larger than this many bytes are not read: `GatewayNonJsonError` (default 1 MiB). */
+  maxReplyBytes?: number | undefined;
+  /** A fetch to use instead of the global one. */
+  fetch?: ((request: Request) => Promise<Response>) | undefined;
+  /** Check the notification against the contract before sending (default true; false sends it anyway). */
+  validateRequest?: boolean | undefined;
+}
+
+export interface SendTokenNotificationResult {
+  httpStatus: number;
+  /** The merchant's reply, parsed. */
+  reply: unknown;
+  /** Whether the reply is HTTP 200 with an envelope the contract accepts. */
+  valid: boolean;
+  issues: ValidationIssue[];
+  /** `body.resultInfo.resultCode` of the reply, when it has one. */
+  code?: ResultCodeOf<'notifyTokenStatus'> | (string & {});
+  outcome: 'success' | 'pending' | 'failure';
+  /** head.requestId of the notification sent. */
+  requestId: string;
+}
+
+/**
+ * Signs and posts one token status notification, then checks the merchant's reply. Rejects with
+ * `GatewayNetworkError`, `GatewayTimeoutError`, `GatewayNonJsonError` (no usable reply) or
+ * `RequestValidationError` (the notification breaks the contract; nothing was sent).
+ */
+export async function sendTokenNotification(options: SendTokenNotificationOptions): Promise<SendTokenNotificationResult> {
+  const { url, body, signer, now = Date.now, timeoutMs = 30_000, maxReplyBytes = DEFAULT_MAX_ANSWER_BYTES, clientId, encryptionKeyVersion } = options;
+  if (typeof url !== 'string' || !/^https?:\/\//i.test(url)) throw new TypeError("url must be the merchant's http(s) address.");
+  if (!signer || typeof signer.sign !== 'function') throw new TypeError('sendTokenNotification needs a signer, for example createChecksumSigner(merchantKey).');
+  const requestId = options.requestId ?? randomUUID();
+
+  const head = { ...tokenServiceHead({ now, requestId, signatureType: signer.signatureType, clientId, encryptionKeyVersion }), ...options.head };
+  // A signature given in `head` is sent as it is (to rehearse a bad one); otherwise the body is signed.
+  const envelope = await buildEnvelope(head, body, options.head?.signature === undefined ? signer : undefined);
+  if (options.validateRequest !== false) checkRequest(OPERATION, envelope, {}, 'the notification');
+
+  const fetchImpl = options.fetch ?? fetch;
+  const exchanged = await exchange(
+    async (signal) => {
+      const response = await fetchImpl(new Request(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: envelope.text, redirect: 'manual', signal }));
+      return { response, body: response.body };
+    },
+    { operationId: OPERATION, timeoutMs, maxBytes: maxReplyBytes, wording: MERCHANT },
+  );
+  const reply = readEnvelope(exchanged, { operationId: OPERATION, wording: MERCHANT });
+  const verdict = validate(OPERATION, 'response', reply);
+  const issues = verdict.valid ? [] : [...verdict.errors];
+  if (exchanged.status !== 200) {
+    issues.unshift({ in: 'body', pointer: '', rule: 'httpStatus', message: `The reply has HTTP status ${exchanged.status}; the contract's reply is HTTP 200 with the result in body.resultInfo.` });
+  }
+  const result = resultOf(OPERATION, reply, exchanged.status);
+  return {
+    httpStatus: exchanged.status,
+    reply,
+    valid: issues.length === 0,
+    issues,
+    ...(typeof result.code === 'string' ? { code: result.code } : {}),
+    outcome: result.outcome,
+    requestId,
+  };
+}
