@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 // Builds the package: src/ compiled by TypeScript into dist/ (JavaScript, declarations and their
-// maps, source maps), and the data files src/ reads at run time copied beside them. Run by
-// `npm run build` and by `prepare` (so `npm ci` and `npm pack` build).
+// maps), the data files src/ reads at run time copied beside them, and the reference docs page
+// compressed for the mock's docs server (the package ships this copy, a quarter of the page's
+// size). Run by `npm run build` and by `prepare` (so `npm ci` and `npm pack` build).
 import { spawnSync } from 'node:child_process';
-import { cp, readdir, rm } from 'node:fs/promises';
+import { cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { gzipSync } from 'node:zlib';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,3 +37,5 @@ if (run.status !== 0) {
 for (const file of await filesUnder(src)) {
   if (DATA.test(file)) await cp(file, join(dist, relative(src, file)));
 }
+await mkdir(join(dist, 'docs'), { recursive: true });
+await writeFile(join(dist, 'docs/index.html.gz'), gzipSync(await readFile(join(root, 'generated/docs/index.html')), { level: 9 }));

@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 import { type AddressInfo, connect, createServer as createTcpServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
 
 const require = createRequire(import.meta.url);
 const generated = fileURLToPath(new URL('../../generated/', import.meta.url));
@@ -195,13 +196,18 @@ function stopChild(child: ChildProcess): Promise<void> {
   });
 }
 
-const DOC_FILES: Record<string, [string, string]> = {
-  '/': ['docs/index.html', 'text/html; charset=utf-8'],
-  '/index.html': ['docs/index.html', 'text/html; charset=utf-8'],
-  '/openapi.yaml': ['openapi.yaml', 'application/yaml; charset=utf-8'],
-  '/openapi.json': ['openapi.json', 'application/json; charset=utf-8'],
-  '/result-codes.md': ['result-codes.md', 'text/markdown; charset=utf-8'],
+/** The docs page as the build compressed it (dist/docs), and the bundled contract (generated/). */
+const PAGE = fileURLToPath(new URL('../../dist/docs/index.html.gz', import.meta.url));
+const DOC_FILES: Record<string, { file: string; type: string; gzipped?: true }> = {
+  '/': { file: PAGE, type: 'text/html; charset=utf-8', gzipped: true },
+  '/index.html': { file: PAGE, type: 'text/html; charset=utf-8', gzipped: true },
+  '/openapi.yaml': { file: join(generated, 'openapi.yaml'), type: 'application/yaml; charset=utf-8' },
+  '/openapi.json': { file: join(generated, 'openapi.json'), type: 'application/json; charset=utf-8' },
+  '/result-codes.md': { file: join(generated, 'result-codes.md'), type: 'text/markdown; charset=utf-8' },
 };
+
+/** Whether the request's Accept-Encoding takes gzip. */
+const acceptsGzip = (header: string | undefined) => typeof header === 'string' && /\bgzip\b/i.test(header) && !/\bgzip\s*;\s*q=0(?:\.0+)?(?![.0-9])/i.test(header);
 
 /** Serves the reference docs page (`/`), the bundled contract (`/openapi.yaml`, `/openapi.json`) and `/result-codes.md`. */
 export async function startDocs({ host = '127.0.0.1', port = 4011 }: { host?: string; port?: number } = {}): Promise<StartedServer> {
@@ -213,11 +219,14 @@ export async function startDocs({ host = '127.0.0.1', port = 4011 }: { host?: st
       return;
     }
     try {
-      const body = await readFile(join(generated, entry[0]));
-      res.writeHead(200, { 'content-type': entry[1], 'content-length': body.length, 'cache-control': 'no-cache' });
+      const stored = await readFile(entry.file);
+      // The compressed page goes out as it is to a client that takes gzip, inflated to any other.
+      const asIs = !entry.gzipped || acceptsGzip(req.headers['accept-encoding']);
+      const body = asIs ? stored : gunzipSync(stored);
+      res.writeHead(200, { 'content-type': entry.type, 'content-length': body.length, 'cache-control': 'no-cache', ...(entry.gzipped ? { vary: 'accept-encoding', ...(asIs ? { 'content-encoding': 'gzip' } : {}) } : {}) });
       res.end(req.method === 'HEAD' ? undefined : body);
     } catch {
-      res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' }).end('The docs are missing: run `npm run generate`.\n');
+      res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' }).end('The docs are missing: run `npm run build`.\n');
     }
   });
   await new Promise((resolve, reject) => {

@@ -1,0 +1,132 @@
+#!/usr/bin/env node
+// The package as a merchant's app gets it: `npm pack`, installed into a fresh project with no dev
+// tools, must stay lean (packages, bytes, commands), compile with the strictest settings and
+// `skipLibCheck: false` under both module resolutions (a program using the client, validate(),
+// the webhook receiver, the signer, encryptCardData, startSandbox and the subpaths, and every
+// TypeScript example of the README as written), run against an in-process sandbox, load from
+// CommonJS, and tell exactly what to install for the mock. Usage: node scripts/check-consumer.mjs
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+/** The bounds of a consumer install. */
+const MAX_PACKAGES = 12;
+const MAX_BYTES = 8_000_000;
+
+let failures = 0;
+/** @param {string} what @param {boolean} ok @param {string} [detail] */
+function check(what, ok, detail = '') {
+  process.stdout.write(`${ok ? 'ok  ' : 'FAIL'} ${what}${detail ? `: ${detail}` : ''}\n`);
+  if (!ok) failures++;
+}
+
+/** @param {string} command @param {string[]} args @param {{ cwd: string, env?: NodeJS.ProcessEnv }} options */
+function run(command, args, options) {
+  const result = spawnSync(command, args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, ...options, env: { ...process.env, ...options.env } });
+  return { status: result.status, out: `${result.stdout ?? ''}${result.stderr ?? ''}`.trim() };
+}
+
+/** Every package directory under a node_modules tree (scoped ones included). @param {string} dir @returns {string[]} */
+function packagesIn(dir) {
+  const found = [];
+  for (const name of readdirSync(dir)) {
+    if (name.startsWith('.')) continue;
+    const path = join(dir, name);
+    if (name.startsWith('@')) found.push(...packagesIn(path));
+    else {
+      found.push(path);
+      const nested = join(path, 'node_modules');
+      if (statSync(nested, { throwIfNoEntry: false })?.isDirectory()) found.push(...packagesIn(nested));
+    }
+  }
+  return found;
+}
+
+/** The bytes of every file under `dir`. @param {string} dir @returns {number} */
+function bytesUnder(dir) {
+  let total = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) total += bytesUnder(path);
+    else if (entry.isFile()) total += statSync(path).size;
+  }
+  return total;
+}
+
+/** The TypeScript code blocks of the README, each as a module. @returns {string[]} */
+function readmeExamples() {
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  return [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => `${m[1]}\nexport {};\n`);
+}
+
+const work = mkdtempSync(join(tmpdir(), 'gateway-contract-consumer-'));
+try {
+  const packed = run('npm', ['pack', '--pack-destination', work, '--silent'], { cwd: root });
+  const tarball = join(work, packed.out.split('\n').pop() ?? '');
+  check('npm pack', packed.status === 0, packed.status === 0 ? '' : packed.out.slice(-2000));
+  if (packed.status !== 0) process.exit(1);
+
+  const app = join(work, 'app');
+  mkdirSync(app);
+  writeFileSync(join(app, 'package.json'), `${JSON.stringify({ name: 'merchant-app', private: true, type: 'module' }, null, 2)}\n`);
+  const installed = run('npm', ['install', '--no-audit', '--no-fund', '--silent', tarball], { cwd: app });
+  check('install into a fresh project', installed.status === 0, installed.status === 0 ? '' : installed.out.slice(-2000));
+  if (installed.status !== 0) process.exit(1);
+
+  const modules = join(app, 'node_modules');
+  const packages = packagesIn(modules);
+  check(`at most ${MAX_PACKAGES} packages`, packages.length <= MAX_PACKAGES, `${packages.length}: ${packages.map((p) => p.slice(modules.length + 1)).join(', ')}`);
+  const bytes = bytesUnder(modules);
+  check(`at most ${MAX_BYTES / 1e6} MB of node_modules`, bytes <= MAX_BYTES, `${(bytes / 1e6).toFixed(2)} MB`);
+  const bin = readdirSync(join(modules, '.bin'));
+  check('only its own command in node_modules/.bin', bin.length === 1 && bin[0] === 'gateway-contract', bin.join(', '));
+
+  // The program and the README's examples, compiled with the repository's TypeScript and Node types.
+  const src = join(app, 'src');
+  mkdirSync(src);
+  cpSync(join(root, 'test/consumer/app.ts'), join(src, 'app.ts'));
+  cpSync(join(root, 'test/consumer/readme.globals.d.ts'), join(src, 'readme.globals.d.ts'));
+  const examples = readmeExamples();
+  check('the README has TypeScript examples', examples.length > 0, String(examples.length));
+  examples.forEach((code, i) => writeFileSync(join(src, `readme-${String(i + 1).padStart(2, '0')}.ts`), code));
+  const strictest = {
+    target: 'ES2022',
+    lib: ['ES2023'],
+    strict: true,
+    skipLibCheck: false,
+    exactOptionalPropertyTypes: true,
+    noUncheckedIndexedAccess: true,
+    noImplicitOverride: true,
+    noImplicitReturns: true,
+    verbatimModuleSyntax: true,
+    types: ['node'],
+    typeRoots: [join(root, 'node_modules/@types')],
+  };
+  const tsc = join(root, 'node_modules/typescript/bin/tsc');
+  for (const [name, options] of /** @type {const} */ ([
+    ['nodenext', { module: 'NodeNext', moduleResolution: 'NodeNext', outDir: 'out', rootDir: 'src' }],
+    ['bundler', { module: 'ESNext', moduleResolution: 'Bundler', noEmit: true }],
+  ])) {
+    writeFileSync(join(app, `tsconfig.${name}.json`), JSON.stringify({ compilerOptions: { ...strictest, ...options }, include: ['src'] }, null, 2));
+    const compiled = run(process.execPath, [tsc, '-p', `tsconfig.${name}.json`], { cwd: app });
+    check(`strict compile, skipLibCheck false, moduleResolution ${name}`, compiled.status === 0 && compiled.out === '', compiled.out.slice(0, 4000));
+  }
+
+  const ran = run(process.execPath, ['out/app.js'], { cwd: app });
+  check('the program runs against an in-process sandbox', ran.status === 0 && ran.out.includes('consumer program: ok'), ran.out.slice(-2000));
+
+  writeFileSync(join(app, 'require.cjs'), "const g = require('gateway-contract');\nif (typeof g.validate !== 'function' || typeof g.createGatewayClient !== 'function') throw new Error('missing exports');\nconsole.log('required');\n");
+  const required = run(process.execPath, ['require.cjs'], { cwd: app });
+  check('require() from CommonJS', required.status === 0 && required.out === 'required', required.out.slice(0, 2000));
+
+  const mock = run(process.execPath, [join(modules, 'gateway-contract/dist/cli/bin.js'), 'mock', '--port', '1'], { cwd: app });
+  const lines = mock.out.split('\n');
+  check('the mock without Prism says in one line what to install', mock.status === 2 && lines.length === 1 && /npm install --save-dev @stoplight\/prism-cli@\S+ /.test(mock.out), mock.out.slice(0, 500));
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
+process.stdout.write(`check:consumer: ${failures === 0 ? 'the packed package works in a fresh project' : `${failures} check(s) failed`}\n`);
+process.exit(failures === 0 ? 0 : 1);
