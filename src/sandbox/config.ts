@@ -1,0 +1,108 @@
+// The merchant the sandbox serves and its own settings, with the documented defaults for local use.
+// The default merchant key is a published test key for the sandbox only: never a real secret.
+import type { SendTokenNotificationOptions, SendTokenNotificationResult } from '../webhook/send.js';
+
+/** The sandbox's default merchant id. */
+export const DEFAULT_MID = 'MERCHANT0001';
+/** The sandbox's default merchant key: a published test key, never a real secret. */
+export const DEFAULT_MERCHANT_KEY = 'SandboxTestKey01';
+export const DEFAULT_CLIENT_ID = 'C11';
+export const DEFAULT_PORT = 4020;
+/** Transaction tokens live 15 minutes (section 4.7 and 8). */
+export const TXN_TOKEN_TTL_MS = 900_000;
+/** How long an INIT token waits before it becomes ACTIVE or FAILED (sandbox time). */
+export const DEFAULT_TOKEN_ACTIVATION_DELAY_MS = 5_000;
+/** Request bodies larger than this are refused (64 KiB: a large pay request is about 2 KiB). */
+export const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
+/** How long a webhook delivery may take before it is recorded as failed. */
+export const DEFAULT_WEBHOOK_TIMEOUT_MS = 10_000;
+
+export interface SandboxOptions {
+  /** Address to bind (default `127.0.0.1`). */
+  host?: string;
+  /** Port; `0` picks a free one (default 4020). */
+  port?: number;
+  /** The merchant id the sandbox serves (default `MERCHANT0001`). */
+  mid?: string;
+  /** Several merchant ids, all with the same key and webhook URL (wins over `mid`). */
+  mids?: string[];
+  /** The merchant key, 16 bytes (default `DEFAULT_MERCHANT_KEY`, a test key for the sandbox only). */
+  merchantKey?: string;
+  /** The head `clientId` that selects the merchant key (default `C11`). */
+  clientId?: string;
+  /** The merchant's `{merchant_response_url}`: token status notifications go there. None: deliveries are recorded as skipped. */
+  webhookUrl?: string;
+  /** The base clock, epoch milliseconds (default `Date.now`); `clock.advance()` moves the sandbox ahead of it. */
+  now?: () => number;
+  /** How long an INIT token waits before it becomes ACTIVE or FAILED, in sandbox time (default 5000 ms). */
+  tokenActivationDelayMs?: number;
+  /** How long a webhook delivery may take (default 10 000 ms). */
+  webhookTimeoutMs?: number;
+  /** Largest request body accepted (default 65 536 bytes). */
+  maxBodyBytes?: number;
+  /** Validate every answer against the contract before sending it; a failure is answered HTTP 500 and recorded in `answerProblems`. */
+  checkAnswers?: boolean;
+  /** Receives one line per request, webhook delivery and unexpected error. Never a secret. */
+  onLog?: (line: string) => void;
+  /** The seed of test instruments: a file (path or URL) or the parsed object (default `src/sandbox/instruments.json`). */
+  instruments?: string | URL | object;
+  /** The RSA private key (PEM) for `encryptedCardData` (default: one generated per process). */
+  cardPrivateKeyPem?: string;
+  /** Sends a notification (default `sendTokenNotification`). */
+  sendNotification?: (options: SendTokenNotificationOptions) => Promise<SendTokenNotificationResult>;
+}
+
+/** The settings every part of the sandbox reads, checked and with their defaults. */
+export interface SandboxConfig {
+  readonly mids: readonly string[];
+  /** The first merchant id: what control calls use when they are given none. */
+  readonly defaultMid: string;
+  readonly merchantKey: string;
+  readonly usesDefaultKey: boolean;
+  readonly clientId: string;
+  readonly webhookUrl: string | undefined;
+  readonly host: string;
+  readonly port: number;
+  readonly maxBodyBytes: number;
+  readonly tokenActivationDelayMs: number;
+  readonly webhookTimeoutMs: number;
+  readonly checkAnswers: boolean;
+  readonly onLog: ((line: string) => void) | undefined;
+}
+
+const MID = /^[A-Za-z0-9]{1,20}$/;
+
+/** Checks the options (callers in JavaScript pass anything) and fills in the defaults. */
+export function resolveConfig(options: SandboxOptions = {}): SandboxConfig {
+  const mids = [...new Set(options.mids ?? (options.mid ? [options.mid] : [DEFAULT_MID]))];
+  const [defaultMid] = mids;
+  if (defaultMid === undefined || mids.some((m) => typeof m !== 'string' || !MID.test(m))) throw new TypeError('Each merchant id must be 1 to 20 letters or digits.');
+  const merchantKey = options.merchantKey ?? DEFAULT_MERCHANT_KEY;
+  if (typeof merchantKey !== 'string' || Buffer.byteLength(merchantKey) !== 16) throw new TypeError('The merchant key must be 16 bytes (AES-128, as the CHECKSUM scheme needs).');
+  const clientId = options.clientId ?? DEFAULT_CLIENT_ID;
+  if (typeof clientId !== 'string' || !/^[A-Za-z0-9]{1,3}$/.test(clientId)) throw new TypeError('The client id must be 1 to 3 letters or digits (list subscriptions allows 3 characters).');
+  const webhookUrl = options.webhookUrl ?? undefined;
+  if (webhookUrl !== undefined && (typeof webhookUrl !== 'string' || !/^https?:\/\/[^\s]+$/.test(webhookUrl))) throw new TypeError('The webhook URL must be an http(s) URL.');
+  const port = options.port ?? DEFAULT_PORT;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new TypeError('The port must be a whole number from 0 to 65535.');
+  const positive = (v: unknown, d: number, what: string): number => {
+    const n = v ?? d;
+    if (typeof n !== 'number' || !Number.isFinite(n) || n < 0) throw new TypeError(`${what} must be a number of 0 or more.`);
+    return n;
+  };
+  return {
+    mids,
+    defaultMid,
+    merchantKey,
+    usesDefaultKey: merchantKey === DEFAULT_MERCHANT_KEY,
+    clientId,
+    webhookUrl,
+    host: options.host ?? '127.0.0.1',
+    port,
+    maxBodyBytes: positive(options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES, 'maxBodyBytes'),
+    tokenActivationDelayMs: positive(options.tokenActivationDelayMs, DEFAULT_TOKEN_ACTIVATION_DELAY_MS, 'tokenActivationDelayMs'),
+    webhookTimeoutMs: positive(options.webhookTimeoutMs, DEFAULT_WEBHOOK_TIMEOUT_MS, 'webhookTimeoutMs'),
+    checkAnswers: options.checkAnswers === true,
+    onLog: options.onLog,
+  };
+}

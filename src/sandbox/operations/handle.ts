@@ -1,0 +1,89 @@
+// The six operations at the description's paths: parse, validate with the contract's precompiled
+// validators and named checks, answer a failure with the code validate() names (or the operation's
+// generic failure code), otherwise run the operation's handler. Every answer is built in the
+// operation's own envelope; with checkAnswers on, it is validated against the contract before it goes out.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { readBody } from '../../http/readBody.js';
+import { memberText } from '../../json/member.js';
+import { parseJson } from '../../json/parse.js';
+import { checkRequest } from '../checkRequest.js';
+import type { HandlerContext, SandboxRequest } from '../handlers/context.js';
+import { HANDLERS } from '../handlers/index.js';
+import type { SandboxOperation } from '../operationIndex.js';
+import { FAILURE_CODES, failureFields } from './failures.js';
+import { respond, type Outcome, type RespondContext } from './respond.js';
+import type { OperationRoute } from './routes.js';
+
+export type OperationContext = HandlerContext & RespondContext;
+
+/** Answers one request at an operation's path (the server has checked the method). */
+export type OperationHandler = (req: IncomingMessage, res: ServerResponse, route: OperationRoute, search: string) => void;
+
+/** The query string without "?" as a record (a repeated name keeps its last value). */
+function queryOf(search: string): Record<string, string> {
+  const query: Record<string, string> = {};
+  if (search) for (const [k, v] of new URLSearchParams(search)) query[k] = v;
+  return query;
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+export function createOperationHandler(ctx: OperationContext): OperationHandler {
+  const { config } = ctx;
+
+  /** Everything after the body is read, for one operation. */
+  function answerBody<O extends SandboxOperation>(res: ServerResponse, operationId: O, path: Readonly<Record<string, string>>, search: string, text: string): void {
+    const codes = FAILURE_CODES[operationId];
+    const parsed = parseJson(text);
+    const payload = parsed.ok ? parsed.value : undefined;
+    if (!parsed.ok || payload === null || typeof payload !== 'object' || Array.isArray(payload)) {
+      respond(ctx, res, operationId, undefined, { code: codes.badRequest, note: parsed.ok ? 'The body is not a JSON object {head, body}.' : `The body is not JSON: ${parsed.message}.` });
+      return;
+    }
+    const requestHead: unknown = 'head' in payload ? payload.head : undefined;
+    const query = queryOf(search);
+    const checked = checkRequest(operationId, payload, { query, path });
+    if (!checked.valid) {
+      const fields = failureFields(operationId, payload, path, config.mids);
+      const issues = checked.errors.slice(0, 10).map((e) => ({ in: e.in, pointer: e.pointer, rule: e.rule, message: e.message }));
+      const code = checked.resultCode?.code ?? codes.invalid;
+      respond(ctx, res, operationId, requestHead, { code, message: checked.resultCode?.message, fields, issues, note: 'The request breaks the contract: see x-sandbox-issues.' });
+      return;
+    }
+    let outcome: Outcome<O>;
+    try {
+      // The body's exact text is cut out only for the operations whose signature covers it.
+      const request: SandboxRequest<O> = {
+        operationId, head: checked.request.head, body: checked.request.body, query: checked.query, path: checked.path,
+        get rawBody() { return memberText(text, 'body'); },
+      };
+      outcome = HANDLERS[operationId](ctx, request);
+    } catch (error) {
+      config.onLog?.(`${operationId}: unexpected error ${error instanceof Error ? error.name : 'thrown'}`);
+      outcome = { code: codes.internal, note: 'The sandbox failed unexpectedly; this is a bug of the sandbox.' };
+    }
+    if (!outcome.fields && outcome.code !== '0000') outcome = { ...outcome, fields: failureFields(operationId, payload, path, config.mids) };
+    respond(ctx, res, operationId, requestHead, outcome);
+  }
+
+  function serve<O extends SandboxOperation>(req: IncomingMessage, res: ServerResponse, operationId: O, path: Readonly<Record<string, string>>, search: string): void {
+    const codes = FAILURE_CODES[operationId];
+    readBody(req, config.maxBodyBytes, (buffer, problem) => {
+      if (problem === 'aborted') return;
+      if (!buffer) {
+        respond(ctx, res, operationId, undefined, { code: codes.badRequest, note: `The body is larger than ${config.maxBodyBytes} bytes.` }, 413);
+        return;
+      }
+      let text: string;
+      try {
+        text = utf8.decode(buffer);
+      } catch {
+        respond(ctx, res, operationId, undefined, { code: codes.badRequest, note: 'The body is not valid UTF-8 text.' });
+        return;
+      }
+      answerBody(res, operationId, path, search, text);
+    });
+  }
+
+  return (req, res, route, search) => serve(req, res, route.operationId, route.path, search);
+}

@@ -1,0 +1,31 @@
+// checksumHash of a pay answer's txnInfo (section 2.12): "a checksum over the txnInfo values",
+// algorithm not shown. The sandbox signs, with the merchant's CHECKSUM signer, the values of every
+// other txnInfo field taken in the order of their keys (code-point order, so upper case first) and
+// joined with "|"; null is the empty string (DECISIONS.md records this).
+import { generateSignature, verifySignature } from '../signing/checksum.js';
+
+/** The text txnInfo.checksumHash signs: every other field's value, keys in code-point order, joined with "|" (null as ""). */
+export function txnInfoChecksumText(txnInfo: Record<string, unknown>): string {
+  const keys = Object.keys(txnInfo).sort();
+  let text = '';
+  let first = true;
+  for (const k of keys) {
+    if (k === 'checksumHash') continue;
+    const v = txnInfo[k];
+    text += `${first ? '' : '|'}${v === null || v === undefined ? '' : String(v)}`;
+    first = false;
+  }
+  return text;
+}
+
+/** Adds its checksumHash to txnInfo (in place) and returns it. */
+export function withChecksumHash<T extends Record<string, unknown>>(txnInfo: T, merchantKey: string): T & { checksumHash: string } {
+  return Object.assign(txnInfo, { checksumHash: generateSignature(txnInfoChecksumText(txnInfo), merchantKey) });
+}
+
+/** Whether txnInfo.checksumHash is the merchant-key CHECKSUM of the other txnInfo values. */
+export function verifyTxnInfoChecksum(txnInfo: Record<string, unknown>, merchantKey: string): boolean {
+  // Callers in JavaScript may pass anything.
+  if (!txnInfo || typeof txnInfo !== 'object') return false;
+  return verifySignature(txnInfoChecksumText(txnInfo), merchantKey, txnInfo['checksumHash']);
+}
