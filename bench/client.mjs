@@ -2,8 +2,8 @@
 // with the contract's example answer.
 import { createServer } from 'node:http';
 import { readFileSync } from 'node:fs';
-import { createGatewayClient } from '../src/client/createGatewayClient.js';
-import { createChecksumSigner } from '../src/signing/checksum.js';
+import { createGatewayClient } from '../dist/client/createGatewayClient.js';
+import { createChecksumSigner } from '../dist/signing/checksum.js';
 import { pairedMsPerRun } from './stats.mjs';
 
 const doc = JSON.parse(readFileSync(new URL('../generated/openapi.json', import.meta.url), 'utf8'));

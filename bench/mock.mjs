@@ -2,7 +2,7 @@
 // both driven by autocannon on loopback, bounded in time and connections, in alternating rounds.
 import { createServer } from 'node:http';
 import { readFileSync } from 'node:fs';
-import { startPrism } from '../src/mock/launch.js';
+import { startPrism } from '../dist/mock/launch.js';
 import { freePort } from './ports.mjs';
 import { load, loadFigures } from './load.mjs';
 

@@ -9,7 +9,7 @@ import { createServer } from 'node:http';
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { startPrism } from '../src/mock/launch.js';
+import { startPrism } from '../dist/mock/launch.js';
 import { freePort } from './ports.mjs';
 import { load, loadFigures } from './load.mjs';
 
@@ -63,7 +63,7 @@ async function serve(kind) {
     await new Promise((resolve) => bare.listen(0, '127.0.0.1', () => resolve(undefined)));
     url = `http://127.0.0.1:${/** @type {any} */ (bare.address()).port}`;
   } else {
-    const { startSandbox } = await import('../src/sandbox/index.js');
+    const { startSandbox } = await import('../dist/sandbox/index.js');
     sandbox = await startSandbox({ port: 0 });
     url = sandbox.url;
   }

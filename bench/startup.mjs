@@ -13,7 +13,7 @@ export async function startupFigures() {
   // Each start is measured in rounds alternating with a bare `node`, and reported as the time it
   // adds to it, round by round.
   const precompiled = await pairedMsPerRun(run(`const v = await import('./generated/validators.js'); if (typeof v.initiatePaymentRequest !== 'function') process.exit(1);`), bare, { rounds: 9, warmup: 1 });
-  const api = await pairedMsPerRun(run(`const { validate } = await import('./src/index.js'); validate('initiatePayment', 'request', {});`), bare, { rounds: 7, warmup: 1 });
+  const api = await pairedMsPerRun(run(`const { validate } = await import('./dist/index.js'); validate('initiatePayment', 'request', {});`), bare, { rounds: 7, warmup: 1 });
   const runtime = await pairedMsPerRun(run(`
     const { readFileSync } = await import('node:fs');
     const { createAjv } = await import('./scripts/lib/ajvBuild.mjs');

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { validate } from '../src/validation/validate.js';
+import { validate } from '../dist/validation/validate.js';
 import { operations } from '../generated/operations.js';
 import { pairedNsPerOp, msPerRun, ratio } from './stats.mjs';
 

@@ -14,7 +14,7 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const src = join(root, 'src');
 const dist = join(root, 'dist');
 /** Files src/ reads at run time rather than imports: copied as they are. */
-const DATA = /\.json$|\.js$|\.d\.ts$/;
+const DATA = /\.json$/;
 
 /** @param {string} dir @returns {Promise<string[]>} */
 async function filesUnder(dir) {

@@ -91,7 +91,7 @@ try {
   cpSync(join(root, 'test/consumer/readme.globals.d.ts'), join(src, 'readme.globals.d.ts'));
   const examples = readmeExamples();
   check('the README has TypeScript examples', examples.length > 0, String(examples.length));
-  examples.forEach((code, i) => writeFileSync(join(src, `readme-${String(i + 1).padStart(2, '0')}.ts`), code));
+  for (const [i, code] of examples.entries()) writeFileSync(join(src, `readme-${String(i + 1).padStart(2, '0')}.ts`), code);
   const strictest = {
     target: 'ES2022',
     lib: ['ES2023'],

@@ -15,11 +15,11 @@ import { buildDocs } from './lib/docs.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
-const outDir = resolve(root, valueOf('--out') ?? 'generated');
+const outDir = resolve(root, optionValue('--out') ?? 'generated');
 const skipLint = args.includes('--skip-lint');
 const skipDocs = args.includes('--skip-docs');
 
-function valueOf(/** @type {string} */ flag) {
+function optionValue(/** @type {string} */ flag) {
   const i = args.indexOf(flag);
   return i >= 0 ? args[i + 1] : undefined;
 }

@@ -19,37 +19,37 @@ export const DEFAULT_WEBHOOK_TIMEOUT_MS = 10_000;
 
 export interface SandboxOptions {
   /** Address to bind (default `127.0.0.1`). */
-  host?: string;
+  host?: string | undefined;
   /** Port; `0` picks a free one (default 4020). */
-  port?: number;
+  port?: number | undefined;
   /** The merchant id the sandbox serves (default `MERCHANT0001`). */
-  mid?: string;
+  mid?: string | undefined;
   /** Several merchant ids, all with the same key and webhook URL (wins over `mid`). */
-  mids?: string[];
+  mids?: string[] | undefined;
   /** The merchant key, 16 bytes (default `DEFAULT_MERCHANT_KEY`, a test key for the sandbox only). */
-  merchantKey?: string;
+  merchantKey?: string | undefined;
   /** The head `clientId` that selects the merchant key (default `C11`). */
-  clientId?: string;
+  clientId?: string | undefined;
   /** The merchant's `{merchant_response_url}`: token status notifications go there. None: deliveries are recorded as skipped. */
-  webhookUrl?: string;
+  webhookUrl?: string | undefined;
   /** The base clock, epoch milliseconds (default `Date.now`); `clock.advance()` moves the sandbox ahead of it. */
-  now?: () => number;
+  now?: (() => number) | undefined;
   /** How long an INIT token waits before it becomes ACTIVE or FAILED, in sandbox time (default 5000 ms). */
-  tokenActivationDelayMs?: number;
+  tokenActivationDelayMs?: number | undefined;
   /** How long a webhook delivery may take (default 10 000 ms). */
-  webhookTimeoutMs?: number;
+  webhookTimeoutMs?: number | undefined;
   /** Largest request body accepted (default 65 536 bytes). */
-  maxBodyBytes?: number;
+  maxBodyBytes?: number | undefined;
   /** Validate every answer against the contract before sending it; a failure is answered HTTP 500 and recorded in `answerProblems`. */
-  checkAnswers?: boolean;
+  checkAnswers?: boolean | undefined;
   /** Receives one line per request, webhook delivery and unexpected error. Never a secret. */
-  onLog?: (line: string) => void;
+  onLog?: ((line: string) => void) | undefined;
   /** The seed of test instruments: a file (path or URL) or the parsed object (default `src/sandbox/instruments.json`). */
-  instruments?: string | URL | object;
+  instruments?: string | URL | object | undefined;
   /** The RSA private key (PEM) for `encryptedCardData` (default: one generated per process). */
-  cardPrivateKeyPem?: string;
+  cardPrivateKeyPem?: string | undefined;
   /** Sends a notification (default `sendTokenNotification`). */
-  sendNotification?: (options: SendTokenNotificationOptions) => Promise<SendTokenNotificationResult>;
+  sendNotification?: ((options: SendTokenNotificationOptions) => Promise<SendTokenNotificationResult>) | undefined;
 }
 
 /** The settings every part of the sandbox reads, checked and with their defaults. */

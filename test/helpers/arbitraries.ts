@@ -252,7 +252,11 @@ function documentedNames(list: any[], out = new Set<string>()): Set<string> {
 
 const cache = new Map<string, fc.Arbitrary<unknown>>();
 const ids = new Map<object, number>();
-const idOf = (s: any) => (typeof s === 'object' && s ? (ids.get(s) ?? (ids.set(s, ids.size), ids.size - 1)) : String(s));
+const idOf = (s: any) => {
+  if (typeof s !== 'object' || !s) return String(s);
+  if (!ids.has(s)) ids.set(s, ids.size);
+  return ids.get(s) as number;
+};
 
 /** The conjuncts of every schema of `list`, each once (`true` drops out). */
 function flatten(list: any[]): any[] {
@@ -443,7 +447,8 @@ export function sampleArbitrary(view: OperationView, direction: Direction): fc.A
   return fc.tuple(payload, fc.record(params, { requiredKeys: Object.keys(params) })).map(([p, values]) => {
     const sample: Sample = { payload: structuredClone(p) };
     for (const param of view.parameters) {
-      const part = (sample[param.in] ??= {});
+      sample[param.in] ??= {};
+      const part = sample[param.in] as Record<string, string>;
       part[param.name] = String(values[`${param.in}:${param.name}`]);
     }
     return sample;
@@ -508,7 +513,7 @@ function eachNode(view: OperationView, direction: Direction, sample: Sample, vis
         if (schemas) walk(schemas, child, [...at, name]);
       }
     }
-    if (Array.isArray(value) && f.items.length) value.forEach((item, i) => walk(f.items, item, [...at, String(i)]));
+    if (Array.isArray(value) && f.items.length) for (const [i, item] of value.entries()) walk(f.items, item, [...at, String(i)]);
   };
   walk(conjuncts(view.schema(direction)), sample.payload, []);
 }

@@ -58,22 +58,18 @@ export const sandboxCommand: Command = {
     const { startSandbox } = await import('../../sandbox/startSandbox.js');
     let sandbox: Awaited<ReturnType<typeof startSandbox>>;
     try {
-      const merchantKey = values['merchant-key'] ?? env.SANDBOX_MERCHANT_KEY;
-      const clientId = values['client-id'] ?? env.SANDBOX_CLIENT_ID;
-      const webhookUrl = values['webhook-url'] ?? env.SANDBOX_WEBHOOK_URL;
-      const tokenActivationDelayMs = wholeNumber(values['token-delay'], 'token delay', { max: 2 ** 31 - 1 });
       sandbox = await startSandbox({
         host: values.host ?? env.SANDBOX_HOST ?? '127.0.0.1',
         port: wholeNumber(values.port ?? env.SANDBOX_PORT, 'port', { max: 65535 }) ?? DEFAULT_PORT,
-        ...(mids ? { mids } : {}),
-        ...(merchantKey !== undefined ? { merchantKey } : {}),
-        ...(clientId !== undefined ? { clientId } : {}),
-        ...(webhookUrl !== undefined ? { webhookUrl } : {}),
-        ...(tokenActivationDelayMs !== undefined ? { tokenActivationDelayMs } : {}),
-        ...(instruments ? { instruments } : {}),
-        ...(cardPrivateKeyPem !== undefined ? { cardPrivateKeyPem } : {}),
+        mids,
+        merchantKey: values['merchant-key'] ?? env.SANDBOX_MERCHANT_KEY,
+        clientId: values['client-id'] ?? env.SANDBOX_CLIENT_ID,
+        webhookUrl: values['webhook-url'] ?? env.SANDBOX_WEBHOOK_URL,
+        tokenActivationDelayMs: wholeNumber(values['token-delay'], 'token delay', { max: 2 ** 31 - 1 }),
+        instruments,
+        cardPrivateKeyPem,
         checkAnswers: values['check-answers'] === true,
-        ...(values.quiet ? {} : { onLog: (line: string) => void io.stderr.write(`sandbox: ${line}\n`) }),
+        onLog: values.quiet ? undefined : (line) => void io.stderr.write(`sandbox: ${line}\n`),
       });
     } catch (error) {
       const code = (error as NodeJS.ErrnoException | null)?.code;
