@@ -1,7 +1,8 @@
 // The typed client against a bare fetch of the same request, on a local server answering each path
 // with the contract's example answer.
-import { createServer } from 'node:http';
+
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { createGatewayClient } from '../dist/client/createGatewayClient.js';
 import { createChecksumSigner } from '../dist/signing/checksum.js';
 import { pairedMsPerRun } from './stats.mjs';
@@ -12,7 +13,10 @@ const PAY = '/aoa-acquiring-biz/v2/payment';
 const MODIFY = '/aoa-acquiring-biz/v2/modifyOrder';
 const QUERY = '?mid=MERCHANT0001&orderId=ORDER-1001';
 /** Each path's answer: a valid answer of its operation, so validation on arrival passes. */
-const answers = new Map([[PAY, JSON.stringify(example('PaySucceeded'))], [MODIFY, JSON.stringify(example('ModifyOrderUpdated'))]]);
+const answers = new Map([
+  [PAY, JSON.stringify(example('PaySucceeded'))],
+  [MODIFY, JSON.stringify(example('ModifyOrderUpdated'))],
+]);
 const pay = example('PayWithWallet');
 const modify = { head: { tokenType: 'TXN_TOKEN', token: 'T' }, body: { txnAmount: { value: '1.00', currency: 'INR' } } };
 const CALLS = 200;
@@ -51,7 +55,15 @@ export async function clientFigures() {
     const payOn = await pairedMsPerRun(payVia(full), bare(PAY, pay));
     const modifyOn = await pairedMsPerRun(modifyVia(full), bare(MODIFY, modify));
     const per = (/** @type {any} */ s) => ({ ...s, median: s.median / CALLS, min: s.min / CALLS, max: s.max / CALLS });
-    const figure = (/** @type {string} */ name, /** @type {any} */ m, /** @type {object} */ target = {}) => ({ group: 'client', name, subject: per(m.subject), reference: per(m.reference), ratio: m.ratio, unit: 'ms/call', ...target });
+    const figure = (/** @type {string} */ name, /** @type {any} */ m, /** @type {object} */ target = {}) => ({
+      group: 'client',
+      name,
+      subject: per(m.subject),
+      reference: per(m.reference),
+      ratio: m.ratio,
+      unit: 'ms/call',
+      ...target,
+    });
     return [
       figure('pay, signing and validation off', payOff, { target: '<= 1.10x bare fetch', met: payOff.ratio.value <= 1.1 }),
       figure('pay, request and answer validated', payOn),

@@ -19,10 +19,15 @@ export function load(options) {
   return new Promise((resolve, reject) => {
     /** @type {number[]} */
     const latencies = [];
-    const instance = autocannon({ method: 'POST', headers: { 'content-type': 'application/json' }, ...options }, (error, result) => (error ? reject(error) : resolve({ result, latencies })));
-    instance.on('response', (/** @type {unknown} */ _client, /** @type {number} */ statusCode, /** @type {number} */ _bytes, /** @type {number} */ responseTime) => {
-      if (statusCode >= 200 && statusCode < 300) latencies.push(responseTime);
-    });
+    const instance = autocannon({ method: 'POST', headers: { 'content-type': 'application/json' }, ...options }, (error, result) =>
+      error ? reject(error) : resolve({ result, latencies }),
+    );
+    instance.on(
+      'response',
+      (/** @type {unknown} */ _client, /** @type {number} */ statusCode, /** @type {number} */ _bytes, /** @type {number} */ responseTime) => {
+        if (statusCode >= 200 && statusCode < 300) latencies.push(responseTime);
+      },
+    );
   });
 }
 
@@ -33,9 +38,27 @@ export function load(options) {
  * @param {{ result: any, latencies: number[] }[]} rounds
  */
 export function loadFigures(rounds) {
-  const p = (/** @type {number} */ q) => summarize(rounds.map((r) => percentile([...r.latencies].sort((a, b) => a - b), q)));
-  const rps = rounds.length > 1
-    ? summarize(rounds.map((r) => r.result.requests.total / r.result.duration))
-    : (() => { const r = rounds[0].result.requests; return { median: r.average, min: r.min, max: r.max, spread: r.average ? r.stddev / r.average : 0, rounds: rounds[0].result.duration }; })();
-  return { rps, p50: p(50), p99: p(99), non2xx: rounds.reduce((n, r) => n + r.result.non2xx, 0), total: rounds.reduce((n, r) => n + r.result.requests.total, 0) };
+  const p = (/** @type {number} */ q) =>
+    summarize(
+      rounds.map((r) =>
+        percentile(
+          [...r.latencies].sort((a, b) => a - b),
+          q,
+        ),
+      ),
+    );
+  const rps =
+    rounds.length > 1
+      ? summarize(rounds.map((r) => r.result.requests.total / r.result.duration))
+      : (() => {
+          const r = rounds[0].result.requests;
+          return { median: r.average, min: r.min, max: r.max, spread: r.average ? r.stddev / r.average : 0, rounds: rounds[0].result.duration };
+        })();
+  return {
+    rps,
+    p50: p(50),
+    p99: p(99),
+    non2xx: rounds.reduce((n, r) => n + r.result.non2xx, 0),
+    total: rounds.reduce((n, r) => n + r.result.requests.total, 0),
+  };
 }

@@ -1,10 +1,11 @@
 // The mock: Prism's throughput and latency against a bare node:http server returning a fixed body,
 // both driven by autocannon on loopback, bounded in time and connections, in alternating rounds.
-import { createServer } from 'node:http';
+
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { startPrism } from '../dist/mock/launch.js';
-import { freePort } from './ports.mjs';
 import { load, loadFigures } from './load.mjs';
+import { freePort } from './ports.mjs';
 
 const doc = JSON.parse(readFileSync(new URL('../generated/openapi.json', import.meta.url), 'utf8'));
 const body = JSON.stringify(doc.components.examples.PayWithWallet.value);
@@ -17,7 +18,10 @@ const CONNECTIONS = 10;
 export async function mockFigures() {
   const bare = createServer((req, res) => {
     req.resume();
-    req.on('end', () => { res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(answer) }); res.end(answer); });
+    req.on('end', () => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(answer) });
+      res.end(answer);
+    });
   });
   await new Promise((resolve) => bare.listen(0, '127.0.0.1', () => resolve(undefined)));
   const bareUrl = `http://127.0.0.1:${/** @type {any} */ (bare.address()).port}`;
@@ -35,7 +39,12 @@ export async function mockFigures() {
     const p = loadFigures(prismRounds);
     if (p.non2xx > 0) throw new Error(`Prism answered ${p.non2xx} requests with a non-2xx status`);
     const fig = (/** @type {string} */ name, /** @type {'rps'|'p50'|'p99'} */ what, /** @type {string} */ unit) => ({
-      group: 'mock', name, subject: p[what], reference: b[what], ratio: { value: p[what].median / b[what].median, spread: p[what].spread + b[what].spread }, unit,
+      group: 'mock',
+      name,
+      subject: p[what],
+      reference: b[what],
+      ratio: { value: p[what].median / b[what].median, spread: p[what].spread + b[what].spread },
+      unit,
     });
     return [
       fig(`Prism throughput (${CONNECTIONS} connections, ${ROUNDS} rounds of ${DURATION} s)`, 'rps', 'req/s'),

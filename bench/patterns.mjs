@@ -26,14 +26,25 @@ export async function patternFigures() {
   for (const source of patternsOf(doc)) {
     const regex = new RegExp(source, 'u');
     // Texts the pattern matches, repeated to 100 kB: they walk the pattern's own loops.
-    const pumped = fc.sample(fc.stringMatching(regex).filter((t) => t.length > 0), { seed: 1, numRuns: 3 })
+    const pumped = fc
+      .sample(
+        fc.stringMatching(regex).filter((t) => t.length > 0),
+        { seed: 1, numRuns: 3 },
+      )
       .map((t) => `${t.repeat(Math.ceil(100_000 / t.length))}\u0000`);
     let worst = null;
     for (const input of [...inputs, ...pumped]) {
       const m = nsPerOp(() => regex.test(input), { rounds: 3, roundMs: 20 });
       if (!worst || m.median > worst.median) worst = m;
     }
-    figures.push({ group: 'patterns', name: `worst case of ${source.length > 48 ? `${source.slice(0, 45)}...` : source} (100 kB)`, subject: worst, reference, ratio: { value: /** @type {any} */ (worst).median / reference.median, spread: /** @type {any} */ (worst).spread + reference.spread }, unit: 'ns' });
+    figures.push({
+      group: 'patterns',
+      name: `worst case of ${source.length > 48 ? `${source.slice(0, 45)}...` : source} (100 kB)`,
+      subject: worst,
+      reference,
+      ratio: { value: /** @type {any} */ (worst).median / reference.median, spread: /** @type {any} */ (worst).spread + reference.spread },
+      unit: 'ns',
+    });
   }
   return figures;
 }

@@ -1,12 +1,12 @@
 #!/usr/bin/env node
+import { spawn } from 'node:child_process';
 // `npm run bench`: how fast validation, start-up, the client, the mock and the sandbox are, each against a
 // reference measured in the same run. Loopback only, bounded in time. Prints a table and writes
 // bench/results.json. Usage: node bench/run.mjs [--only validation,startup,client,mock,sandbox,generate,patterns]
-import { writeFileSync, mkdtempSync } from 'node:fs';
-import { cpus, totalmem, tmpdir, platform, arch } from 'node:os';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { arch, cpus, platform, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { spawn } from 'node:child_process';
 import { msPerRun, ratio } from './stats.mjs';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
@@ -21,21 +21,48 @@ const figures = [];
 const started = Date.now();
 const log = (/** @type {string} */ s) => process.stderr.write(`bench: ${s}\n`);
 
-if (wanted('validation')) { log('validation vs JSON.parse'); figures.push(...await (await import('./validation.mjs')).validationFigures()); }
-if (wanted('startup')) { log('cold start'); figures.push(...await (await import('./startup.mjs')).startupFigures()); }
-if (wanted('client')) { log('client vs bare fetch'); figures.push(...await (await import('./client.mjs')).clientFigures()); }
-if (wanted('mock')) { log('mock vs bare node:http (autocannon)'); figures.push(...await (await import('./mock.mjs')).mockFigures()); }
-if (wanted('sandbox')) { log('sandbox vs Prism vs bare node:http (autocannon)'); figures.push(...await (await import('./sandbox.mjs')).sandboxFigures()); }
-if (wanted('patterns')) { log('patterns against hostile input'); figures.push(...await (await import('./patterns.mjs')).patternFigures()); }
+if (wanted('validation')) {
+  log('validation vs JSON.parse');
+  figures.push(...(await (await import('./validation.mjs')).validationFigures()));
+}
+if (wanted('startup')) {
+  log('cold start');
+  figures.push(...(await (await import('./startup.mjs')).startupFigures()));
+}
+if (wanted('client')) {
+  log('client vs bare fetch');
+  figures.push(...(await (await import('./client.mjs')).clientFigures()));
+}
+if (wanted('mock')) {
+  log('mock vs bare node:http (autocannon)');
+  figures.push(...(await (await import('./mock.mjs')).mockFigures()));
+}
+if (wanted('sandbox')) {
+  log('sandbox vs Prism vs bare node:http (autocannon)');
+  figures.push(...(await (await import('./sandbox.mjs')).sandboxFigures()));
+}
+if (wanted('patterns')) {
+  log('patterns against hostile input');
+  figures.push(...(await (await import('./patterns.mjs')).patternFigures()));
+}
 if (wanted('generate')) {
   log('npm run generate');
-  const run = () => new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(root, 'scripts/generate.mjs'), '--out', mkdtempSync(join(tmpdir(), 'bench-gen-'))], { stdio: 'ignore' });
-    child.on('exit', (code) => (code === 0 ? resolve(undefined) : reject(new Error(`generate exited ${code}`))));
-  });
+  const run = () =>
+    new Promise((resolve, reject) => {
+      const child = spawn(process.execPath, [join(root, 'scripts/generate.mjs'), '--out', mkdtempSync(join(tmpdir(), 'bench-gen-'))], { stdio: 'ignore' });
+      child.on('exit', (code) => (code === 0 ? resolve(undefined) : reject(new Error(`generate exited ${code}`))));
+    });
   const generate = await msPerRun(run, { rounds: 3, warmup: 0 });
   const bare = await msPerRun(() => new Promise((resolve) => spawn(process.execPath, ['-e', '0']).on('exit', resolve)), { rounds: 5 });
-  figures.push({ group: 'generate', name: 'npm run generate (wall time)', subject: generate, reference: bare, ratio: ratio(generate, bare), unit: 'ms', target: 'measured only' });
+  figures.push({
+    group: 'generate',
+    name: 'npm run generate (wall time)',
+    subject: generate,
+    reference: bare,
+    ratio: ratio(generate, bare),
+    unit: 'ms',
+    target: 'measured only',
+  });
 }
 
 const results = {

@@ -5,13 +5,14 @@
 // CHECKSUM signature per answer) and UPI intent (a deep link). Every server gets the same request
 // stream and runs in its own process (as Prism must); autocannon drives them on loopback, bounded
 // in time and connections. Usage: node bench/run.mjs --only sandbox (or node bench/sandbox.mjs)
-import { createServer } from 'node:http';
+
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { startPrism } from '../dist/mock/launch.js';
-import { freePort } from './ports.mjs';
 import { load, loadFigures } from './load.mjs';
+import { freePort } from './ports.mjs';
 
 const doc = JSON.parse(readFileSync(new URL('../generated/openapi.json', import.meta.url), 'utf8'));
 const exampleBody = JSON.stringify(doc.components.examples.PayWithWallet.value);
@@ -31,7 +32,8 @@ const MODES = /** @type {const} */ ({
 });
 
 /** The pay request of one order, as a merchant sends it. @param {{ orderId: string, txnToken: string }} o @param {keyof typeof MODES} mode */
-const payRequest = (o, mode) => `{"head":{"requestTimeStamp":"1768971330000","channelId":"WEB","tokenType":"TXN_TOKEN","token":"${o.txnToken}","version":"v1"},"body":{"mid":"MERCHANT0001","orderId":"${o.orderId}","requestType":"PAYMENT",${MODES[mode]}}}`;
+const payRequest = (o, mode) =>
+  `{"head":{"requestTimeStamp":"1768971330000","channelId":"WEB","tokenType":"TXN_TOKEN","token":"${o.txnToken}","version":"v1"},"body":{"mid":"MERCHANT0001","orderId":"${o.orderId}","requestType":"PAYMENT",${MODES[mode]}}}`;
 
 /**
  * Server mode (a child process): the sandbox or the bare server. Over IPC the parent asks for the
@@ -58,7 +60,10 @@ async function serve(kind) {
   if (kind === 'bare') {
     const bare = createServer((req, res) => {
       req.resume();
-      req.on('end', () => { res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(answer) }); res.end(answer); });
+      req.on('end', () => {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(answer) });
+        res.end(answer);
+      });
     });
     await new Promise((resolve) => bare.listen(0, '127.0.0.1', () => resolve(undefined)));
     url = `http://127.0.0.1:${/** @type {any} */ (bare.address()).port}`;
@@ -74,17 +79,33 @@ async function serve(kind) {
 function startChild(kind) {
   const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--serve', kind], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
   /** @param {string} question @param {string} key */
-  const ask = (question, key) => new Promise((resolve) => {
-    const listen = (/** @type {any} */ m) => { if (m && key in m) { child.off('message', listen); resolve(m[key]); } };
-    child.on('message', listen);
-    child.send(question);
-  });
+  const ask = (question, key) =>
+    new Promise((resolve) => {
+      const listen = (/** @type {any} */ m) => {
+        if (m && key in m) {
+          child.off('message', listen);
+          resolve(m[key]);
+        }
+      };
+      child.on('message', listen);
+      child.send(question);
+    });
   const server = {
     /** The child's CPU time so far, microseconds (user + system). */
-    cpu: async () => { const u = /** @type {any} */ (await ask('cpu', 'cpu')); return u.user + u.system; },
+    cpu: async () => {
+      const u = /** @type {any} */ (await ask('cpu', 'cpu'));
+      return u.user + u.system;
+    },
     /** A reset sandbox with ORDERS new orders: their ids and transaction tokens. */
     orders: () => /** @type {Promise<{ orderId: string, txnToken: string }[]>} */ (ask('orders', 'orders')),
-    stop: () => new Promise((r) => { if (child.exitCode !== null || child.signalCode !== null) r(undefined); else { child.once('exit', r); child.kill('SIGTERM'); } }),
+    stop: () =>
+      new Promise((r) => {
+        if (child.exitCode !== null || child.signalCode !== null) r(undefined);
+        else {
+          child.once('exit', r);
+          child.kill('SIGTERM');
+        }
+      }),
   };
   return new Promise((resolve, reject) => {
     let text = '';
@@ -119,13 +140,20 @@ export async function sandboxFigures() {
     const stream = (orders, mode) => {
       let next = 0;
       /** @type {import('autocannon').Request[]} */
-      const requests = [{
+      const requests = [
+        {
           method: 'POST',
           setupRequest: () => {
             const o = orders[next++ % ORDERS];
-            return { method: 'POST', path: `/aoa-acquiring-biz/v2/payment?mid=MERCHANT0001&orderId=${o.orderId}`, headers: { 'content-type': 'application/json' }, body: payRequest(o, mode) };
+            return {
+              method: 'POST',
+              path: `/aoa-acquiring-biz/v2/payment?mid=MERCHANT0001&orderId=${o.orderId}`,
+              headers: { 'content-type': 'application/json' },
+              body: payRequest(o, mode),
+            };
           },
-        }];
+        },
+      ];
       return { count: () => next, requests };
     };
     const sample = await sandbox.orders();
@@ -159,19 +187,72 @@ export async function sandboxFigures() {
     const latency = (/** @type {any} */ x, /** @type {any} */ y) => ({ value: x.median / y.median, spread: x.spread + y.spread });
     const cpuFigure = (/** @type {number} */ us) => ({ median: us, min: us, max: us, spread: 0, rounds: 1 });
     const figures = [];
-    for (const [label, run] of /** @type {const} */ ([['wallet (txnInfo, checksumHash)', wallet], ['UPI intent (deep link)', intent]])) {
+    for (const [label, run] of /** @type {const} */ ([
+      ['wallet (txnInfo, checksumHash)', wallet],
+      ['UPI intent (deep link)', intent],
+    ])) {
       const count = run.count;
       const rps = run.figures.rps;
       figures.push(
-        { group: 'sandbox', name: `pay, ${label}: throughput vs Prism (${CONNECTIONS} connections, ${DURATION} s, ${count} payments)`, subject: rps, reference: p.rps, ratio: ratioOf(rps, p.rps), unit: 'req/s', target: '>= 5x Prism', met: rps.median / p.rps.median >= 5 },
-        { group: 'sandbox', name: `pay, ${label}: throughput vs bare node:http (same stream)`, subject: rps, reference: b.figures.rps, ratio: ratioOf(rps, b.figures.rps), unit: 'req/s', target: '>= 0.5x bare node:http', met: rps.median / b.figures.rps.median >= 0.5 },
-        { group: 'sandbox', name: `pay, ${label}: server CPU per request vs bare node:http`, subject: cpuFigure(run.cpuPerRequest), reference: cpuFigure(b.cpuPerRequest), ratio: { value: run.cpuPerRequest / b.cpuPerRequest, spread: 0 }, unit: 'us', target: 'measured only' },
-        { group: 'sandbox', name: `pay, ${label}: latency p99 vs bare node:http`, subject: run.figures.p99, reference: b.figures.p99, ratio: latency(run.figures.p99, b.figures.p99), unit: 'ms', target: 'measured only' },
+        {
+          group: 'sandbox',
+          name: `pay, ${label}: throughput vs Prism (${CONNECTIONS} connections, ${DURATION} s, ${count} payments)`,
+          subject: rps,
+          reference: p.rps,
+          ratio: ratioOf(rps, p.rps),
+          unit: 'req/s',
+          target: '>= 5x Prism',
+          met: rps.median / p.rps.median >= 5,
+        },
+        {
+          group: 'sandbox',
+          name: `pay, ${label}: throughput vs bare node:http (same stream)`,
+          subject: rps,
+          reference: b.figures.rps,
+          ratio: ratioOf(rps, b.figures.rps),
+          unit: 'req/s',
+          target: '>= 0.5x bare node:http',
+          met: rps.median / b.figures.rps.median >= 0.5,
+        },
+        {
+          group: 'sandbox',
+          name: `pay, ${label}: server CPU per request vs bare node:http`,
+          subject: cpuFigure(run.cpuPerRequest),
+          reference: cpuFigure(b.cpuPerRequest),
+          ratio: { value: run.cpuPerRequest / b.cpuPerRequest, spread: 0 },
+          unit: 'us',
+          target: 'measured only',
+        },
+        {
+          group: 'sandbox',
+          name: `pay, ${label}: latency p99 vs bare node:http`,
+          subject: run.figures.p99,
+          reference: b.figures.p99,
+          ratio: latency(run.figures.p99, b.figures.p99),
+          unit: 'ms',
+          target: 'measured only',
+        },
       );
     }
     figures.push(
-      { group: 'sandbox', name: 'bare node:http, same stream vs one fixed request (the load generator\'s ceiling)', subject: b.figures.rps, reference: ceiling.figures.rps, ratio: ratioOf(b.figures.rps, ceiling.figures.rps), unit: 'req/s', target: 'measured only' },
-      { group: 'sandbox', name: 'Prism latency p99 vs bare node:http (same stream)', subject: p.p99, reference: b.figures.p99, ratio: latency(p.p99, b.figures.p99), unit: 'ms', target: 'measured only' },
+      {
+        group: 'sandbox',
+        name: "bare node:http, same stream vs one fixed request (the load generator's ceiling)",
+        subject: b.figures.rps,
+        reference: ceiling.figures.rps,
+        ratio: ratioOf(b.figures.rps, ceiling.figures.rps),
+        unit: 'req/s',
+        target: 'measured only',
+      },
+      {
+        group: 'sandbox',
+        name: 'Prism latency p99 vs bare node:http (same stream)',
+        subject: p.p99,
+        reference: b.figures.p99,
+        ratio: latency(p.p99, b.figures.p99),
+        unit: 'ms',
+        target: 'measured only',
+      },
     );
     return figures;
   } finally {
@@ -182,5 +263,8 @@ export async function sandboxFigures() {
 const self = process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1];
 if (self && process.argv[2] === '--serve') await serve(process.argv[3]);
 else if (self) {
-  for (const f of await sandboxFigures()) console.log(`${f.name}: ${f.subject.median.toFixed(1)} ${f.unit} vs ${f.reference.median.toFixed(1)} (${f.ratio.value.toFixed(2)}x)${f.target ? `, target ${f.target}${f.met === undefined ? '' : f.met ? ' (met)' : ' (MISSED)'}` : ''}`);
+  for (const f of await sandboxFigures())
+    console.log(
+      `${f.name}: ${f.subject.median.toFixed(1)} ${f.unit} vs ${f.reference.median.toFixed(1)} (${f.ratio.value.toFixed(2)}x)${f.target ? `, target ${f.target}${f.met === undefined ? '' : f.met ? ' (met)' : ' (MISSED)'}` : ''}`,
+    );
 }

@@ -96,7 +96,10 @@ export function pairedNsPerOp(subject, reference, { rounds = 9, roundMs = 40 } =
  * @param {{ rounds?: number, warmup?: number }} [o]
  */
 export async function pairedMsPerRun(subject, reference, { rounds = 9, warmup = 2 } = {}) {
-  for (let i = 0; i < warmup; i++) { await subject(); await reference(); }
+  for (let i = 0; i < warmup; i++) {
+    await subject();
+    await reference();
+  }
   /** @type {number[]} */
   const s = [];
   /** @type {number[]} */
@@ -117,5 +120,10 @@ export async function pairedMsPerRun(subject, reference, { rounds = 9, warmup = 
     ratios.push(a / b);
   }
   const ratio = summarize(ratios);
-  return { subject: summarize(s), reference: summarize(r), ratio: { value: ratio.median, spread: ratio.spread }, difference: summarize(s.map((x, k) => x - r[k])) };
+  return {
+    subject: summarize(s),
+    reference: summarize(r),
+    ratio: { value: ratio.median, spread: ratio.spread },
+    difference: summarize(s.map((x, k) => x - r[k])),
+  };
 }

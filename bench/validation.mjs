@@ -1,12 +1,13 @@
 // Validation cost against JSON.parse of the same text, per operation; and the full CLI path.
-import { readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
+
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { validate } from '../dist/validation/validate.js';
 import { operations } from '../generated/operations.js';
-import { pairedNsPerOp, msPerRun, ratio } from './stats.mjs';
+import { msPerRun, pairedNsPerOp, ratio } from './stats.mjs';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const doc = JSON.parse(readFileSync(join(root, 'generated/openapi.json'), 'utf8'));
@@ -31,14 +32,28 @@ export async function validationFigures() {
       if (!validate(op.operationId, 'request', payload, options).valid) throw new Error(`example of ${op.operationId} is not valid`);
       const parse = () => JSON.parse(text);
       const valid = pairedNsPerOp(() => validate(op.operationId, 'request', payload, options), parse);
-      figures.push({ group: 'validation', name: `${op.operationId} valid request (${text.length} B)`, ...valid, unit: 'ns', target: '<= 0.5x JSON.parse', met: valid.ratio.value <= 0.5 });
+      figures.push({
+        group: 'validation',
+        name: `${op.operationId} valid request (${text.length} B)`,
+        ...valid,
+        unit: 'ns',
+        target: '<= 0.5x JSON.parse',
+        met: valid.ratio.value <= 0.5,
+      });
       const broken = structuredClone(payload);
       delete broken.head;
       const invalid = pairedNsPerOp(() => validate(op.operationId, 'request', broken, options), parse, { rounds: 5 });
       figures.push({ group: 'validation', name: `${op.operationId} invalid request (head missing)`, ...invalid, unit: 'ns' });
       const file = join(dir, `${op.operationId}.json`);
       writeFileSync(file, text);
-      const args = [join(root, 'dist/cli/bin.js'), 'validate', op.operationId, 'request', file, ...(query ? ['--query', `mid=${query.mid}`, '--query', `orderId=${query.orderId}`] : [])];
+      const args = [
+        join(root, 'dist/cli/bin.js'),
+        'validate',
+        op.operationId,
+        'request',
+        file,
+        ...(query ? ['--query', `mid=${query.mid}`, '--query', `orderId=${query.orderId}`] : []),
+      ];
       const cli = await msPerRun(() => run(args), { rounds: 3 });
       const bare = await msPerRun(() => run(['-e', '0']), { rounds: 3 });
       figures.push({ group: 'cli', name: `${op.operationId} validate via CLI`, subject: cli, reference: bare, ratio: ratio(cli, bare), unit: 'ms' });

@@ -8,7 +8,7 @@
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve, dirname } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -78,7 +78,11 @@ try {
 
   const modules = join(app, 'node_modules');
   const packages = packagesIn(modules);
-  check(`at most ${MAX_PACKAGES} packages`, packages.length <= MAX_PACKAGES, `${packages.length}: ${packages.map((p) => p.slice(modules.length + 1)).join(', ')}`);
+  check(
+    `at most ${MAX_PACKAGES} packages`,
+    packages.length <= MAX_PACKAGES,
+    `${packages.length}: ${packages.map((p) => p.slice(modules.length + 1)).join(', ')}`,
+  );
   const bytes = bytesUnder(modules);
   check(`at most ${MAX_BYTES / 1e6} MB of node_modules`, bytes <= MAX_BYTES, `${(bytes / 1e6).toFixed(2)} MB`);
   const bin = readdirSync(join(modules, '.bin'));
@@ -118,13 +122,20 @@ try {
   const ran = run(process.execPath, ['out/app.js'], { cwd: app });
   check('the program runs against an in-process sandbox', ran.status === 0 && ran.out.includes('consumer program: ok'), ran.out.slice(-2000));
 
-  writeFileSync(join(app, 'require.cjs'), "const g = require('gateway-contract');\nif (typeof g.validate !== 'function' || typeof g.createGatewayClient !== 'function') throw new Error('missing exports');\nconsole.log('required');\n");
+  writeFileSync(
+    join(app, 'require.cjs'),
+    "const g = require('gateway-contract');\nif (typeof g.validate !== 'function' || typeof g.createGatewayClient !== 'function') throw new Error('missing exports');\nconsole.log('required');\n",
+  );
   const required = run(process.execPath, ['require.cjs'], { cwd: app });
   check('require() from CommonJS', required.status === 0 && required.out === 'required', required.out.slice(0, 2000));
 
   const mock = run(process.execPath, [join(modules, 'gateway-contract/dist/cli/bin.js'), 'mock', '--port', '1'], { cwd: app });
   const lines = mock.out.split('\n');
-  check('the mock without Prism says in one line what to install', mock.status === 2 && lines.length === 1 && /npm install --save-dev @stoplight\/prism-cli@\S+ /.test(mock.out), mock.out.slice(0, 500));
+  check(
+    'the mock without Prism says in one line what to install',
+    mock.status === 2 && lines.length === 1 && /npm install --save-dev @stoplight\/prism-cli@\S+ /.test(mock.out),
+    mock.out.slice(0, 500),
+  );
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

@@ -4,7 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, relative, resolve, dirname } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -14,7 +14,7 @@ async function filesUnder(dir) {
   const out = [];
   for (const entry of await readdir(dir, { withFileTypes: true }).catch(() => [])) {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...await filesUnder(path));
+    if (entry.isDirectory()) out.push(...(await filesUnder(path)));
     else out.push(path);
   }
   return out;

@@ -1,17 +1,17 @@
 #!/usr/bin/env node
+import { spawnSync } from 'node:child_process';
 // The one command that turns openapi/ into generated/: lint, bundle, operation index, TypeScript
 // types, precompiled validators, result-code catalog and reference docs. Deterministic: the same
 // contract gives the same bytes. Usage: node scripts/generate.mjs [--out DIR] [--skip-lint] [--skip-docs]
-import { mkdir, writeFile, rm } from 'node:fs/promises';
-import { join, resolve, dirname } from 'node:path';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { spawnSync } from 'node:child_process';
 import { bundle, loadConfig, stringifyYaml } from '@redocly/openapi-core';
+import { buildDocs } from './lib/docs.mjs';
 import { buildOperationIndex } from './lib/operationIndex.mjs';
 import { buildResultCatalog } from './lib/resultCatalog.mjs';
-import { buildValidators } from './lib/validators.mjs';
 import { buildTypes } from './lib/types.mjs';
-import { buildDocs } from './lib/docs.mjs';
+import { buildValidators } from './lib/validators.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -47,7 +47,10 @@ async function main() {
   const started = Date.now();
   if (!skipLint) {
     step('lint');
-    const lint = spawnSync(process.execPath, [join(root, 'node_modules/@redocly/cli/bin/cli.js'), 'lint', '--config', 'redocly.yaml', '--format', 'stylish'], { cwd: root, encoding: 'utf8' });
+    const lint = spawnSync(process.execPath, [join(root, 'node_modules/@redocly/cli/bin/cli.js'), 'lint', '--config', 'redocly.yaml', '--format', 'stylish'], {
+      cwd: root,
+      encoding: 'utf8',
+    });
     if (lint.status !== 0 || /warning/i.test(lint.stdout.replace(/Node\.js 20 support is ending/g, ''))) {
       process.stderr.write(lint.stdout + lint.stderr);
       throw new Error('the contract does not lint cleanly');
@@ -95,4 +98,3 @@ main().catch((error) => {
   process.stderr.write(`generate: failed: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exitCode = 1;
 });
-

@@ -8,11 +8,26 @@ export { buildCardPlaintext, CardDataError, encryptCardData, passesLuhn } from '
 export type { CallArgs, CallOptions, ClientOperationId, GatewayClient, GatewayClientOptions } from './client/createGatewayClient.js';
 export { createGatewayClient } from './client/createGatewayClient.js';
 export type { CreateOrderSpec, Sandbox, SandboxOptions, SandboxOrder, WebhookDelivery } from './sandbox/index.js';
-export { DEFAULT_MERCHANT_KEY as SANDBOX_DEFAULT_MERCHANT_KEY, DEFAULT_MID as SANDBOX_DEFAULT_MID, startSandbox, txnInfoChecksumText, verifyTxnInfoChecksum } from './sandbox/index.js';
+export {
+  DEFAULT_MERCHANT_KEY as SANDBOX_DEFAULT_MERCHANT_KEY,
+  DEFAULT_MID as SANDBOX_DEFAULT_MID,
+  startSandbox,
+  txnInfoChecksumText,
+  verifyTxnInfoChecksum,
+} from './sandbox/index.js';
 export type { Signer, Verifier } from './signing/checksum.js';
 export { createChecksumSigner, createChecksumVerifier, generateSignature, SIGNATURE_LENGTH, verifySignature } from './signing/checksum.js';
 export type { GatewayErrorDetails, GatewayErrorKind } from './transport/errors.js';
-export { GatewayAbortError, GatewayError, GatewayHttpError, GatewayNetworkError, GatewayNonJsonError, GatewayTimeoutError, RequestValidationError, ResponseValidationError } from './transport/errors.js';
+export {
+  GatewayAbortError,
+  GatewayError,
+  GatewayHttpError,
+  GatewayNetworkError,
+  GatewayNonJsonError,
+  GatewayTimeoutError,
+  RequestValidationError,
+  ResponseValidationError,
+} from './transport/errors.js';
 export type { CallResult } from './transport/result.js';
 export { resultOf } from './transport/result.js';
 export type * from './types.js';
@@ -21,7 +36,17 @@ export { namedChecks } from './validation/checks.js';
 export { resultCodeFor, resultCodeRules } from './validation/resultCodeRules.js';
 export type { ValidationFailure, ValidationIssue, ValidationOptions, ValidationResult, ValidationSuccess } from './validation/validate.js';
 export { listOperations, validate } from './validation/validate.js';
-export type { ReplayStore, TokenStatusEvent, TokenStatusHandler, TokenStatusReply, WebhookAccepted, WebhookReceiver, WebhookReceiverOptions, WebhookRejected, WebhookVerdict } from './webhook/receive.js';
+export type {
+  ReplayStore,
+  TokenStatusEvent,
+  TokenStatusHandler,
+  TokenStatusReply,
+  WebhookAccepted,
+  WebhookReceiver,
+  WebhookReceiverOptions,
+  WebhookRejected,
+  WebhookVerdict,
+} from './webhook/receive.js';
 export { createMemoryReplayStore, createWebhookReceiver, WEBHOOK_DEFAULTS } from './webhook/receive.js';
 export type { SendTokenNotificationOptions, SendTokenNotificationResult } from './webhook/send.js';
 export { sendTokenNotification } from './webhook/send.js';

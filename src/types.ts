@@ -4,7 +4,7 @@ import type { components, operations, paths, webhooks } from '../generated/opena
 import type { OperationId } from '../generated/operations.js';
 import type { ResultCodeOf } from '../generated/resultCodes.js';
 
-export type { components, operations, paths, webhooks, OperationId, ResultCodeOf };
+export type { components, OperationId, operations, paths, ResultCodeOf, webhooks };
 
 /** Every component schema of the contract, by name: `Schemas['CardInfo']`. */
 export type Schemas = components['schemas'];

@@ -1,15 +1,24 @@
 // The card data of encryptedCardData: checked (digits, Luhn, month, year, expiry, CVV), encrypted
 // with the merchant's RSA key, and never echoed.
-import { describe, expect, it } from 'vitest';
-import { constants, generateKeyPairSync, privateDecrypt } from 'node:crypto';
-import { encryptCardData, buildCardPlaintext, CardDataError, passesLuhn } from '../src/index.js';
 
-const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
+import { constants, generateKeyPairSync, privateDecrypt } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { buildCardPlaintext, CardDataError, encryptCardData, passesLuhn } from '../src/index.js';
+
+const { publicKey, privateKey } = generateKeyPairSync('rsa', {
+  modulusLength: 2048,
+  publicKeyEncoding: { type: 'spki', format: 'pem' },
+  privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+});
 const NOW = new Date('2026-11-23T00:00:00Z');
 const CARD = { cardNumber: '4111111111111111', expiryMonth: '12', expiryYear: '2030', securityCode: '737' };
 
 function issuesOf(card: any) {
-  try { buildCardPlaintext(card, { now: NOW }); } catch (e) { return e as CardDataError; }
+  try {
+    buildCardPlaintext(card, { now: NOW });
+  } catch (e) {
+    return e as CardDataError;
+  }
   throw new Error('expected a CardDataError');
 }
 
@@ -62,7 +71,11 @@ describe('card data', () => {
   it('refuses a bad key and an unknown padding without echoing them', () => {
     expect(() => encryptCardData(CARD, '-----BEGIN PUBLIC KEY-----\nnope\n-----END PUBLIC KEY-----', { now: NOW })).toThrow(/not a valid PEM/);
     expect(() => encryptCardData(CARD, publicKey, { padding: 'NONE' as any, now: NOW })).toThrow(/padding must be/);
-    const ec = generateKeyPairSync('ec', { namedCurve: 'P-256', publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
+    const ec = generateKeyPairSync('ec', {
+      namedCurve: 'P-256',
+      publicKeyEncoding: { type: 'spki', format: 'pem' },
+      privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+    });
     expect(() => encryptCardData(CARD, ec.publicKey, { now: NOW })).toThrow(/must be an RSA key/);
   });
 

@@ -1,14 +1,17 @@
 // The command line as CI pipelines use it: verdicts and exit codes on examples and fixtures, and a
 // one-line message for every kind of bad input.
-import { describe, expect, it, beforeAll, afterAll } from 'vitest';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './helpers/cli.js';
 
 const doc = JSON.parse(readFileSync(new URL('../generated/openapi.json', import.meta.url), 'utf8'));
 let dir: string;
-beforeAll(() => { dir = mkdtempSync(join(tmpdir(), 'gateway-contract-cli-')); });
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'gateway-contract-cli-'));
+});
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function file(name: string, content: unknown) {
@@ -32,8 +35,16 @@ describe('gateway-contract validate', () => {
     pay.body.cardInfo.cvv = 'abc';
     const result = await runCli(['validate', 'initiatePayment', 'request', file('bad.json', pay)]);
     expect(result.status).toBe(1);
-    const lines = result.stdout.trim().split('\n').map((l) => JSON.parse(l));
-    expect(lines.map((l) => [l.pointer, l.rule])).toEqual(expect.arrayContaining([['/body/cardInfo/cardTokenInfo', 'required'], ['/body/cardInfo/cvv', 'pattern']]));
+    const lines = result.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(lines.map((l) => [l.pointer, l.rule])).toEqual(
+      expect.arrayContaining([
+        ['/body/cardInfo/cardTokenInfo', 'required'],
+        ['/body/cardInfo/cvv', 'pattern'],
+      ]),
+    );
     expect(result.stdout).not.toContain('abc');
   });
 
@@ -84,7 +95,10 @@ describe('gateway-contract validate', () => {
         for (const [k, v] of Object.entries(fixture.path ?? {})) args.push('--path', `${k}=${v}`);
         const result = await runCli(args);
         expect(result.status, `${op}/${name}`).toBe(1);
-        const pointers = result.stdout.trim().split('\n').map((l) => JSON.parse(l).pointer);
+        const pointers = result.stdout
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l).pointer);
         for (const e of fixture.expect) expect(pointers, `${op}/${name}`).toContain(e.pointer);
       }
     }

@@ -1,23 +1,34 @@
 // Type-level tests of the typed client and the webhook helpers: results narrow on each operation's
 // own codes, requests keep the contract's conditional shapes, the receiver's verdict narrows to a
 // typed event. Checked by `vitest` (typecheck) and `npm run typecheck`; never executed.
-import { describe, expectTypeOf, it } from 'vitest';
+
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { describe, expectTypeOf, it } from 'vitest';
 import type {
-  CallResult, GatewayClient, ResultCodeOf, Schemas, ValidationIssue, WebhookReceiver, WebhookVerdict, TokenStatusEvent,
-  TokenStatusReply, SendTokenNotificationResult,
+  CallResult,
+  GatewayClient,
+  ResultCodeOf,
+  Schemas,
+  SendTokenNotificationResult,
+  TokenStatusEvent,
+  TokenStatusReply,
+  ValidationIssue,
+  WebhookReceiver,
+  WebhookVerdict,
 } from '../src/index.js';
-import { createGatewayClient, createWebhookReceiver, createChecksumVerifier, createChecksumSigner, sendTokenNotification } from '../src/index.js';
+import { createChecksumSigner, createChecksumVerifier, createGatewayClient, createWebhookReceiver, sendTokenNotification } from '../src/index.js';
 
 declare const client: GatewayClient;
 declare const receiver: WebhookReceiver;
 type PayBody = Parameters<GatewayClient['initiatePayment']>[0]['body'];
 
 describe('the typed client', () => {
-  it('narrows initiatePayment\'s result code to the pay table', () => {
+  it("narrows initiatePayment's result code to the pay table", () => {
     type Result = Awaited<ReturnType<GatewayClient['initiatePayment']>>;
     expectTypeOf<Result['code']>().toEqualTypeOf<ResultCodeOf<'initiatePayment'>>();
-    expectTypeOf<Result['code']>().toEqualTypeOf<'0000' | '501' | '2013' | '2014' | '1001' | '1010' | '1006' | '1007' | '2006' | '1011' | '2222' | '1012' | '312' | '9999' | '324' | '317' | '410' | '201'>();
+    expectTypeOf<Result['code']>().toEqualTypeOf<
+      '0000' | '501' | '2013' | '2014' | '1001' | '1010' | '1006' | '1007' | '2006' | '1011' | '2222' | '1012' | '312' | '9999' | '324' | '317' | '410' | '201'
+    >();
     expectTypeOf<'1111'>().not.toMatchTypeOf<Result['code']>();
     expectTypeOf<Result['data']['body']['resultInfo']['resultCode']>().toEqualTypeOf<ResultCodeOf<'initiatePayment'>>();
   });
@@ -37,10 +48,17 @@ describe('the typed client', () => {
   it('keeps the card flow shapes in a client call', () => {
     const mid = 'MERCHANT0001';
     const orderId = 'ORDER-1001';
-    const tokenIndex: PayBody = { mid, orderId, requestType: 'PAYMENT', paymentMode: 'CREDIT_CARD', cardInfo: { cardFlowType: 'TOKEN_INDEX_NO', cardUniqueId: 'TIN1', cvv: '123' } };
+    const tokenIndex: PayBody = {
+      mid,
+      orderId,
+      requestType: 'PAYMENT',
+      paymentMode: 'CREDIT_CARD',
+      cardInfo: { cardFlowType: 'TOKEN_INDEX_NO', cardUniqueId: 'TIN1', cvv: '123' },
+    };
     void client.initiatePayment({ txnToken: 'TXN', body: tokenIndex });
+    const withoutTokenInfo = { cardFlowType: 'CARD_TOKEN', cardUniqueId: '4111111111114321', cvv: '123', expiryMonth: '12', expiryYear: '2030' } as const;
     // @ts-expect-error a CARD_TOKEN card needs cardTokenInfo
-    void client.initiatePayment({ txnToken: 'TXN', body: { mid, orderId, requestType: 'PAYMENT', paymentMode: 'CREDIT_CARD', cardInfo: { cardFlowType: 'CARD_TOKEN', cardUniqueId: '4111111111114321', cvv: '123', expiryMonth: '12', expiryYear: '2030' } } });
+    void client.initiatePayment({ txnToken: 'TXN', body: { mid, orderId, requestType: 'PAYMENT', paymentMode: 'CREDIT_CARD', cardInfo: withoutTokenInfo } });
     // @ts-expect-error a credit card payment needs cardInfo
     void client.initiatePayment({ txnToken: 'TXN', body: { mid, orderId, requestType: 'PAYMENT', paymentMode: 'CREDIT_CARD' } });
     // @ts-expect-error initiatePayment needs the order's transaction token
@@ -77,7 +95,9 @@ describe('the webhook helpers', () => {
   });
 
   it('types the adapters for node:http and the Fetch API', () => {
-    const node = receiver.nodeHandler((event) => { expectTypeOf(event).toEqualTypeOf<TokenStatusEvent>(); });
+    const node = receiver.nodeHandler((event) => {
+      expectTypeOf(event).toEqualTypeOf<TokenStatusEvent>();
+    });
     expectTypeOf(node).toEqualTypeOf<(req: IncomingMessage, res: ServerResponse) => void>();
     const fetchHandler = receiver.fetchHandler(async () => undefined);
     expectTypeOf(fetchHandler).toEqualTypeOf<(request: Request) => Promise<Response>>();
@@ -91,7 +111,7 @@ describe('the webhook helpers', () => {
     createWebhookReceiver({ verifier: createChecksumVerifier('k3yK3yk3yK3yk3yK'), seen: { has: () => false, add: (_id: string, _at: string) => undefined } });
   });
 
-  it('types the sender: the body is the contract\'s, the result carries the reply verdict', async () => {
+  it("types the sender: the body is the contract's, the result carries the reply verdict", async () => {
     const body = {} as TokenStatusEvent['body'];
     const result = await sendTokenNotification({ url: 'http://127.0.0.1:3000/hook', body, signer: createChecksumSigner('k3yK3yk3yK3yk3yK') });
     expectTypeOf(result).toEqualTypeOf<SendTokenNotificationResult>();

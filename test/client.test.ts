@@ -1,12 +1,19 @@
 // The typed client against local servers standing in for the gateway and the router: hosts, paths,
 // queries from the body, heads per family, signature over the exact bytes sent, typed results,
 // validation, and a distinct error for each way a call can go wrong.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  createGatewayClient, GatewayHttpError, GatewayNetworkError, GatewayNonJsonError, GatewayTimeoutError,
-  RequestValidationError, ResponseValidationError, GatewayAbortError,
+  createGatewayClient,
+  GatewayAbortError,
+  GatewayHttpError,
+  GatewayNetworkError,
+  GatewayNonJsonError,
+  GatewayTimeoutError,
+  RequestValidationError,
+  ResponseValidationError,
 } from '../src/index.js';
 import { freePort, json, startServer, type TestServer } from './helpers/servers.js';
 
@@ -35,13 +42,26 @@ let router: TestServer;
 const NOW = 1_768_971_330_123;
 
 beforeAll(async () => {
-  const answer = (req: { url: string }, res: any) => json(res, answers[req.url.split('?')[0]] ?? { error: 'no route' }, answers[req.url.split('?')[0]] ? 200 : 404);
+  const answer = (req: { url: string }, res: any) =>
+    json(res, answers[req.url.split('?')[0]] ?? { error: 'no route' }, answers[req.url.split('?')[0]] ? 200 : 404);
   gateway = await startServer(answer);
   router = await startServer(answer);
 });
-afterAll(async () => { await gateway.close(); await router.close(); });
+afterAll(async () => {
+  await gateway.close();
+  await router.close();
+});
 
-const client = () => createGatewayClient({ gatewayUrl: gateway.url, routerUrl: `${router.url}/`, signer: testSigner, clientId: 'C11', version: 'v2', now: () => NOW, requestId: () => 'REQ-1' });
+const client = () =>
+  createGatewayClient({
+    gatewayUrl: gateway.url,
+    routerUrl: `${router.url}/`,
+    signer: testSigner,
+    clientId: 'C11',
+    version: 'v2',
+    now: () => NOW,
+    requestId: () => 'REQ-1',
+  });
 
 describe('createGatewayClient', () => {
   it('sends each call to its own host and path, with the query taken from the body', async () => {
@@ -74,11 +94,23 @@ describe('createGatewayClient', () => {
     await c.tokenizeCard({ mid: 'MERCHANT0001', body: example('TokenizeCardRequest').body });
     const tokenize = gateway.requests.at(-1)!;
     const sent = JSON.parse(tokenize.text);
-    expect(sent.head).toEqual({ version: 'v1', requestTimestamp: String(NOW), requestId: 'REQ-1', signatureType: 'CHECKSUM', clientId: 'C11', signature: testSigner.sign(rawBody(tokenize.text)) });
+    expect(sent.head).toEqual({
+      version: 'v1',
+      requestTimestamp: String(NOW),
+      requestId: 'REQ-1',
+      signatureType: 'CHECKSUM',
+      clientId: 'C11',
+      signature: testSigner.sign(rawBody(tokenize.text)),
+    });
 
     await c.preAuthorize({ body: example('PreAuthWalletRequest').body });
     const preAuth = gateway.requests.at(-1)!;
-    expect(JSON.parse(preAuth.text).head).toEqual({ version: 'v2', requestTimestamp: String(Math.trunc(NOW / 1000)), clientId: 'C11', signature: testSigner.sign(rawBody(preAuth.text)) });
+    expect(JSON.parse(preAuth.text).head).toEqual({
+      version: 'v2',
+      requestTimestamp: String(Math.trunc(NOW / 1000)),
+      clientId: 'C11',
+      signature: testSigner.sign(rawBody(preAuth.text)),
+    });
 
     await c.listSubscriptions({ token: 'SSO-1', body: example('ListSubscriptionsRequest').body });
     expect(JSON.parse(gateway.requests.at(-1)!.text).head).toMatchObject({ tokenType: 'AES', token: 'SSO-1', clientId: 'C11', version: 'v2' });
@@ -94,7 +126,7 @@ describe('createGatewayClient', () => {
     expect(JSON.parse(create.text).head).toEqual({ requestTimeStamp: String(NOW), channelId: 'WAP', signature: testSigner.sign(rawBody(create.text)) });
   });
 
-  it('narrows results by the operation\'s own codes', async () => {
+  it("narrows results by the operation's own codes", async () => {
     const c = client();
     const paid = await c.initiatePayment({ txnToken: 'T', body: example('PayWithWallet').body });
     expect(paid).toMatchObject({ outcome: 'success', code: '0000', status: 'S', httpStatus: 200 });
@@ -121,7 +153,9 @@ describe('createGatewayClient', () => {
       const e = await bad.initiatePayment({ txnToken: 'T', body: example('PayWithUpi').body }).catch((x) => x);
       expect(e).toBeInstanceOf(ResponseValidationError);
       expect(e.issues.length).toBeGreaterThan(0);
-    } finally { await broken.close(); }
+    } finally {
+      await broken.close();
+    }
   });
 
   it('gives a distinct error for network failure, timeout, abort, non-JSON and HTTP errors, and never retries', async () => {
@@ -129,8 +163,13 @@ describe('createGatewayClient', () => {
     const down = createGatewayClient({ gatewayUrl: `http://127.0.0.1:${port}`, routerUrl: `http://127.0.0.1:${port}` });
     await expect(down.initiatePayment({ txnToken: 'T', body: example('PayWithUpi').body })).rejects.toBeInstanceOf(GatewayNetworkError);
 
-    const silent = await startServer(() => { /* never answers */ });
-    const html = await startServer((_req, res) => { res.writeHead(200, { 'content-type': 'text/html' }); res.end('<html>oops</html>'); });
+    const silent = await startServer(() => {
+      /* never answers */
+    });
+    const html = await startServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<html>oops</html>');
+    });
     const failing = await startServer((_req, res) => json(res, { error: 'boom' }, 502));
     try {
       const slow = createGatewayClient({ gatewayUrl: silent.url, routerUrl: silent.url, timeoutMs: 200 });
@@ -154,22 +193,33 @@ describe('createGatewayClient', () => {
       expect(httpError.status).toBe(502);
       expect(failing.requests.length).toBe(1);
     } finally {
-      await silent.close(); await html.close(); await failing.close();
+      await silent.close();
+      await html.close();
+      await failing.close();
     }
   });
 
   it('treats a JSON array as no envelope, names only the media type, and keeps answers out of printed errors', async () => {
     const marker = 'tok_LEAKED_4111111111111111';
     const array = await startServer((_req, res) => json(res, [marker]));
-    const odd = await startServer((_req, res) => { res.writeHead(200, { 'content-type': `text/html; x=${marker}` }); res.end(marker); });
+    const odd = await startServer((_req, res) => {
+      res.writeHead(200, { 'content-type': `text/html; x=${marker}` });
+      res.end(marker);
+    });
     const echo = await startServer((_req, res) => json(res, { error: marker }, 500));
     try {
-      const viaArray = await createGatewayClient({ gatewayUrl: array.url, routerUrl: array.url }).initiatePayment({ txnToken: 'T', body: example('PayWithUpi').body }).catch((e) => e);
+      const viaArray = await createGatewayClient({ gatewayUrl: array.url, routerUrl: array.url })
+        .initiatePayment({ txnToken: 'T', body: example('PayWithUpi').body })
+        .catch((e) => e);
       expect(viaArray).toBeInstanceOf(GatewayNonJsonError);
-      const viaOdd = await createGatewayClient({ gatewayUrl: odd.url, routerUrl: odd.url }).initiatePayment({ txnToken: 'T', body: example('PayWithUpi').body }).catch((e) => e);
+      const viaOdd = await createGatewayClient({ gatewayUrl: odd.url, routerUrl: odd.url })
+        .initiatePayment({ txnToken: 'T', body: example('PayWithUpi').body })
+        .catch((e) => e);
       expect(viaOdd).toBeInstanceOf(GatewayNonJsonError);
       expect(viaOdd.message).toContain('text/html');
-      const viaEcho = await createGatewayClient({ gatewayUrl: echo.url, routerUrl: echo.url }).initiatePayment({ txnToken: 'T', body: example('PayWithUpi').body }).catch((e) => e);
+      const viaEcho = await createGatewayClient({ gatewayUrl: echo.url, routerUrl: echo.url })
+        .initiatePayment({ txnToken: 'T', body: example('PayWithUpi').body })
+        .catch((e) => e);
       expect(viaEcho).toBeInstanceOf(GatewayHttpError);
       expect(viaEcho.data).toEqual({ error: marker });
       const { inspect } = await import('node:util');
@@ -177,7 +227,9 @@ describe('createGatewayClient', () => {
         expect(`${error.message} ${JSON.stringify(error)} ${inspect(error)}`).not.toContain(marker);
       }
     } finally {
-      await array.close(); await odd.close(); await echo.close();
+      await array.close();
+      await odd.close();
+      await echo.close();
     }
   });
 

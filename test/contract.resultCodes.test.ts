@@ -1,17 +1,20 @@
 // Section 7 as data: each response schema accepts exactly the code and status pairs of its
 // operation's table, and the catalog derived from the contract holds the tables' oddities.
 import { describe, expect, it } from 'vitest';
-import { contractAjv, operationsOf, resolve } from './helpers/contract.js';
 import { resultCatalogOf } from '../scripts/lib/resultCatalog.mjs';
+import { contractAjv, operationsOf, resolve } from './helpers/contract.js';
 
 const { doc, validator } = await contractAjv();
 const catalog = resultCatalogOf(doc);
 
 // The codes of each table of section 7, typed from the description (not from the contract).
 const TABLES: Record<string, string> = {
-  notifyTokenStatus: '00 100 150 400 401 405 406 407 408 409 410 730 440 442 443 500 502 1001 1002 1003 1004 1005 1006 1400 700 701 702 708 709 714 715 721 723 724 727 728 729 750 801',
-  tokenizeCard: '00 100 150 400 401 406 407 408 409 410 730 440 442 443 500 502 1001 1002 1003 1004 1005 1006 1400 700 701 702 708 709 714 721 723 727 750 801 412 420 711 712 713 716',
-  preAuthorize: '01 02 100 118 130 151 156 158 159 161 165 227 237 238 240 243 267 274 303 327 334 343 344 345 350 357 403 501 GE_1041 GE_1007 GE_1026 GE_1035 GE_1073 VF_1009 WM_1003 SR_1004 WM_1006 P2P_1000 UDL_0014 UDL_0015 UDL_0016 UDL_0017 RWL_0001 RWL_2001 ATE_00042 305 330 332 703 704 801 802 803 804 805 806',
+  notifyTokenStatus:
+    '00 100 150 400 401 405 406 407 408 409 410 730 440 442 443 500 502 1001 1002 1003 1004 1005 1006 1400 700 701 702 708 709 714 715 721 723 724 727 728 729 750 801',
+  tokenizeCard:
+    '00 100 150 400 401 406 407 408 409 410 730 440 442 443 500 502 1001 1002 1003 1004 1005 1006 1400 700 701 702 708 709 714 721 723 727 750 801 412 420 711 712 713 716',
+  preAuthorize:
+    '01 02 100 118 130 151 156 158 159 161 165 227 237 238 240 243 267 274 303 327 334 343 344 345 350 357 403 501 GE_1041 GE_1007 GE_1026 GE_1035 GE_1073 VF_1009 WM_1003 SR_1004 WM_1006 P2P_1000 UDL_0014 UDL_0015 UDL_0016 UDL_0017 RWL_0001 RWL_2001 ATE_00042 305 330 332 703 704 801 802 803 804 805 806',
   listSubscriptions: '3006 200 400 500',
   initiatePayment: '0000 501 2013 2014 1001 1010 1006 1007 2006 1011 2222 1012 312 9999 324 317 410 201',
   modifyOrder: '0000 1006 501 2013 2014 1011 2222 1001 1012 1111 2007 410 201',
@@ -22,11 +25,18 @@ function responseWith(operationId: string, code: string, status: string) {
   const op = operationsOf(doc).find((o) => o.operationId === operationId)!.op;
   const media = op.responses['200'].content['application/json'];
   const { fields, location } = catalog[operationId];
-  const codeOf = (v: any) => location.split('/').filter(Boolean).reduce((node: any, key: string) => node?.[key], v)?.[fields.code];
+  const codeOf = (v: any) =>
+    location
+      .split('/')
+      .filter(Boolean)
+      .reduce((node: any, key: string) => node?.[key], v)?.[fields.code];
   // Start from the example of that code when there is one (a pending pre-auth carries a txnToken).
   const all = Object.values<any>(media.examples).map((e) => resolve(doc, e.$ref).value);
   const value = structuredClone(all.find((v) => codeOf(v) === code) ?? all[0]);
-  const target = location.split('/').filter(Boolean).reduce((node: any, key: string) => node[key], value);
+  const target = location
+    .split('/')
+    .filter(Boolean)
+    .reduce((node: any, key: string) => node[key], value);
   target[fields.code] = code;
   target[fields.status] = status;
   // Success-only fields are dropped so that only the pair decides.

@@ -25,10 +25,13 @@ describe('document', () => {
   });
 
   it('declares the query and path parameters of the description', () => {
-    const params = (id: string) => operationsOf(doc).find((o) => o.operationId === id)!.op.parameters?.map((p: any) => {
-      const param = p.$ref ? doc.components.parameters[p.$ref.split('/').pop()] : p;
-      return `${param.in}:${param.name}${param.required ? '' : '?'}`;
-    }) ?? [];
+    const params = (id: string) =>
+      operationsOf(doc)
+        .find((o) => o.operationId === id)!
+        .op.parameters?.map((p: any) => {
+          const param = p.$ref ? doc.components.parameters[p.$ref.split('/').pop()] : p;
+          return `${param.in}:${param.name}${param.required ? '' : '?'}`;
+        }) ?? [];
     expect(params('tokenizeCard')).toEqual(['path:mid', 'query:requestId']);
     for (const id of ['initiatePayment', 'modifyOrder', 'createSubscription']) expect(params(id)).toEqual(['query:mid', 'query:orderId']);
     for (const id of ['preAuthorize', 'listSubscriptions', 'notifyTokenStatus']) expect(params(id)).toEqual([]);
@@ -58,7 +61,30 @@ describe('components', () => {
   });
 
   it('every resource of section 2 is a component of its own', () => {
-    const resources = ['ResultInfo', 'TokenInfo', 'CardData', 'UserInfoCoft', 'TokenizationConsent', 'CoftConsent', 'UserInfoPreAuth', 'CardInfo', 'CardTokenInfo', 'WalletInfo', 'AddMoneyPaymentDetails', 'EMIinfo', 'TransactionInfo', 'BankForm', 'FormDetail', 'Money', 'GoodsInfo', 'ShippingInfo', 'SubscriptionUserInfo', 'MandateAccountDetails', 'SubscriptionDetails', 'SubscriptionId'];
+    const resources = [
+      'ResultInfo',
+      'TokenInfo',
+      'CardData',
+      'UserInfoCoft',
+      'TokenizationConsent',
+      'CoftConsent',
+      'UserInfoPreAuth',
+      'CardInfo',
+      'CardTokenInfo',
+      'WalletInfo',
+      'AddMoneyPaymentDetails',
+      'EMIinfo',
+      'TransactionInfo',
+      'BankForm',
+      'FormDetail',
+      'Money',
+      'GoodsInfo',
+      'ShippingInfo',
+      'SubscriptionUserInfo',
+      'MandateAccountDetails',
+      'SubscriptionDetails',
+      'SubscriptionId',
+    ];
     for (const name of resources) expect(doc.components.schemas[name], name).toBeDefined();
   });
 
@@ -83,14 +109,27 @@ describe('components', () => {
 
   it('marks every field that holds a secret as sensitive', () => {
     const sensitive = new Set<string>();
-    walk(doc.components.schemas, (node, pointer) => {
+    walk(doc.components.schemas, (node) => {
       if (!node.properties) return;
       for (const [name, prop] of Object.entries<any>(node.properties)) {
         const target = prop?.$ref ? doc.components.schemas[prop.$ref.split('/').pop()] : prop;
         if (target?.['x-sensitive'] === true) sensitive.add(name);
       }
     });
-    for (const name of ['cardNumber', 'securityCode', 'cardUniqueId', 'cvv', 'mpin', 'encryptedCardData', 'token', 'TAVV', 'cardToken', 'svcSsoToken', 'signature', 'txnToken']) {
+    for (const name of [
+      'cardNumber',
+      'securityCode',
+      'cardUniqueId',
+      'cvv',
+      'mpin',
+      'encryptedCardData',
+      'token',
+      'TAVV',
+      'cardToken',
+      'svcSsoToken',
+      'signature',
+      'txnToken',
+    ]) {
       expect(sensitive.has(name), name).toBe(true);
     }
   });

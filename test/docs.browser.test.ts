@@ -2,14 +2,23 @@
 // network (every request to another host than the local docs server is blocked and recorded).
 // Every operation and the webhook are rendered with their code samples, rules and result codes.
 // Outside CI the test is skipped when Chromium is missing; in CI (CI=true) it fails.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operations, resultCodes } from '../src/index.js';
-import { startDocs, type StartedServer } from '../src/mock/launch.js';
+import { type StartedServer, startDocs } from '../src/mock/launch.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 const INSTALL = 'apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium fonts-dejavu-core';
 const ARTIFACTS = new URL('./.artifacts/', import.meta.url);
 const inCi = process.env.CI === 'true';
@@ -38,7 +47,10 @@ describe.skipIf(!available)('the reference docs in Chromium, offline', () => {
     // No network: only the local docs server answers; any other request is recorded and aborted.
     await context.route('**/*', (route) => {
       const url = route.request().url();
-      if (url.startsWith(`${docs.url}/`)) { local.push(url); return route.continue(); }
+      if (url.startsWith(`${docs.url}/`)) {
+        local.push(url);
+        return route.continue();
+      }
       elsewhere.push(url);
       return route.abort('blockedbyclient');
     });
@@ -74,8 +86,10 @@ describe.skipIf(!available)('the reference docs in Chromium, offline', () => {
 
   /** The first-column values of every rendered result-code table. */
   async function codeTables() {
-    return page.locator('table').filter({ hasText: 'Message: meaning' }).evaluateAll((tables) =>
-      tables.map((t) => [...t.querySelectorAll('tbody tr')].map((row) => row.querySelector('td')?.textContent?.trim() ?? '')));
+    return page
+      .locator('table')
+      .filter({ hasText: 'Message: meaning' })
+      .evaluateAll((tables) => tables.map((t) => [...t.querySelectorAll('tbody tr')].map((row) => row.querySelector('td')?.textContent?.trim() ?? '')));
   }
 
   const served = operations.filter((o) => o.kind === 'operation');
@@ -87,7 +101,7 @@ describe.skipIf(!available)('the reference docs in Chromium, offline', () => {
       // The TypeScript sample (the first language) shows this operation's call of the typed client.
       const sample = page.locator('[data-component-name="CodeBlock/CodeBlock"]').filter({ hasText: `await client.${info.operationId}({` });
       await sample.first().waitFor({ timeout: TIMEOUT });
-      expect(await sample.first().innerText()).toContain("from 'gateway-contract'");
+      expect(await sample.first().textContent()).toContain("from 'gateway-contract'");
       // The result-code table: exactly the operation's codes, in the catalog's order.
       const codes = resultCodes[info.operationId].codes.map((c) => c.code);
       expect(await codeTables()).toContainEqual(codes);
@@ -103,20 +117,33 @@ describe.skipIf(!available)('the reference docs in Chromium, offline', () => {
     const variants: { title: string }[] = doc.components.schemas[ref.slice(ref.lastIndexOf('/') + 1)].oneOf;
     expect(variants.length).toBeGreaterThan(5);
     for (const v of variants) await page.getByText(v.title, { exact: true }).first().waitFor({ timeout: TIMEOUT });
-    await page.locator('h3').filter({ hasText: /^Rules between fields$/ }).first().waitFor({ timeout: TIMEOUT });
+    await page
+      .locator('h3')
+      .filter({ hasText: /^Rules between fields$/ })
+      .first()
+      .waitFor({ timeout: TIMEOUT });
   });
 
   it('offers curl beside TypeScript for every operation', async () => {
     await open('Pay an order', 'Payments');
-    await page.locator('[data-component-name="Dropdown/Dropdown"] button', { hasText: /^TypeScript$/ }).first().click();
+    await page
+      .locator('[data-component-name="Dropdown/Dropdown"] button', { hasText: /^TypeScript$/ })
+      .first()
+      .click();
     const options = page.locator('[data-component-name="Dropdown/DropdownMenuItem"]');
     expect(await options.allInnerTexts()).toEqual(expect.arrayContaining(['TypeScript', 'curl', 'Payload']));
-    await options.filter({ hasText: /^curl$/ }).first().click();
+    await options
+      .filter({ hasText: /^curl$/ })
+      .first()
+      .click();
     for (const info of served) {
       await open(info.summary, info.tags[0]);
-      const curl = page.locator('[data-component-name="CodeBlock/CodeBlock"]').filter({ hasText: `${info.path!.replace(/\{mid\}/, 'MERCHANT0001')}` }).filter({ hasText: 'curl -sS -X POST' });
+      const curl = page
+        .locator('[data-component-name="CodeBlock/CodeBlock"]')
+        .filter({ hasText: `${info.path!.replace(/\{mid\}/, 'MERCHANT0001')}` })
+        .filter({ hasText: 'curl -sS -X POST' });
       await curl.first().waitFor({ timeout: TIMEOUT });
-      expect(await curl.first().innerText()).toContain('Prefer: example=');
+      expect(await curl.first().textContent()).toContain('Prefer: example=');
     }
     await open('Pay an order', 'Payments');
     await screenshot('initiatePayment-curl');

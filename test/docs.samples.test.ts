@@ -2,12 +2,13 @@
 // samples and sections added, never the bundle itself; every TypeScript sample type-checks against
 // the package's own declarations (so a sample cannot drift from the client or the webhook API);
 // each curl sample posts the operation's first request example; and the page reaches no host.
-import { describe, expect, it } from 'vitest';
+
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
 import { docsDocument } from '../scripts/lib/docs.mjs';
 import { operations, resultCodes } from '../src/index.js';
 
@@ -23,7 +24,7 @@ const opOf = (d: any, id: string) => {
   return info.kind === 'webhook' ? d.webhooks[info.webhook!].post : d.paths[info.path!].post;
 };
 /** Fenced code blocks of a Markdown text, by language. */
-const fences = (text: string, lang: string) => [...text.matchAll(new RegExp('```' + lang + '\\n([\\s\\S]*?)\\n```', 'g'))].map((m) => m[1]);
+const fences = (text: string, lang: string) => [...text.matchAll(new RegExp(`\`\`\`${lang}\\n([\\s\\S]*?)\\n\`\`\``, 'g'))].map((m) => m[1]);
 
 describe('the document the docs page renders', () => {
   it('leaves the bundled contract untouched', () => {
@@ -54,7 +55,10 @@ describe('the document the docs page renders', () => {
   it('appends the result-code table of every operation and the webhook', () => {
     for (const info of operations) {
       const description: string = opOf(page, info.operationId).description;
-      const rows = description.split('\n').filter((l) => /^\| `[^`]+` \|/.test(l)).map((l) => l.slice(3, l.indexOf('`', 3)));
+      const rows = description
+        .split('\n')
+        .filter((l) => /^\| `[^`]+` \|/.test(l))
+        .map((l) => l.slice(3, l.indexOf('`', 3)));
       // The code column of the table lists the catalog's codes in order (after any other table).
       const codes = resultCodes[info.operationId].codes.map((c) => c.code);
       const start = rows.indexOf(codes[0]);
@@ -65,7 +69,8 @@ describe('the document the docs page renders', () => {
 
   it('restates the variants and conditions of a request with their titles', () => {
     const description: string = opOf(page, 'createSubscription').description;
-    for (const title of ['Fixed amount (FIX)', 'Variable amount (VARIABLE)', 'On-demand subscriptions take no grace days', 'Cards take at most 3 grace days']) expect(description).toContain(`*${title}*`);
+    for (const title of ['Fixed amount (FIX)', 'Variable amount (VARIABLE)', 'On-demand subscriptions take no grace days', 'Cards take at most 3 grace days'])
+      expect(description).toContain(`*${title}*`);
     expect(description).toContain('when `subscriptionPaymentMode` is `BANK_MANDATE`: `subscriptionGraceDays` must not be sent');
     expect(description).toContain('`expiryAfterStart`');
   });
@@ -82,15 +87,16 @@ describe('the generated page', () => {
 });
 
 describe('the TypeScript samples', () => {
-  it('type-check against the package\'s declarations', () => {
+  it("type-check against the package's declarations", () => {
     const work = mkdtempSync(join(tmpdir(), 'gateway-contract-samples-'));
     try {
       const files: string[] = [];
       for (const info of operations) {
         const op = opOf(page, info.operationId);
-        const sources = info.kind === 'webhook'
-          ? fences(op.description, 'typescript')
-          : (op['x-codeSamples'] as Sample[]).filter((s) => s.lang === 'TypeScript').map((s) => s.source);
+        const sources =
+          info.kind === 'webhook'
+            ? fences(op.description, 'typescript')
+            : (op['x-codeSamples'] as Sample[]).filter((s) => s.lang === 'TypeScript').map((s) => s.source);
         expect(sources.length, info.operationId).toBeGreaterThan(0);
         sources.forEach((source, i) => {
           const file = join(work, `${info.operationId}-${i}.ts`);
@@ -100,14 +106,23 @@ describe('the TypeScript samples', () => {
       }
       // ESM (top-level await), the package name mapped to its declarations as `exports` does.
       writeFileSync(join(work, 'package.json'), '{ "type": "module" }\n');
-      writeFileSync(join(work, 'tsconfig.json'), JSON.stringify({
-        compilerOptions: {
-          target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: true,
-          types: ['node'], typeRoots: [join(root, 'node_modules/@types')],
-          paths: { 'gateway-contract': [join(root, 'dist/index.d.ts')] },
-        },
-        files,
-      }));
+      writeFileSync(
+        join(work, 'tsconfig.json'),
+        JSON.stringify({
+          compilerOptions: {
+            target: 'ES2022',
+            module: 'NodeNext',
+            moduleResolution: 'NodeNext',
+            strict: true,
+            noEmit: true,
+            skipLibCheck: true,
+            types: ['node'],
+            typeRoots: [join(root, 'node_modules/@types')],
+            paths: { 'gateway-contract': [join(root, 'dist/index.d.ts')] },
+          },
+          files,
+        }),
+      );
       const run = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(work, 'tsconfig.json')], { encoding: 'utf8' });
       expect(run.stdout + run.stderr).toBe('');
       expect(run.status).toBe(0);

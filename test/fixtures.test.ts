@@ -1,7 +1,7 @@
 // Every invalid payload of test/fixtures is rejected at the expected JSON Pointer, for the expected
 // rule, with the expected result code; and every operation and direction has fixtures.
 import { describe, expect, it } from 'vitest';
-import { validate, operations } from '../src/index.js';
+import { operations, validate } from '../src/index.js';
 import { loadFixtures } from './helpers/fixtures.js';
 
 const fixtures = loadFixtures();
@@ -10,7 +10,10 @@ describe('invalid payloads', () => {
   it('exist for every operation, in both directions', () => {
     for (const op of operations) {
       for (const direction of ['request', 'response']) {
-        expect(fixtures.some((f) => f.operationId === op.operationId && f.direction === direction), `${op.operationId} ${direction}`).toBe(true);
+        expect(
+          fixtures.some((f) => f.operationId === op.operationId && f.direction === direction),
+          `${op.operationId} ${direction}`,
+        ).toBe(true);
       }
     }
   });

@@ -1,12 +1,13 @@
 // Hostile and broken input for the validation API and the CLI: each gets a clear answer, in
 // bounded time, nothing throws out of the API, no prototype is polluted.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+
 import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { validate, operations } from '../src/index.js';
-import { parseJson, duplicateKey } from '../src/json/parse.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { operations, validate } from '../src/index.js';
+import { duplicateKey, parseJson } from '../src/json/parse.js';
 import { BIN, runCli } from './helpers/cli.js';
 import { expectPrototypesUnchanged, hostileBodies, prototypeSnapshot } from './helpers/hostile.js';
 
@@ -25,21 +26,111 @@ const hostile: [string, () => unknown][] = [
   ['a string', () => 'head'],
   ['an array', () => [1, 2, 3]],
   ['10 000 levels of nesting in the head', () => ({ head: nested(10_000), body: {} })],
-  ['10 000 levels of nesting inside a free-form map', () => { const p = example('PayWithUpi'); p.body.gatewayInfo = nested(10_000); return p; }],
-  ['a 10 MB string', () => { const p = example('PayWithUpi'); p.body.txnNote = 'x'.repeat(10_000_000); return p; }],
-  ['a 10 MB string where a pattern applies', () => { const p = example('PayWithUpi'); p.body.payerAccount = 'a'.repeat(10_000_000); return p; }],
-  ['a huge array of bad items', () => { const p = example('ModifyOrderRequest'); p.body.goodsInfo = Array.from({ length: 100_000 }, () => ({})); return p; }],
-  ['__proto__ and constructor keys', () => JSON.parse('{"head":{"__proto__":{"polluted":1},"constructor":{"prototype":{"polluted":1}}},"body":{"__proto__":{"polluted":1}}}')],
+  [
+    '10 000 levels of nesting inside a free-form map',
+    () => {
+      const p = example('PayWithUpi');
+      p.body.gatewayInfo = nested(10_000);
+      return p;
+    },
+  ],
+  [
+    'a 10 MB string',
+    () => {
+      const p = example('PayWithUpi');
+      p.body.txnNote = 'x'.repeat(10_000_000);
+      return p;
+    },
+  ],
+  [
+    'a 10 MB string where a pattern applies',
+    () => {
+      const p = example('PayWithUpi');
+      p.body.payerAccount = 'a'.repeat(10_000_000);
+      return p;
+    },
+  ],
+  [
+    'a huge array of bad items',
+    () => {
+      const p = example('ModifyOrderRequest');
+      p.body.goodsInfo = Array.from({ length: 100_000 }, () => ({}));
+      return p;
+    },
+  ],
+  [
+    '__proto__ and constructor keys',
+    () => JSON.parse('{"head":{"__proto__":{"polluted":1},"constructor":{"prototype":{"polluted":1}}},"body":{"__proto__":{"polluted":1}}}'),
+  ],
   ['true', () => true],
   ['undefined', () => undefined],
-  ['10 000 levels of nesting where an array of objects is expected', () => { const p = example('ModifyOrderRequest'); p.body.goodsInfo = nested(10_000); return p; }],
-  ['a 10 MB key in a closed object', () => { const p = example('PayWithUpi'); p.head['k'.repeat(10_000_000)] = 1; return p; }],
-  ['a 10 MB string in a secret field', () => { const p = example('PayWithUpi'); p.head.token = '7'.repeat(10_000_000); return p; }],
-  ['a 10 MB string in an enum field', () => { const p = example('PayWithUpi'); p.body.paymentMode = 'U'.repeat(10_000_000); return p; }],
-  ['a 10 MB string in a format field', () => { const p = example('CreateFixedUpiSubscription'); p.body.callbackUrl = `https://${'a'.repeat(10_000_000)}`; p.body.userInfo.email = `${'a'.repeat(10_000_000)}@`; return p; }],
-  ['a million items in an array', () => { const p = example('ModifyOrderRequest'); p.body.goodsInfo = new Array(1_000_000).fill(0); return p; }],
-  ['an object with 200 000 keys', () => { const p = example('PayWithUpi'); p.body.gatewayInfo = Object.fromEntries(Array.from({ length: 200_000 }, (_, i) => [`k${i}`, i])); p.head = { ...p.head, ...p.body.gatewayInfo }; return p; }],
-  ['a cyclic object', () => { const p = example('ModifyOrderRequest'); p.body.extendInfo = { self: p }; p.head.loop = p.head; return p; }],
+  [
+    '10 000 levels of nesting where an array of objects is expected',
+    () => {
+      const p = example('ModifyOrderRequest');
+      p.body.goodsInfo = nested(10_000);
+      return p;
+    },
+  ],
+  [
+    'a 10 MB key in a closed object',
+    () => {
+      const p = example('PayWithUpi');
+      p.head['k'.repeat(10_000_000)] = 1;
+      return p;
+    },
+  ],
+  [
+    'a 10 MB string in a secret field',
+    () => {
+      const p = example('PayWithUpi');
+      p.head.token = '7'.repeat(10_000_000);
+      return p;
+    },
+  ],
+  [
+    'a 10 MB string in an enum field',
+    () => {
+      const p = example('PayWithUpi');
+      p.body.paymentMode = 'U'.repeat(10_000_000);
+      return p;
+    },
+  ],
+  [
+    'a 10 MB string in a format field',
+    () => {
+      const p = example('CreateFixedUpiSubscription');
+      p.body.callbackUrl = `https://${'a'.repeat(10_000_000)}`;
+      p.body.userInfo.email = `${'a'.repeat(10_000_000)}@`;
+      return p;
+    },
+  ],
+  [
+    'a million items in an array',
+    () => {
+      const p = example('ModifyOrderRequest');
+      p.body.goodsInfo = new Array(1_000_000).fill(0);
+      return p;
+    },
+  ],
+  [
+    'an object with 200 000 keys',
+    () => {
+      const p = example('PayWithUpi');
+      p.body.gatewayInfo = Object.fromEntries(Array.from({ length: 200_000 }, (_, i) => [`k${i}`, i]));
+      p.head = { ...p.head, ...p.body.gatewayInfo };
+      return p;
+    },
+  ],
+  [
+    'a cyclic object',
+    () => {
+      const p = example('ModifyOrderRequest');
+      p.body.extendInfo = { self: p };
+      p.head.loop = p.head;
+      return p;
+    },
+  ],
 ];
 
 describe('validate() with hostile payloads', () => {
@@ -65,14 +156,43 @@ describe('validate() with hostile payloads', () => {
   }
 
   it('never throws for JavaScript values that JSON cannot hold, even right after an invalid payload', () => {
-    const throwing = { get head() { throw new Error('unreadable'); }, body: {} };
-    const deepThrowing = { head: {}, body: { get cardInfo() { throw new Error('unreadable'); }, paymentMode: 'CREDIT_CARD' } };
+    const throwing = {
+      get head() {
+        throw new Error('unreadable');
+      },
+      body: {},
+    };
+    const deepThrowing = {
+      head: {},
+      body: {
+        get cardInfo() {
+          throw new Error('unreadable');
+        },
+        paymentMode: 'CREDIT_CARD',
+      },
+    };
     const revoked = Proxy.revocable({}, {});
     revoked.revoke();
     const values: [string, unknown][] = [
       ['a getter that throws', throwing],
       ['a getter that throws where the first problem is elsewhere', deepThrowing],
-      ['a proxy whose traps throw', new Proxy({}, { get() { throw new Error('trap'); }, ownKeys() { throw new Error('trap'); }, getOwnPropertyDescriptor() { throw new Error('trap'); } })],
+      [
+        'a proxy whose traps throw',
+        new Proxy(
+          {},
+          {
+            get() {
+              throw new Error('trap');
+            },
+            ownKeys() {
+              throw new Error('trap');
+            },
+            getOwnPropertyDescriptor() {
+              throw new Error('trap');
+            },
+          },
+        ),
+      ],
       ['a revoked proxy', revoked.proxy],
       ['a BigInt', 10n],
       ['a symbol', Symbol('payload')],
@@ -87,10 +207,18 @@ describe('validate() with hostile payloads', () => {
           // An invalid payload first: a validator that throws must not report that payload's errors.
           validate(op.operationId, direction, { head: 1, body: 2 });
           let result: ReturnType<typeof validate> | undefined;
-          expect(() => { result = validate(op.operationId, direction, value, { query: {}, path: {} }); }, `${what} ${op.operationId} ${direction}`).not.toThrow();
+          expect(() => {
+            result = validate(op.operationId, direction, value, { query: {}, path: {} });
+          }, `${what} ${op.operationId} ${direction}`).not.toThrow();
           if (result && !result.valid) {
-            expect(result.errors.every((e) => typeof e.message === 'string' && typeof e.pointer === 'string'), what).toBe(true);
-            expect(result.errors.some((e) => e.pointer === '/head' && e.rule === 'type' && what.startsWith('a getter')), `stale errors: ${what}`).toBe(false);
+            expect(
+              result.errors.every((e) => typeof e.message === 'string' && typeof e.pointer === 'string'),
+              what,
+            ).toBe(true);
+            expect(
+              result.errors.some((e) => e.pointer === '/head' && e.rule === 'type' && what.startsWith('a getter')),
+              `stale errors: ${what}`,
+            ).toBe(false);
           }
         }
       }
@@ -113,7 +241,10 @@ describe('validate() with hostile payloads', () => {
     const p = example('ModifyOrderRequest');
     p.body.goodsInfo = Array.from({ length: 100_000 }, () => ({}));
     const result = validate('modifyOrder', 'request', p, { query: { mid: 'M', orderId: 'O' } });
-    expect(!result.valid && result.errors.map((e) => [e.pointer, e.rule])).toEqual([['/body/goodsInfo/0/description', 'required'], ['', 'moreProblems']]);
+    expect(!result.valid && result.errors.map((e) => [e.pointer, e.rule])).toEqual([
+      ['/body/goodsInfo/0/description', 'required'],
+      ['', 'moreProblems'],
+    ]);
   });
 
   it('does not echo a 10 MB value in its issues', () => {
@@ -127,7 +258,10 @@ describe('validate() with hostile payloads', () => {
 
 describe('parsing untrusted JSON text', () => {
   it('refuses duplicate keys and says where', () => {
-    expect(parseJson('{"head":{"token":"a","token":"b"},"body":{}}')).toEqual({ ok: false, message: 'duplicate key at /head/token: a key may appear only once in an object' });
+    expect(parseJson('{"head":{"token":"a","token":"b"},"body":{}}')).toEqual({
+      ok: false,
+      message: 'duplicate key at /head/token: a key may appear only once in an object',
+    });
     expect(duplicateKey('{"a":[{"x":1},{"x":1,"y":{"x":2}}],"b":"\\"a\\":1","a\\u0062":1}')).toBeNull();
     expect(duplicateKey('{"a":[{"x":1},{"x":1,"x":2}]}')).toBe('/a/1/x');
     expect(duplicateKey('{"a\\u0062":1,"ab":2}')).toBe('/ab');
@@ -183,7 +317,8 @@ describe('hostile bodies, parsed and validated as the CLI does', () => {
     if (!parsed.ok) expect(parsed.message).toMatch(/^(the input is (empty|not valid UTF-8 text)|malformed JSON|duplicate key at )/);
     else {
       let invalid = 0;
-      for (const op of operations) for (const direction of ['request', 'response'] as const) if (!validate(op.operationId, direction, parsed.value).valid) invalid++;
+      for (const op of operations)
+        for (const direction of ['request', 'response'] as const) if (!validate(op.operationId, direction, parsed.value).valid) invalid++;
       expect(invalid).toBeGreaterThanOrEqual(13); // a head alone is a valid modify order request
     }
     expectPrototypesUnchanged(before);
@@ -192,7 +327,9 @@ describe('hostile bodies, parsed and validated as the CLI does', () => {
 
 describe('the CLI process with hostile bodies', () => {
   let dir: string;
-  beforeAll(() => { dir = mkdtempSync(join(tmpdir(), 'gateway-contract-hostile-')); });
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'gateway-contract-hostile-'));
+  });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   // A heap far smaller than the machine's: input handling that grew with anything but the input's size would fail.
   const BOUNDED = { NODE_OPTIONS: '--max-old-space-size=256' };
@@ -207,7 +344,13 @@ describe('the CLI process with hostile bodies', () => {
       if (body.json) {
         const lines = result.stdout.trim().split('\n');
         expect(lines.length).toBeLessThanOrEqual(102);
-        for (const line of lines) expect(JSON.parse(line)).toMatchObject({ in: expect.any(String), pointer: expect.any(String), rule: expect.any(String), message: expect.any(String) });
+        for (const line of lines)
+          expect(JSON.parse(line)).toMatchObject({
+            in: expect.any(String),
+            pointer: expect.any(String),
+            rule: expect.any(String),
+            message: expect.any(String),
+          });
         expect(result.stdout.length).toBeLessThan(50_000);
       } else {
         expect(result.stdout).toBe('');
@@ -222,9 +365,14 @@ describe('the CLI process with hostile bodies', () => {
     const body = JSON.stringify({ head: {}, body: { goodsInfo: Array.from({ length: 3_000 }, () => ({})) } });
     const child = spawn(process.execPath, [BIN, 'validate', 'modifyOrder', 'request', '-'], { stdio: ['pipe', 'pipe', 'pipe'] });
     let stderr = '';
-    child.stderr.setEncoding('utf8').on('data', (d) => { stderr += d; });
+    child.stderr.setEncoding('utf8').on('data', (d) => {
+      stderr += d;
+    });
     child.stdout.once('data', () => child.stdout.destroy());
-    const status = await new Promise((resolve) => { child.on('close', resolve); child.stdin.end(body); });
+    const status = await new Promise((resolve) => {
+      child.on('close', resolve);
+      child.stdin.end(body);
+    });
     expect(status).toBe(1);
     expect(stderr).toBe('');
   });

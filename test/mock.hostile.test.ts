@@ -1,15 +1,28 @@
 // The mock gateway (Prism, as `npm start` runs it) with hostile bodies over HTTP: every body gets
 // an HTTP answer (a 4xx: no hang, no crash), and the mock still answers a valid request afterwards.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { readFileSync } from 'node:fs';
-import { startMockGateway } from '../src/mock/launch.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operations } from '../src/index.js';
-import { freePort } from './helpers/servers.js';
+import { startMockGateway } from '../src/mock/launch.js';
 import { hostileBodies } from './helpers/hostile.js';
+import { freePort } from './helpers/servers.js';
 
 const doc = JSON.parse(readFileSync(new URL('../generated/openapi.json', import.meta.url), 'utf8'));
 /** Each operation's path with its parameters filled in (the webhook has no route in the mock). */
-const paths = operations.filter((o) => o.path).map((o) => `${o.path!.replace('{mid}', 'MERCHANT0001')}${o.parameters.some((p) => p.in === 'query') ? `?${o.parameters.filter((p) => p.in === 'query').map((p) => `${p.name}=${p.name === 'mid' ? 'MERCHANT0001' : 'ORDER-1001'}`).join('&')}` : ''}`);
+const paths = operations
+  .filter((o) => o.path)
+  .map(
+    (o) =>
+      `${o.path!.replace('{mid}', 'MERCHANT0001')}${
+        o.parameters.some((p) => p.in === 'query')
+          ? `?${o.parameters
+              .filter((p) => p.in === 'query')
+              .map((p) => `${p.name}=${p.name === 'mid' ? 'MERCHANT0001' : 'ORDER-1001'}`)
+              .join('&')}`
+          : ''
+      }`,
+  );
 const PAY = paths.find((p) => p.startsWith('/aoa-acquiring-biz/v2/payment'))!;
 
 type Mock = Awaited<ReturnType<typeof startMockGateway>>;
@@ -40,8 +53,12 @@ const LARGE = 100_000;
 
 describe('the mock gateway with hostile bodies', () => {
   let mock: Mock;
-  beforeAll(async () => { mock = await startMock(); }, 90_000);
-  afterAll(async () => { await mock?.stop(); });
+  beforeAll(async () => {
+    mock = await startMock();
+  }, 90_000);
+  afterAll(async () => {
+    await mock?.stop();
+  });
 
   // Bodies nested 10 000 levels deep are among them: Prism 5.14.2 with any log level but `silent`
   // answers them, then dies (its logger recurses on the body), so the mock runs it silent.

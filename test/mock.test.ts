@@ -2,18 +2,16 @@
 // named answer of every operation through the `Prefer` header, every request example, invalid
 // requests and malformed JSON, which rules Prism enforces (every invalid fixture), the README's
 // lists against the contract, the docs server, and Ctrl-C on the command itself.
-import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
-import { spawn, type ChildProcess } from 'node:child_process';
+
+import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
-import {
-  createChecksumSigner, createGatewayClient, GatewayHttpError, namedChecks, operations, resultCodes,
-  type GatewayClient,
-} from '../src/index.js';
-import { startMockGateway, type MockGateway } from '../src/mock/launch.js';
-import { freePort } from './helpers/servers.js';
-import { loadFixtures } from './helpers/fixtures.js';
+import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
+import { createChecksumSigner, createGatewayClient, type GatewayClient, GatewayHttpError, namedChecks, operations, resultCodes } from '../src/index.js';
+import { type MockGateway, startMockGateway } from '../src/mock/launch.js';
 import { BIN } from './helpers/cli.js';
+import { loadFixtures } from './helpers/fixtures.js';
+import { freePort } from './helpers/servers.js';
 
 const doc = JSON.parse(readFileSync(new URL('../generated/openapi.json', import.meta.url), 'utf8'));
 const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
@@ -35,14 +33,20 @@ function example(operationId: string, direction: 'request' | 'response', name: s
 /** The result code an answer example carries, where the catalog says it is. */
 function codeOf(operationId: OperationId, value: unknown) {
   const entry = resultCodes[operationId];
-  const holder = entry.location.split('/').filter(Boolean).reduce((node: any, key) => node?.[key], value);
+  const holder = entry.location
+    .split('/')
+    .filter(Boolean)
+    .reduce((node: any, key) => node?.[key], value);
   return { code: holder[entry.fields.code] as string, status: holder[entry.fields.status] as string };
 }
 
 const OUTCOME: Record<string, string> = { SUCCESS: 'success', S: 'success', TXN_SUCCESS: 'success', PENDING: 'pending' };
 
 /** One call of the typed client per operation, with a request body and extra headers. */
-const call: Record<OperationId, (c: GatewayClient, body: any, headers?: Record<string, string>) => Promise<{ outcome: string; code: unknown; data: unknown; httpStatus: number }>> = {
+const call: Record<
+  OperationId,
+  (c: GatewayClient, body: any, headers?: Record<string, string>) => Promise<{ outcome: string; code: unknown; data: unknown; httpStatus: number }>
+> = {
   tokenizeCard: (c, body, headers) => c.tokenizeCard({ mid: body.mid ?? MID, body, headers }),
   preAuthorize: (c, body, headers) => c.preAuthorize({ body, headers }),
   listSubscriptions: (c, body, headers) => c.listSubscriptions({ token: 'SSO-TOKEN-TEST', body, headers }),
@@ -57,9 +61,18 @@ let client: GatewayClient;
 beforeAll(async () => {
   gateway = await startMockGateway({ host: '127.0.0.1', port: await freePort(), docsPort: 0, log: 'error' });
   // Both hosts on the mock; requests checked before sending and answers on arrival.
-  client = createGatewayClient({ gatewayUrl: gateway.mockUrl, routerUrl: gateway.mockUrl, signer: createChecksumSigner(MERCHANT_KEY), clientId: 'C11', version: 'v2', validate: true });
+  client = createGatewayClient({
+    gatewayUrl: gateway.mockUrl,
+    routerUrl: gateway.mockUrl,
+    signer: createChecksumSigner(MERCHANT_KEY),
+    clientId: 'C11',
+    version: 'v2',
+    validate: true,
+  });
 });
-afterAll(async () => { await gateway?.stop(); });
+afterAll(async () => {
+  await gateway?.stop();
+});
 
 describe('the mock serves every operation to the typed client', () => {
   for (const info of served) {
@@ -98,14 +111,21 @@ describe('the mock serves every operation to the typed client', () => {
   }
 
   it('narrows the result types by outcome and code', async () => {
-    const paid = await client.initiatePayment({ txnToken: 'TXN-TOKEN-TEST', body: example('initiatePayment', 'request', 'payWithUpi').value.body, headers: { Prefer: 'example=payOrderPaid' } });
+    const paid = await client.initiatePayment({
+      txnToken: 'TXN-TOKEN-TEST',
+      body: example('initiatePayment', 'request', 'payWithUpi').value.body,
+      headers: { Prefer: 'example=payOrderPaid' },
+    });
     expect(paid.outcome).toBe('failure');
     expect(paid.code).toBe('201');
     if (paid.code === '201') {
       expectTypeOf(paid.status).toEqualTypeOf<'F'>();
       expectTypeOf(paid.outcome).toEqualTypeOf<'failure'>();
     }
-    const pending = await client.preAuthorize({ body: example('preAuthorize', 'request', 'preAuthUpiRequest').value.body, headers: { Prefer: 'example=preAuthPending' } });
+    const pending = await client.preAuthorize({
+      body: example('preAuthorize', 'request', 'preAuthUpiRequest').value.body,
+      headers: { Prefer: 'example=preAuthPending' },
+    });
     expect(pending.outcome).toBe('pending');
     if (pending.outcome === 'pending') {
       expectTypeOf(pending.code).toEqualTypeOf<'02'>();
@@ -120,7 +140,9 @@ describe('the mock serves every operation to the typed client', () => {
   });
 
   it('answers an unknown example name with 404, a GatewayHttpError', async () => {
-    const error = await client.modifyOrder({ mid: MID, orderId: 'ORDER-1001', txnToken: 'T', body: {}, headers: { Prefer: 'example=noSuchAnswer' } }).catch((e) => e);
+    const error = await client
+      .modifyOrder({ mid: MID, orderId: 'ORDER-1001', txnToken: 'T', body: {}, headers: { Prefer: 'example=noSuchAnswer' } })
+      .catch((e) => e);
     expect(error).toBeInstanceOf(GatewayHttpError);
     expect(error.status).toBe(404);
   });
@@ -138,7 +160,8 @@ describe('invalid input', () => {
     expect(error.data.validation.some((v: any) => v.location.join('.') === 'body.body')).toBe(true);
 
     const res = await fetch(`${gateway.mockUrl}/aoa-acquiring-biz/v2/payment?mid=${MID}&orderId=ORDER-1001`, {
-      method: 'POST', headers: { 'content-type': 'application/json' },
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ head: { tokenType: 'TXN_TOKEN', token: 'T' }, body: { ...body, osType: 'WINDOWS' } }),
     });
     expect(res.status).toBe(422);
@@ -152,7 +175,9 @@ describe('invalid input', () => {
     for (const info of served) {
       const path = info.path.replace('{mid}', MID);
       const res = await fetch(`${gateway.mockUrl}${path}?mid=${MID}&orderId=ORDER-1001&requestId=R-1`, {
-        method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"head": {"tokenType": "TXN_TOKEN",',
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"head": {"tokenType": "TXN_TOKEN",',
         signal: AbortSignal.timeout(10_000), // a hanging connection fails here, not at the test timeout
       });
       expect(res.status, info.operationId).toBe(400);
@@ -162,7 +187,9 @@ describe('invalid input', () => {
 
   it('refuses bad per-call headers before sending anything', async () => {
     const body = example('initiatePayment', 'request', 'payWithUpi').value.body;
-    await expect(client.initiatePayment({ txnToken: 'T', body, headers: { 'Content-Type': 'text/plain' } })).rejects.toThrow(/Content-Type header is always application\/json/);
+    await expect(client.initiatePayment({ txnToken: 'T', body, headers: { 'Content-Type': 'text/plain' } })).rejects.toThrow(
+      /Content-Type header is always application\/json/,
+    );
     await expect(client.initiatePayment({ txnToken: 'T', body, headers: { 'Bad Name': 'x' } })).rejects.toThrow(/not a valid HTTP header name/);
     await expect(client.initiatePayment({ txnToken: 'T', body, headers: { Prefer: 'a\r\nX-Injected: 1' } })).rejects.toThrow(TypeError);
   });
@@ -190,7 +217,9 @@ describe('which rules the mock enforces', () => {
       const path = info.path!.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(f.path?.[name] ?? MID));
       const query = new URLSearchParams(f.query ?? {}).toString();
       const res = await fetch(`${gateway.mockUrl}${path}${query ? `?${query}` : ''}`, {
-        method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(f.payload),
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(f.payload),
       });
       await res.arrayBuffer();
       if (res.status !== prismVerdict(f)) wrong.push(`${f.file}: ${res.status}, expected ${prismVerdict(f)}`);
@@ -222,17 +251,36 @@ describe('the README lists what the contract holds', () => {
     const start = section.search(header);
     expect(start).toBeGreaterThan(0);
     const lines = section.slice(start).split('\n').slice(2);
-    return lines.slice(0, lines.findIndex((l) => !l.startsWith('|'))).map((l) => l.split('|').slice(1, -1).map((c) => c.trim()));
+    return lines
+      .slice(
+        0,
+        lines.findIndex((l) => !l.startsWith('|')),
+      )
+      .map((l) =>
+        l
+          .split('|')
+          .slice(1, -1)
+          .map((c) => c.trim()),
+      );
   };
 
-  it('every named answer with its code, in the contract\'s order', () => {
+  it("every named answer with its code, in the contract's order", () => {
     const listed = rows(/\| operation \| `Prefer: example=` \|/).map(([op, name, code]) => [op, name, code].map((c) => c.replace(/`/g, '')));
-    const expected = served.flatMap((info) => info.response.examples.map((name) => [info.operationId, name, codeOf(info.operationId as OperationId, example(info.operationId, 'response', name).value).code]));
+    const expected = served.flatMap((info) =>
+      info.response.examples.map((name) => [
+        info.operationId,
+        name,
+        codeOf(info.operationId as OperationId, example(info.operationId, 'response', name).value).code,
+      ]),
+    );
     expect(listed).toEqual(expected);
   });
 
   it('every request example', () => {
-    const listed = rows(/\| operation \| request examples \|/).map(([op, names]) => [op.replace(/`/g, ''), names.split(',').map((n) => n.trim().replace(/`/g, ''))]);
+    const listed = rows(/\| operation \| request examples \|/).map(([op, names]) => [
+      op.replace(/`/g, ''),
+      names.split(',').map((n) => n.trim().replace(/`/g, '')),
+    ]);
     expect(listed).toEqual(served.map((info) => [info.operationId, [...info.request.examples]]));
   });
 });
@@ -256,7 +304,10 @@ describe('the docs server', () => {
 function listening(port: number) {
   return new Promise<boolean>((resolve) => {
     const socket = connect({ host: '127.0.0.1', port });
-    socket.once('connect', () => { socket.destroy(); resolve(true); });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
     socket.once('error', () => resolve(false));
   });
 }
@@ -273,14 +324,23 @@ describe('the mock command (npm start)', () => {
     const port = await freePort();
     const docsPort = await freePort();
     // Its own process group, like a terminal's foreground job: Ctrl-C signals the whole group.
-    child = spawn(process.execPath, [BIN, 'mock'], { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), DOCS_PORT: String(docsPort) } });
+    child = spawn(process.execPath, [BIN, 'mock'], {
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), DOCS_PORT: String(docsPort) },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout!.setEncoding('utf8');
-    child.stderr!.setEncoding('utf8').on('data', (d) => { stderr += d; });
+    child.stderr!.setEncoding('utf8').on('data', (d) => {
+      stderr += d;
+    });
     const closed = new Promise<{ code: number | null; signal: string | null }>((resolve) => child!.once('close', (code, signal) => resolve({ code, signal })));
     await new Promise<void>((resolve, reject) => {
-      child!.stdout!.on('data', (d) => { stdout += d; if (stdout.includes('Press Ctrl-C to stop.')) resolve(); });
+      child!.stdout!.on('data', (d) => {
+        stdout += d;
+        if (stdout.includes('Press Ctrl-C to stop.')) resolve();
+      });
       child!.once('exit', () => reject(new Error(`the mock exited early: ${stderr}`)));
     });
     expect(stdout).toContain(`Mock gateway: http://127.0.0.1:${port}`);
@@ -288,7 +348,8 @@ describe('the mock command (npm start)', () => {
     for (const info of served) expect(stdout).toContain(`POST http://127.0.0.1:${port}${info.path}  (${info.operationId})`);
     expect((await fetch(`http://127.0.0.1:${docsPort}/`)).status).toBe(200);
     const answer = await fetch(`http://127.0.0.1:${port}/aoa-acquiring-biz/v2/modifyOrder?mid=${MID}&orderId=ORDER-1001`, {
-      method: 'POST', headers: { 'content-type': 'application/json', prefer: 'example=modifyOrderInProcess' },
+      method: 'POST',
+      headers: { 'content-type': 'application/json', prefer: 'example=modifyOrderInProcess' },
       body: JSON.stringify({ head: { tokenType: 'TXN_TOKEN', token: 'T' }, body: {} }),
     });
     expect((await answer.json()).body.resultInfo.resultCode).toBe('1111');

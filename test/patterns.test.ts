@@ -1,11 +1,12 @@
 // Every `pattern` of the contract is free of catastrophic backtracking, as judged by recheck (a
 // ReDoS checker), so that hostile input cannot stall a validator. Each pattern's worst case is
 // timed in the benchmark (`npm run bench -- --only patterns`).
-import { describe, expect, it } from 'vitest';
-import { checkSync } from 'recheck';
+
 import formatsModule from 'ajv-formats/dist/formats.js';
-import { bundledContract, walk } from './helpers/contract.js';
+import { checkSync } from 'recheck';
+import { describe, expect, it } from 'vitest';
 import { FIELD_NAME } from '../src/json/pointer.js';
+import { bundledContract, walk } from './helpers/contract.js';
 
 const doc = await bundledContract();
 const patterns = new Map<string, string[]>();
@@ -13,7 +14,8 @@ const found = (pattern: string, pointer: string) => patterns.set(pattern, [...(p
 walk(doc, (node, pointer) => {
   // `pattern` wherever it stands (properties, items, if/then, propertyNames), and the keys of patternProperties.
   if (typeof node.pattern === 'string') found(node.pattern, pointer);
-  if (node.patternProperties && typeof node.patternProperties === 'object') for (const key of Object.keys(node.patternProperties)) found(key, `${pointer}/patternProperties`);
+  if (node.patternProperties && typeof node.patternProperties === 'object')
+    for (const key of Object.keys(node.patternProperties)) found(key, `${pointer}/patternProperties`);
 });
 
 describe('patterns', () => {
@@ -44,7 +46,9 @@ describe('patterns', () => {
   // ajv-formats checks with one regex, and the rule for echoing a key in a JSON Pointer.
   const formats: Record<string, unknown> = (formatsModule as any).fullFormats ?? (formatsModule as any).default.fullFormats;
   const used = new Set<string>();
-  walk(doc, (node) => { if (typeof node.format === 'string') used.add(node.format); });
+  walk(doc, (node) => {
+    if (typeof node.format === 'string') used.add(node.format);
+  });
   const others: [string, RegExp][] = [
     ...[...used].filter((f) => formats[f] instanceof RegExp).map((f): [string, RegExp] => [`format ${f}`, formats[f] as RegExp]),
     ['the key rule of pointers (FIELD_NAME)', FIELD_NAME],

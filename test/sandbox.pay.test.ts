@@ -3,11 +3,13 @@
 // add-and-pay, a deep link for UPI intent), and the documented test instruments decide success,
 // failure or pending. Pending payments complete through the bank form or a control call.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { verifyTxnInfoChecksum, txnInfoChecksumText, type Sandbox } from '../src/index.js';
+import { type Sandbox, txnInfoChecksumText, verifyTxnInfoChecksum } from '../src/index.js';
 import { clientFor, control, KEY, newCard, order, payBody, sandboxFor } from './sandbox.support.js';
 
 let sandbox: Sandbox;
-beforeAll(async () => { sandbox = await sandboxFor(); });
+beforeAll(async () => {
+  sandbox = await sandboxFor();
+});
 afterAll(async () => {
   await sandbox.stop();
   expect(sandbox.answerProblems).toEqual([]);
@@ -24,7 +26,7 @@ async function pay(how: Record<string, unknown>, value = '100.00', extra: Record
 async function submitForm(body: any, action: 'submit' | 'cancel' = 'submit') {
   const form = body.bankForm.redirectForm ?? body.bankForm.directForms.find((f: any) => f.type === action);
   const response = await fetch(form.actionURL, { method: 'POST', headers: form.headers, body: new URLSearchParams({ ...form.content, action }).toString() });
-  return { status: response.status, json: await response.json() as any };
+  return { status: response.status, json: (await response.json()) as any };
 }
 
 const orderStatus = async (orderId: string) => (await control(sandbox, 'GET', `/sandbox/orders/${orderId}`)).json.status;
@@ -33,7 +35,16 @@ describe('sandbox pay: wallet and digital credit answer txnInfo at once', () => 
   it('the wallet pays when its balance covers the amount; txnInfo.checksumHash verifies with the merchant key', async () => {
     const { o, result, body } = await pay({ paymentMode: 'WALLET', walletInfo: { walletType: 'SVC', paymentFlow: 'PAY' } }, '25.50');
     expect(result).toMatchObject({ outcome: 'success', code: '0000' });
-    expect(body.txnInfo).toMatchObject({ MID: 'MERCHANT0001', orderID: o.orderId, txnAmount: '25.50', currency: 'INR', status: 'TXN_SUCCESS', paymentMode: 'PPI', gatewayName: 'WALLET', bankTxnID: '' });
+    expect(body.txnInfo).toMatchObject({
+      MID: 'MERCHANT0001',
+      orderID: o.orderId,
+      txnAmount: '25.50',
+      currency: 'INR',
+      status: 'TXN_SUCCESS',
+      paymentMode: 'PPI',
+      gatewayName: 'WALLET',
+      bankTxnID: '',
+    });
     expect(body.txnInfo.txnID).toMatch(/^[0-9]{32}$/);
     expect(verifyTxnInfoChecksum(body.txnInfo, KEY)).toBe(true);
     expect(verifyTxnInfoChecksum({ ...body.txnInfo, txnAmount: '2550.00' }, KEY)).toBe(false);
@@ -96,20 +107,43 @@ describe('sandbox pay: bank forms', () => {
     expect(result).toMatchObject({ outcome: 'failure', code: '312', message: 'Invalid card details' });
     const luhn = await clientFor(sandbox).initiatePayment({ txnToken: o.txnToken, body: payBody(o.orderId, newCard('4111111111111112')) });
     expect(luhn.code).toBe('312');
-    const expired = await clientFor(sandbox).initiatePayment({ txnToken: o.txnToken, body: payBody(o.orderId, { paymentMode: 'DEBIT_CARD', cardInfo: { cardFlowType: 'NEW_CARD', cardUniqueId: '4111111111111111', cvv: '123', expiryMonth: '12', expiryYear: '2025' } }) });
+    const expired = await clientFor(sandbox).initiatePayment({
+      txnToken: o.txnToken,
+      body: payBody(o.orderId, {
+        paymentMode: 'DEBIT_CARD',
+        cardInfo: { cardFlowType: 'NEW_CARD', cardUniqueId: '4111111111111111', cvv: '123', expiryMonth: '12', expiryYear: '2025' },
+      }),
+    });
     expect(expired.code).toBe('312');
     expect(await orderStatus(o.orderId)).toBe('CREATED');
   });
 
-  it('a network token (CARD_TOKEN) pays as the token PAN\'s test card says', async () => {
+  it("a network token (CARD_TOKEN) pays as the token PAN's test card says", async () => {
     const { body } = await pay({
       paymentMode: 'CREDIT_CARD',
-      cardInfo: { cardFlowType: 'CARD_TOKEN', cardUniqueId: '4111111111111111', cvv: '123', expiryMonth: '12', expiryYear: '2030', cardTokenInfo: { cardToken: '4111111111111111', tokenExpiry: '122030', TAVV: 'TAVV-TEST', cardSuffix: '1111', panUniqueReference: 'PUR-1', tokenType: 'ALTERNATE' } },
+      cardInfo: {
+        cardFlowType: 'CARD_TOKEN',
+        cardUniqueId: '4111111111111111',
+        cvv: '123',
+        expiryMonth: '12',
+        expiryYear: '2030',
+        cardTokenInfo: {
+          cardToken: '4111111111111111',
+          tokenExpiry: '122030',
+          TAVV: 'TAVV-TEST',
+          cardSuffix: '1111',
+          panUniqueReference: 'PUR-1',
+          tokenType: 'ALTERNATE',
+        },
+      },
     });
     expect((await submitForm(body)).json.txnInfo.status).toBe('TXN_SUCCESS');
   });
 
-  it.each([['SBI', 'TXN_SUCCESS'], ['ICICI', 'TXN_FAILURE']])('net banking with bank code %s ends %s', async (bank, status) => {
+  it.each([
+    ['SBI', 'TXN_SUCCESS'],
+    ['ICICI', 'TXN_FAILURE'],
+  ])('net banking with bank code %s ends %s', async (bank, status) => {
     const { body } = await pay({ paymentMode: 'NET_BANKING', channelCode: bank });
     expect(body.bankForm.displayField.bankName).toBe(bank);
     expect((await submitForm(body)).json.txnInfo.status).toBe(status);
@@ -125,7 +159,11 @@ describe('sandbox pay: bank forms', () => {
     expect((await submitForm(body)).json.txnInfo.status).toBe('TXN_SUCCESS');
   });
 
-  it.each([['1234', 'TXN_SUCCESS'], ['0000', 'TXN_FAILURE'], ['4321', 'TXN_FAILURE']])('PPBL with MPIN %s ends %s', async (mpin, status) => {
+  it.each([
+    ['1234', 'TXN_SUCCESS'],
+    ['0000', 'TXN_FAILURE'],
+    ['4321', 'TXN_FAILURE'],
+  ])('PPBL with MPIN %s ends %s', async (mpin, status) => {
     const { body } = await pay({ paymentMode: 'PPBL', mpin });
     expect((await submitForm(body)).json.txnInfo.status).toBe(status);
   });
@@ -140,7 +178,14 @@ describe('sandbox pay: bank forms', () => {
   });
 
   it('wallet add-and-pay continues on the bank form of the add-money instrument', async () => {
-    const { o, body } = await pay({ paymentMode: 'WALLET', walletInfo: { walletType: 'SVC', paymentFlow: 'ADDNAPAY', addMoneyPaymentDetails: { payMethod: 'NET_BANKING', bankCode: 'SBI' } } }, '40.00', { svcSsoToken: 'sso-low-balance' });
+    const { o, body } = await pay(
+      {
+        paymentMode: 'WALLET',
+        walletInfo: { walletType: 'SVC', paymentFlow: 'ADDNAPAY', addMoneyPaymentDetails: { payMethod: 'NET_BANKING', bankCode: 'SBI' } },
+      },
+      '40.00',
+      { svcSsoToken: 'sso-low-balance' },
+    );
     expect(body.bankForm.pageType).toBe('redirect');
     expect((await submitForm(body)).json.txnInfo.status).toBe('TXN_SUCCESS');
     expect(await orderStatus(o.orderId)).toBe('PAID');

@@ -2,12 +2,13 @@
 // txnToken, STANDARD_AUTH blocking with blockedAmount, DELAYED_AUTH blocking nothing, SR_1004,
 // WM_1006) and the description's other pre-auth failures, every answer signed by the service.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { verifySignature, type Sandbox } from '../src/index.js';
-import { memberText } from '../src/json/member.js';
+import { type Sandbox, verifySignature } from '../src/index.js';
 import { clientFor, control, KEY, MID, OTHER_KEY, payBody, rawCall, sandboxFor } from './sandbox.support.js';
 
 let sandbox: Sandbox;
-beforeAll(async () => { sandbox = await sandboxFor(); });
+beforeAll(async () => {
+  sandbox = await sandboxFor();
+});
 afterAll(async () => {
   await sandbox.stop();
   expect(sandbox.answerProblems).toEqual([]);
@@ -15,9 +16,16 @@ afterAll(async () => {
 
 let n = 0;
 const nextOrderId = () => `PA-${++n}`;
-const walletPreAuth = (extra: Record<string, unknown> = {}) => ({
-  mid: MID, orderId: nextOrderId(), txnAmount: '150.00', paymentMode: 'BALANCE', svcSsoToken: 'sso-funded-wallet', userInfo: { custId: 'CUST_001' }, ...extra,
-}) as any;
+const walletPreAuth = (extra: Record<string, unknown> = {}) =>
+  ({
+    mid: MID,
+    orderId: nextOrderId(),
+    txnAmount: '150.00',
+    paymentMode: 'BALANCE',
+    svcSsoToken: 'sso-funded-wallet',
+    userInfo: { custId: 'CUST_001' },
+    ...extra,
+  }) as any;
 const wallet = async (name: string) => (await control(sandbox, 'GET', '/sandbox/wallets')).json.wallets.find((w: any) => w.name === name);
 
 describe('sandbox pre-auth (section 3.3)', () => {
@@ -25,14 +33,22 @@ describe('sandbox pre-auth (section 3.3)', () => {
     const before = await wallet('funded');
     const body = walletPreAuth({ cardPreAuthType: 'STANDARD_AUTH' });
     const result = await clientFor(sandbox).preAuthorize({ body });
-    expect(result).toMatchObject({ outcome: 'success', code: '01', data: { body: { orderId: body.orderId, blockedAmount: '150.00', status: 'TXN_SUCCESS', statusMessage: 'Txn Successful' } } });
+    expect(result).toMatchObject({
+      outcome: 'success',
+      code: '01',
+      data: { body: { orderId: body.orderId, blockedAmount: '150.00', status: 'TXN_SUCCESS', statusMessage: 'Txn Successful' } },
+    });
     expect((result.data.body as any).preAuthId).toMatch(/^[0-9]{1,64}$/);
     expect(result.data.head).toMatchObject({ clientId: 'C11', version: 'v2' });
     expect(verifySignature(JSON.stringify(result.data.body), KEY, result.data.head.signature)).toBe(true);
     const after = await wallet('funded');
     expect(Number(before.balanceUnblocked) - Number(after.balanceUnblocked)).toBe(150);
     expect(after.balance).toBe(before.balance);
-    expect((await control(sandbox, 'GET', `/sandbox/pre-auths/${body.orderId}`)).json).toMatchObject({ status: 'BLOCKED', blockedAmount: '150.00', type: 'STANDARD_AUTH' });
+    expect((await control(sandbox, 'GET', `/sandbox/pre-auths/${body.orderId}`)).json).toMatchObject({
+      status: 'BLOCKED',
+      blockedAmount: '150.00',
+      type: 'STANDARD_AUTH',
+    });
   });
 
   it('row 6: SVC_DIGITAL_CREDIT blocks the digital credit; the block ends after preAuthBlockSeconds', async () => {
@@ -53,13 +69,26 @@ describe('sandbox pre-auth (section 3.3)', () => {
   });
 
   it('row 5: the multi-step flow (UPI) answers 02 pending with a txnToken that pays the order', async () => {
-    const body = { mid: MID, orderId: nextOrderId(), txnAmount: '75.00', paymentMode: 'UPI', websiteName: 'WEBSTAGING', userInfo: { custId: 'CUST_001' } } as any;
+    const body = {
+      mid: MID,
+      orderId: nextOrderId(),
+      txnAmount: '75.00',
+      paymentMode: 'UPI',
+      websiteName: 'WEBSTAGING',
+      userInfo: { custId: 'CUST_001' },
+    } as any;
     const result = await clientFor(sandbox).preAuthorize({ body });
     expect(result).toMatchObject({ outcome: 'pending', code: '02', status: 'PENDING', data: { body: { statusMessage: 'Txn Pending' } } });
     const txnToken = (result.data.body as any).txnToken;
     expect(txnToken).toMatch(/^[0-9a-f]{32}$/);
     // A card is not this pre-auth's mode (317); UPI intent is.
-    const card = await clientFor(sandbox).initiatePayment({ txnToken, body: payBody(body.orderId, { paymentMode: 'CREDIT_CARD', cardInfo: { cardFlowType: 'NEW_CARD', cardUniqueId: '4111111111111111', cvv: '123', expiryMonth: '12', expiryYear: '2030' } }) });
+    const card = await clientFor(sandbox).initiatePayment({
+      txnToken,
+      body: payBody(body.orderId, {
+        paymentMode: 'CREDIT_CARD',
+        cardInfo: { cardFlowType: 'NEW_CARD', cardUniqueId: '4111111111111111', cvv: '123', expiryMonth: '12', expiryYear: '2030' },
+      }),
+    });
     expect(card.code).toBe('317');
     const paid = await clientFor(sandbox).initiatePayment({ txnToken, body: payBody(body.orderId, { paymentMode: 'UPI_INTENT' }) });
     expect((paid.data.body as any).deepLinkInfo.url).toContain('am=75.00');
@@ -69,7 +98,9 @@ describe('sandbox pre-auth (section 3.3)', () => {
   });
 
   it('row 5: a card pre-auth and one with no mode run the multi-step flow too (no mode needs websiteName: 805)', async () => {
-    const card = await clientFor(sandbox).preAuthorize({ body: { mid: MID, orderId: nextOrderId(), txnAmount: '10.00', paymentMode: 'DEBIT_CARD', websiteName: 'W', userInfo: { custId: 'C' } } });
+    const card = await clientFor(sandbox).preAuthorize({
+      body: { mid: MID, orderId: nextOrderId(), txnAmount: '10.00', paymentMode: 'DEBIT_CARD', websiteName: 'W', userInfo: { custId: 'C' } },
+    });
     expect(card.code).toBe('02');
     const noMode = await clientFor(sandbox).preAuthorize({ body: { mid: MID, orderId: nextOrderId(), txnAmount: '10.00', userInfo: { custId: 'C' } } });
     expect(noMode).toMatchObject({ code: '805', message: 'websiteName is required for a transaction' });

@@ -1,18 +1,21 @@
 // The sandbox as a server: it never crashes and always answers in the operation's own envelope
 // (never Prism's 422), never echoes a secret, keeps its control API apart under /sandbox/, and runs
 // from the command line with --help, a free port and Ctrl-C.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import fc from 'fast-check';
-import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateSignature, type Sandbox } from '../src/index.js';
-import { clientFor, control, expectValidAnswer, KEY, MID, order, rawCall, sandboxFor, walletPay } from './sandbox.support.js';
 import { BIN, runCli } from './helpers/cli.js';
+import { clientFor, control, expectValidAnswer, KEY, MID, order, rawCall, sandboxFor, walletPay } from './sandbox.support.js';
 
 let sandbox: Sandbox;
 const logs: string[] = [];
-beforeAll(async () => { sandbox = await sandboxFor({ maxBodyBytes: 4096, onLog: (line) => logs.push(line) }); });
+beforeAll(async () => {
+  sandbox = await sandboxFor({ maxBodyBytes: 4096, onLog: (line) => logs.push(line) });
+});
 afterAll(async () => {
   await sandbox.stop();
   expect(sandbox.answerProblems).toEqual([]);
@@ -30,7 +33,7 @@ const OPERATIONS = [
 /** The result code of an answer, wherever its operation keeps it. */
 const codeOf = (answer: any) => answer.body.resultInfo?.resultCode ?? answer.body.statusCode;
 
-describe('sandbox server: bad input gets the operation\'s envelope', () => {
+describe("sandbox server: bad input gets the operation's envelope", () => {
   it.each(OPERATIONS)('%s: malformed JSON, a non-object, invalid UTF-8 and repeated keys get %s', async (operationId, path, code) => {
     for (const text of ['{"head": {', '[1,2]', '"text"', 'null', '', Buffer.from([0x7b, 0xff, 0x7d]), '{"head":{},"head":{}}']) {
       const answer = await rawCall(sandbox, path, text);
@@ -50,16 +53,27 @@ describe('sandbox server: bad input gets the operation\'s envelope', () => {
   });
 
   it('any JSON at all gets HTTP 200 and a valid envelope of the operation (property)', async () => {
-    await fc.assert(fc.asyncProperty(fc.constantFrom(...OPERATIONS), fc.oneof(fc.jsonValue({ maxDepth: 4 }), fc.record({ head: fc.jsonValue({ maxDepth: 2 }), body: fc.jsonValue({ maxDepth: 3 }) })), async ([operationId, path], value) => {
-      const answer = await rawCall(sandbox, path, JSON.stringify(value));
-      expect(answer.status).toBe(200);
-      expectValidAnswer(operationId, answer.json);
-    }), { numRuns: 150 });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...OPERATIONS),
+        fc.oneof(fc.jsonValue({ maxDepth: 4 }), fc.record({ head: fc.jsonValue({ maxDepth: 2 }), body: fc.jsonValue({ maxDepth: 3 }) })),
+        async ([operationId, path], value) => {
+          const answer = await rawCall(sandbox, path, JSON.stringify(value));
+          expect(answer.status).toBe(200);
+          expectValidAnswer(operationId, answer.json);
+        },
+      ),
+      { numRuns: 150 },
+    );
   });
 
   it('a request that breaks the contract gets the code validate() names and the issues in x-sandbox-issues, never a 422', async () => {
     const o = order(sandbox);
-    const answer = await rawCall(sandbox, `/aoa-acquiring-biz/v2/payment?mid=${MID}&orderId=${o.orderId}`, JSON.stringify({ head: { tokenType: 'TXN_TOKEN', token: o.txnToken }, body: { ...walletPay(o.orderId), requestType: 'PAYMNT' } }));
+    const answer = await rawCall(
+      sandbox,
+      `/aoa-acquiring-biz/v2/payment?mid=${MID}&orderId=${o.orderId}`,
+      JSON.stringify({ head: { tokenType: 'TXN_TOKEN', token: o.txnToken }, body: { ...walletPay(o.orderId), requestType: 'PAYMNT' } }),
+    );
     expect(answer.status).toBe(200);
     expect(answer.json.body.resultInfo).toMatchObject({ resultCode: '1001', resultStatus: 'F', resultMsg: 'Invalid requestType' });
     expect(JSON.parse(answer.headers.get('x-sandbox-issues')!)).toEqual([expect.objectContaining({ in: 'body', pointer: '/body/requestType', rule: 'enum' })]);
@@ -69,9 +83,37 @@ describe('sandbox server: bad input gets the operation\'s envelope', () => {
     const o = order(sandbox);
     const secrets = ['4111111111111111', '987', '135790', o.txnToken, 'sso-funded-wallet', 'SECRET-SIGNATURE-VALUE'];
     const calls = [
-      [`/aoa-acquiring-biz/v2/payment?mid=${MID}&orderId=${o.orderId}`, { head: { tokenType: 'TXN_TOKEN', token: o.txnToken }, body: { ...walletPay(o.orderId), paymentMode: 'CREDIT_CARD', cardInfo: { cardFlowType: 'NEW_CARD', cardUniqueId: '4111111111111111', cvv: '987', expiryMonth: '13', expiryYear: '2030' }, mpin: '135790' } }],
-      ['/order/v2/preAuth', { head: { clientId: 'C11', signature: 'SECRET-SIGNATURE-VALUE' }, body: { mid: MID, orderId: 'P-SECRET', txnAmount: '1.00', paymentMode: 'BALANCE', svcSsoToken: 'sso-funded-wallet', userInfo: { custId: 'C' } } }],
-      [`/coft-center/coft/merchant/${MID}/tokenize?requestId=R9`, { head: { version: 'v1', requestTimestamp: '1768989600000', requestId: 'R9', signature: 'SECRET-SIGNATURE-VALUE', signatureType: 'CHECKSUM' }, body: { cardSource: 'CARD_ON_FILE', encryptedCardData: '4111111111111111', userInfo: { custId: 'C' }, tokenizationConsent: { userConsent: 1, createdAt: 'Jan 21, 2026 10:15:30 AM' } } }],
+      [
+        `/aoa-acquiring-biz/v2/payment?mid=${MID}&orderId=${o.orderId}`,
+        {
+          head: { tokenType: 'TXN_TOKEN', token: o.txnToken },
+          body: {
+            ...walletPay(o.orderId),
+            paymentMode: 'CREDIT_CARD',
+            cardInfo: { cardFlowType: 'NEW_CARD', cardUniqueId: '4111111111111111', cvv: '987', expiryMonth: '13', expiryYear: '2030' },
+            mpin: '135790',
+          },
+        },
+      ],
+      [
+        '/order/v2/preAuth',
+        {
+          head: { clientId: 'C11', signature: 'SECRET-SIGNATURE-VALUE' },
+          body: { mid: MID, orderId: 'P-SECRET', txnAmount: '1.00', paymentMode: 'BALANCE', svcSsoToken: 'sso-funded-wallet', userInfo: { custId: 'C' } },
+        },
+      ],
+      [
+        `/coft-center/coft/merchant/${MID}/tokenize?requestId=R9`,
+        {
+          head: { version: 'v1', requestTimestamp: '1768989600000', requestId: 'R9', signature: 'SECRET-SIGNATURE-VALUE', signatureType: 'CHECKSUM' },
+          body: {
+            cardSource: 'CARD_ON_FILE',
+            encryptedCardData: '4111111111111111',
+            userInfo: { custId: 'C' },
+            tokenizationConsent: { userConsent: 1, createdAt: 'Jan 21, 2026 10:15:30 AM' },
+          },
+        },
+      ],
     ] as const;
     for (const [path, payload] of calls) {
       const answer = await rawCall(sandbox, path, JSON.stringify(payload));
@@ -82,11 +124,12 @@ describe('sandbox server: bad input gets the operation\'s envelope', () => {
   });
 });
 
-describe('sandbox server: signatures cover the body\'s exact bytes', () => {
+describe("sandbox server: signatures cover the body's exact bytes", () => {
   it('verifies the signature over the body as sent (spacing kept), not over a re-serialization', async () => {
     const body = { mid: MID, orderId: 'P-BYTES-1', txnAmount: '1.00', paymentMode: 'BALANCE', svcSsoToken: 'sso-funded-wallet', userInfo: { custId: 'C' } };
     const pretty = JSON.stringify(body, null, 2);
-    const send = (text: string, signature: string) => rawCall(sandbox, '/order/v2/preAuth', `{\n  "head": {"clientId": "C11", "signature": "${signature}"},\n  "body": ${text}\n}`);
+    const send = (text: string, signature: string) =>
+      rawCall(sandbox, '/order/v2/preAuth', `{\n  "head": {"clientId": "C11", "signature": "${signature}"},\n  "body": ${text}\n}`);
     expect((await send(pretty, generateSignature(pretty, KEY))).json.body.statusCode).toBe('01');
     const compact = { ...body, orderId: 'P-BYTES-2' };
     const answer = await send(JSON.stringify(compact, null, 1), generateSignature(JSON.stringify(compact), KEY));
@@ -105,7 +148,9 @@ describe('sandbox server: routes and control API', () => {
     const garbage = await new Promise<string>((resolve) => {
       const socket = connect(sandbox.port, '127.0.0.1', () => socket.write('NOT HTTP AT ALL\r\n\r\n'));
       let text = '';
-      socket.on('data', (d) => { text += d; });
+      socket.on('data', (d) => {
+        text += d;
+      });
       socket.on('close', () => resolve(text));
     });
     expect(garbage).toMatch(/^HTTP\/1\.1 400/);
@@ -114,7 +159,14 @@ describe('sandbox server: routes and control API', () => {
 
   it('GET /sandbox describes the operations and the control calls, never the merchant key', async () => {
     const { json } = await control(sandbox, 'GET', '/sandbox');
-    expect(json.operations.map((o: any) => o.operationId)).toEqual(['tokenizeCard', 'preAuthorize', 'listSubscriptions', 'initiatePayment', 'modifyOrder', 'createSubscription']);
+    expect(json.operations.map((o: any) => o.operationId)).toEqual([
+      'tokenizeCard',
+      'preAuthorize',
+      'listSubscriptions',
+      'initiatePayment',
+      'modifyOrder',
+      'createSubscription',
+    ]);
     expect(json.control.map((c: any) => `${c.method} ${c.path}`)).toContain('POST /sandbox/orders/{orderId}/complete');
     expect(json.merchant).toMatchObject({ mids: [MID], clientId: 'C11', merchantKey: 'the documented default test key' });
     expect(JSON.stringify(json)).not.toContain('SandboxTestKey01');

@@ -2,31 +2,58 @@
 // codes and messages of 7.7, the first payment with the returned txnToken), then list by custId
 // with the description's filters (3006, 200 NO CONTENT FOUND, 400).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { verifySignature, type Sandbox } from '../src/index.js';
+import { type Sandbox, verifySignature } from '../src/index.js';
 import { clientFor, control, KEY, MID, OTHER_KEY, payBody, sandboxFor } from './sandbox.support.js';
 
 let sandbox: Sandbox;
-beforeAll(async () => { sandbox = await sandboxFor(); });
+beforeAll(async () => {
+  sandbox = await sandboxFor();
+});
 afterAll(async () => {
   await sandbox.stop();
   expect(sandbox.answerProblems).toEqual([]);
 });
 
 let n = 0;
-const fixUpi = (extra: Record<string, unknown> = {}) => ({
-  mid: MID, orderId: `SUB-ORDER-${++n}`, requestType: 'SUBSCRIPTION', websiteName: 'WEBSTAGING',
-  txnAmount: { value: '1.00', currency: 'INR' }, userInfo: { custId: 'CUST_SUBS' },
-  subscriptionAmountType: 'FIX', renewalAmount: '299.00', subscriptionFrequencyUnit: 'MONTH', subscriptionFrequency: '1',
-  subscriptionStartDate: '2026-02-01', subscriptionGraceDays: '2', subscriptionExpiryDate: '2027-01-31',
-  subscriptionPaymentMode: 'UPI', subscriptionEnableRetry: '1', subscriptionRetryCount: '2', ...extra,
-}) as any;
-const variableMandate = (extra: Record<string, unknown> = {}) => ({
-  mid: MID, orderId: `SUB-ORDER-${++n}`, requestType: 'SUBSCRIPTION', websiteName: 'WEBSTAGING',
-  txnAmount: { value: '1.00', currency: 'INR' }, userInfo: { custId: 'CUST_SUBS' },
-  subscriptionAmountType: 'VARIABLE', subscriptionMaxAmount: '5000.00', subscriptionFrequencyUnit: 'YEAR',
-  subscriptionStartDate: '2026-03-01', subscriptionExpiryDate: '2030-03-01', subscriptionPaymentMode: 'BANK_MANDATE', subscriptionEnableRetry: '0', ...extra,
-}) as any;
-const list = (body: Record<string, unknown>, client = clientFor(sandbox)) => client.listSubscriptions({ token: 'SSO-TOKEN', body: { mid: MID, custId: 'CUST_SUBS', ...body } as any });
+const fixUpi = (extra: Record<string, unknown> = {}) =>
+  ({
+    mid: MID,
+    orderId: `SUB-ORDER-${++n}`,
+    requestType: 'SUBSCRIPTION',
+    websiteName: 'WEBSTAGING',
+    txnAmount: { value: '1.00', currency: 'INR' },
+    userInfo: { custId: 'CUST_SUBS' },
+    subscriptionAmountType: 'FIX',
+    renewalAmount: '299.00',
+    subscriptionFrequencyUnit: 'MONTH',
+    subscriptionFrequency: '1',
+    subscriptionStartDate: '2026-02-01',
+    subscriptionGraceDays: '2',
+    subscriptionExpiryDate: '2027-01-31',
+    subscriptionPaymentMode: 'UPI',
+    subscriptionEnableRetry: '1',
+    subscriptionRetryCount: '2',
+    ...extra,
+  }) as any;
+const variableMandate = (extra: Record<string, unknown> = {}) =>
+  ({
+    mid: MID,
+    orderId: `SUB-ORDER-${++n}`,
+    requestType: 'SUBSCRIPTION',
+    websiteName: 'WEBSTAGING',
+    txnAmount: { value: '1.00', currency: 'INR' },
+    userInfo: { custId: 'CUST_SUBS' },
+    subscriptionAmountType: 'VARIABLE',
+    subscriptionMaxAmount: '5000.00',
+    subscriptionFrequencyUnit: 'YEAR',
+    subscriptionStartDate: '2026-03-01',
+    subscriptionExpiryDate: '2030-03-01',
+    subscriptionPaymentMode: 'BANK_MANDATE',
+    subscriptionEnableRetry: '0',
+    ...extra,
+  }) as any;
+const list = (body: Record<string, unknown>, client = clientFor(sandbox)) =>
+  client.listSubscriptions({ token: 'SSO-TOKEN', body: { mid: MID, custId: 'CUST_SUBS', ...body } as any });
 
 describe('sandbox create subscription', () => {
   it('creates a FIX UPI subscription: 0 Success with subscriptionId and txnToken, signed; the first payment makes it ACTIVE', async () => {
@@ -36,16 +63,34 @@ describe('sandbox create subscription', () => {
     const { subscriptionId, txnToken } = created.data.body as any;
     expect(subscriptionId).toMatch(/^SUB[0-9]{16}$/);
     expect(verifySignature(JSON.stringify(created.data.body), KEY, created.data.head.signature)).toBe(true);
-    expect((await control(sandbox, 'GET', `/sandbox/orders/${body.orderId}`)).json).toMatchObject({ kind: 'SUBSCRIPTION', subscriptionId, txnAmount: { value: '1.00' }, paymentModes: ['UPI', 'UPI_INTENT'] });
+    expect((await control(sandbox, 'GET', `/sandbox/orders/${body.orderId}`)).json).toMatchObject({
+      kind: 'SUBSCRIPTION',
+      subscriptionId,
+      txnAmount: { value: '1.00' },
+      paymentModes: ['UPI', 'UPI_INTENT'],
+    });
     // The first payment: requestType SUBSCRIPTION, in the subscription's payment mode.
     const client = clientFor(sandbox);
     expect((await client.initiatePayment({ txnToken, body: payBody(body.orderId, { paymentMode: 'UPI', payerAccount: 'success@upi' }) })).code).toBe('1001');
-    expect((await client.initiatePayment({ txnToken, body: { ...payBody(body.orderId, { paymentMode: 'NET_BANKING', channelCode: 'SBI' }), requestType: 'SUBSCRIPTION' } })).code).toBe('317');
-    const first = await client.initiatePayment({ txnToken, body: { ...payBody(body.orderId, { paymentMode: 'UPI', payerAccount: 'success@upi' }), requestType: 'SUBSCRIPTION' } });
+    expect(
+      (
+        await client.initiatePayment({
+          txnToken,
+          body: { ...payBody(body.orderId, { paymentMode: 'NET_BANKING', channelCode: 'SBI' }), requestType: 'SUBSCRIPTION' },
+        })
+      ).code,
+    ).toBe('317');
+    const first = await client.initiatePayment({
+      txnToken,
+      body: { ...payBody(body.orderId, { paymentMode: 'UPI', payerAccount: 'success@upi' }), requestType: 'SUBSCRIPTION' },
+    });
     const form = (first.data.body as any).bankForm.directForms[0];
     await fetch(form.actionURL, { method: 'POST', headers: form.headers, body: new URLSearchParams(form.content).toString() });
     const listed = await list({ subscriptionId });
-    expect(listed).toMatchObject({ code: '3006', data: { body: { subscriptionDetails: { subscriptionId, status: 'ACTIVE', renewalAmount: '299.00', subscriptionFrequencyUnit: 'MONTH' } } } });
+    expect(listed).toMatchObject({
+      code: '3006',
+      data: { body: { subscriptionDetails: { subscriptionId, status: 'ACTIVE', renewalAmount: '299.00', subscriptionFrequencyUnit: 'MONTH' } } },
+    });
   });
 
   it('creates a VARIABLE mandate subscription capped by subscriptionMaxAmount', async () => {
@@ -53,7 +98,15 @@ describe('sandbox create subscription', () => {
     expect(created.code).toBe('0');
     const { subscriptionId } = created.data.body as any;
     const listed = await list({ subscriptionId, detailRequired: true });
-    expect((listed.data.body as any).subscriptionDetails).toMatchObject({ subscriptionId, status: 'INIT', subscriptionAmountType: 'VARIABLE', subscriptionMaxAmount: '5000.00', subscriptionPaymentMode: 'BANK_MANDATE', txnAmount: { value: '1.00' }, subscriptionStartDate: '2026-03-01' });
+    expect((listed.data.body as any).subscriptionDetails).toMatchObject({
+      subscriptionId,
+      status: 'INIT',
+      subscriptionAmountType: 'VARIABLE',
+      subscriptionMaxAmount: '5000.00',
+      subscriptionPaymentMode: 'BANK_MANDATE',
+      txnAmount: { value: '1.00' },
+      subscriptionStartDate: '2026-03-01',
+    });
   });
 
   it.each([
@@ -90,7 +143,7 @@ describe('sandbox create subscription', () => {
 });
 
 describe('sandbox list subscriptions', () => {
-  it('lists a customer\'s subscriptions, most recent first, with the filters of section 4.4', async () => {
+  it("lists a customer's subscriptions, most recent first, with the filters of section 4.4", async () => {
     const c = `CUST_LIST_${++n}`;
     const client = clientFor(sandbox);
     const monthly = ((await client.createSubscription({ body: fixUpi({ userInfo: { custId: c } }) })).data.body as any).subscriptionId;
@@ -101,7 +154,9 @@ describe('sandbox list subscriptions', () => {
     expect(details.subscriptionId).toBe(yearly);
     expect(details.subscriptions.map((s: any) => s.subscriptionId)).toEqual([yearly, monthly]);
     expect(details).not.toHaveProperty('subscriptionStartDate');
-    expect(((await list({ custId: c, frequencyUnit: 'MONTH' })).data.body as any).subscriptionDetails.subscriptions.map((s: any) => s.subscriptionId)).toEqual([monthly]);
+    expect(((await list({ custId: c, frequencyUnit: 'MONTH' })).data.body as any).subscriptionDetails.subscriptions.map((s: any) => s.subscriptionId)).toEqual([
+      monthly,
+    ]);
     expect(((await list({ custId: c, subscriptionId: monthly })).data.body as any).subscriptionDetails.subscriptionId).toBe(monthly);
     expect((await list({ custId: c, subsStatusFilter: 'init, active' })).code).toBe('3006');
     expect(await list({ custId: c, subsStatusFilter: 'ACTIVE' })).toMatchObject({ code: '200', message: 'NO CONTENT FOUND' });

@@ -3,8 +3,14 @@
 // bodies the scenarios start from.
 import { expect } from 'vitest';
 import {
-  createChecksumSigner, createGatewayClient, encryptCardData, startSandbox, validate,
-  type GatewayClient, type Sandbox, type SandboxOptions,
+  createChecksumSigner,
+  createGatewayClient,
+  encryptCardData,
+  type GatewayClient,
+  type Sandbox,
+  type SandboxOptions,
+  startSandbox,
+  validate,
 } from '../src/index.js';
 
 /** The sandbox clock's base: a fixed moment, so tokens, dates and expiries are deterministic. */
@@ -22,7 +28,10 @@ export function sandboxFor(options: SandboxOptions = {}): Promise<Sandbox> {
  * A typed client for the sandbox. `validate: true` checks requests before sending and answers on
  * arrival; scenarios that send a request breaking the contract on purpose check answers only.
  */
-export function clientFor(sandbox: Sandbox, options: { key?: string; requests?: boolean; clientId?: string; fetch?: (r: Request) => Promise<Response> } = {}): GatewayClient {
+export function clientFor(
+  sandbox: Sandbox,
+  options: { key?: string; requests?: boolean; clientId?: string; fetch?: (r: Request) => Promise<Response> } = {},
+): GatewayClient {
   return createGatewayClient({
     gatewayUrl: sandbox.url,
     routerUrl: sandbox.url,
@@ -46,7 +55,12 @@ export async function control(sandbox: Sandbox, method: 'GET' | 'POST', path: st
 
 /** Posts a raw text to an operation's path, and returns the status, headers and parsed answer. */
 export async function rawCall(sandbox: Sandbox, path: string, text: string | Buffer, init: RequestInit = {}) {
-  const response = await fetch(`${sandbox.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: typeof text === 'string' ? text : new Blob([new Uint8Array(text)]), ...init });
+  const response = await fetch(`${sandbox.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: typeof text === 'string' ? text : new Blob([new Uint8Array(text)]),
+    ...init,
+  });
   const answerText = await response.text();
   return { status: response.status, headers: response.headers, text: answerText, json: JSON.parse(answerText) };
 }
@@ -62,14 +76,17 @@ export const payBody = (orderId: string, rest: Record<string, unknown>) => ({ mi
 export const walletPay = (orderId: string) => payBody(orderId, { paymentMode: 'WALLET', walletInfo: { walletType: 'SVC', paymentFlow: 'PAY' } });
 
 export const newCard = (number: string, mode: 'CREDIT_CARD' | 'DEBIT_CARD' = 'CREDIT_CARD') => ({
-  paymentMode: mode, cardInfo: { cardFlowType: 'NEW_CARD', cardUniqueId: number, cvv: '123', expiryMonth: '12', expiryYear: '2030' },
+  paymentMode: mode,
+  cardInfo: { cardFlowType: 'NEW_CARD', cardUniqueId: number, cvv: '123', expiryMonth: '12', expiryYear: '2030' },
 });
 
 /** The tokenize body for a card number, encrypted with the sandbox's public key. */
 export function tokenizeBody(sandbox: Sandbox, cardNumber: string, extra: Record<string, unknown> = {}) {
   return {
     cardSource: 'MANUAL_ENTERED',
-    encryptedCardData: encryptCardData({ cardNumber, expiryMonth: '12', expiryYear: '2030', securityCode: '123' }, sandbox.publicKeyPem, { now: new Date(sandbox.clock.now()) }),
+    encryptedCardData: encryptCardData({ cardNumber, expiryMonth: '12', expiryYear: '2030', securityCode: '123' }, sandbox.publicKeyPem, {
+      now: new Date(sandbox.clock.now()),
+    }),
     userInfo: { custId: 'CUST_001', firstName: 'Asha' },
     tokenizationConsent: { userConsent: 1, createdAt: 'Jan 21, 2026 10:15:30 AM', platform: 'APP' },
     ...extra,

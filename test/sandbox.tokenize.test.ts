@@ -2,10 +2,11 @@
 // local server: the test cards decide ACTIVE, INIT (then ACTIVE or FAILED after a delay of sandbox
 // time) or FAILED, every change is notified, signed with the merchant key and judged by the
 // receiver, and a control call moves tokens to SUSPENDED, ACTIVE or DEAD. An ACTIVE token pays.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer, type Server } from 'node:http';
-import { createServer as createTcpServer, type AddressInfo } from 'node:net';
+
 import { generateKeyPairSync } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import { type AddressInfo, createServer as createTcpServer } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createChecksumVerifier, createWebhookReceiver, encryptCardData, type Sandbox, type TokenStatusEvent } from '../src/index.js';
 import { clientFor, control, KEY, MID, OTHER_KEY, order, payBody, sandboxFor, tokenizeBody } from './sandbox.support.js';
 
@@ -13,12 +14,20 @@ import { clientFor, control, KEY, MID, OTHER_KEY, order, payBody, sandboxFor, to
 async function merchantEndpoint(key: string, now: () => number) {
   const events: TokenStatusEvent[] = [];
   const receiver = createWebhookReceiver({ verifier: createChecksumVerifier(key), now, expectedMid: MID });
-  const server: Server = createServer(receiver.nodeHandler((event) => { events.push(event); }));
+  const server: Server = createServer(
+    receiver.nodeHandler((event) => {
+      events.push(event);
+    }),
+  );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks/token-status`,
     events,
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -34,7 +43,8 @@ afterAll(async () => {
   expect(sandbox.answerProblems).toEqual([]);
 });
 
-const tokenize = (card: string, extra: Record<string, unknown> = {}, client = clientFor(sandbox)) => client.tokenizeCard({ mid: MID, body: tokenizeBody(sandbox, card, extra) });
+const tokenize = (card: string, extra: Record<string, unknown> = {}, client = clientFor(sandbox)) =>
+  client.tokenizeCard({ mid: MID, body: tokenizeBody(sandbox, card, extra) });
 const eventsOf = (tin: string) => merchant.events.filter((e) => e.body.tokenInfo.tokenIndexNumber === tin).map((e) => e.body.tokenInfo.tokenStatus);
 const deliveriesOf = (tin: string) => sandbox.deliveries().filter((d) => d.tokenIndexNumber === tin);
 
@@ -47,9 +57,14 @@ describe('sandbox tokenize and token status notifications', () => {
     await sandbox.idle();
     const event = merchant.events.find((e) => e.body.tokenInfo.tokenIndexNumber === tin)!;
     expect(event.head).toMatchObject({ signatureType: 'CHECKSUM', version: 'v1' });
-    expect(event.body).toMatchObject({ mid: MID, tokenInfo: { tokenStatus: 'ACTIVE', cardScheme: 'VISA', cardType: 'CC', cardSuffix: '1111', tokenExpiry: '122030', issuingBankName: 'Sandbox Bank' } });
+    expect(event.body).toMatchObject({
+      mid: MID,
+      tokenInfo: { tokenStatus: 'ACTIVE', cardScheme: 'VISA', cardType: 'CC', cardSuffix: '1111', tokenExpiry: '122030', issuingBankName: 'Sandbox Bank' },
+    });
     expect(event.body.tokenInfo.tokenUniqueReference).toBeTruthy();
-    expect(deliveriesOf(tin)).toMatchObject([{ tokenStatus: 'ACTIVE', state: 'delivered', httpStatus: 200, code: '00', valid: true, outcome: 'success', url: merchant.url }]);
+    expect(deliveriesOf(tin)).toMatchObject([
+      { tokenStatus: 'ACTIVE', state: 'delivered', httpStatus: 200, code: '00', valid: true, outcome: 'success', url: merchant.url },
+    ]);
     const listed = await control(sandbox, 'GET', '/sandbox/webhooks/deliveries');
     expect(listed.json.deliveries.some((d: any) => d.tokenIndexNumber === tin && d.state === 'delivered')).toBe(true);
     expect(JSON.stringify(listed.json)).not.toContain('4111111111111111');
@@ -57,7 +72,8 @@ describe('sandbox tokenize and token status notifications', () => {
 
   it('an ACTIVE token pays with cardFlowType TOKEN_INDEX_NO; a SUSPENDED one is refused (312) until ACTIVE again; DEAD is final', async () => {
     const tin = ((await tokenize('4111111111111111')).data.body as any).tokenIndexNumber;
-    const saved = (o: { orderId: string }) => payBody(o.orderId, { paymentMode: 'CREDIT_CARD', cardInfo: { cardFlowType: 'TOKEN_INDEX_NO', cardUniqueId: tin, cvv: '123' } });
+    const saved = (o: { orderId: string }) =>
+      payBody(o.orderId, { paymentMode: 'CREDIT_CARD', cardInfo: { cardFlowType: 'TOKEN_INDEX_NO', cardUniqueId: tin, cvv: '123' } });
     const first = order(sandbox);
     const paid = await clientFor(sandbox).initiatePayment({ txnToken: first.txnToken, body: saved(first) });
     expect((paid.data.body as any).bankForm.pageType).toBe('redirect');
@@ -83,7 +99,10 @@ describe('sandbox tokenize and token status notifications', () => {
     await sandbox.clock.advance(1);
     expect(eventsOf(tin)).toEqual(['ACTIVE']);
     expect(merchant.events.find((e) => e.body.tokenInfo.tokenIndexNumber === tin)!.body.tokenInfo.cardScheme).toBe('MASTER');
-    expect((await control(sandbox, 'GET', `/sandbox/tokens/${tin}`)).json).toMatchObject({ tokenStatus: 'ACTIVE', history: [{ status: 'INIT' }, { status: 'ACTIVE' }] });
+    expect((await control(sandbox, 'GET', `/sandbox/tokens/${tin}`)).json).toMatchObject({
+      tokenStatus: 'ACTIVE',
+      history: [{ status: 'INIT' }, { status: 'ACTIVE' }],
+    });
   });
 
   it('the INIT-then-FAILED test card becomes FAILED after the delay; the clock control call delivers it', async () => {
@@ -128,15 +147,26 @@ describe('sandbox tokenize and token status notifications', () => {
   });
 
   it('card data encrypted for another key is 711; consent 0 is 409', async () => {
-    const { publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
-    const foreign = encryptCardData({ cardNumber: '4111111111111111', expiryMonth: '12', expiryYear: '2030', securityCode: '123' }, publicKey, { now: new Date(sandbox.clock.now()) });
+    const { publicKey } = generateKeyPairSync('rsa', {
+      modulusLength: 2048,
+      publicKeyEncoding: { type: 'spki', format: 'pem' },
+      privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+    });
+    const foreign = encryptCardData({ cardNumber: '4111111111111111', expiryMonth: '12', expiryYear: '2030', securityCode: '123' }, publicKey, {
+      now: new Date(sandbox.clock.now()),
+    });
     expect(await tokenize('4111111111111111', { encryptedCardData: foreign })).toMatchObject({ code: '711', message: 'Invalid card details' });
     expect(await tokenize('4111111111111111', { encryptedCardData: 'bm90IGVuY3J5cHRlZA==' })).toMatchObject({ code: '711' });
-    expect(await tokenize('4111111111111111', { tokenizationConsent: { userConsent: 0, createdAt: 'Jan 21, 2026 10:15:30 AM' } })).toMatchObject({ code: '409' });
+    expect(await tokenize('4111111111111111', { tokenizationConsent: { userConsent: 0, createdAt: 'Jan 21, 2026 10:15:30 AM' } })).toMatchObject({
+      code: '409',
+    });
   });
 
   it('authentication and request ids: 1001 for another key, 412 for a reused request id, 407 for another mid', async () => {
-    expect(await tokenize('4111111111111111', {}, clientFor(sandbox, { key: OTHER_KEY }))).toMatchObject({ code: '1001', message: 'Signature Validation Failure' });
+    expect(await tokenize('4111111111111111', {}, clientFor(sandbox, { key: OTHER_KEY }))).toMatchObject({
+      code: '1001',
+      message: 'Signature Validation Failure',
+    });
     const client = clientFor(sandbox);
     const body = tokenizeBody(sandbox, '4111111111111111');
     expect((await client.tokenizeCard({ mid: MID, requestId: 'REQ-FIXED-1', body })).code).toBe('00');
@@ -154,7 +184,7 @@ describe('sandbox tokenize and token status notifications', () => {
 });
 
 describe('sandbox webhook deliveries that do not succeed', () => {
-  it('records the merchant\'s refusal (1001 under another key), an unreachable URL, and a missing URL', async () => {
+  it("records the merchant's refusal (1001 under another key), an unreachable URL, and a missing URL", async () => {
     const refusing = await merchantEndpoint(OTHER_KEY, Date.now);
     // An address that cuts every connection: held for the whole test, so no other server can
     // take its port in between (a port found free and released could be).

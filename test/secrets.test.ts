@@ -2,22 +2,43 @@
 // bundled contract, is carried through every error path (validate(), the CLI's standard output and
 // standard error, malformed JSON around it, the card helper's errors, the client's typed errors)
 // with a distinctive planted value that must appear nowhere in what comes out.
-import { describe, expect, it } from 'vitest';
-import fc from 'fast-check';
+
+import { generateKeyPairSync } from 'node:crypto';
 import { Readable, Writable } from 'node:stream';
 import { inspect } from 'node:util';
-import { generateKeyPairSync } from 'node:crypto';
-import {
-  validate, buildCardPlaintext, encryptCardData, CardDataError, passesLuhn, createGatewayClient,
-  GatewayError, GatewayNonJsonError, RequestValidationError, ResponseValidationError,
-} from '../src/index.js';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
 import { main } from '../src/cli/main.js';
-import { parseJson } from '../src/json/parse.js';
-import { runCli } from './helpers/cli.js';
 import {
-  contract, fcParameters, mutationsOf, applyMutation, operationViews, plant, sampleArbitrary, satisfies,
-  sensitiveLocations, sensitiveSitesOf, type Direction, type OperationView, type Sample, type SensitiveSite,
+  buildCardPlaintext,
+  CardDataError,
+  createGatewayClient,
+  encryptCardData,
+  GatewayError,
+  GatewayNonJsonError,
+  passesLuhn,
+  RequestValidationError,
+  ResponseValidationError,
+  validate,
+} from '../src/index.js';
+import { parseJson } from '../src/json/parse.js';
+import {
+  applyMutation,
+  contract,
+  type Direction,
+  fcParameters,
+  mutationsOf,
+  type OperationView,
+  operationViews,
+  plant,
+  type Sample,
+  type SensitiveSite,
+  sampleArbitrary,
+  satisfies,
+  sensitiveLocations,
+  sensitiveSitesOf,
 } from './helpers/arbitraries.js';
+import { runCli } from './helpers/cli.js';
 
 /** Planted values: the first one a field's schema accepts is used, so the payload stays valid around it. */
 const MARKERS = ['Zq7s3cr3T-M4rk-9xK2vW', '4929180731215548', '581703', '5817'];
@@ -32,20 +53,39 @@ function markerFor(site: SensitiveSite): string {
 function seen(value: unknown): string {
   const stack = value instanceof Error ? String(value.stack) : '';
   let json = '';
-  try { json = JSON.stringify(value) ?? ''; } catch { json = ''; }
+  try {
+    json = JSON.stringify(value) ?? '';
+  } catch {
+    json = '';
+  }
   return `${json}\n${inspect(value, { depth: 10 })}\n${stack}`;
 }
 
 function expectNoSecret(text: string, marker: string, what: string) {
-  if (text.includes(marker)) throw new Error(`${what}: the planted secret appears in ${text.slice(Math.max(0, text.indexOf(marker) - 300), text.indexOf(marker) + 100)}`);
+  if (text.includes(marker))
+    throw new Error(`${what}: the planted secret appears in ${text.slice(Math.max(0, text.indexOf(marker) - 300), text.indexOf(marker) + 100)}`);
 }
 
 /** The CLI in this process (the same code the `gateway-contract` command runs), with input on standard input. */
 async function cli(args: string[], input: string | Buffer) {
   let stdout = '';
   let stderr = '';
-  const sink = (add: (t: string) => void) => new Writable({ write(chunk, _encoding, done) { add(String(chunk)); done(); } });
-  const status = await main(args, { stdin: Readable.from([Buffer.from(input)]), stdout: sink((t) => { stdout += t; }), stderr: sink((t) => { stderr += t; }) });
+  const sink = (add: (t: string) => void) =>
+    new Writable({
+      write(chunk, _encoding, done) {
+        add(String(chunk));
+        done();
+      },
+    });
+  const status = await main(args, {
+    stdin: Readable.from([Buffer.from(input)]),
+    stdout: sink((t) => {
+      stdout += t;
+    }),
+    stderr: sink((t) => {
+      stderr += t;
+    }),
+  });
   return { status, stdout, stderr };
 }
 
@@ -55,7 +95,13 @@ const flags = (s: Sample) => [
 ];
 const options = (s: Sample) => ({ ...(s.query ? { query: s.query } : {}), ...(s.path ? { path: s.path } : {}) });
 
-interface Planted { view: OperationView; direction: Direction; site: SensitiveSite; sample: Sample; marker: string }
+interface Planted {
+  view: OperationView;
+  direction: Direction;
+  site: SensitiveSite;
+  sample: Sample;
+  marker: string;
+}
 
 /** For each operation and direction, a valid sample holding each sensitive field the contract lets it carry. */
 function plantedSites(): Planted[] {
@@ -77,7 +123,10 @@ function plantedSites(): Planted[] {
         }
       }
       const reached = new Set([...found.values()].map((p) => p.site.location));
-      expect([...wanted].filter((w) => !reached.has(w)), `${view.operationId} ${direction}`).toEqual([]);
+      expect(
+        [...wanted].filter((w) => !reached.has(w)),
+        `${view.operationId} ${direction}`,
+      ).toEqual([]);
       list.push(...found.values());
     }
   }
@@ -116,10 +165,28 @@ describe('the sensitive fields of the contract', () => {
       for (const [k, v] of Object.entries(node)) walkSchemas(v, `${pointer}/${k}`);
     })(contract.components.schemas, '#/components/schemas');
     for (const l of locations) names.add(l.split('/').at(-1)!);
-    for (const name of ['cardNumber', 'securityCode', 'cardUniqueId', 'cvv', 'Mpin', 'encryptedCardData', 'token', 'TAVV', 'cardToken', 'svcSsoToken', 'signature', 'txnToken', 'checksumHash']) expect(names).toContain(name);
+    for (const name of [
+      'cardNumber',
+      'securityCode',
+      'cardUniqueId',
+      'cvv',
+      'Mpin',
+      'encryptedCardData',
+      'token',
+      'TAVV',
+      'cardToken',
+      'svcSsoToken',
+      'signature',
+      'txnToken',
+      'checksumHash',
+    ])
+      expect(names).toContain(name);
     // Every one is carried by an operation, except the card data plaintext, which only the card helper handles.
     const carried = new Set(operationViews.flatMap((v) => (['request', 'response'] as Direction[]).flatMap((d) => [...sensitiveLocations(v.schema(d))])));
-    expect(locations.filter((l) => !carried.has(l))).toEqual(['#/components/schemas/CardData/properties/cardNumber', '#/components/schemas/CardData/properties/securityCode']);
+    expect(locations.filter((l) => !carried.has(l))).toEqual([
+      '#/components/schemas/CardData/properties/cardNumber',
+      '#/components/schemas/CardData/properties/securityCode',
+    ]);
     expect(new Set(sites.map((s) => s.site.location))).toEqual(carried);
   });
 
@@ -134,7 +201,22 @@ describe('the sensitive fields of the contract', () => {
 describe('validate()', () => {
   it('meets the secrets on every kind of error path', () => {
     const kinds = new Set(sites.flatMap((p) => hostileVariants(p).map((v) => v.what.split(' ')[0])));
-    for (const kind of ['wrong', 'broken', 'too', 'unknown', 'required', 'conditional', 'pattern', 'maxLength', 'enum', 'type', 'unknownField', 'namedCheck', 'parameter']) expect(kinds).toContain(kind);
+    for (const kind of [
+      'wrong',
+      'broken',
+      'too',
+      'unknown',
+      'required',
+      'conditional',
+      'pattern',
+      'maxLength',
+      'enum',
+      'type',
+      'unknownField',
+      'namedCheck',
+      'parameter',
+    ])
+      expect(kinds).toContain(kind);
   });
 
   for (const p of sites) {
@@ -199,7 +281,10 @@ describe('the CLI', () => {
       const out = await runCli(['validate', p.view.operationId, 'request', '-', ...flags(sample)], JSON.stringify(sample.payload));
       expect(out.status, p.site.name).toBe(1);
       expectNoSecret(out.stdout + out.stderr, p.marker, `process ${p.site.name}`);
-      const malformed = await runCli(['validate', p.view.operationId, 'request', '-'], JSON.stringify(p.sample.payload).replace(`"${p.marker}"`, `"${p.marker}"x`));
+      const malformed = await runCli(
+        ['validate', p.view.operationId, 'request', '-'],
+        JSON.stringify(p.sample.payload).replace(`"${p.marker}"`, `"${p.marker}"x`),
+      );
       expect(malformed.status).toBe(2);
       expectNoSecret(malformed.stdout + malformed.stderr, p.marker, `process malformed ${p.site.name}`);
     }
@@ -213,8 +298,16 @@ describe('the card helper', () => {
   const CVV = '5817';
   const NOW = new Date('2026-11-23T00:00:00Z');
   const good = { cardNumber: CARD_NUMBER, expiryMonth: '12', expiryYear: '2030', securityCode: CVV };
-  const { publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
-  const small = generateKeyPairSync('rsa', { modulusLength: 512, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } }).publicKey;
+  const { publicKey } = generateKeyPairSync('rsa', {
+    modulusLength: 2048,
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+  });
+  const small = generateKeyPairSync('rsa', {
+    modulusLength: 512,
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+  }).publicKey;
 
   const cards: [string, any][] = [
     ['a card number failing Luhn', { ...good, cardNumber: `${CARD_NUMBER.slice(0, -1)}${(Number(CARD_NUMBER.at(-1)) + 1) % 10}` }],
@@ -231,7 +324,11 @@ describe('the card helper', () => {
 
   it.each(cards)('keeps the card out of its CardDataError: %s', (_what, card) => {
     let error: unknown;
-    try { buildCardPlaintext(card, { now: NOW }); } catch (e) { error = e; }
+    try {
+      buildCardPlaintext(card, { now: NOW });
+    } catch (e) {
+      error = e;
+    }
     expect(error).toBeInstanceOf(CardDataError);
     const text = `${seen(error)}\n${(error as Error).message}\n${JSON.stringify((error as CardDataError).issues)}\n${JSON.stringify((error as any).toJSON())}`;
     for (const secret of [CARD_NUMBER, CVV, CARD_NUMBER.slice(0, 12)]) expectNoSecret(text, secret, _what);
@@ -245,7 +342,11 @@ describe('the card helper', () => {
     ['an unknown hash', () => encryptCardData(good, publicKey, { now: NOW, oaepHash: `sha-${CVV}` })],
   ])('keeps the card out of a TypeError: %s', (what, call) => {
     let error: unknown;
-    try { call(); } catch (e) { error = e; }
+    try {
+      call();
+    } catch (e) {
+      error = e;
+    }
     expect(error).toBeInstanceOf(TypeError);
     for (const secret of [CARD_NUMBER, CVV]) expectNoSecret(seen(error), secret, what);
   });
@@ -256,26 +357,42 @@ describe('the client', () => {
   function call(view: OperationView, sample: Sample, fetchImpl: (r: Request) => Promise<Response>) {
     const head = sample.payload.head;
     const client = createGatewayClient({
-      gatewayUrl: 'http://127.0.0.1:9', routerUrl: 'http://127.0.0.1:9', validate: true, fetch: fetchImpl,
+      gatewayUrl: 'http://127.0.0.1:9',
+      routerUrl: 'http://127.0.0.1:9',
+      validate: true,
+      fetch: fetchImpl,
       signer: { signatureType: 'CHECKSUM', sign: () => head?.signature ?? 'SIGNATURE' } as any,
     }) as any;
     const body = sample.payload.body;
     switch (view.operationId) {
-      case 'tokenizeCard': return client.tokenizeCard({ mid: sample.path?.mid, requestId: sample.query?.requestId, body, head });
-      case 'listSubscriptions': return client.listSubscriptions({ token: head?.token, body, head });
-      case 'initiatePayment': return client.initiatePayment({ txnToken: head?.token, body, head });
-      case 'modifyOrder': return client.modifyOrder({ mid: sample.query?.mid, orderId: sample.query?.orderId, txnToken: head?.token, body, head });
-      default: return client[view.operationId]({ body, head });
+      case 'tokenizeCard':
+        return client.tokenizeCard({ mid: sample.path?.mid, requestId: sample.query?.requestId, body, head });
+      case 'listSubscriptions':
+        return client.listSubscriptions({ token: head?.token, body, head });
+      case 'initiatePayment':
+        return client.initiatePayment({ txnToken: head?.token, body, head });
+      case 'modifyOrder':
+        return client.modifyOrder({ mid: sample.query?.mid, orderId: sample.query?.orderId, txnToken: head?.token, body, head });
+      default:
+        return client[view.operationId]({ body, head });
     }
   }
 
   it('keeps planted secrets out of RequestValidationError (message, issues, inspection)', async () => {
     let checked = 0;
     for (const p of sites.filter((s) => s.direction === 'request' && s.view.operationId !== 'notifyTokenStatus')) {
-      const variants = hostileVariants(p).filter(({ sample }) => sample.payload?.head && sample.payload?.body && !validate(p.view.operationId as any, 'request', sample.payload, options(sample)).valid);
+      const variants = hostileVariants(p).filter(
+        ({ sample }) => sample.payload?.head && sample.payload?.body && !validate(p.view.operationId as any, 'request', sample.payload, options(sample)).valid,
+      );
       for (const { what, sample } of variants) {
         let sent = 0;
-        const error = await call(p.view, sample, async () => { sent++; return new Response('{}'); }).then(() => null, (e: unknown) => e);
+        const error = await call(p.view, sample, async () => {
+          sent++;
+          return new Response('{}');
+        }).then(
+          () => null,
+          (e: unknown) => e,
+        );
         if (!(error instanceof RequestValidationError)) continue; // the client rebuilt what the variant removed
         expect(sent).toBe(0);
         checked++;
@@ -289,17 +406,46 @@ describe('the client', () => {
   // Each answer is not a usable JSON envelope; the client reads its text lossily, so the invalid
   // UTF-8 one reaches response validation instead (any typed error will do there).
   const answers: [string, () => Response][] = [
-    ['an HTML page echoing the token', () => new Response(`<html><body>Bad token ${RESPONSE_SECRET} for card ${MARKERS[1]}</body></html>`, { status: 200, headers: { 'content-type': 'text/html' } })],
-    ['JSON cut right after a token', () => new Response(`{"head":{},"body":{"txnToken":"${RESPONSE_SECRET}"`, { status: 200, headers: { 'content-type': 'application/json' } })],
-    ['JSON with junk after a token', () => new Response(`{"head":{},"body":{"txnToken":"${RESPONSE_SECRET}"x}}`, { status: 200, headers: { 'content-type': 'application/json' } })],
+    [
+      'an HTML page echoing the token',
+      () =>
+        new Response(`<html><body>Bad token ${RESPONSE_SECRET} for card ${MARKERS[1]}</body></html>`, {
+          status: 200,
+          headers: { 'content-type': 'text/html' },
+        }),
+    ],
+    [
+      'JSON cut right after a token',
+      () => new Response(`{"head":{},"body":{"txnToken":"${RESPONSE_SECRET}"`, { status: 200, headers: { 'content-type': 'application/json' } }),
+    ],
+    [
+      'JSON with junk after a token',
+      () => new Response(`{"head":{},"body":{"txnToken":"${RESPONSE_SECRET}"x}}`, { status: 200, headers: { 'content-type': 'application/json' } }),
+    ],
     ['a JSON string holding a token', () => new Response(JSON.stringify(RESPONSE_SECRET), { status: 200, headers: { 'content-type': 'application/json' } })],
-    ['invalid UTF-8 after a token', () => new Response(Buffer.concat([Buffer.from(`{"txnToken":"${RESPONSE_SECRET}`), Buffer.from([0xff, 0x22, 0x7d])]), { status: 200, headers: { 'content-type': 'application/json' } })],
+    [
+      'invalid UTF-8 after a token',
+      () =>
+        new Response(Buffer.concat([Buffer.from(`{"txnToken":"${RESPONSE_SECRET}`), Buffer.from([0xff, 0x22, 0x7d])]), {
+          status: 200,
+          headers: { 'content-type': 'application/json' },
+        }),
+    ],
   ];
 
   it.each(answers)('keeps an echoed secret out of the typed error: %s', async (_what, answer) => {
-    const client = createGatewayClient({ gatewayUrl: 'http://127.0.0.1:9', routerUrl: 'http://127.0.0.1:9', validate: true, fetch: async () => answer(), signer: { signatureType: 'CHECKSUM', sign: () => 'SIG' } });
+    const client = createGatewayClient({
+      gatewayUrl: 'http://127.0.0.1:9',
+      routerUrl: 'http://127.0.0.1:9',
+      validate: true,
+      fetch: async () => answer(),
+      signer: { signatureType: 'CHECKSUM', sign: () => 'SIG' },
+    });
     const sample = sites.find((s) => s.view.operationId === 'createSubscription' && s.direction === 'request')!.sample;
-    const error = await client.createSubscription({ body: sample.payload.body, head: sample.payload.head }).then(() => null, (e: unknown) => e);
+    const error = await client.createSubscription({ body: sample.payload.body, head: sample.payload.head }).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(_what.includes('UTF-8') ? GatewayError : GatewayNonJsonError);
     // A ResponseValidationError's `data` is the answer itself, by design: the rest must not hold it.
     const shown = error instanceof ResponseValidationError ? `${error.message}\n${JSON.stringify((error as any).issues)}\n${error.stack}` : seen(error);
@@ -311,10 +457,21 @@ describe('the client', () => {
       for (const { what, sample: answer } of hostileVariants(p).slice(0, 8)) {
         if (validate(p.view.operationId as any, 'response', answer.payload).valid || typeOf(answer.payload) !== 'object') continue;
         const request = sites.find((s) => s.view.operationId === p.view.operationId && s.direction === 'request')!.sample;
-        const error = await call(p.view, request, async () => new Response(JSON.stringify(answer.payload), { status: 200, headers: { 'content-type': 'application/json' } })).then(() => null, (e: unknown) => e);
+        const error = await call(
+          p.view,
+          request,
+          async () => new Response(JSON.stringify(answer.payload), { status: 200, headers: { 'content-type': 'application/json' } }),
+        ).then(
+          () => null,
+          (e: unknown) => e,
+        );
         expect(error, what).toBeInstanceOf(ResponseValidationError);
         // `data` holds the answer itself, by design; the message and issues never do.
-        expectNoSecret(`${(error as Error).message}\n${JSON.stringify((error as any).issues)}\n${String((error as Error).stack)}`, p.marker, `${p.site.pointer} ${what}`);
+        expectNoSecret(
+          `${(error as Error).message}\n${JSON.stringify((error as any).issues)}\n${String((error as Error).stack)}`,
+          p.marker,
+          `${p.site.pointer} ${what}`,
+        );
       }
     }
   });

@@ -1,16 +1,25 @@
 // The development sender of the token status notification, and the send-webhook command, end to
 // end against local merchant servers: one built with createWebhookReceiver, others that answer
 // wrongly or not at all.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  createWebhookReceiver, createChecksumSigner, createChecksumVerifier, sendTokenNotification, verifySignature,
-  GatewayNetworkError, GatewayNonJsonError, GatewayTimeoutError, RequestValidationError, type TokenStatusEvent,
+  createChecksumSigner,
+  createChecksumVerifier,
+  createWebhookReceiver,
+  GatewayNetworkError,
+  GatewayNonJsonError,
+  GatewayTimeoutError,
+  RequestValidationError,
+  sendTokenNotification,
+  type TokenStatusEvent,
+  verifySignature,
 } from '../src/index.js';
-import { freePort, json, startServer, type TestServer } from './helpers/servers.js';
 import { runCli } from './helpers/cli.js';
+import { freePort, json, startServer, type TestServer } from './helpers/servers.js';
 
 const doc = JSON.parse(readFileSync(new URL('../generated/openapi.json', import.meta.url), 'utf8'));
 const example = (name: string) => structuredClone(doc.components.examples[name].value);
@@ -22,7 +31,11 @@ async function listen(handler: Parameters<typeof createServer>[1]) {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks/token`,
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -35,11 +48,18 @@ let html: TestServer;
 let silent: TestServer;
 
 beforeAll(async () => {
-  merchant = await listen(createWebhookReceiver({ verifier: createChecksumVerifier(KEY) }).nodeHandler((event) => { events.push(event); }));
+  merchant = await listen(
+    createWebhookReceiver({ verifier: createChecksumVerifier(KEY) }).nodeHandler((event) => {
+      events.push(event);
+    }),
+  );
   otherKeyMerchant = await listen(createWebhookReceiver({ verifier: createChecksumVerifier(OTHER_KEY) }).nodeHandler(() => undefined));
   recorder = await startServer((_req, res) => json(res, example('ReplyAccepted')));
   badEnvelope = await startServer((_req, res) => json(res, { head: { version: 'v1' }, body: { resultInfo: { resultCode: '00', resultStatus: 'FAILED' } } }));
-  html = await startServer((_req, res) => { res.writeHead(404, { 'content-type': 'text/html' }); res.end('<h1>Not Found</h1>'); });
+  html = await startServer((_req, res) => {
+    res.writeHead(404, { 'content-type': 'text/html' });
+    res.end('<h1>Not Found</h1>');
+  });
   silent = await startServer(() => new Promise(() => undefined));
 });
 afterAll(async () => {
@@ -47,7 +67,7 @@ afterAll(async () => {
 });
 
 describe('sendTokenNotification', () => {
-  it('delivers a signed notification the merchant\'s receiver accepts', async () => {
+  it("delivers a signed notification the merchant's receiver accepts", async () => {
     const body = example('TokenStatusActive').body;
     const before = events.length;
     const result = await sendTokenNotification({ url: merchant.url, body, signer: createChecksumSigner(KEY), requestId: 'NTF-SEND-1' });
@@ -57,14 +77,28 @@ describe('sendTokenNotification', () => {
 
   it('builds the token-service head and signs exactly the bytes it sends', async () => {
     const body = example('TokenStatusSuspended').body;
-    await sendTokenNotification({ url: recorder.url, body, signer: createChecksumSigner(KEY), requestId: 'R-1', now: () => 1_768_971_330_123, clientId: 'C11' });
+    await sendTokenNotification({
+      url: recorder.url,
+      body,
+      signer: createChecksumSigner(KEY),
+      requestId: 'R-1',
+      now: () => 1_768_971_330_123,
+      clientId: 'C11',
+    });
     const sent = recorder.requests.at(-1)!;
     expect(sent.method).toBe('POST');
     expect(sent.headers['content-type']).toBe('application/json');
     const bodyText = JSON.stringify(body);
     expect(sent.text.startsWith('{"head":{') && sent.text.endsWith(`,"body":${bodyText}}`)).toBe(true);
     const { head } = JSON.parse(sent.text);
-    expect(head).toEqual({ version: 'v1', requestTimestamp: '1768971330123', requestId: 'R-1', signatureType: 'CHECKSUM', clientId: 'C11', signature: expect.any(String) });
+    expect(head).toEqual({
+      version: 'v1',
+      requestTimestamp: '1768971330123',
+      requestId: 'R-1',
+      signatureType: 'CHECKSUM',
+      clientId: 'C11',
+      signature: expect.any(String),
+    });
     expect(verifySignature(bodyText, KEY, head.signature)).toBe(true);
   });
 
@@ -81,7 +115,8 @@ describe('sendTokenNotification', () => {
   });
 
   it('rejects with a typed error: non-JSON reply, unreachable address, timeout', async () => {
-    const send = (url: string, timeoutMs?: number) => sendTokenNotification({ url, body: example('TokenStatusActive').body, signer: createChecksumSigner(KEY), timeoutMs });
+    const send = (url: string, timeoutMs?: number) =>
+      sendTokenNotification({ url, body: example('TokenStatusActive').body, signer: createChecksumSigner(KEY), timeoutMs });
     const nonJson = await send(html.url).catch((e) => e);
     expect(nonJson).toBeInstanceOf(GatewayNonJsonError);
     expect(nonJson.status).toBe(404);
@@ -111,12 +146,18 @@ describe('gateway-contract send-webhook', () => {
   it('sends each status, validated, and exits 0 when the merchant accepts it', async () => {
     for (const status of ['INIT', 'SUSPENDED', 'ACTIVE', 'DEAD', 'FAILED']) {
       const before = events.length;
-      const result = await runCli(['send-webhook', '--url', merchant.url, '--status', status, '--mid', 'MERCHANT0042', '--token-index', 'TIN42'], undefined, env);
+      const result = await runCli(
+        ['send-webhook', '--url', merchant.url, '--status', status, '--mid', 'MERCHANT0042', '--token-index', 'TIN42'],
+        undefined,
+        env,
+      );
       expect(result.status).toBe(0);
       expect(result.stdout).toMatch(new RegExp(`sent: tokenStatus ${status} for mid MERCHANT0042`));
       expect(result.stdout).toMatch(/accepted: HTTP 200, resultCode "00"/);
       neverShowsKey(result);
-      expect(events.slice(before).map((e) => [e.body.mid, e.body.tokenInfo.tokenIndexNumber, e.body.tokenInfo.tokenStatus])).toEqual([['MERCHANT0042', 'TIN42', status]]);
+      expect(events.slice(before).map((e) => [e.body.mid, e.body.tokenInfo.tokenIndexNumber, e.body.tokenInfo.tokenStatus])).toEqual([
+        ['MERCHANT0042', 'TIN42', status],
+      ]);
     }
   });
 
@@ -163,7 +204,12 @@ describe('gateway-contract send-webhook', () => {
     ['a key of the wrong length', ['--url', 'http://127.0.0.1:1/x', '--status', 'ACTIVE', '--key', 'short-secret'], {}, /must be 16 bytes/],
     ['a bad timeout', ['--url', 'http://127.0.0.1:1/x', '--status', 'ACTIVE', '--timeout-ms', 'soon'], env, /--timeout-ms takes a positive whole number/],
     ['an unknown option', ['--url', 'http://127.0.0.1:1/x', '--status', 'ACTIVE', '--verbose'], env, /Unknown option '--verbose'/],
-    ['a token index the contract refuses', ['--url', 'http://127.0.0.1:1/x', '--status', 'ACTIVE', '--token-index', 'TIN-1'], env, /breaks the contract: \/body\/tokenInfo\/tokenIndexNumber/],
+    [
+      'a token index the contract refuses',
+      ['--url', 'http://127.0.0.1:1/x', '--status', 'ACTIVE', '--token-index', 'TIN-1'],
+      env,
+      /breaks the contract: \/body\/tokenInfo\/tokenIndexNumber/,
+    ],
   ])('exits 2 on %s, with one line', async (_what, args, environment, message) => {
     const result = await runCli(['send-webhook', ...args], undefined, environment as NodeJS.ProcessEnv);
     expect(result.status).toBe(2);

@@ -1,12 +1,11 @@
 // The CHECKSUM signer and verifier: round trip, length, random salt, tampering, wrong key,
 // malformed signatures, a known answer computed independently, constant-time comparison.
-import { describe, expect, it } from 'vitest';
+
 import { createCipheriv, createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import {
-  generateSignature, verifySignature, createChecksumSigner, createChecksumVerifier, SIGNATURE_LENGTH,
-} from '../src/index.js';
-import { generateSignatureWithSalt, constantTimeEqual } from '../src/signing/checksum.js';
+import { describe, expect, it } from 'vitest';
+import { createChecksumSigner, createChecksumVerifier, generateSignature, SIGNATURE_LENGTH, verifySignature } from '../src/index.js';
+import { constantTimeEqual, generateSignatureWithSalt } from '../src/signing/checksum.js';
 
 const KEY = 'k3yK3yk3yK3yk3yK';
 const BODY = '{"mid":"MERCHANT0001","tokenInfo":{"tokenStatus":"ACTIVE"}}';
@@ -60,7 +59,11 @@ describe('CHECKSUM', () => {
   it('refuses keys that are not 16 bytes, without echoing the key', () => {
     for (const key of ['short-secret', 'a-very-long-merchant-secret-key']) {
       let message = '';
-      try { generateSignature(BODY, key); } catch (e) { message = (e as Error).message; }
+      try {
+        generateSignature(BODY, key);
+      } catch (e) {
+        message = (e as Error).message;
+      }
       expect(message).toMatch(/16 bytes/);
       expect(message).not.toContain(key);
     }

@@ -1,14 +1,26 @@
 // Keeps openapi/traceability.yaml honest: every rule is enforced where it says (a schema location
 // that exists, a named check that exists, or a reason), every enforced rule has a fixture that
 // fails for that very rule, and every conditional of the contract is in the record.
-import { describe, expect, it } from 'vitest';
+
 import { existsSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
 import YAML from 'yaml';
-import { validate, namedChecks } from '../src/index.js';
+import { namedChecks, validate } from '../src/index.js';
 import { bundledContract, resolve, walk } from './helpers/contract.js';
 import { loadFixtures } from './helpers/fixtures.js';
 
-interface Entry { id: string; source: string; rule: string; enforcement: 'schema' | 'check' | 'not-checkable' | 'documented'; where?: string; check?: string; reason?: string; note?: string; fixtures?: string[]; exercised?: string[] }
+interface Entry {
+  id: string;
+  source: string;
+  rule: string;
+  enforcement: 'schema' | 'check' | 'not-checkable' | 'documented';
+  where?: string;
+  check?: string;
+  reason?: string;
+  note?: string;
+  fixtures?: string[];
+  exercised?: string[];
+}
 
 const entries: Entry[] = YAML.parse(readFileSync(new URL('../openapi/traceability.yaml', import.meta.url), 'utf8'));
 const doc = await bundledContract();
@@ -38,9 +50,10 @@ describe('traceability record', () => {
         const result = validate(fixture!.operationId as any, fixture!.direction, fixture!.payload, { query: fixture!.query, path: fixture!.path });
         expect(result.valid, file).toBe(false);
         if (result.valid) continue;
-        const shown = e.enforcement === 'schema'
-          ? result.errors.some((err) => err.schemaPath === e.where || err.schemaPath?.startsWith(`${e.where}/`))
-          : result.errors.some((err) => err.rule === e.check);
+        const shown =
+          e.enforcement === 'schema'
+            ? result.errors.some((err) => err.schemaPath === e.where || err.schemaPath?.startsWith(`${e.where}/`))
+            : result.errors.some((err) => err.rule === e.check);
         expect(shown, `${file} must fail at ${e.where ?? e.check}: ${JSON.stringify(result.errors)}`).toBe(true);
       }
     });
@@ -59,7 +72,10 @@ describe('traceability record', () => {
     const listed = new Set(entries.flatMap((e) => e.fixtures ?? []));
     for (const [file, fixture] of fixtures) {
       expect(listed.has(file), `${file} is not listed in the record`).toBe(true);
-      expect(entries.some((e) => e.id === fixture.rule), `${file}: unknown rule ${fixture.rule}`).toBe(true);
+      expect(
+        entries.some((e) => e.id === fixture.rule),
+        `${file}: unknown rule ${fixture.rule}`,
+      ).toBe(true);
     }
   });
 
@@ -71,15 +87,28 @@ describe('traceability record', () => {
       const at = `/components/schemas${pointer}`;
       if (node.if && !covered(at)) missing.push(`${at} (if/then)`);
       if (Array.isArray(node.oneOf) && !node.oneOf.every((b: any) => b.properties?.resultCode || b.properties?.statusCode)) {
-        node.oneOf.forEach((b: any, i: number) => { if (b.required?.length > 1 && !covered(`${at}/oneOf/${i}`)) missing.push(`${at}/oneOf/${i}`); });
+        node.oneOf.forEach((b: any, i: number) => {
+          if (b.required?.length > 1 && !covered(`${at}/oneOf/${i}`)) missing.push(`${at}/oneOf/${i}`);
+        });
       }
-      for (const [name, prop] of Object.entries<any>(node.properties ?? {})) if (prop === false && !covered(`${at}/properties/${name}`)) missing.push(`${at}/properties/${name} (forbidden)`);
+      for (const [name, prop] of Object.entries<any>(node.properties ?? {}))
+        if (prop === false && !covered(`${at}/properties/${name}`)) missing.push(`${at}/properties/${name} (forbidden)`);
     });
     expect(missing).toEqual([]);
-    for (const name of Object.keys(namedChecks)) expect(entries.some((e) => e.check === name), name).toBe(true);
+    for (const name of Object.keys(namedChecks))
+      expect(
+        entries.some((e) => e.check === name),
+        name,
+      ).toBe(true);
     for (const op of ['Webhook', 'Tokenize', 'ListSubscriptions', 'Payment', 'ModifyOrder', 'CreateSubscription']) {
-      expect(wheres.some((w) => w.startsWith(`#/components/schemas/${op}ResultInfo`)), `${op}ResultInfo`).toBe(true);
+      expect(
+        wheres.some((w) => w.startsWith(`#/components/schemas/${op}ResultInfo`)),
+        `${op}ResultInfo`,
+      ).toBe(true);
     }
-    expect(wheres.some((w) => w.startsWith('#/components/schemas/PreAuthResult')), 'PreAuthResult').toBe(true);
+    expect(
+      wheres.some((w) => w.startsWith('#/components/schemas/PreAuthResult')),
+      'PreAuthResult',
+    ).toBe(true);
   });
 });

@@ -8,13 +8,21 @@ describe('generated types', () => {
   it('a CARD_TOKEN card needs cardTokenInfo and expiry; a token-index card does not', () => {
     const tokenIndex: Schemas['CardInfo'] = { cardFlowType: 'TOKEN_INDEX_NO', cardUniqueId: 'TIN1', cvv: '123' };
     // @ts-expect-error cardTokenInfo is required for CARD_TOKEN
-    const noTokenInfo: Schemas['CardInfo'] = { cardFlowType: 'CARD_TOKEN', cardUniqueId: '4111111111114321', cvv: '123', expiryMonth: '12', expiryYear: '2030' };
+    const noTokenInfo: Schemas['CardInfo'] = {
+      cardFlowType: 'CARD_TOKEN',
+      cardUniqueId: '4111111111114321',
+      cvv: '123',
+      expiryMonth: '12',
+      expiryYear: '2030',
+    };
     // @ts-expect-error expiryMonth and expiryYear are required for NEW_CARD
     const newCardNoExpiry: Schemas['CardInfo'] = { cardFlowType: 'NEW_CARD', cardUniqueId: '4111111111111111', cvv: '123' };
     // @ts-expect-error not a card flow type
     const unknownFlow: Schemas['CardInfo'] = { cardFlowType: 'PAN', cardUniqueId: 'x', cvv: '123' };
     expectTypeOf(tokenIndex).toMatchTypeOf<Schemas['CardInfo']>();
-    void noTokenInfo; void newCardNoExpiry; void unknownFlow;
+    void noTokenInfo;
+    void newCardNoExpiry;
+    void unknownFlow;
   });
 
   it('a pay body requires the instrument of its payment mode', () => {
@@ -24,11 +32,15 @@ describe('generated types', () => {
     const upiWithout: Body = { mid: 'M', orderId: 'O', requestType: 'PAYMENT', paymentMode: 'UPI' };
     // @ts-expect-error WALLET needs walletInfo
     const walletWithout: Body = { mid: 'M', orderId: 'O', requestType: 'PAYMENT', paymentMode: 'WALLET' };
-    void upi; void upiWithout; void walletWithout;
+    void upi;
+    void upiWithout;
+    void walletWithout;
   });
 
   it('result codes narrow per operation', () => {
-    expectTypeOf<ResultCodeOf<'modifyOrder'>>().toEqualTypeOf<'0000' | '1006' | '501' | '2013' | '2014' | '1011' | '2222' | '1001' | '1012' | '1111' | '2007' | '410' | '201'>();
+    expectTypeOf<ResultCodeOf<'modifyOrder'>>().toEqualTypeOf<
+      '0000' | '1006' | '501' | '2013' | '2014' | '1011' | '2222' | '1001' | '1012' | '1111' | '2007' | '410' | '201'
+    >();
     expectTypeOf<'1111'>().toMatchTypeOf<ResultCodeOf<'modifyOrder'>>();
     expectTypeOf<'1111'>().not.toMatchTypeOf<ResultCodeOf<'initiatePayment'>>();
     expectTypeOf<'SR_1004'>().toMatchTypeOf<ResultCodeOf<'preAuthorize'>>();

@@ -1,8 +1,9 @@
 // The validation API: verdicts, pointers, rules, result codes and the named checks, on the
 // contract's own examples and on payloads broken on purpose.
-import { describe, expect, it } from 'vitest';
+
 import { readFileSync } from 'node:fs';
-import { validate, operations } from '../src/index.js';
+import { describe, expect, it } from 'vitest';
+import { operations, validate } from '../src/index.js';
 
 const doc = JSON.parse(readFileSync(new URL('../generated/openapi.json', import.meta.url), 'utf8'));
 const example = (name: string) => structuredClone(doc.components.examples[name].value);
@@ -11,7 +12,10 @@ const QUERY = { mid: 'MERCHANT0001', orderId: 'ORDER-1001' };
 describe('validate()', () => {
   it('accepts every example of every operation in its direction', () => {
     for (const op of operations) {
-      for (const [direction, side] of [['request', op.request], ['response', op.response]] as const) {
+      for (const [direction, side] of [
+        ['request', op.request],
+        ['response', op.response],
+      ] as const) {
         for (const name of side.examples) {
           const media = (op.kind === 'webhook' ? doc.webhooks[op.webhook!] : doc.paths[op.path!]).post;
           const ref = (direction === 'request' ? media.requestBody : media.responses['200']).content['application/json'].examples[name].$ref;
@@ -31,7 +35,14 @@ describe('validate()', () => {
     expect(result.valid).toBe(false);
     if (result.valid) return;
     expect(result.errors).toEqual([
-      expect.objectContaining({ in: 'body', pointer: '/body/cardInfo/cardTokenInfo', rule: 'required', condition: 'Network token (CARD_TOKEN)', schemaPath: '#/components/schemas/CardInfo/oneOf/1/required', resultCode: '1007' }),
+      expect.objectContaining({
+        in: 'body',
+        pointer: '/body/cardInfo/cardTokenInfo',
+        rule: 'required',
+        condition: 'Network token (CARD_TOKEN)',
+        schemaPath: '#/components/schemas/CardInfo/oneOf/1/required',
+        resultCode: '1007',
+      }),
     ]);
     expect(result.resultCode).toEqual({ code: '1007', status: 'F', message: 'Missing mandatory element' });
   });
@@ -50,7 +61,9 @@ describe('validate()', () => {
     const sub = example('CreateFixedUpiSubscription');
     sub.body.txnAmount.value = '300.00';
     const over = validate('createSubscription', 'request', sub);
-    expect(!over.valid && over.errors.map((e) => [e.pointer, e.rule, e.resultCode])).toEqual([['/body/txnAmount/value', 'firstPaymentWithinRenewalAmount', '1102']]);
+    expect(!over.valid && over.errors.map((e) => [e.pointer, e.rule, e.resultCode])).toEqual([
+      ['/body/txnAmount/value', 'firstPaymentWithinRenewalAmount', '1102'],
+    ]);
     sub.body.txnAmount.value = '299';
     expect(validate('createSubscription', 'request', sub).valid).toBe(true);
     delete sub.body.renewalAmount; // renewalAmount defaults to txnAmount
@@ -72,10 +85,22 @@ describe('validate()', () => {
       [(b) => delete b.body.orderId, '/body/orderId', '802'],
       [(b) => delete b.body.txnAmount, '/body/txnAmount', '803'],
       [(b) => delete b.head.signature, '/head/signature', '804'],
-      [(b) => { b.body.paymentMode = 'UPI'; }, '/body/websiteName', '805'],
+      [
+        (b) => {
+          b.body.paymentMode = 'UPI';
+        },
+        '/body/websiteName',
+        '805',
+      ],
       [(b) => delete b.body.userInfo.custId, '/body/userInfo/custId', '806'],
       [(b) => delete b.body.svcSsoToken, '/body/svcSsoToken', '801'],
-      [(b) => { b.body.orderId = 'A'.repeat(51); }, '/body/orderId', '332'],
+      [
+        (b) => {
+          b.body.orderId = 'A'.repeat(51);
+        },
+        '/body/orderId',
+        '332',
+      ],
     ];
     for (const [breakIt, pointer, code] of cases) {
       const request = example('PreAuthWalletRequest');
@@ -83,7 +108,10 @@ describe('validate()', () => {
       const result = validate('preAuthorize', 'request', request);
       expect(result.valid, pointer).toBe(false);
       if (result.valid) continue;
-      expect(result.errors.map((e) => [e.pointer, e.resultCode]), pointer).toContainEqual([pointer, code]);
+      expect(
+        result.errors.map((e) => [e.pointer, e.resultCode]),
+        pointer,
+      ).toContainEqual([pointer, code]);
       expect(result.resultCode?.code, pointer).toBe(code);
     }
   });

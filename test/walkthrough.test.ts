@@ -2,18 +2,25 @@
 // router: encrypt the card, tokenize it, receive the token status notification (ACTIVE) on the
 // merchant's receiver and reply, then pay with the token index the notification carried. The code
 // of each step is the README's code, with local addresses.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { constants, generateKeyPairSync, privateDecrypt, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  createGatewayClient, createChecksumSigner, createChecksumVerifier, createWebhookReceiver, encryptCardData,
-  sendTokenNotification, validate, type SendTokenNotificationResult,
+  createChecksumSigner,
+  createChecksumVerifier,
+  createGatewayClient,
+  createWebhookReceiver,
+  encryptCardData,
+  type SendTokenNotificationResult,
+  sendTokenNotification,
+  validate,
 } from '../src/index.js';
 import { memberText } from '../src/json/member.js';
 import { json, startServer, type TestServer } from './helpers/servers.js';
@@ -24,7 +31,11 @@ const TXN_TOKEN = 'TXN-TOKEN-FROM-ORDER-CREATION';
 const CARD = { cardNumber: '4111111111111111', expiryMonth: '12', expiryYear: '2030', securityCode: '123' };
 
 // The service's RSA key pair: the merchant holds only the public key.
-const { publicKey: servicePublicKeyPem, privateKey: servicePrivateKey } = generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
+const { publicKey: servicePublicKeyPem, privateKey: servicePrivateKey } = generateKeyPairSync('rsa', {
+  modulusLength: 2048,
+  publicKeyEncoding: { type: 'spki', format: 'pem' },
+  privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+});
 
 /** What the stand-ins saw and did, for the assertions. */
 const service = {
@@ -47,11 +58,25 @@ beforeAll(async () => {
   gateway = await startServer((req, res) => {
     const envelope = JSON.parse(req.text);
     const signed = createChecksumVerifier(MERCHANT_KEY).verify(memberText(req.text, 'body')!, envelope.head.signature);
-    if (!signed) return json(res, { head: { version: 'v1', responseTimestamp: String(Date.now()), requestId: envelope.head.requestId }, body: { resultInfo: { resultCode: '1001', resultStatus: 'FAILED', resultMsg: 'Signature Validation Failure' } } });
-    service.decryptedCard = JSON.parse(privateDecrypt({ key: servicePrivateKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, Buffer.from(envelope.body.encryptedCardData, 'base64')).toString('utf8'));
+    if (!signed)
+      return json(res, {
+        head: { version: 'v1', responseTimestamp: String(Date.now()), requestId: envelope.head.requestId },
+        body: { resultInfo: { resultCode: '1001', resultStatus: 'FAILED', resultMsg: 'Signature Validation Failure' } },
+      });
+    service.decryptedCard = JSON.parse(
+      privateDecrypt(
+        { key: servicePrivateKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' },
+        Buffer.from(envelope.body.encryptedCardData, 'base64'),
+      ).toString('utf8'),
+    );
     json(res, {
       head: { version: 'v1', responseTimestamp: String(Date.now()), requestId: envelope.head.requestId },
-      body: { mid: MID, tokenIndexNumber: service.issuedTokenIndex, tokenStatus: 'INIT', resultInfo: { resultCode: '100', resultStatus: 'PENDING', resultMsg: 'Pending' } },
+      body: {
+        mid: MID,
+        tokenIndexNumber: service.issuedTokenIndex,
+        tokenStatus: 'INIT',
+        resultInfo: { resultCode: '100', resultStatus: 'PENDING', resultMsg: 'Pending' },
+      },
     });
     service.notified = sendTokenNotification({
       url: merchantWebhookUrl,
@@ -59,8 +84,15 @@ beforeAll(async () => {
       body: {
         mid: MID,
         tokenInfo: {
-          tokenIndexNumber: service.issuedTokenIndex, cardScheme: 'VISA', tokenExpiry: '122030', issuingBankName: 'Example Bank',
-          cardSuffix: '1111', cardType: 'CC', displayName: 'Example Bank Visa Credit', tokenSuffix: '4321', tokenStatus: 'ACTIVE',
+          tokenIndexNumber: service.issuedTokenIndex,
+          cardScheme: 'VISA',
+          tokenExpiry: '122030',
+          issuingBankName: 'Example Bank',
+          cardSuffix: '1111',
+          cardType: 'CC',
+          displayName: 'Example Bank Visa Credit',
+          tokenSuffix: '4321',
+          tokenStatus: 'ACTIVE',
         },
       },
     });
@@ -70,17 +102,34 @@ beforeAll(async () => {
     const envelope = JSON.parse(req.text);
     service.payRequests.push({ url: req.url, envelope });
     const known = envelope.body.cardInfo?.cardUniqueId === service.issuedTokenIndex && envelope.head.token === TXN_TOKEN;
-    json(res, known
-      ? { head: { responseTimestamp: String(Date.now()) }, body: { bankForm: { pageType: 'redirect', redirectForm: { actionURL: 'https://bank.example.com/acs', method: 'post', type: 'redirect', headers: {}, content: {} } }, resultInfo: { resultCode: '0000', resultStatus: 'S', resultMsg: 'Success' } } }
-      : { head: { responseTimestamp: String(Date.now()) }, body: { resultInfo: { resultCode: '312', resultStatus: 'F', resultMsg: 'Invalid card details' } } });
+    json(
+      res,
+      known
+        ? {
+            head: { responseTimestamp: String(Date.now()) },
+            body: {
+              bankForm: {
+                pageType: 'redirect',
+                redirectForm: { actionURL: 'https://bank.example.com/acs', method: 'post', type: 'redirect', headers: {}, content: {} },
+              },
+              resultInfo: { resultCode: '0000', resultStatus: 'S', resultMsg: 'Success' },
+            },
+          }
+        : {
+            head: { responseTimestamp: String(Date.now()) },
+            body: { resultInfo: { resultCode: '312', resultStatus: 'F', resultMsg: 'Invalid card details' } },
+          },
+    );
   });
 
   // The merchant's webhook, as the README writes it (node:http).
   const receiver = createWebhookReceiver({ verifier: createChecksumVerifier(MERCHANT_KEY), expectedMid: MID });
-  merchantServer = createServer(receiver.nodeHandler(async (event) => {
-    const { tokenIndexNumber, tokenStatus, cardSuffix } = event.body.tokenInfo;
-    savedTokens.set(cardSuffix, { tokenIndexNumber, tokenStatus, cardSuffix });
-  }));
+  merchantServer = createServer(
+    receiver.nodeHandler(async (event) => {
+      const { tokenIndexNumber, tokenStatus, cardSuffix } = event.body.tokenInfo;
+      savedTokens.set(cardSuffix, { tokenIndexNumber, tokenStatus, cardSuffix });
+    }),
+  );
   await new Promise<void>((resolve) => merchantServer.listen(0, '127.0.0.1', resolve));
   merchantWebhookUrl = `http://127.0.0.1:${(merchantServer.address() as AddressInfo).port}/webhooks/token`;
 });
@@ -91,12 +140,13 @@ afterAll(async () => {
 });
 
 describe('README walkthrough: pay with a token-index card', () => {
-  const client = () => createGatewayClient({
-    gatewayUrl: gateway.url,
-    routerUrl: router.url,
-    signer: createChecksumSigner(MERCHANT_KEY),
-    validate: true,
-  });
+  const client = () =>
+    createGatewayClient({
+      gatewayUrl: gateway.url,
+      routerUrl: router.url,
+      signer: createChecksumSigner(MERCHANT_KEY),
+      validate: true,
+    });
 
   it('1. encrypts the card and tokenizes it', async () => {
     const encryptedCardData = encryptCardData(CARD, servicePublicKeyPem, { now: new Date('2026-01-21T10:15:30Z') });
@@ -104,7 +154,8 @@ describe('README walkthrough: pay with a token-index card', () => {
     const tokenized = await client().tokenizeCard({
       mid: MID,
       body: {
-        cardSource: 'MANUAL_ENTERED', encryptedCardData,
+        cardSource: 'MANUAL_ENTERED',
+        encryptedCardData,
         userInfo: { custId: 'CUST_001' },
         tokenizationConsent: { userConsent: 1, createdAt: 'Jan 21, 2026 10:15:30 AM' },
       },
@@ -128,7 +179,10 @@ describe('README walkthrough: pay with a token-index card', () => {
     const paid = await client().initiatePayment({
       txnToken: TXN_TOKEN,
       body: {
-        mid: MID, orderId: 'ORDER-1001', requestType: 'PAYMENT', paymentMode: 'CREDIT_CARD',
+        mid: MID,
+        orderId: 'ORDER-1001',
+        requestType: 'PAYMENT',
+        paymentMode: 'CREDIT_CARD',
         cardInfo: { cardFlowType: 'TOKEN_INDEX_NO', cardUniqueId: tokenIndexNumber, cvv: '123' },
       },
     });
@@ -142,7 +196,7 @@ describe('README walkthrough: pay with a token-index card', () => {
 });
 
 describe('README walkthrough: the code as printed', () => {
-  it('type-checks against the package\'s declarations', () => {
+  it("type-checks against the package's declarations", () => {
     const root = fileURLToPath(new URL('../', import.meta.url));
     const readme = readFileSync(join(root, 'README.md'), 'utf8');
     const section = readme.slice(readme.indexOf('## Pay with a saved card'), readme.indexOf('## The mock gateway'));
@@ -161,8 +215,14 @@ describe('README walkthrough: the code as printed', () => {
       const file = join(dir, 'walkthrough.mts');
       writeFileSync(file, code);
       const program = ts.createProgram([file], {
-        target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext,
-        strict: true, noEmit: true, skipLibCheck: true, types: ['node'], typeRoots: [join(root, 'node_modules/@types')],
+        target: ts.ScriptTarget.ES2022,
+        module: ts.ModuleKind.NodeNext,
+        moduleResolution: ts.ModuleResolutionKind.NodeNext,
+        strict: true,
+        noEmit: true,
+        skipLibCheck: true,
+        types: ['node'],
+        typeRoots: [join(root, 'node_modules/@types')],
       });
       const problems = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
       expect(problems).toEqual([]);

@@ -1,13 +1,20 @@
 // The merchant's webhook receiver: signature over the exact body bytes, the description's codes
 // for each failure, the order of checks, clock and replay protection, the node:http and Fetch API
 // adapters, and hostile input. Every reply must be a valid reply of the contract.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer, type IncomingMessage, type ServerResponse, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+
 import { readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  createWebhookReceiver, createMemoryReplayStore, createChecksumVerifier, generateSignature, validate, resultCodes,
-  WEBHOOK_DEFAULTS, type WebhookVerdict,
+  createChecksumVerifier,
+  createMemoryReplayStore,
+  createWebhookReceiver,
+  generateSignature,
+  resultCodes,
+  validate,
+  WEBHOOK_DEFAULTS,
+  type WebhookVerdict,
 } from '../src/index.js';
 import { memberText } from '../src/json/member.js';
 
@@ -26,7 +33,14 @@ function notification(options: { body?: unknown; bodyText?: string; head?: Recor
   const bodyText = options.bodyText ?? JSON.stringify(options.body ?? example('TokenStatusActive').body);
   const signature = generateSignature(bodyText, options.key ?? KEY);
   signatures.push(signature);
-  const head: Record<string, unknown> = { version: 'v1', requestTimestamp: String(NOW), requestId: 'NTF-0001', signature, signatureType: 'CHECKSUM', ...options.head };
+  const head: Record<string, unknown> = {
+    version: 'v1',
+    requestTimestamp: String(NOW),
+    requestId: 'NTF-0001',
+    signature,
+    signatureType: 'CHECKSUM',
+    ...options.head,
+  };
   for (const field of options.dropHead ?? []) delete head[field];
   return { text: `{"head":${JSON.stringify(head)},"body":${bodyText}}`, signature, bodyText };
 }
@@ -66,7 +80,10 @@ describe('receive(): a good notification', () => {
     if (!verdict.accepted) return;
     expect(verdict.event).toEqual(JSON.parse(text));
     expect(verdict.event.body.tokenInfo.tokenStatus).toBe('ACTIVE');
-    expect(verdict.reply).toEqual({ head: { version: 'v1', responseTimestamp: String(NOW) }, body: { resultInfo: { resultCode: '00', resultStatus: 'SUCCESS', resultMsg: 'SUCCESS' } } });
+    expect(verdict.reply).toEqual({
+      head: { version: 'v1', responseTimestamp: String(NOW) },
+      body: { resultInfo: { resultCode: '00', resultStatus: 'SUCCESS', resultMsg: 'SUCCESS' } },
+    });
     expectReply(verdict.reply, '00');
     const bytes = await r.receive(Buffer.from(notification({ head: { requestId: 'NTF-0002' } }).text));
     expect(bytes.accepted).toBe(true);
@@ -74,7 +91,10 @@ describe('receive(): a good notification', () => {
 
   it('verifies over the exact bytes received: spacing, escapes, member order, an escaped key', async () => {
     const r = receiver();
-    const pretty = '{\n  "mid" : "MERCHANT0001",\n  "tokenInfo": ' + JSON.stringify(example('TokenStatusActive').body.tokenInfo, null, 4).replace('Example Bank"', 'Example \\u0042ank"') + '\n}';
+    const pretty =
+      '{\n  "mid" : "MERCHANT0001",\n  "tokenInfo": ' +
+      JSON.stringify(example('TokenStatusActive').body.tokenInfo, null, 4).replace('Example Bank"', 'Example \\u0042ank"') +
+      '\n}';
     const signature = generateSignature(pretty, KEY);
     signatures.push(signature);
     const head = JSON.stringify({ version: 'v1', requestTimestamp: String(NOW), requestId: 'NTF-PRETTY', signature, signatureType: 'CHECKSUM' });
@@ -123,16 +143,33 @@ describe('receive(): signature failures', () => {
   it('leaves the comparison to the verifier (constant time), given the exact body text and the signature', async () => {
     const calls: [string, string][] = [];
     const checksum = createChecksumVerifier(KEY);
-    const spy = receiver({ verifier: { signatureType: 'CHECKSUM', verify: (text, signature) => { calls.push([text, signature]); return checksum.verify(text, signature); } } });
+    const spy = receiver({
+      verifier: {
+        signatureType: 'CHECKSUM',
+        verify: (text, signature) => {
+          calls.push([text, signature]);
+          return checksum.verify(text, signature);
+        },
+      },
+    });
     const { text, bodyText, signature } = notification();
     expect((await spy.receive(text)).accepted).toBe(true);
     expect(calls).toEqual([[bodyText, signature]]);
     // No comparison of the signature's value in the receiver itself (a type check is not one).
-    expect(readFileSync(new URL('../src/webhook/receive.ts', import.meta.url), 'utf8')).not.toMatch(/(?<!typeof\s+[\w.]*)\bsignature\s*[!=]==|[!=]==\s*[\w.]*\.signature\b/);
+    expect(readFileSync(new URL('../src/webhook/receive.ts', import.meta.url), 'utf8')).not.toMatch(
+      /(?<!typeof\s+[\w.]*)\bsignature\s*[!=]==|[!=]==\s*[\w.]*\.signature\b/,
+    );
   });
 
   it('answers 500 when the verifier itself fails, and processes nothing', async () => {
-    const broken = receiver({ verifier: { signatureType: 'CHECKSUM', verify: () => { throw new Error('key store unreachable'); } } });
+    const broken = receiver({
+      verifier: {
+        signatureType: 'CHECKSUM',
+        verify: () => {
+          throw new Error('key store unreachable');
+        },
+      },
+    });
     const verdict = await broken.receive(notification().text);
     expectRejected(verdict, '500', '/head/signature', 'verifier');
     expect(JSON.stringify(verdict)).not.toContain('key store unreachable');
@@ -156,7 +193,13 @@ describe('receive(): what the signature check needs', () => {
     ['no signature', () => notification({ dropHead: ['signature'] }).text, '410', '/head/signature', 'required'],
     ['an empty signature', () => notification({ head: { signature: '' } }).text, '400', '/head/signature', 'type'],
     ['a signature that is not a string', () => notification({ head: { signature: 42 } }).text, '400', '/head/signature', 'type'],
-    ['no body', () => `{"head":${JSON.stringify({ version: 'v1', requestTimestamp: String(NOW), requestId: 'N', signature: 'S', signatureType: 'CHECKSUM' })}}`, '410', '/body', 'required'],
+    [
+      'no body',
+      () => `{"head":${JSON.stringify({ version: 'v1', requestTimestamp: String(NOW), requestId: 'N', signature: 'S', signatureType: 'CHECKSUM' })}}`,
+      '410',
+      '/body',
+      'required',
+    ],
     ['a root that is not an object', () => '[1,2]', '400', '', 'type'],
   ];
   it.each(cases)('%s: %s', async (_what, make, code, pointer, rule) => {
@@ -165,18 +208,94 @@ describe('receive(): what the signature check needs', () => {
 });
 
 describe('receive(): the contract, checked after the signature', () => {
-  const mutate = (change: (body: any) => void) => { const body = example('TokenStatusActive').body; change(body); return body; };
+  const mutate = (change: (body: any) => void) => {
+    const body = example('TokenStatusActive').body;
+    change(body);
+    return body;
+  };
   const cases: [string, () => string, string, string, string][] = [
-    ['a mandatory tokenInfo field missing', () => notification({ body: mutate((b) => { delete b.tokenInfo.cardSuffix; }) }).text, '410', '/body/tokenInfo/cardSuffix', 'required'],
-    ['tokenInfo missing', () => notification({ body: mutate((b) => { delete b.tokenInfo; }) }).text, '410', '/body/tokenInfo', 'required'],
-    ['mid missing', () => notification({ body: mutate((b) => { delete b.mid; }) }).text, '1004', '/body/mid', 'required'],
-    ['an unknown tokenStatus', () => notification({ body: mutate((b) => { b.tokenInfo.tokenStatus = 'GONE'; }) }).text, '400', '/body/tokenInfo/tokenStatus', 'enum'],
-    ['a tokenIndexNumber that is not alphanumeric', () => notification({ body: mutate((b) => { b.tokenInfo.tokenIndexNumber = 'TIN-1'; }) }).text, '405', '/body/tokenInfo/tokenIndexNumber', 'pattern'],
-    ['a number where a string is due', () => notification({ body: mutate((b) => { b.tokenInfo.cardSuffix = 1111; }) }).text, '400', '/body/tokenInfo/cardSuffix', 'type'],
+    [
+      'a mandatory tokenInfo field missing',
+      () =>
+        notification({
+          body: mutate((b) => {
+            delete b.tokenInfo.cardSuffix;
+          }),
+        }).text,
+      '410',
+      '/body/tokenInfo/cardSuffix',
+      'required',
+    ],
+    [
+      'tokenInfo missing',
+      () =>
+        notification({
+          body: mutate((b) => {
+            delete b.tokenInfo;
+          }),
+        }).text,
+      '410',
+      '/body/tokenInfo',
+      'required',
+    ],
+    [
+      'mid missing',
+      () =>
+        notification({
+          body: mutate((b) => {
+            delete b.mid;
+          }),
+        }).text,
+      '1004',
+      '/body/mid',
+      'required',
+    ],
+    [
+      'an unknown tokenStatus',
+      () =>
+        notification({
+          body: mutate((b) => {
+            b.tokenInfo.tokenStatus = 'GONE';
+          }),
+        }).text,
+      '400',
+      '/body/tokenInfo/tokenStatus',
+      'enum',
+    ],
+    [
+      'a tokenIndexNumber that is not alphanumeric',
+      () =>
+        notification({
+          body: mutate((b) => {
+            b.tokenInfo.tokenIndexNumber = 'TIN-1';
+          }),
+        }).text,
+      '405',
+      '/body/tokenInfo/tokenIndexNumber',
+      'pattern',
+    ],
+    [
+      'a number where a string is due',
+      () =>
+        notification({
+          body: mutate((b) => {
+            b.tokenInfo.cardSuffix = 1111;
+          }),
+        }).text,
+      '400',
+      '/body/tokenInfo/cardSuffix',
+      'type',
+    ],
     ['a body that is not an object', () => notification({ bodyText: '"MERCHANT0001"' }).text, '400', '/body', 'type'],
     ['an empty requestId', () => notification({ head: { requestId: '' } }).text, '406', '/head/requestId', 'minLength'],
     ['no requestId', () => notification({ dropHead: ['requestId'] }).text, '406', '/head/requestId', 'required'],
-    ['a malformed requestTimestamp', () => notification({ head: { requestTimestamp: '2026-01-21T10:15:30Z' } }).text, '400', '/head/requestTimestamp', 'pattern'],
+    [
+      'a malformed requestTimestamp',
+      () => notification({ head: { requestTimestamp: '2026-01-21T10:15:30Z' } }).text,
+      '400',
+      '/head/requestTimestamp',
+      'pattern',
+    ],
     ['an unknown head field', () => notification({ head: { token: 'x' } }).text, '400', '/head/token', 'additionalProperties'],
     ['no version', () => notification({ dropHead: ['version'] }).text, '410', '/head/version', 'required'],
   ];
@@ -239,7 +358,13 @@ describe('receive(): clock and replay', () => {
   });
 
   it('accepts only one of two copies that arrive together', async () => {
-    const slow = { signatureType: 'CHECKSUM', verify: async (text: string, signature: string) => { await new Promise((resolve) => setImmediate(resolve)); return createChecksumVerifier(KEY).verify(text, signature); } };
+    const slow = {
+      signatureType: 'CHECKSUM',
+      verify: async (text: string, signature: string) => {
+        await new Promise((resolve) => setImmediate(resolve));
+        return createChecksumVerifier(KEY).verify(text, signature);
+      },
+    };
     const r = receiver({ verifier: slow });
     const { text } = notification();
     const verdicts = await Promise.all([r.receive(text), r.receive(text), r.receive(text)]);
@@ -262,7 +387,12 @@ describe('receive(): clock and replay', () => {
 
   it('uses a pluggable store, given opaque ids that hold no signature', async () => {
     const ids = new Map<string, number>();
-    const seen = { has: async (id: string) => ids.has(id), add: async (id: string, expiresAt: number) => { ids.set(id, expiresAt); } };
+    const seen = {
+      has: async (id: string) => ids.has(id),
+      add: async (id: string, expiresAt: number) => {
+        ids.set(id, expiresAt);
+      },
+    };
     const r = receiver({ seen, replayWindowMs: 5_000 });
     const { text, signature } = notification();
     expect((await r.receive(text)).accepted).toBe(true);
@@ -273,7 +403,14 @@ describe('receive(): clock and replay', () => {
   });
 
   it('answers 500, never throws, when the store fails', async () => {
-    const r = receiver({ seen: { has: () => { throw new Error('down'); }, add: () => undefined } });
+    const r = receiver({
+      seen: {
+        has: () => {
+          throw new Error('down');
+        },
+        add: () => undefined,
+      },
+    });
     expectRejected(await r.receive(notification().text), '500', '', 'internal');
   });
 });
@@ -300,7 +437,10 @@ const nodeReceiver = () => createWebhookReceiver({ verifier: createChecksumVerif
 
 beforeAll(async () => {
   const main = nodeReceiver().nodeHandler(async (event) => {
-    if (failNext > 0) { failNext--; throw new Error('database down'); }
+    if (failNext > 0) {
+      failNext--;
+      throw new Error('database down');
+    }
     handled.push(event);
   });
   route = main;
@@ -357,7 +497,12 @@ describe('nodeHandler on a real node:http server', () => {
     expectReply(big.reply, '400');
     let n = 0;
     const chunk = new Uint8Array(16 * 1024).fill(0x20);
-    const stream = new ReadableStream({ pull(c) { if (n++ < 100) c.enqueue(chunk); else c.close(); } });
+    const stream = new ReadableStream({
+      pull(c) {
+        if (n++ < 100) c.enqueue(chunk);
+        else c.close();
+      },
+    });
     const streamed = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: stream, duplex: 'half' } as RequestInit);
     expect(streamed.status).toBe(413);
     expectReply(await streamed.json(), '400');
@@ -368,7 +513,9 @@ describe('nodeHandler on a real node:http server', () => {
 
   it('takes raw bytes left by a body parser, and explains a parsed object', async () => {
     const rejections: any[] = [];
-    const handler = createWebhookReceiver({ verifier: createChecksumVerifier(KEY), now: () => NOW, onRejected: (r) => rejections.push(r) }).nodeHandler(() => undefined);
+    const handler = createWebhookReceiver({ verifier: createChecksumVerifier(KEY), now: () => NOW, onRejected: (r) => rejections.push(r) }).nodeHandler(
+      () => undefined,
+    );
     const withParser = (parse: (raw: Buffer) => unknown) => async (req: IncomingMessage, res: ServerResponse) => {
       const chunks: Buffer[] = [];
       for await (const c of req) chunks.push(c as Buffer);
@@ -395,7 +542,8 @@ describe('fetchHandler (Fetch API Request in, Response out)', () => {
     if (fail) throw new Error('queue full');
     events.push(event);
   });
-  const request = (body: BodyInit | undefined, init: RequestInit = {}) => new Request('https://merchant.example/webhooks/token', { method: 'POST', headers: { 'content-type': 'application/json' }, body, ...init });
+  const request = (body: BodyInit | undefined, init: RequestInit = {}) =>
+    new Request('https://merchant.example/webhooks/token', { method: 'POST', headers: { 'content-type': 'application/json' }, body, ...init });
 
   it('accepts a notification, replies 00 as JSON, and refuses its replay', async () => {
     const { text } = notification({ head: { requestId: 'FETCH-1' } });
@@ -422,7 +570,17 @@ describe('fetchHandler (Fetch API Request in, Response out)', () => {
     expectReply(await get.json(), '400');
     const text = await handle(request('hello', { headers: { 'content-type': 'text/plain' } }));
     expect(text.status).toBe(415);
-    const big = await handle(request(new ReadableStream({ start(c) { c.enqueue(new Uint8Array(5000)); c.close(); } }), { duplex: 'half' } as RequestInit));
+    const big = await handle(
+      request(
+        new ReadableStream({
+          start(c) {
+            c.enqueue(new Uint8Array(5000));
+            c.close();
+          },
+        }),
+        { duplex: 'half' } as RequestInit,
+      ),
+    );
     expect(big.status).toBe(413);
     expectReply(await big.json(), '400');
     const forged = notification({ head: { requestId: 'FETCH-2' } }).text.replace('ACTIVE', 'DEAD');
@@ -453,7 +611,11 @@ describe('hostile input', () => {
     ['a 10 MB string in the body', () => `{"head":${headWith('')},"body":{"mid":"${'9'.repeat(10_000_000)}"}}`, '1001'],
     ['a 10 MB signature', () => notification({ head: { signature: 'A'.repeat(10_000_000) } }).text, '1001'],
     ['a huge array', () => `{"head":${headWith('')},"body":[${'1,'.repeat(1_000_000)}1]}`, '1001'],
-    ['__proto__ and constructor keys', () => `{"head":${headWith(',"__proto__":{"polluted":1}')},"body":{"__proto__":{"polluted":1},"constructor":{"prototype":{"polluted":1}}}}`, '1001'],
+    [
+      '__proto__ and constructor keys',
+      () => `{"head":${headWith(',"__proto__":{"polluted":1}')},"body":{"__proto__":{"polluted":1},"constructor":{"prototype":{"polluted":1}}}}`,
+      '1001',
+    ],
     ['a __proto__ root', () => '{"__proto__":{"polluted":1}}', '1006'],
     ['duplicate keys', () => `{"head":${headWith('')},"body":{"mid":"M1","mid":"M2"}}`, '400'],
     ['duplicate top-level bodies', () => `{"head":${headWith('')},"body":{"mid":"M1"},"body":{"mid":"M2"}}`, '400'],

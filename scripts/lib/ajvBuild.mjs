@@ -35,8 +35,7 @@ function commonConstTag(node) {
   for (const branch of node.oneOf) {
     if (!branch || typeof branch !== 'object' || !branch.properties) return null;
     const tags = Object.keys(branch.properties).filter(
-      (k) => branch.properties[k] && typeof branch.properties[k] === 'object' && 'const' in branch.properties[k]
-        && (branch.required ?? []).includes(k),
+      (k) => branch.properties[k] && typeof branch.properties[k] === 'object' && 'const' in branch.properties[k] && (branch.required ?? []).includes(k),
     );
     candidates = candidates === null ? tags : candidates.filter((t) => tags.includes(t));
   }
@@ -56,7 +55,9 @@ function walk(node, visit) {
 /** Every key beginning with `x-` anywhere in the document, and the document's root keys. */
 function extraKeywords(/** @type {any} */ doc) {
   const keys = new Set([...OPENAPI_KEYWORDS, ...Object.keys(doc)]);
-  walk(doc, (node) => { for (const k of Object.keys(node)) if (k.startsWith('x-')) keys.add(k); });
+  walk(doc, (node) => {
+    for (const k of Object.keys(node)) if (k.startsWith('x-')) keys.add(k);
+  });
   return [...keys].sort();
 }
 

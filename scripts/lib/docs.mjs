@@ -6,10 +6,10 @@ import { spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { operationsOf } from './operationIndex.mjs';
-import { resultCatalogOf } from './resultCatalog.mjs';
 import { operationSamples, webhookSamples } from './docsSamples.mjs';
 import { mockAnswersSection, resultCodeSection, rulesSection, samplesSection } from './docsSections.mjs';
+import { operationsOf } from './operationIndex.mjs';
+import { resultCatalogOf } from './resultCatalog.mjs';
 
 export const DOCS_TITLE = 'Merchant payments gateway: reference';
 
@@ -65,7 +65,22 @@ export async function buildDocs(doc, root) {
     const input = join(work, 'openapi.json');
     const output = join(work, 'index.html');
     await writeFile(input, JSON.stringify(docsDocument(doc)));
-    const run = spawnSync(process.execPath, [join(root, 'node_modules/@redocly/cli/bin/cli.js'), 'build-docs', input, '--output', output, '--inlineBundle', '--title', DOCS_TITLE, '--openapi', JSON.stringify(REDOC_OPTIONS)], { cwd: work, encoding: 'utf8', env: REDOC_ENV });
+    const run = spawnSync(
+      process.execPath,
+      [
+        join(root, 'node_modules/@redocly/cli/bin/cli.js'),
+        'build-docs',
+        input,
+        '--output',
+        output,
+        '--inlineBundle',
+        '--title',
+        DOCS_TITLE,
+        '--openapi',
+        JSON.stringify(REDOC_OPTIONS),
+      ],
+      { cwd: work, encoding: 'utf8', env: REDOC_ENV },
+    );
     if (run.status !== 0) throw new Error(`build-docs failed: ${run.stderr || run.stdout}`);
     const html = (await readFile(output, 'utf8')).replace(REMOTE_LOGO, INLINE_LOGO);
     if (!html.includes('"disableTelemetry":true')) throw new Error('build-docs: the page would send telemetry (disableTelemetry was not applied)');

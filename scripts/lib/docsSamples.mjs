@@ -43,7 +43,7 @@ export function parameterValues(doc, op, body) {
   const values = { path: {}, query: {} };
   for (const p of op.parameters ?? []) {
     const param = deref(doc, p);
-    const value = typeof body?.[param.name] === 'string' ? body[param.name] : param.example ?? param.schema?.example;
+    const value = typeof body?.[param.name] === 'string' ? body[param.name] : (param.example ?? param.schema?.example);
     if (typeof value !== 'string') throw new Error(`docs: no example value for the ${param.in} parameter "${param.name}" of ${op.operationId}`);
     if (param.in === 'path' || param.in === 'query') values[/** @type {'path' | 'query'} */ (param.in)][param.name] = value;
   }
@@ -57,7 +57,10 @@ export function examplesOf(doc, media) {
 
 /** The value at a JSON Pointer. @param {any} value @param {string} pointer */
 function at(value, pointer) {
-  return pointer.split('/').filter(Boolean).reduce((/** @type {any} */ node, key) => node?.[key], value);
+  return pointer
+    .split('/')
+    .filter(Boolean)
+    .reduce((/** @type {any} */ node, key) => node?.[key], value);
 }
 
 /**
@@ -86,11 +89,17 @@ export function operationSamples(doc, info, catalogEntry, pathItem, op) {
   const fromHead = info.parameters.filter((/** @type {any} */ p) => p.source === 'head').map((/** @type {any} */ p) => p.name);
   const callArgs = info.parameters
     .filter((/** @type {any} */ p) => p.source === 'argument')
-    .flatMap((/** @type {any} */ p) => [`  // the ${p.in} ${p.name}${fromHead.length ? ` (the client adds the ${fromHead.join(' and ')})` : ''}`, `  ${p.name}: ${tsLiteral(params[/** @type {'path' | 'query'} */ (p.in)][p.name])},`]);
+    .flatMap((/** @type {any} */ p) => [
+      `  // the ${p.in} ${p.name}${fromHead.length ? ` (the client adds the ${fromHead.join(' and ')})` : ''}`,
+      `  ${p.name}: ${tsLiteral(params[/** @type {'path' | 'query'} */ (p.in)][p.name])},`,
+    ]);
   if (info.credential) {
     const described = deref(doc, headSchema.properties[info.credential.head])?.description;
     const env = info.credential.argument.replace(/[A-Z]/g, (/** @type {string} */ c) => `_${c}`).toUpperCase();
-    callArgs.push(...(described ? [`  // head.${info.credential.head}: ${String(described).split('.')[0].trim()}`] : []), `  ${info.credential.argument}: process.env.${env}!,`);
+    callArgs.push(
+      ...(described ? [`  // head.${info.credential.head}: ${String(described).split('.')[0].trim()}`] : []),
+      `  ${info.credential.argument}: process.env.${env}!,`,
+    );
   }
   const typescript = [
     `import { createGatewayClient${signed ? ', createChecksumSigner' : ''} } from '${PACKAGE}';`,
@@ -112,7 +121,9 @@ export function operationSamples(doc, info, catalogEntry, pathItem, op) {
     '',
     "if (result.outcome === 'success') {",
     '  console.log(result.code, result.data.body);',
-    ...(hasPending ? ["} else if (result.outcome === 'pending') {", '  // the final outcome follows later', '  console.log(result.code, result.message);'] : []),
+    ...(hasPending
+      ? ["} else if (result.outcome === 'pending') {", '  // the final outcome follows later', '  console.log(result.code, result.message);']
+      : []),
     ...(failure ? [`} else if (result.code === ${tsLiteral(codeOf(failure))}) {`, `  // ${failure.summary ?? codes.get(codeOf(failure)).meaning}`] : []),
     '} else {',
     '  console.error(result.code, result.message, result.meaning);',

@@ -1,13 +1,16 @@
 // Sections appended to each operation's description in the reference docs, derived from the
 // bundled contract so they cannot drift from it: the rules between fields (oneOf variants,
 // if/then conditions, named checks), the result-code table, and the mock's named answers.
-import { deref } from './refs.mjs';
+
 import { examplesOf } from './docsSamples.mjs';
 import { namedCheckRules } from './namedChecks.mjs';
+import { deref } from './refs.mjs';
 
 /** Text for a Markdown table cell. @param {string} text */
 function cell(text) {
-  return String(text).replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ');
+  return String(text)
+    .replace(/\|/g, '\\|')
+    .replace(/\s*\n\s*/g, ' ');
 }
 
 /** `a`, `b` and `c` (or `a`, `b` or `c`) @param {unknown[]} names */
@@ -93,11 +96,17 @@ function rulesOf({ schema, paths }) {
       const description = branch.description?.trim().replace(/\.?$/, '.') ?? '';
       // The branch's own words, when they name every field it requires; else the list first.
       const requires = extra.length ? `Requires ${codeList(extra)}.` : 'Nothing more is required.';
-      const what = description && extra.every((/** @type {string} */ n) => description.includes(`\`${n}\``)) ? description : [requires, description].filter(Boolean).join(' ');
+      const what =
+        description && extra.every((/** @type {string} */ n) => description.includes(`\`${n}\``))
+          ? description
+          : [requires, description].filter(Boolean).join(' ');
       lines.push(`  - *${branch.title ?? branch.properties[tag].const}*: ${cell(what)}`);
     }
   }
-  const conditions = [...(schema.if ? [{ title: schema.then?.title ?? schema.if.title, if: schema.if, then: schema.then }] : []), ...(schema.allOf ?? []).filter((/** @type {any} */ p) => p.if)];
+  const conditions = [
+    ...(schema.if ? [{ title: schema.then?.title ?? schema.if.title, if: schema.if, then: schema.then }] : []),
+    ...(schema.allOf ?? []).filter((/** @type {any} */ p) => p.if),
+  ];
   if (conditions.length) {
     lines.push(`- **${name}**: conditions:`);
     for (const rule of conditions) {
@@ -141,12 +150,24 @@ export function rulesSection(doc, op) {
  */
 export function resultCodeSection(entry, kind) {
   const field = (/** @type {string} */ name) => `\`${entry.location.slice(1).replace(/\//g, '.')}.${name}\``;
-  const lines = kind === 'webhook'
-    ? ['### Reply codes', '', `Your reply carries one of these codes in ${field(entry.fields.code)} with its status in ${field(entry.fields.status)} and a message in ${field(entry.fields.message)}; \`00\` accepts the notification.`, '']
-    : ['### Result codes', '', `Every outcome, success or failure, is HTTP 200 with the code in ${field(entry.fields.code)}, its status in ${field(entry.fields.status)} and the message in ${field(entry.fields.message)}.`, ''];
+  const lines =
+    kind === 'webhook'
+      ? [
+          '### Reply codes',
+          '',
+          `Your reply carries one of these codes in ${field(entry.fields.code)} with its status in ${field(entry.fields.status)} and a message in ${field(entry.fields.message)}; \`00\` accepts the notification.`,
+          '',
+        ]
+      : [
+          '### Result codes',
+          '',
+          `Every outcome, success or failure, is HTTP 200 with the code in ${field(entry.fields.code)}, its status in ${field(entry.fields.status)} and the message in ${field(entry.fields.message)}.`,
+          '',
+        ];
   // Three columns: the middle panel is narrow, and the meaning reads best right after the message.
   lines.push('| Code | Status | Message: meaning |', '|---|---|---|');
-  for (const c of entry.codes) lines.push(`| \`${c.code}\` | ${c.status} | ${cell(c.messages.map((/** @type {string} */ m) => `"${m}"`).join(' or '))}: ${cell(c.meaning)} |`);
+  for (const c of entry.codes)
+    lines.push(`| \`${c.code}\` | ${c.status} | ${cell(c.messages.map((/** @type {string} */ m) => `"${m}"`).join(' or '))}: ${cell(c.meaning)} |`);
   lines.push('');
   return lines.join('\n');
 }
@@ -157,7 +178,14 @@ export function resultCodeSection(entry, kind) {
  */
 export function mockAnswersSection(doc, op) {
   const answers = examplesOf(doc, op.responses['200'].content['application/json']);
-  const lines = ['### Answers of the mock', '', 'The mock (`npm start` in this package, `npx gateway-contract mock` where it is installed) serves this operation on `http://127.0.0.1:4010`. Without a `Prefer` header it answers with the first of these; pick another with `Prefer: example=<name>`:', '', '| `Prefer: example=` | Answer |', '|---|---|'];
+  const lines = [
+    '### Answers of the mock',
+    '',
+    'The mock (`npm start` in this package, `npx gateway-contract mock` where it is installed) serves this operation on `http://127.0.0.1:4010`. Without a `Prefer` header it answers with the first of these; pick another with `Prefer: example=<name>`:',
+    '',
+    '| `Prefer: example=` | Answer |',
+    '|---|---|',
+  ];
   for (const a of answers) lines.push(`| \`${a.name}\` | ${cell([a.summary, a.description].filter(Boolean).join(': '))} |`);
   lines.push('');
   return lines.join('\n');

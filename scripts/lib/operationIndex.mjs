@@ -2,8 +2,9 @@
 // examples, authentication and named checks, read from the bundled document; and, derived from
 // the request schemas, how a call is put together: where each parameter's value comes from, which
 // head family builds the head, whether the body is signed and which head field carries a token.
-import { refName, deref } from './refs.mjs';
+
 import { namedCheckRules } from './namedChecks.mjs';
+import { deref, refName } from './refs.mjs';
 
 const HOSTS = /** @type {const} */ ({ base_url: 'gateway', router_url: 'router' });
 
@@ -104,7 +105,9 @@ export function buildOperationIndex(doc, header) {
   const operations = operationsOf(doc);
   const json = JSON.stringify(operations, null, 2);
   const checks = namedCheckRules();
-  for (const op of operations) for (const name of op.namedChecks) if (!checks[name]) throw new Error(`${op.operationId} names the check ${name}, which traceability.yaml does not describe`);
+  for (const op of operations)
+    for (const name of op.namedChecks)
+      if (!checks[name]) throw new Error(`${op.operationId} names the check ${name}, which traceability.yaml does not describe`);
   const rules = JSON.stringify(checks, null, 2);
   const rulesDoc = '/** Per named check (a rule JSON Schema cannot say), the rule in words and where the description states it. */';
   return {

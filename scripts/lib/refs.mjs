@@ -9,7 +9,10 @@ export function refName(/** @type {string} */ ref) {
 export function deref(doc, schema) {
   let current = schema;
   while (current && typeof current === 'object' && typeof current.$ref === 'string') {
-    current = current.$ref.slice(2).split('/').reduce((/** @type {any} */ node, /** @type {string} */ key) => node?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
+    current = current.$ref
+      .slice(2)
+      .split('/')
+      .reduce((/** @type {any} */ node, /** @type {string} */ key) => node?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
   }
   return current;
 }

@@ -73,9 +73,22 @@ export function resultCatalogOf(doc) {
 export function buildResultCatalog(doc, header) {
   const catalog = resultCatalogOf(doc);
   const json = JSON.stringify(catalog, null, 2);
-  const md = [`<!-- ${header} -->`, '# Result codes', '', 'Per operation, the codes its response can carry (section 7 of the interface description). Every outcome is HTTP 200 with the code in the body.', ''];
+  const md = [
+    `<!-- ${header} -->`,
+    '# Result codes',
+    '',
+    'Per operation, the codes its response can carry (section 7 of the interface description). Every outcome is HTTP 200 with the code in the body.',
+    '',
+  ];
   for (const [operationId, entry] of Object.entries(catalog)) {
-    md.push(`## ${operationId}`, '', `Fields: \`${entry.location}/${entry.fields.code}\`, \`${entry.fields.status}\`, \`${entry.fields.message}\`.`, '', '| Code | Status | Outcome | Message(s) | Meaning |', '|---|---|---|---|---|');
+    md.push(
+      `## ${operationId}`,
+      '',
+      `Fields: \`${entry.location}/${entry.fields.code}\`, \`${entry.fields.status}\`, \`${entry.fields.message}\`.`,
+      '',
+      '| Code | Status | Outcome | Message(s) | Meaning |',
+      '|---|---|---|---|---|',
+    );
     for (const c of entry.codes) md.push(`| ${c.code} | ${c.status} | ${c.outcome} | ${c.messages.join('<br>')} | ${c.meaning.replace(/\|/g, '\\|')} |`);
     md.push('');
   }

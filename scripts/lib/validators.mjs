@@ -11,11 +11,38 @@ export function validatorName(/** @type {string} */ operationId, /** @type {'req
 }
 
 /** Keywords that annotate a schema without constraining it. */
-const ANNOTATIONS = new Set(['title', 'description', 'examples', 'example', 'default', 'deprecated', 'readOnly', 'writeOnly', '$comment', 'externalDocs', 'xml']);
+const ANNOTATIONS = new Set([
+  'title',
+  'description',
+  'examples',
+  'example',
+  'default',
+  'deprecated',
+  'readOnly',
+  'writeOnly',
+  '$comment',
+  'externalDocs',
+  'xml',
+]);
 /** Keywords whose value is a map of names to schemas (the names are data, never annotations). */
 const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'dependentSchemas']);
 /** Keywords whose value is a schema or a list of schemas. */
-const SUBSCHEMAS = new Set(['items', 'prefixItems', 'additionalProperties', 'unevaluatedProperties', 'unevaluatedItems', 'not', 'if', 'then', 'else', 'contains', 'propertyNames', 'allOf', 'anyOf', 'oneOf']);
+const SUBSCHEMAS = new Set([
+  'items',
+  'prefixItems',
+  'additionalProperties',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+  'not',
+  'if',
+  'then',
+  'else',
+  'contains',
+  'propertyNames',
+  'allOf',
+  'anyOf',
+  'oneOf',
+]);
 
 /**
  * A schema without its annotations and vendor extensions: what the validators need. The
@@ -30,7 +57,8 @@ function constraintsOf(schema) {
   const out = {};
   for (const [key, value] of Object.entries(schema)) {
     if (ANNOTATIONS.has(key) || key.startsWith('x-')) continue;
-    if (SCHEMA_MAPS.has(key) && value && typeof value === 'object') out[key] = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, constraintsOf(sub)]));
+    if (SCHEMA_MAPS.has(key) && value && typeof value === 'object')
+      out[key] = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, constraintsOf(sub)]));
     else if (SUBSCHEMAS.has(key)) out[key] = constraintsOf(value);
     else out[key] = value;
   }
@@ -40,7 +68,11 @@ function constraintsOf(schema) {
 /** @param {any} doc @param {string} header */
 export function buildValidators(doc, header) {
   // Only the component schemas are compiled; the rest of the document is not needed.
-  const schemas = { openapi: doc.openapi, jsonSchemaDialect: doc.jsonSchemaDialect, components: { schemas: Object.fromEntries(Object.entries(doc.components.schemas).map(([name, schema]) => [name, constraintsOf(schema)])) } };
+  const schemas = {
+    openapi: doc.openapi,
+    jsonSchemaDialect: doc.jsonSchemaDialect,
+    components: { schemas: Object.fromEntries(Object.entries(doc.components.schemas).map(([name, schema]) => [name, constraintsOf(schema)])) },
+  };
   /** @type {Record<string, string>} */
   const refs = {};
   for (const op of operationsOf(doc)) {
@@ -55,24 +87,25 @@ export function buildValidators(doc, header) {
   // Standalone ESM output still calls require() for AJV's runtime helpers and formats.
   const esm = `// ${header}\nimport { createRequire } from "node:module";\nconst require = createRequire(import.meta.url);\n${fast}`;
   const names = Object.keys(refs).sort();
-  const dts = (/** @type {string} */ what) => [
-    `// ${header}`,
-    '/** An AJV error as the precompiled validators report it (never carrying the failing value). */',
-    'export interface CompiledValidatorError {',
-    '  instancePath: string;',
-    '  schemaPath: string;',
-    '  keyword: string;',
-    '  params: Record<string, unknown>;',
-    '  message?: string;',
-    '}',
-    `/** A precompiled validator: true when the payload is valid; otherwise \`errors\` says ${what}. */`,
-    'export interface CompiledValidator {',
-    '  (data: unknown): boolean;',
-    '  errors?: CompiledValidatorError[] | null;',
-    '}',
-    ...names.map((n) => `/** Validates against \`${refs[n].slice(refs[n].indexOf('#'))}\`. */\nexport declare const ${n}: CompiledValidator;`),
-    '',
-  ].join('\n');
+  const dts = (/** @type {string} */ what) =>
+    [
+      `// ${header}`,
+      '/** An AJV error as the precompiled validators report it (never carrying the failing value). */',
+      'export interface CompiledValidatorError {',
+      '  instancePath: string;',
+      '  schemaPath: string;',
+      '  keyword: string;',
+      '  params: Record<string, unknown>;',
+      '  message?: string;',
+      '}',
+      `/** A precompiled validator: true when the payload is valid; otherwise \`errors\` says ${what}. */`,
+      'export interface CompiledValidator {',
+      '  (data: unknown): boolean;',
+      '  errors?: CompiledValidatorError[] | null;',
+      '}',
+      ...names.map((n) => `/** Validates against \`${refs[n].slice(refs[n].indexOf('#'))}\`. */\nexport declare const ${n}: CompiledValidator;`),
+      '',
+    ].join('\n');
   return {
     'validators.js': esm,
     'validators.d.ts': dts('the first problem'),

@@ -52,7 +52,10 @@ export function passesLuhn(digits: string): boolean {
   let sum = 0;
   for (let i = 0; i < digits.length; i++) {
     let d = digits.charCodeAt(digits.length - 1 - i) - 48;
-    if (i % 2 === 1) { d *= 2; if (d > 9) d -= 9; }
+    if (i % 2 === 1) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
     sum += d;
   }
   return sum % 10 === 0;
@@ -67,8 +70,12 @@ export function buildCardPlaintext(card: CardData, { now = new Date() }: { now?:
   const issues: CardDataIssue[] = [];
   // Read as untrusted: callers in JavaScript (and the sandbox, with decrypted input) pass anything.
   const c = (card ?? {}) as Partial<Record<keyof CardData, unknown>>;
-  if (typeof card !== 'object' || card === null) throw new CardDataError([{ field: 'card', rule: 'type', message: 'The card must be an object with cardNumber, expiryMonth, expiryYear and securityCode.' }]);
-  if (typeof c.cardNumber !== 'string' || !/^[0-9]{12,19}$/.test(c.cardNumber)) issues.push({ field: 'cardNumber', rule: 'pattern', message: 'cardNumber must be 12 to 19 digits.' });
+  if (typeof card !== 'object' || card === null)
+    throw new CardDataError([
+      { field: 'card', rule: 'type', message: 'The card must be an object with cardNumber, expiryMonth, expiryYear and securityCode.' },
+    ]);
+  if (typeof c.cardNumber !== 'string' || !/^[0-9]{12,19}$/.test(c.cardNumber))
+    issues.push({ field: 'cardNumber', rule: 'pattern', message: 'cardNumber must be 12 to 19 digits.' });
   else if (!passesLuhn(c.cardNumber)) issues.push({ field: 'cardNumber', rule: 'luhn', message: 'cardNumber fails the Luhn check (a digit is wrong).' });
   const monthOk = typeof c.expiryMonth === 'string' && /^(0[1-9]|1[0-2])$/.test(c.expiryMonth);
   const yearOk = typeof c.expiryYear === 'string' && /^[0-9]{4}$/.test(c.expiryYear);
@@ -79,9 +86,15 @@ export function buildCardPlaintext(card: CardData, { now = new Date() }: { now?:
     const current = now.getUTCFullYear() * 12 + now.getUTCMonth() + 1;
     if (expiry < current) issues.push({ field: 'expiryYear', rule: 'expired', message: 'The card has expired (expiryMonth and expiryYear are in the past).' });
   }
-  if (typeof c.securityCode !== 'string' || !/^[0-9]{3,4}$/.test(c.securityCode)) issues.push({ field: 'securityCode', rule: 'pattern', message: 'securityCode must be 3 or 4 digits.' });
+  if (typeof c.securityCode !== 'string' || !/^[0-9]{3,4}$/.test(c.securityCode))
+    issues.push({ field: 'securityCode', rule: 'pattern', message: 'securityCode must be 3 or 4 digits.' });
   for (const key of Object.keys(c)) {
-    if (!['cardNumber', 'expiryMonth', 'expiryYear', 'securityCode'].includes(key)) issues.push({ field: 'card', rule: 'additionalProperties', message: 'The card holds a field other than cardNumber, expiryMonth, expiryYear and securityCode.' });
+    if (!['cardNumber', 'expiryMonth', 'expiryYear', 'securityCode'].includes(key))
+      issues.push({
+        field: 'card',
+        rule: 'additionalProperties',
+        message: 'The card holds a field other than cardNumber, expiryMonth, expiryYear and securityCode.',
+      });
   }
   const [first, ...rest] = issues;
   if (first) throw new CardDataError([first, ...rest]);
@@ -96,7 +109,11 @@ const PADDINGS = { RSA_PKCS1_OAEP_PADDING: constants.RSA_PKCS1_OAEP_PADDING, RSA
  * uses: OAEP with SHA-256 is the default because it is the safe choice; PKCS#1 v1.5 is there for
  * keys provisioned that way.
  */
-export function encryptCardData(card: CardData, publicKeyPem: string, { padding = 'RSA_PKCS1_OAEP_PADDING', oaepHash = 'sha256', now }: EncryptCardDataOptions = {}): string {
+export function encryptCardData(
+  card: CardData,
+  publicKeyPem: string,
+  { padding = 'RSA_PKCS1_OAEP_PADDING', oaepHash = 'sha256', now }: EncryptCardDataOptions = {},
+): string {
   if (!(padding in PADDINGS)) throw new TypeError('padding must be RSA_PKCS1_OAEP_PADDING or RSA_PKCS1_PADDING.');
   const plaintext = buildCardPlaintext(card, { now });
   let key: KeyObject;
@@ -107,7 +124,10 @@ export function encryptCardData(card: CardData, publicKeyPem: string, { padding 
   }
   if (key.asymmetricKeyType !== 'rsa') throw new TypeError('The public key must be an RSA key.');
   try {
-    return publicEncrypt({ key, padding: PADDINGS[padding], ...(padding === 'RSA_PKCS1_OAEP_PADDING' ? { oaepHash } : {}) }, Buffer.from(plaintext, 'utf8')).toString('base64');
+    return publicEncrypt(
+      { key, padding: PADDINGS[padding], ...(padding === 'RSA_PKCS1_OAEP_PADDING' ? { oaepHash } : {}) },
+      Buffer.from(plaintext, 'utf8'),
+    ).toString('base64');
   } catch {
     throw new TypeError('The card data could not be encrypted with this key (is the key large enough?).');
   }

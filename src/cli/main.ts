@@ -62,7 +62,9 @@ export async function main(argv: string[], io: Io): Promise<number> {
   } catch (error) {
     const code = (error as { code?: unknown } | null)?.code;
     const known = error instanceof UsageError || (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS'));
-    const message = known ? (error as Error).message : `failed: ${typeof code === 'string' ? code : error instanceof Error ? error.message : 'unexpected failure'}`;
+    const message = known
+      ? (error as Error).message
+      : `failed: ${typeof code === 'string' ? code : error instanceof Error ? error.message : 'unexpected failure'}`;
     io.stderr.write(`gateway-contract ${name}: ${(message.split('\n')[0] ?? '').slice(0, 300)}\n`);
     return 2;
   }

@@ -24,10 +24,15 @@ export class UsageError extends Error {
 export const usageError = (message: string): UsageError => new UsageError(message);
 
 /** A whole number from `min` to `max`, or undefined when the option is absent. */
-export function wholeNumber(text: string | undefined, what: string, { min = 0, max = Number.MAX_SAFE_INTEGER }: { min?: number; max?: number } = {}): number | undefined {
+export function wholeNumber(
+  text: string | undefined,
+  what: string,
+  { min = 0, max = Number.MAX_SAFE_INTEGER }: { min?: number; max?: number } = {},
+): number | undefined {
   if (text === undefined || text === '') return undefined;
   const n = Number(text);
-  if (!/^[0-9]+$/.test(text) || !Number.isSafeInteger(n) || n < min || n > max) throw usageError(`${what} must be a whole number from ${min} to ${max}, got "${text.slice(0, 16)}"`);
+  if (!/^[0-9]+$/.test(text) || !Number.isSafeInteger(n) || n < min || n > max)
+    throw usageError(`${what} must be a whole number from ${min} to ${max}, got "${text.slice(0, 16)}"`);
   return n;
 }
 

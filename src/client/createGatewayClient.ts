@@ -8,9 +8,18 @@ import createClient from 'openapi-fetch';
 import { type OperationInfo, operations } from '../../generated/operations.js';
 import type { Signer } from '../signing/checksum.js';
 import { GatewayHttpError, ResponseValidationError } from '../transport/errors.js';
-import { defaultRequestId, headBuilders, type HeadInput } from '../transport/heads.js';
+import { defaultRequestId, type HeadInput, headBuilders } from '../transport/heads.js';
 import { type CallResult, resultOf } from '../transport/result.js';
-import { AnswerTooLarge, boundedResponse, buildEnvelope, checkRequest, DEFAULT_MAX_ANSWER_BYTES, exchange, readEnvelope, type Wording } from '../transport/send.js';
+import {
+  AnswerTooLarge,
+  boundedResponse,
+  buildEnvelope,
+  checkRequest,
+  DEFAULT_MAX_ANSWER_BYTES,
+  exchange,
+  readEnvelope,
+  type Wording,
+} from '../transport/send.js';
 import type { BodyOf, HeadOf } from '../types.js';
 import { validate } from '../validation/validate.js';
 
@@ -70,7 +79,9 @@ export interface CallOptions<O extends ClientOperationId> {
  * optional value for a parameter the head carries too (tokenize `requestId`); the head's token
  * (`txnToken`, or the SSO `token` of list subscriptions); `sign` where the signature is optional.
  */
-export type CallArgs<O extends ClientOperationId> = { body: BodyOf<O> } & { [K in ParameterFrom<O, 'argument'>]: string } & { [K in ParameterFrom<O, 'head'>]?: string | undefined } & (Info<O>['credential'] extends { argument: infer A extends string } ? { [K in A]: string } : unknown) &
+export type CallArgs<O extends ClientOperationId> = { body: BodyOf<O> } & { [K in ParameterFrom<O, 'argument'>]: string } & {
+  [K in ParameterFrom<O, 'head'>]?: string | undefined;
+} & (Info<O>['credential'] extends { argument: infer A extends string } ? { [K in A]: string } : unknown) &
   (Info<O>['signature'] extends 'optional' ? { /** Sign the body (default: when the client has a signer). */ sign?: boolean | undefined } : unknown) &
   CallOptions<O>;
 
@@ -127,7 +138,17 @@ type Values = Record<string, unknown>;
 
 /** A client for the six operations, built on openapi-fetch, the operation index and the generated types. */
 export function createGatewayClient(options: GatewayClientOptions): GatewayClient {
-  const { signer, clientId, version, channelId, encryptionKeyVersion, timeoutMs = 30_000, maxResponseBytes = DEFAULT_MAX_ANSWER_BYTES, now = Date.now, requestId = defaultRequestId } = options;
+  const {
+    signer,
+    clientId,
+    version,
+    channelId,
+    encryptionKeyVersion,
+    timeoutMs = 30_000,
+    maxResponseBytes = DEFAULT_MAX_ANSWER_BYTES,
+    now = Date.now,
+    requestId = defaultRequestId,
+  } = options;
   const checkRequests = options.validate === true || (typeof options.validate === 'object' && options.validate.request === true);
   const checkResponses = options.validate === true || (typeof options.validate === 'object' && options.validate.response === true);
   // Answers that are not 2xx are read by openapi-fetch itself: bound them before it does.
@@ -140,7 +161,10 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
   const fetchImpl = options.fetch;
   const clientOptions = fetchImpl
     ? { fetch: async (request: Request) => bounded(await fetchImpl(request)) }
-    : { Request: OutgoingCall as unknown as typeof Request, fetch: async (call: Request) => bounded(await globalThis.fetch((call as unknown as OutgoingCall).url, (call as unknown as OutgoingCall).init)) };
+    : {
+        Request: OutgoingCall as unknown as typeof Request,
+        fetch: async (call: Request) => bounded(await globalThis.fetch((call as unknown as OutgoingCall).url, (call as unknown as OutgoingCall).init)),
+      };
   const hosts = {
     gateway: createClient({ baseUrl: baseUrlOf(options.gatewayUrl, 'gatewayUrl'), ...clientOptions }),
     router: createClient({ baseUrl: baseUrlOf(options.routerUrl, 'routerUrl'), ...clientOptions }),
@@ -165,13 +189,25 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
       else value = args[p.name] ?? body?.[p.name];
       (p.in === 'path' ? path : query)[p.name] = value as string | undefined;
     }
-    const input: HeadInput = { now, clientId, version, channelId, encryptionKeyVersion, requestId: headRequestId, signatureType: signer?.signatureType, token: info.credential ? (args[info.credential.argument] as string | undefined) : undefined };
+    const input: HeadInput = {
+      now,
+      clientId,
+      version,
+      channelId,
+      encryptionKeyVersion,
+      requestId: headRequestId,
+      signatureType: signer?.signatureType,
+      token: info.credential ? (args[info.credential.argument] as string | undefined) : undefined,
+    };
     const head = { ...headBuilders[info.head.schema](input), ...(args.head as Values | undefined) };
     const envelope = await buildEnvelope(head, body, sign ? signer : undefined);
     if (checkRequests) checkRequest(operationId, envelope, { query, path }, 'the request');
     const exchanged = await exchange(
       async (signal) => {
-        const post = hosts[info.host].POST as unknown as (path: string, init: Record<string, unknown>) => Promise<{ data?: ReadableStream<Uint8Array>; error?: unknown; response: Response }>;
+        const post = hosts[info.host].POST as unknown as (
+          path: string,
+          init: Record<string, unknown>,
+        ) => Promise<{ data?: ReadableStream<Uint8Array>; error?: unknown; response: Response }>;
         const answer = await post(info.path, {
           params: { path, query },
           body,
@@ -181,7 +217,12 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
           headers,
         });
         const { response } = answer;
-        if (!response.ok) throw new GatewayHttpError(`${operationId}: HTTP ${response.status} (the service answers every outcome with 200).`, { operationId, status: response.status, data: answer.error });
+        if (!response.ok)
+          throw new GatewayHttpError(`${operationId}: HTTP ${response.status} (the service answers every outcome with 200).`, {
+            operationId,
+            status: response.status,
+            data: answer.error,
+          });
         return { response, body: answer.data };
       },
       { operationId, timeoutMs, signal: args.signal as AbortSignal | undefined, maxBytes: maxResponseBytes, wording: SERVICE },
@@ -189,7 +230,13 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
     const data = readEnvelope(exchanged, { operationId, wording: SERVICE });
     if (checkResponses) {
       const verdict = validate(operationId, 'response', data);
-      if (!verdict.valid) throw new ResponseValidationError(`${operationId}: the answer breaks the contract (${verdict.errors.length} problem(s)).`, { operationId, status: exchanged.status, issues: verdict.errors, data });
+      if (!verdict.valid)
+        throw new ResponseValidationError(`${operationId}: the answer breaks the contract (${verdict.errors.length} problem(s)).`, {
+          operationId,
+          status: exchanged.status,
+          issues: verdict.errors,
+          data,
+        });
     }
     return resultOf(operationId, data, exchanged.status);
   }
@@ -205,12 +252,14 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
  */
 function extraHeaders(operationId: string, headers: unknown): Record<string, string> {
   if (headers === undefined) return {};
-  if (headers === null || typeof headers !== 'object' || Array.isArray(headers)) throw new TypeError(`${operationId}: headers must be an object of header names and string values`);
+  if (headers === null || typeof headers !== 'object' || Array.isArray(headers))
+    throw new TypeError(`${operationId}: headers must be an object of header names and string values`);
   for (const [name, value] of Object.entries(headers)) {
     if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new TypeError(`${operationId}: "${name.slice(0, 64)}" is not a valid HTTP header name`);
     // The body is always a JSON envelope and the answer is read as one.
     if (/^(content-type|accept)$/i.test(name)) throw new TypeError(`${operationId}: the ${name} header is always application/json and cannot be set`);
-    if (typeof value !== 'string' || /[\r\n\0]/.test(value)) throw new TypeError(`${operationId}: the value of header "${name}" must be a string without line breaks`);
+    if (typeof value !== 'string' || /[\r\n\0]/.test(value))
+      throw new TypeError(`${operationId}: the value of header "${name}" must be a string without line breaks`);
   }
   return headers as Record<string, string>;
 }

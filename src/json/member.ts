@@ -35,7 +35,11 @@ function valueEnd(text: string, i: number): number {
     return text.length;
   }
   let j = i;
-  for (let c = text.charCodeAt(j); j < text.length && c !== 0x2c && c !== 0x7d && c !== 0x5d && c !== 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d; c = text.charCodeAt(++j));
+  for (
+    let c = text.charCodeAt(j);
+    j < text.length && c !== 0x2c && c !== 0x7d && c !== 0x5d && c !== 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d;
+    c = text.charCodeAt(++j)
+  );
   return j;
 }
 

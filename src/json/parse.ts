@@ -48,10 +48,17 @@ export function duplicateKey(text: string): string | null {
   let expectKey = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c === 0x22) { // a string: a key when an object expects one
+    if (c === 0x22) {
+      // a string: a key when an object expects one
       let j = i + 1;
       let raw = false;
-      while (text.charCodeAt(j) !== 0x22) { if (text.charCodeAt(j) === 0x5c) { raw = true; j++; } j++; }
+      while (text.charCodeAt(j) !== 0x22) {
+        if (text.charCodeAt(j) === 0x5c) {
+          raw = true;
+          j++;
+        }
+        j++;
+      }
       const top = stack[stack.length - 1];
       if (expectKey && top?.keys) {
         const key: string = raw ? JSON.parse(text.slice(i, j + 1)) : text.slice(i + 1, j);
@@ -61,14 +68,17 @@ export function duplicateKey(text: string): string | null {
         expectKey = false;
       }
       i = j;
-    } else if (c === 0x7b || c === 0x5b) { // { or [
+    } else if (c === 0x7b || c === 0x5b) {
+      // { or [
       const top = stack[stack.length - 1];
       const segment = top ? (top.keys ? pointerSegment(pendingKey ?? '') : String(top.index)) : null;
       stack.push({ keys: c === 0x7b ? new Set() : null, path: segment === null || !top ? '' : `${top.path}/${segment}`, index: 0 });
       expectKey = c === 0x7b;
-    } else if (c === 0x7d || c === 0x5d) { // } or ]
+    } else if (c === 0x7d || c === 0x5d) {
+      // } or ]
       stack.pop();
-    } else if (c === 0x2c) { // ,
+    } else if (c === 0x2c) {
+      // ,
       const top = stack[stack.length - 1];
       if (top?.keys) expectKey = true;
       else if (top) top.index++;

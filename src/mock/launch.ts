@@ -48,7 +48,10 @@ export interface MockGateway {
 
 /** The Prism packages and versions the mock runs, from this package's package.json. */
 export function prismRequirements(): Record<string, string> {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { peerDependencies?: Record<string, string>; overrides?: Record<string, string> };
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    peerDependencies?: Record<string, string>;
+    overrides?: Record<string, string>;
+  };
   const cli = pkg.peerDependencies?.['@stoplight/prism-cli'];
   if (!cli) throw new MockStartError('the package names no Prism version (peerDependencies)', 'failed');
   return { '@stoplight/prism-cli': cli, ...Object.fromEntries(Object.entries(pkg.overrides ?? {}).filter(([name]) => name.startsWith('@stoplight/prism-'))) };
@@ -85,8 +88,14 @@ export function prismBin(): string {
   const prismDir = dirname(pkgPath);
   const pkg = JSON.parse(readFileSync(pkgPath, 'utf8')) as { version?: string; bin: string | Record<string, string> };
   // Each part as Prism's command line loads it, from its own folder.
-  const wrong = Object.entries(prismRequirements()).filter(([name, version]) => (name === '@stoplight/prism-cli' ? pkg.version : installedVersion(name, prismDir)) !== version);
-  if (wrong.length) throw new MockStartError(`the mock needs Prism at the versions it is tested with (another version of ${wrong.map(([name]) => name).join(', ')} is installed): ${prismInstallCommand()}`, 'prism-version');
+  const wrong = Object.entries(prismRequirements()).filter(
+    ([name, version]) => (name === '@stoplight/prism-cli' ? pkg.version : installedVersion(name, prismDir)) !== version,
+  );
+  if (wrong.length)
+    throw new MockStartError(
+      `the mock needs Prism at the versions it is tested with (another version of ${wrong.map(([name]) => name).join(', ')} is installed): ${prismInstallCommand()}`,
+      'prism-version',
+    );
   return join(prismDir, typeof pkg.bin === 'string' ? pkg.bin : (pkg.bin.prism as string));
 }
 
@@ -99,9 +108,19 @@ function urlOf(host: string, port: number): string {
  * Starts Prism on the bundled contract and resolves once it listens. `exited` settles when Prism
  * exits for any reason (after `stop()`, or on its own).
  */
-export async function startPrism({ host = '127.0.0.1', port = 4010, log = 'silent', document = join(generated, 'openapi.yaml'), onLog }: { host?: string; port?: number; log?: MockLogLevel; document?: string; onLog?: ((line: string) => void) | undefined } = {}): Promise<
-  StartedServer & { exited: Promise<{ code: number | null; signal: string | null }> }
-> {
+export async function startPrism({
+  host = '127.0.0.1',
+  port = 4010,
+  log = 'silent',
+  document = join(generated, 'openapi.yaml'),
+  onLog,
+}: {
+  host?: string;
+  port?: number;
+  log?: MockLogLevel;
+  document?: string;
+  onLog?: ((line: string) => void) | undefined;
+} = {}): Promise<StartedServer & { exited: Promise<{ code: number | null; signal: string | null }> }> {
   const bin = prismBin();
   // Readiness is a successful connection, so another server already on the port would pass for
   // Prism: make sure the port is free first.
@@ -132,14 +151,7 @@ export async function startPrism({ host = '127.0.0.1', port = 4010, log = 'silen
       fail(
         inUse
           ? new MockStartError(`port ${port} on ${host} is already in use: choose another with PORT or --port`, 'port-in-use')
-          : new MockStartError(
-              `Prism exited (${code}) before listening: ${output
-                .split('\n')
-                .filter(Boolean)
-                .slice(-3)
-                .join(' | ')}`,
-              'failed',
-            ),
+          : new MockStartError(`Prism exited (${code}) before listening: ${output.split('\n').filter(Boolean).slice(-3).join(' | ')}`, 'failed'),
       );
     });
     // Prism prints its "listening" line only at info level, so readiness is asked of the port.
@@ -207,7 +219,8 @@ const DOC_FILES: Record<string, { file: string; type: string; gzipped?: true }> 
 };
 
 /** Whether the request's Accept-Encoding takes gzip. */
-const acceptsGzip = (header: string | undefined) => typeof header === 'string' && /\bgzip\b/i.test(header) && !/\bgzip\s*;\s*q=0(?:\.0+)?(?![.0-9])/i.test(header);
+const acceptsGzip = (header: string | undefined) =>
+  typeof header === 'string' && /\bgzip\b/i.test(header) && !/\bgzip\s*;\s*q=0(?:\.0+)?(?![.0-9])/i.test(header);
 
 /** Serves the reference docs page (`/`), the bundled contract (`/openapi.yaml`, `/openapi.json`) and `/result-codes.md`. */
 export async function startDocs({ host = '127.0.0.1', port = 4011 }: { host?: string; port?: number } = {}): Promise<StartedServer> {
@@ -223,14 +236,25 @@ export async function startDocs({ host = '127.0.0.1', port = 4011 }: { host?: st
       // The compressed page goes out as it is to a client that takes gzip, inflated to any other.
       const asIs = !entry.gzipped || acceptsGzip(req.headers['accept-encoding']);
       const body = asIs ? stored : gunzipSync(stored);
-      res.writeHead(200, { 'content-type': entry.type, 'content-length': body.length, 'cache-control': 'no-cache', ...(entry.gzipped ? { vary: 'accept-encoding', ...(asIs ? { 'content-encoding': 'gzip' } : {}) } : {}) });
+      res.writeHead(200, {
+        'content-type': entry.type,
+        'content-length': body.length,
+        'cache-control': 'no-cache',
+        ...(entry.gzipped ? { vary: 'accept-encoding', ...(asIs ? { 'content-encoding': 'gzip' } : {}) } : {}),
+      });
       res.end(req.method === 'HEAD' ? undefined : body);
     } catch {
       res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' }).end('The docs are missing: run `npm run build`.\n');
     }
   });
   await new Promise((resolve, reject) => {
-    server.once('error', (error: NodeJS.ErrnoException) => reject(error.code === 'EADDRINUSE' ? new MockStartError(`port ${port} on ${host} is already in use: choose another for the docs with DOCS_PORT or --docs-port`, 'port-in-use') : error));
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new MockStartError(`port ${port} on ${host} is already in use: choose another for the docs with DOCS_PORT or --docs-port`, 'port-in-use')
+          : error,
+      ),
+    );
     server.listen(port, host, () => resolve(undefined));
   });
   const address = server.address() as AddressInfo;
@@ -249,7 +273,19 @@ export async function startDocs({ host = '127.0.0.1', port = 4011 }: { host?: st
  * 0 picks a free port), both on `host` (default 127.0.0.1). `unexpectedExit` settles only if Prism
  * exits on its own (not through `stop()`), with its exit code.
  */
-export async function startMockGateway({ host = '127.0.0.1', port = 4010, docsPort, log = 'silent', onLog }: { host?: string; port?: number; docsPort?: number | undefined; log?: MockLogLevel; onLog?: ((line: string) => void) | undefined } = {}): Promise<MockGateway> {
+export async function startMockGateway({
+  host = '127.0.0.1',
+  port = 4010,
+  docsPort,
+  log = 'silent',
+  onLog,
+}: {
+  host?: string;
+  port?: number;
+  docsPort?: number | undefined;
+  log?: MockLogLevel;
+  onLog?: ((line: string) => void) | undefined;
+} = {}): Promise<MockGateway> {
   // Prism needs a fixed port (readiness is asked of it); the docs may take any free one (0).
   if (!Number.isInteger(port) || port < 1 || port > 65535) throw new MockStartError(`the mock port must be 1 to 65535, got ${port}`, 'bad-port');
   // Before anything listens: a missing Prism is said at once.

@@ -36,9 +36,7 @@ export interface TokenSpec {
 }
 
 /** The answer to a move: the delivery of its notification, or why the move is not allowed. */
-export type TokenMove =
-  | { allowed: true; delivery: WebhookDelivery }
-  | { allowed: false; from: TokenStatus; to: TokenStatus; possible: readonly TokenStatus[] };
+export type TokenMove = { allowed: true; delivery: WebhookDelivery } | { allowed: false; from: TokenStatus; to: TokenStatus; possible: readonly TokenStatus[] };
 
 export interface CardTokens {
   /** A new token in `status`; an INIT token becomes `then` (default ACTIVE) after the activation delay. */
@@ -65,8 +63,18 @@ export function tokenInfo(token: CardToken): Schemas['TokenInfo'] {
   };
 }
 
-export function createCardTokens({ store, clock, scheduler, webhooks, config }: {
-  store: Store; clock: Clock; scheduler: Scheduler; webhooks: Webhooks; config: SandboxConfig;
+export function createCardTokens({
+  store,
+  clock,
+  scheduler,
+  webhooks,
+  config,
+}: {
+  store: Store;
+  clock: Clock;
+  scheduler: Scheduler;
+  webhooks: Webhooks;
+  config: SandboxConfig;
 }): CardTokens {
   /** Changes the status and notifies the merchant. */
   function setStatus(token: CardToken, status: TokenStatus): Promise<WebhookDelivery> {
@@ -80,15 +88,24 @@ export function createCardTokens({ store, clock, scheduler, webhooks, config }: 
     create(spec, status, then) {
       const cardKind = spec.card.cardType === 'DC' ? 'Debit' : 'Credit';
       const token: CardToken = {
-        tokenIndexNumber: newTokenIndexNumber(), mid: spec.mid, custId: spec.custId,
+        tokenIndexNumber: newTokenIndexNumber(),
+        mid: spec.mid,
+        custId: spec.custId,
         // A seed may name a scheme the contract does not know: its notifications then break the
         // contract, the sender refuses them, and the delivery is recorded as failed.
-        cardScheme: spec.card.scheme as Schemas['CardScheme'], cardType: spec.card.cardType, issuingBankName: spec.card.issuingBankName,
-        cardSuffix: spec.cardSuffix, tokenBin: TOKEN_BINS[spec.card.scheme] ?? '400000', tokenSuffix: randomDigits(4),
-        tokenExpiry: `${spec.expiryMonth}${spec.expiryYear}`, panUniqueReference: `PUR${randomDigits(21)}`,
+        cardScheme: spec.card.scheme as Schemas['CardScheme'],
+        cardType: spec.card.cardType,
+        issuingBankName: spec.card.issuingBankName,
+        cardSuffix: spec.cardSuffix,
+        tokenBin: TOKEN_BINS[spec.card.scheme] ?? '400000',
+        tokenSuffix: randomDigits(4),
+        tokenExpiry: `${spec.expiryMonth}${spec.expiryYear}`,
+        panUniqueReference: `PUR${randomDigits(21)}`,
         displayName: `${spec.card.issuingBankName} ${spec.card.scheme} ${cardKind}`,
-        tokenStatus: 'INIT', pay: spec.card.pay === 'invalid' ? 'failure' : spec.card.pay,
-        createdAt: new Date(clock.now()).toISOString(), history: [],
+        tokenStatus: 'INIT',
+        pay: spec.card.pay === 'invalid' ? 'failure' : spec.card.pay,
+        createdAt: new Date(clock.now()).toISOString(),
+        history: [],
       };
       store.cardTokens.set(token.tokenIndexNumber, token);
       if (status === 'INIT') {

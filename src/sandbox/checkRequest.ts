@@ -1,7 +1,7 @@
 // validate() with the contract's types: a payload it accepts is, by the contract, the operation's
 // request, with the query and path parameters it names.
 import type { OperationId, PathOf, QueryOf, RequestOf } from '../types.js';
-import { validate, type ValidationFailure, type ValidationOptions } from '../validation/validate.js';
+import { type ValidationFailure, type ValidationOptions, validate } from '../validation/validate.js';
 
 /** Query or path parameters as the contract names them; an operation without any gets none. */
 export type ParametersOf<P> = [P] extends [never] ? Readonly<Record<string, never>> : Readonly<P>;
@@ -15,7 +15,11 @@ export interface CheckedRequest<O extends OperationId> {
 }
 
 /** Validates a request payload; on success, hands it back typed. */
-export function checkRequest<O extends OperationId>(operationId: O, payload: unknown, options: ValidationOptions = {}): CheckedRequest<O> | ValidationFailure<O> {
+export function checkRequest<O extends OperationId>(
+  operationId: O,
+  payload: unknown,
+  options: ValidationOptions = {},
+): CheckedRequest<O> | ValidationFailure<O> {
   const verdict = validate(operationId, 'request', payload, options);
   if (!verdict.valid) return verdict;
   // validate() is not a type guard: the casts say what it has just checked (the envelope against

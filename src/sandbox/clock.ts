@@ -22,7 +22,9 @@ export function createClock(base: () => number = Date.now): Clock {
       if (!Number.isFinite(ms) || ms < 0) throw new RangeError('The clock only moves forward: give a positive number of milliseconds.');
       offset += ms;
     },
-    reset() { offset = 0; },
+    reset() {
+      offset = 0;
+    },
     offset: () => offset,
   };
 }

@@ -76,13 +76,17 @@ const MID = /^[A-Za-z0-9]{1,20}$/;
 export function resolveConfig(options: SandboxOptions = {}): SandboxConfig {
   const mids = [...new Set(options.mids ?? (options.mid ? [options.mid] : [DEFAULT_MID]))];
   const [defaultMid] = mids;
-  if (defaultMid === undefined || mids.some((m) => typeof m !== 'string' || !MID.test(m))) throw new TypeError('Each merchant id must be 1 to 20 letters or digits.');
+  if (defaultMid === undefined || mids.some((m) => typeof m !== 'string' || !MID.test(m)))
+    throw new TypeError('Each merchant id must be 1 to 20 letters or digits.');
   const merchantKey = options.merchantKey ?? DEFAULT_MERCHANT_KEY;
-  if (typeof merchantKey !== 'string' || Buffer.byteLength(merchantKey) !== 16) throw new TypeError('The merchant key must be 16 bytes (AES-128, as the CHECKSUM scheme needs).');
+  if (typeof merchantKey !== 'string' || Buffer.byteLength(merchantKey) !== 16)
+    throw new TypeError('The merchant key must be 16 bytes (AES-128, as the CHECKSUM scheme needs).');
   const clientId = options.clientId ?? DEFAULT_CLIENT_ID;
-  if (typeof clientId !== 'string' || !/^[A-Za-z0-9]{1,3}$/.test(clientId)) throw new TypeError('The client id must be 1 to 3 letters or digits (list subscriptions allows 3 characters).');
+  if (typeof clientId !== 'string' || !/^[A-Za-z0-9]{1,3}$/.test(clientId))
+    throw new TypeError('The client id must be 1 to 3 letters or digits (list subscriptions allows 3 characters).');
   const webhookUrl = options.webhookUrl ?? undefined;
-  if (webhookUrl !== undefined && (typeof webhookUrl !== 'string' || !/^https?:\/\/[^\s]+$/.test(webhookUrl))) throw new TypeError('The webhook URL must be an http(s) URL.');
+  if (webhookUrl !== undefined && (typeof webhookUrl !== 'string' || !/^https?:\/\/[^\s]+$/.test(webhookUrl)))
+    throw new TypeError('The webhook URL must be an http(s) URL.');
   const port = options.port ?? DEFAULT_PORT;
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new TypeError('The port must be a whole number from 0 to 65535.');
   const positive = (v: unknown, d: number, what: string): number => {

@@ -15,7 +15,10 @@ export function digitsId(now: number): string {
   const s = Math.floor(now / 1000);
   if (s !== second) {
     second = s;
-    prefix = `${new Date(s * 1000).toISOString().replace(/[^0-9]/g, '').slice(0, 14)}${PROCESS_DIGITS}`;
+    prefix = `${new Date(s * 1000)
+      .toISOString()
+      .replace(/[^0-9]/g, '')
+      .slice(0, 14)}${PROCESS_DIGITS}`;
   }
   return `${prefix}${String(counter).padStart(15, '0')}`;
 }

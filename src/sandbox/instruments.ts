@@ -2,7 +2,7 @@
 // lookups. The behaviour of an instrument is one of success, failure or pending; cards add what
 // tokenize does with them.
 import { readFile } from 'node:fs/promises';
-import { resultCodes, type ResultCodeCatalog } from '../../generated/resultCodes.js';
+import { type ResultCodeCatalog, resultCodes } from '../../generated/resultCodes.js';
 import { passesLuhn } from '../card/encryptCardData.js';
 import { toPaise } from './money.js';
 import { memberOf } from './untrusted.js';
@@ -105,7 +105,8 @@ export function createInstruments(seed: unknown): Instruments {
     const numberOk = typeof number === 'string' && /^[0-9]{12,19}$/.test(number) && passesLuhn(number);
     if (!numberOk) problems.push(`cards.numbers[${i}].number must be 12 to 19 digits passing the Luhn check`);
     if (!isCardType(cardType)) problems.push(`cards.numbers[${i}].cardType must be CC or DC`);
-    if (!isTokenizeBehaviour(tokenize)) problems.push(`cards.numbers[${i}].tokenize must be one of ${TOKENIZE_STATES.join(', ')} or a FAILED code of the tokenize table`);
+    if (!isTokenizeBehaviour(tokenize))
+      problems.push(`cards.numbers[${i}].tokenize must be one of ${TOKENIZE_STATES.join(', ')} or a FAILED code of the tokenize table`);
     if (!isPayBehaviour(pay)) problems.push(`cards.numbers[${i}].pay must be success, failure, pending or invalid`);
     if (typeof number !== 'string' || !numberOk || !isCardType(cardType) || !isTokenizeBehaviour(tokenize) || !isPayBehaviour(pay)) continue;
     cards.set(number, {
@@ -145,8 +146,11 @@ export function createInstruments(seed: unknown): Instruments {
     if (pay !== undefined && !isOutcome(pay)) problems.push(`wallets.accounts[${i}].pay must be success, failure or pending`);
     givenTokens.push(svcSsoToken);
     wallets.push({
-      name: String(memberOf(w, 'name') ?? `wallet${i}`), svcSsoToken: typeof svcSsoToken === 'string' ? svcSsoToken : '',
-      balance: balance ?? 0, digitalCredit: digitalCredit ?? 0, ...(isOutcome(pay) ? { pay } : {}),
+      name: String(memberOf(w, 'name') ?? `wallet${i}`),
+      svcSsoToken: typeof svcSsoToken === 'string' ? svcSsoToken : '',
+      balance: balance ?? 0,
+      digitalCredit: digitalCredit ?? 0,
+      ...(isOutcome(pay) ? { pay } : {}),
     });
   }
   const defaultIndex = givenTokens.indexOf(memberOf(seed, 'wallets', 'default'));
@@ -156,7 +160,8 @@ export function createInstruments(seed: unknown): Instruments {
     upiSubscriptionMaxAmount: toPaise(memberOf(seed, 'limits', 'upiSubscriptionMaxAmount') ?? '15000.00') ?? 0,
     subscriptionMaxAmount: toPaise(memberOf(seed, 'limits', 'subscriptionMaxAmount') ?? '1000000.00') ?? 0,
   };
-  if (!Number.isSafeInteger(limits.preAuthMaxBlockSeconds) || limits.preAuthMaxBlockSeconds <= 0) problems.push('limits.preAuthMaxBlockSeconds must be a positive whole number');
+  if (!Number.isSafeInteger(limits.preAuthMaxBlockSeconds) || limits.preAuthMaxBlockSeconds <= 0)
+    problems.push('limits.preAuthMaxBlockSeconds must be a positive whole number');
   const defaultWallet = wallets[defaultIndex];
   if (problems.length || !defaultWallet) throw new TypeError(`The sandbox's test instruments are not valid: ${problems.join('; ')}.`);
   const upiDefault = memberOf(seed, 'upi', 'default');

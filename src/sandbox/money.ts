@@ -17,7 +17,7 @@ export function toPaise(text: unknown): number | null {
  */
 export function checkedPaise(text: string): number {
   const paise = toPaise(text);
-  if (paise === null) throw new TypeError('An amount the contract accepted is not an amount here: money.ts and the contract\'s Amount pattern differ.');
+  if (paise === null) throw new TypeError("An amount the contract accepted is not an amount here: money.ts and the contract's Amount pattern differ.");
   return paise;
 }
 

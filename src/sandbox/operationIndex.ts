@@ -1,6 +1,6 @@
 // The operations the sandbox serves: the entries of the contract's operation index that are
 // operations (the token status webhook is the merchant's to serve), and their ids as a type.
-import { operations, type OperationInfo } from '../../generated/operations.js';
+import { type OperationInfo, operations } from '../../generated/operations.js';
 
 /** An entry of the operation index that the sandbox serves at its path. */
 export type ServedOperation = Extract<OperationInfo, { kind: 'operation' }>;

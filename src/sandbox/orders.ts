@@ -52,8 +52,15 @@ export function createOrders({ store, clock, instruments }: { store: Store; cloc
   return {
     create(spec) {
       const order: Order = {
-        mid: spec.mid, orderId: spec.orderId, kind: spec.kind ?? 'PAYMENT', status: 'CREATED', amount: spec.amount,
-        walletToken: spec.svcSsoToken ?? instruments.defaultWallet, modifications: 0, createdAt: clock.now(), txnIds: [],
+        mid: spec.mid,
+        orderId: spec.orderId,
+        kind: spec.kind ?? 'PAYMENT',
+        status: 'CREATED',
+        amount: spec.amount,
+        walletToken: spec.svcSsoToken ?? instruments.defaultWallet,
+        modifications: 0,
+        createdAt: clock.now(),
+        txnIds: [],
         ...(spec.custId ? { custId: spec.custId } : {}),
         ...(spec.goodsInfo ? { goodsInfo: spec.goodsInfo } : {}),
         ...(spec.shippingInfo ? { shippingInfo: spec.shippingInfo } : {}),

@@ -26,7 +26,12 @@ export function createScheduler(clock: Clock): Scheduler {
     timer = undefined;
     if (stopped || jobs.length === 0) return;
     const next = Math.min(...jobs.map((j) => j.due));
-    timer = setTimeout(() => { runDue(); }, Math.min(Math.max(next - clock.now(), 10), 2 ** 31 - 1));
+    timer = setTimeout(
+      () => {
+        runDue();
+      },
+      Math.min(Math.max(next - clock.now(), 10), 2 ** 31 - 1),
+    );
     timer.unref();
   }
 
@@ -46,7 +51,14 @@ export function createScheduler(clock: Clock): Scheduler {
     },
     runDue,
     pending: () => jobs.length,
-    clear() { jobs = []; arm(); },
-    stop() { stopped = true; jobs = []; clearTimeout(timer); },
+    clear() {
+      jobs = [];
+      arm();
+    },
+    stop() {
+      stopped = true;
+      jobs = [];
+      clearTimeout(timer);
+    },
   };
 }

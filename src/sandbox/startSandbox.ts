@@ -9,7 +9,7 @@ import { cardKeyPair } from './cardKeys.js';
 import { createCardTokens } from './cardTokens.js';
 import { createClock } from './clock.js';
 import { resolveConfig, type SandboxOptions } from './config.js';
-import { createControlActions, type CompletedPayment, type CreatedOrder, type CreateOrderSpec } from './control/actions.js';
+import { type CompletedPayment, type CreatedOrder, type CreateOrderSpec, createControlActions } from './control/actions.js';
 import { createControlHandler } from './control/handle.js';
 import type { ControlAnswer } from './control/replies.js';
 import { createControlRoutes } from './control/routes.js';
@@ -76,7 +76,17 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const cardTokens = createCardTokens({ store, clock, scheduler, webhooks, config });
   const answerProblems: AnswerProblem[] = [];
   const ctx = {
-    config, store, clock, instruments, orders, payments, cardTokens, cardKey, scheduler, webhooks, answerProblems,
+    config,
+    store,
+    clock,
+    instruments,
+    orders,
+    payments,
+    cardTokens,
+    cardKey,
+    scheduler,
+    webhooks,
+    answerProblems,
     /** The service's signature over an answer's body. */
     sign: (text: string) => generateSignature(text, config.merchantKey),
     baseUrl: () => baseUrl,
@@ -85,7 +95,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const server = createSandboxServer({ operations: createOperationHandler(ctx), control: createControlHandler(createControlRoutes(ctx, actions)) });
   await new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(config.port, config.host, () => { server.off('error', reject); resolve(undefined); });
+    server.listen(config.port, config.host, () => {
+      server.off('error', reject);
+      resolve(undefined);
+    });
   });
   // Listening on a host and port, the address is an AddressInfo (a string only for pipes).
   const { port } = server.address() as AddressInfo;

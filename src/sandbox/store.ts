@@ -48,7 +48,10 @@ export function createStore(instruments: Instruments): Store {
     order: (mid, orderId) => store.orders.get(mid)?.get(orderId),
     putOrder(order) {
       let ofMerchant = store.orders.get(order.mid);
-      if (!ofMerchant) store.orders.set(order.mid, (ofMerchant = new Map()));
+      if (!ofMerchant) {
+        ofMerchant = new Map();
+        store.orders.set(order.mid, ofMerchant);
+      }
       ofMerchant.set(order.orderId, order);
     },
     currentTransaction: (order) => {

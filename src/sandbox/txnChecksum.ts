@@ -27,5 +27,5 @@ export function withChecksumHash<T extends Record<string, unknown>>(txnInfo: T, 
 export function verifyTxnInfoChecksum(txnInfo: Record<string, unknown>, merchantKey: string): boolean {
   // Callers in JavaScript may pass anything.
   if (!txnInfo || typeof txnInfo !== 'object') return false;
-  return verifySignature(txnInfoChecksumText(txnInfo), merchantKey, txnInfo['checksumHash']);
+  return verifySignature(txnInfoChecksumText(txnInfo), merchantKey, txnInfo.checksumHash);
 }

@@ -19,4 +19,3 @@ export function memberOf(value: unknown, ...keys: string[]): unknown {
   }
   return at;
 }
-

@@ -3,7 +3,7 @@
 import type { Schemas } from '../types.js';
 import { tokenInfo } from './cardTokens.js';
 import type { Clock } from './clock.js';
-import { TXN_TOKEN_TTL_MS, type SandboxConfig } from './config.js';
+import { type SandboxConfig, TXN_TOKEN_TTL_MS } from './config.js';
 import { formatPaise } from './money.js';
 import { SERVED_OPERATIONS } from './operationIndex.js';
 import { MAX_MODIFICATIONS } from './orders.js';
@@ -35,11 +35,15 @@ export interface SandboxOrder {
 export function orderView(store: Store, order: Order): SandboxOrder {
   const txn = store.currentTransaction(order);
   return {
-    mid: order.mid, orderId: order.orderId, kind: order.kind, status: order.status,
+    mid: order.mid,
+    orderId: order.orderId,
+    kind: order.kind,
+    status: order.status,
     ...(order.closedReason ? { closedReason: order.closedReason } : {}),
     txnAmount: { value: formatPaise(order.amount), currency: 'INR' },
     ...(order.custId ? { custId: order.custId } : {}),
-    modifications: order.modifications, modificationsLeft: Math.max(0, MAX_MODIFICATIONS - order.modifications),
+    modifications: order.modifications,
+    modificationsLeft: Math.max(0, MAX_MODIFICATIONS - order.modifications),
     ...(order.goodsInfo ? { goodsInfo: order.goodsInfo } : {}),
     ...(order.shippingInfo ? { shippingInfo: order.shippingInfo } : {}),
     ...(order.extendInfo ? { extendInfo: order.extendInfo } : {}),
@@ -53,8 +57,14 @@ export function orderView(store: Store, order: Order): SandboxOrder {
 /** A pre-auth and its block, amounts in rupees. */
 export function preAuthView(p: PreAuth) {
   return {
-    mid: p.mid, orderId: p.orderId, preAuthId: p.preAuthId, type: p.type, paymentMode: p.paymentMode, status: p.status,
-    txnAmount: formatPaise(p.amount), ...(p.blockedAmount !== undefined ? { blockedAmount: formatPaise(p.blockedAmount) } : {}),
+    mid: p.mid,
+    orderId: p.orderId,
+    preAuthId: p.preAuthId,
+    type: p.type,
+    paymentMode: p.paymentMode,
+    status: p.status,
+    txnAmount: formatPaise(p.amount),
+    ...(p.blockedAmount !== undefined ? { blockedAmount: formatPaise(p.blockedAmount) } : {}),
     ...(p.expiresAt !== undefined ? { blockExpiresAt: new Date(p.expiresAt).toISOString() } : {}),
   };
 }
@@ -62,8 +72,11 @@ export function preAuthView(p: PreAuth) {
 /** A wallet's balances, what its blocks leave of them at `now`, and the blocks. */
 export function walletView(w: Wallet, now: number) {
   return {
-    name: w.name, balance: formatPaise(w.balance), balanceUnblocked: formatPaise(availableIn(w, 'balance', now)),
-    digitalCredit: formatPaise(w.digitalCredit), digitalCreditUnblocked: formatPaise(availableIn(w, 'digitalCredit', now)),
+    name: w.name,
+    balance: formatPaise(w.balance),
+    balanceUnblocked: formatPaise(availableIn(w, 'balance', now)),
+    digitalCredit: formatPaise(w.digitalCredit),
+    digitalCreditUnblocked: formatPaise(availableIn(w, 'digitalCredit', now)),
     // After availableIn, which releases the blocks that timed out.
     blocks: w.blocks.map((b) => ({ preAuthId: b.preAuthId, source: b.source, amount: formatPaise(b.amount), expiresAt: new Date(b.expiresAt).toISOString() })),
   };
@@ -75,7 +88,13 @@ export function tokenView(token: CardToken) {
 }
 
 export function clockView(clock: Clock, scheduler: Scheduler) {
-  return { now: new Date(clock.now()).toISOString(), epochMs: clock.now(), offsetMs: clock.offset(), txnTokenTtlMs: TXN_TOKEN_TTL_MS, pendingTokenChanges: scheduler.pending() };
+  return {
+    now: new Date(clock.now()).toISOString(),
+    epochMs: clock.now(),
+    offsetMs: clock.offset(),
+    txnTokenTtlMs: TXN_TOKEN_TTL_MS,
+    pendingTokenChanges: scheduler.pending(),
+  };
 }
 
 /** One control call, as the overview lists it. */
@@ -88,8 +107,14 @@ export interface ControlCallInfo {
 /** GET /sandbox: the merchant settings (never the key), the operations at their addresses and the control calls. */
 export function overview(config: SandboxConfig, clock: Clock, baseUrl: string, control: readonly ControlCallInfo[]) {
   return {
-    sandbox: 'A stateful sandbox of the service. The operations answer at the description\'s paths; everything under /sandbox/ is a sandbox extension, outside the contract.',
-    merchant: { mids: config.mids, clientId: config.clientId, merchantKey: config.usesDefaultKey ? 'the documented default test key' : 'configured', webhookUrl: config.webhookUrl ?? null },
+    sandbox:
+      "A stateful sandbox of the service. The operations answer at the description's paths; everything under /sandbox/ is a sandbox extension, outside the contract.",
+    merchant: {
+      mids: config.mids,
+      clientId: config.clientId,
+      merchantKey: config.usesDefaultKey ? 'the documented default test key' : 'configured',
+      webhookUrl: config.webhookUrl ?? null,
+    },
     now: new Date(clock.now()).toISOString(),
     operations: SERVED_OPERATIONS.map((o) => ({ operationId: o.operationId, method: o.method, path: `${baseUrl}${o.path}` })),
     control: control.map(({ method, path, what }) => ({ method, path, what })),

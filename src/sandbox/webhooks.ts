@@ -20,8 +20,16 @@ export interface Webhooks {
   list(): WebhookDelivery[];
 }
 
-export function createWebhooks({ store, clock, config, send }: {
-  store: Store; clock: Clock; config: SandboxConfig; send: NonNullable<SandboxOptions['sendNotification']>;
+export function createWebhooks({
+  store,
+  clock,
+  config,
+  send,
+}: {
+  store: Store;
+  clock: Clock;
+  config: SandboxConfig;
+  send: NonNullable<SandboxOptions['sendNotification']>;
 }): Webhooks {
   const signer = createChecksumSigner(config.merchantKey);
   /** Per token, the end of its chain of deliveries (so they are sent in order). */
@@ -36,7 +44,14 @@ export function createWebhooks({ store, clock, config, send }: {
       return delivery;
     }
     try {
-      const result = await send({ url: config.webhookUrl, body: { mid, tokenInfo }, signer, requestId: delivery.requestId, now: clock.now, timeoutMs: config.webhookTimeoutMs });
+      const result = await send({
+        url: config.webhookUrl,
+        body: { mid, tokenInfo },
+        signer,
+        requestId: delivery.requestId,
+        now: clock.now,
+        timeoutMs: config.webhookTimeoutMs,
+      });
       delivery.state = result.valid && result.outcome === 'success' ? 'delivered' : result.valid ? 'not-accepted' : 'invalid-reply';
       delivery.httpStatus = result.httpStatus;
       if (result.code !== undefined) delivery.code = result.code;
@@ -62,8 +77,14 @@ export function createWebhooks({ store, clock, config, send }: {
   return {
     notify(mid, tokenInfo) {
       const delivery: WebhookDelivery = {
-        id: `DLV${++sequence}`, tokenIndexNumber: tokenInfo.tokenIndexNumber, tokenStatus: tokenInfo.tokenStatus, mid,
-        url: config.webhookUrl ?? null, requestId: `NTF${digitsId(clock.now())}`, createdAt: new Date(clock.now()).toISOString(), state: 'pending',
+        id: `DLV${++sequence}`,
+        tokenIndexNumber: tokenInfo.tokenIndexNumber,
+        tokenStatus: tokenInfo.tokenStatus,
+        mid,
+        url: config.webhookUrl ?? null,
+        requestId: `NTF${digitsId(clock.now())}`,
+        createdAt: new Date(clock.now()).toISOString(),
+        state: 'pending',
       };
       store.deliveries.push(delivery);
       const previous = chains.get(tokenInfo.tokenIndexNumber) ?? Promise.resolve();

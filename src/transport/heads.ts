@@ -35,7 +35,14 @@ function defined(head: Head): Head {
 
 /** Token-service head (tokenize; the webhook uses the same): version v1, epoch ms, signature type. */
 export function tokenServiceHead(d: HeadInput): Head {
-  return defined({ version: 'v1', requestTimestamp: epochMs(d.now()), requestId: d.requestId, signatureType: d.signatureType, clientId: d.clientId, encryptionKeyVersion: d.encryptionKeyVersion });
+  return defined({
+    version: 'v1',
+    requestTimestamp: epochMs(d.now()),
+    requestId: d.requestId,
+    signatureType: d.signatureType,
+    clientId: d.clientId,
+    encryptionKeyVersion: d.encryptionKeyVersion,
+  });
 }
 
 /** Pre-auth head: Unix time in seconds, clientId (mandatory), application version when given. */

@@ -35,7 +35,11 @@ export async function buildEnvelope(head: Head, body: unknown, signer?: Signer):
 /** Refuses (RequestValidationError) a request that breaks the contract, before anything is sent. */
 export function checkRequest(operationId: OperationId, envelope: Envelope, context: ValidationOptions, what: string): void {
   const verdict = validate(operationId, 'request', { head: envelope.head, body: envelope.body }, context);
-  if (!verdict.valid) throw new RequestValidationError(`${operationId}: ${what} breaks the contract (${verdict.errors.length} problem(s)); nothing was sent.`, { operationId, issues: verdict.errors });
+  if (!verdict.valid)
+    throw new RequestValidationError(`${operationId}: ${what} breaks the contract (${verdict.errors.length} problem(s)); nothing was sent.`, {
+      operationId,
+      issues: verdict.errors,
+    });
 }
 
 /** How the errors of one kind of exchange speak of the other side. */
@@ -87,7 +91,10 @@ export class AnswerTooLarge extends Error {}
  * (AbortSignal.timeout and AbortSignal.any make transferable signals, which cost a tenth of a
  * loopback call).
  */
-export async function exchange(post: (signal: AbortSignal) => Promise<{ response: Response; body: ReadableStream<Uint8Array> | null | undefined }>, options: ExchangeOptions): Promise<Exchanged> {
+export async function exchange(
+  post: (signal: AbortSignal) => Promise<{ response: Response; body: ReadableStream<Uint8Array> | null | undefined }>,
+  options: ExchangeOptions,
+): Promise<Exchanged> {
   const { operationId, timeoutMs, signal, maxBytes, wording } = options;
   const controller = new AbortController();
   let timedOut = false;
@@ -106,7 +113,8 @@ export async function exchange(post: (signal: AbortSignal) => Promise<{ response
   } catch (error) {
     // An error the poster decided (an HTTP status the caller refuses) stands as it is.
     if (error instanceof GatewayError) throw error;
-    if (error instanceof AnswerTooLarge) throw new GatewayNonJsonError(`${operationId}: ${wording.answer} is larger than ${maxBytes} bytes; it was not read.`, { operationId });
+    if (error instanceof AnswerTooLarge)
+      throw new GatewayNonJsonError(`${operationId}: ${wording.answer} is larger than ${maxBytes} bytes; it was not read.`, { operationId });
     if (timedOut) throw new GatewayTimeoutError(`${operationId}: ${wording.timeout(timeoutMs)}`, { operationId, cause: error });
     if (signal?.aborted) throw new GatewayAbortError(`${operationId}: aborted by the caller.`, { operationId, cause: error });
     const cause = (error as { cause?: { code?: unknown; message?: unknown } } | null)?.cause;
@@ -131,5 +139,8 @@ export function readEnvelope(exchanged: Exchanged, options: { operationId: strin
   const parsed = parseJson(exchanged.text);
   if (parsed.ok && parsed.value !== null && typeof parsed.value === 'object' && !Array.isArray(parsed.value)) return parsed.value as Record<string, unknown>;
   const why = parsed.ok ? 'not an object' : parsed.message;
-  throw new GatewayNonJsonError(`${options.operationId}: ${options.wording.answer} is not a JSON envelope (HTTP ${exchanged.status}, ${why}; content-type ${mediaType(exchanged.headers.get('content-type'))}).`, { operationId: options.operationId, status: exchanged.status });
+  throw new GatewayNonJsonError(
+    `${options.operationId}: ${options.wording.answer} is not a JSON envelope (HTTP ${exchanged.status}, ${why}; content-type ${mediaType(exchanged.headers.get('content-type'))}).`,
+    { operationId: options.operationId, status: exchanged.status },
+  );
 }

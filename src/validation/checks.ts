@@ -17,7 +17,11 @@ export interface NamedCheck {
   readonly rule: string;
   /** Where the interface description states it. */
   readonly source: string;
-  run(payload: unknown, context: RequestContext, operation: { readonly parameters: readonly { readonly name: string; readonly in: string; readonly required: boolean }[] }): ValidationIssue[];
+  run(
+    payload: unknown,
+    context: RequestContext,
+    operation: { readonly parameters: readonly { readonly name: string; readonly in: string; readonly required: boolean }[] },
+  ): ValidationIssue[];
 }
 
 const NONE: ValidationIssue[] = [];
@@ -44,10 +48,25 @@ function bodyOf(payload: unknown): Fields | null {
   return body && typeof body === 'object' ? (body as Fields) : null;
 }
 
-function sameAsBody(where: 'query' | 'path', name: string, values: Record<string, string | undefined> | undefined, body: Fields | null, code: string, words: string): ValidationIssue[] {
+function sameAsBody(
+  where: 'query' | 'path',
+  name: string,
+  values: Record<string, string | undefined> | undefined,
+  body: Fields | null,
+  code: string,
+  words: string,
+): ValidationIssue[] {
   // A missing parameter is reported by the parameter check of validate(); nothing to compare then.
   if (!values || !body || typeof body[name] !== 'string' || values[name] === undefined || values[name] === body[name]) return NONE;
-  return [{ in: 'body', pointer: `/body/${name}`, rule: where === 'query' ? 'queryMatchesBody' : 'tokenizeMidMatchesPath', message: `"${name}" in the body differs from "${name}" in the ${where}: ${words}`, resultCode: code }];
+  return [
+    {
+      in: 'body',
+      pointer: `/body/${name}`,
+      rule: where === 'query' ? 'queryMatchesBody' : 'tokenizeMidMatchesPath',
+      message: `"${name}" in the body differs from "${name}" in the ${where}: ${words}`,
+      resultCode: code,
+    },
+  ];
 }
 
 /** The rules JSON Schema cannot say, by name. */
@@ -60,7 +79,12 @@ export const namedChecks: Readonly<Record<NamedCheckName, NamedCheck>> = {
         const values = param.in === 'query' ? context.query : param.in === 'path' ? context.path : undefined;
         if (!values || !param.required || (typeof values[param.name] === 'string' && values[param.name] !== '')) continue;
         if (issues === NONE) issues = [];
-        issues.push({ in: param.in as 'query' | 'path', pointer: `/${param.name}`, rule: 'requiredParameters', message: `The ${param.in} parameter "${param.name}" is missing: it is mandatory.` });
+        issues.push({
+          in: param.in as 'query' | 'path',
+          pointer: `/${param.name}`,
+          rule: 'requiredParameters',
+          message: `The ${param.in} parameter "${param.name}" is missing: it is mandatory.`,
+        });
       }
       return issues;
     },
@@ -89,7 +113,15 @@ export const namedChecks: Readonly<Record<NamedCheckName, NamedCheck>> = {
       const first = hundredths(txnAmount?.value);
       const renewal = body.renewalAmount === undefined ? first : hundredths(body.renewalAmount);
       if (first === null || renewal === null || first <= renewal) return NONE;
-      return [{ in: 'body', pointer: '/body/txnAmount/value', rule: 'firstPaymentWithinRenewalAmount', message: `"value" of the first payment (txnAmount) must not be greater than renewalAmount for ${body.subscriptionPaymentMode} subscriptions.`, resultCode: '1102' }];
+      return [
+        {
+          in: 'body',
+          pointer: '/body/txnAmount/value',
+          rule: 'firstPaymentWithinRenewalAmount',
+          message: `"value" of the first payment (txnAmount) must not be greater than renewalAmount for ${body.subscriptionPaymentMode} subscriptions.`,
+          resultCode: '1102',
+        },
+      ];
     },
   },
   expiryAfterStart: {
@@ -99,7 +131,15 @@ export const namedChecks: Readonly<Record<NamedCheckName, NamedCheck>> = {
       const start = body?.subscriptionStartDate;
       const expiry = body?.subscriptionExpiryDate;
       if (typeof start !== 'string' || typeof expiry !== 'string' || !DATE.test(start) || !DATE.test(expiry) || expiry > start) return NONE;
-      return [{ in: 'body', pointer: '/body/subscriptionExpiryDate', rule: 'expiryAfterStart', message: '"subscriptionExpiryDate" must be after "subscriptionStartDate".', resultCode: '1102' }];
+      return [
+        {
+          in: 'body',
+          pointer: '/body/subscriptionExpiryDate',
+          rule: 'expiryAfterStart',
+          message: '"subscriptionExpiryDate" must be after "subscriptionStartDate".',
+          resultCode: '1102',
+        },
+      ];
     },
   },
 };

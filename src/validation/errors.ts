@@ -28,11 +28,22 @@ export const MAX_ISSUES = 100;
 
 function fieldName(pointer: string): string {
   if (pointer === '') return 'The payload';
-  const last = pointer.slice(pointer.lastIndexOf('/') + 1).replace(/~1/g, '/').replace(/~0/g, '~');
+  const last = pointer
+    .slice(pointer.lastIndexOf('/') + 1)
+    .replace(/~1/g, '/')
+    .replace(/~0/g, '~');
   return /^\d+$/.test(last) ? `Item ${last} of ${fieldName(pointer.slice(0, pointer.lastIndexOf('/')))}` : `"${last}"`;
 }
 
-const TYPE_WORDS: Record<string, string> = { string: 'a string', object: 'a JSON object', array: 'an array', integer: 'an integer', number: 'a number', boolean: 'true or false', null: 'null' };
+const TYPE_WORDS: Record<string, string> = {
+  string: 'a string',
+  object: 'a JSON object',
+  array: 'an array',
+  integer: 'an integer',
+  number: 'a number',
+  boolean: 'true or false',
+  null: 'null',
+};
 
 /** The first line of the description of the schema that holds the keyword. */
 function expectation(holder: unknown): string {
@@ -84,7 +95,10 @@ function toIssue(error: CompiledValidatorError, doc: unknown, rootRef: string): 
       message = `${field} must not be sent here${within}.`;
       break;
     case 'type':
-      message = `${field} must be ${([] as string[]).concat(params.type ?? []).map((t) => TYPE_WORDS[t] ?? t).join(' or ')}.`;
+      message = `${field} must be ${([] as string[])
+        .concat(params.type ?? [])
+        .map((t) => TYPE_WORDS[t] ?? t)
+        .join(' or ')}.`;
       break;
     case 'enum':
       message = `${field} must be one of: ${(params.allowedValues ?? []).map((v) => JSON.stringify(v)).join(', ')}${within}.`;
@@ -118,12 +132,17 @@ function toIssue(error: CompiledValidatorError, doc: unknown, rootRef: string): 
       message = `${field} has a key that is not allowed.${expectation(holder)}`;
       break;
     case 'discriminator':
-      message = params.error === 'tag' ? `${field} is missing or not a string: it selects the variant of this object.` : `${field} has a value that selects no variant of this object.`;
+      message =
+        params.error === 'tag'
+          ? `${field} is missing or not a string: it selects the variant of this object.`
+          : `${field} has a value that selects no variant of this object.`;
       break;
     case 'oneOf':
     case 'anyOf': {
       const list = (holder as Record<string, unknown> | undefined)?.[keyword];
-      const branches = Array.isArray(list) ? list.map((b: { title?: unknown } | null) => b?.title).filter((t): t is string => typeof t === 'string' && t !== '') : [];
+      const branches = Array.isArray(list)
+        ? list.map((b: { title?: unknown } | null) => b?.title).filter((t): t is string => typeof t === 'string' && t !== '')
+        : [];
       message = `${field} matches ${keyword === 'oneOf' && params.passingSchemas ? 'more than one' : 'none'} of the allowed forms${branches.length ? `: ${branches.join('; ')}` : ''}.`;
       break;
     }

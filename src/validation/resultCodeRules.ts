@@ -26,10 +26,7 @@ const TOKEN_SERVICE: CodeRule<ResultCodeOf<'tokenizeCard'> & ResultCodeOf<'notif
 
 /** Per operation, which result code answers a request that breaks a rule (first match wins). */
 export const resultCodeRules: { readonly [O in OperationId]?: readonly CodeRule<ResultCodeOf<O>>[] } = {
-  notifyTokenStatus: [
-    { pointer: /^\/body\/tokenInfo\/tokenIndexNumber$/, rule: ['pattern', 'minLength', 'type'], code: '405' },
-    ...TOKEN_SERVICE,
-  ],
+  notifyTokenStatus: [{ pointer: /^\/body\/tokenInfo\/tokenIndexNumber$/, rule: ['pattern', 'minLength', 'type'], code: '405' }, ...TOKEN_SERVICE],
   tokenizeCard: TOKEN_SERVICE,
   preAuthorize: [
     { pointer: /^\/head(\/signature)?$/, rule: ['required'], code: '804' },
@@ -83,7 +80,10 @@ export const resultCodeRules: { readonly [O in OperationId]?: readonly CodeRule<
 };
 
 /** The result code for one issue of a request, or undefined when the description gives none. */
-export function resultCodeFor(operationId: string, issue: { pointer: string; rule: string; resultCode?: string | undefined }): { code: string; message?: string } | undefined {
+export function resultCodeFor(
+  operationId: string,
+  issue: { pointer: string; rule: string; resultCode?: string | undefined },
+): { code: string; message?: string } | undefined {
   if (issue.resultCode) return { code: issue.resultCode };
   const rules: readonly CodeRule[] = resultCodeRules[operationId as OperationId] ?? [];
   for (const r of rules) {

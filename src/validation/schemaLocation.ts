@@ -14,7 +14,10 @@ function child(node: Node, key: string): Node {
 }
 
 function resolveRef(doc: Node, ref: string): Node {
-  return ref.slice(2).split('/').reduce((node, key) => child(node, key.replace(/~1/g, '/').replace(/~0/g, '~')), doc);
+  return ref
+    .slice(2)
+    .split('/')
+    .reduce((node, key) => child(node, key.replace(/~1/g, '/').replace(/~0/g, '~')), doc);
 }
 
 function schemas(list: Node): Node[] {
@@ -75,7 +78,13 @@ export function locateRule(doc: Node, rootRef: string, error: { instancePath: st
   if (schemaPath.startsWith('#/components/')) return schemaPath;
   const rel = schemaPath.replace(/^#\/?/, '');
   const parts = rel === '' ? [] : rel.split('/');
-  const segments = error.instancePath === '' ? [] : error.instancePath.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const segments =
+    error.instancePath === ''
+      ? []
+      : error.instancePath
+          .slice(1)
+          .split('/')
+          .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
   // The keyword itself is the last part; the schema holding it must exist in the candidate.
   const holder = parts.slice(0, -1);
   const consumed = consumedSegments(holder);
@@ -89,7 +98,11 @@ export function locateRule(doc: Node, rootRef: string, error: { instancePath: st
     // place in the payload but holds other keywords.
     const holds =
       keyword === undefined ||
-      (keyword === 'false schema' ? node === false : keyword === 'discriminator' ? Array.isArray(child(node, 'oneOf')) : node !== null && typeof node === 'object' && keyword in node);
+      (keyword === 'false schema'
+        ? node === false
+        : keyword === 'discriminator'
+          ? Array.isArray(child(node, 'oneOf'))
+          : node !== null && typeof node === 'object' && keyword in node);
     if (!holds) continue;
     // AJV's discriminator is added to the oneOf by the validator build; the rule is the oneOf.
     const path = keyword === 'discriminator' ? [...holder, 'oneOf'].join('/') : rel;

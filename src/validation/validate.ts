@@ -40,7 +40,12 @@ export type Direction = 'request' | 'response';
 
 const VALID: ValidationSuccess = Object.freeze({ valid: true });
 /** The issue of a payload that cannot be read to the end (too deep, or a JavaScript object whose reading throws). */
-const unreadable = (): ValidationIssue => ({ in: 'body', pointer: '', rule: 'validatable', message: 'The payload could not be validated (it is too large, too deeply nested, or cannot be read).' });
+const unreadable = (): ValidationIssue => ({
+  in: 'body',
+  pointer: '',
+  rule: 'validatable',
+  message: 'The payload could not be validated (it is too large, too deeply nested, or cannot be read).',
+});
 const compiled = validators as unknown as Record<string, CompiledValidator>;
 
 interface Entry {
@@ -132,7 +137,12 @@ export function validate<O extends OperationId>(operationId: O, direction: Direc
         const all = detailedValidator(entry.names[direction]);
         if (!all(payload) && all.errors) errors = all.errors;
       } else {
-        issues.push({ in: 'body', pointer: '', rule: 'moreProblems', message: `The payload holds more than ${DETAIL_LIMIT} values: only its first problem is described.` });
+        issues.push({
+          in: 'body',
+          pointer: '',
+          rule: 'moreProblems',
+          message: `The payload holds more than ${DETAIL_LIMIT} values: only its first problem is described.`,
+        });
       }
     } catch {
       // Parts the first-problem validator did not read cannot be read (a getter or proxy that throws).

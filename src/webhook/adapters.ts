@@ -39,12 +39,25 @@ const JSON_TYPE = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
 const protocolIssue = (rule: string, message: string): ValidationIssue => ({ in: 'body', pointer: '', rule, message, resultCode: '400' });
 
 /** Whether the request can be a notification at all, judged from its method and headers. */
-function refusal(core: ReceiverCore, method: string | undefined, contentType: string | null | undefined, contentLength: string | null | undefined): Refusal | null {
+function refusal(
+  core: ReceiverCore,
+  method: string | undefined,
+  contentType: string | null | undefined,
+  contentLength: string | null | undefined,
+): Refusal | null {
   if (method !== 'POST') {
-    return { status: 405, headers: { allow: 'POST' }, verdict: core.reject('400', [protocolIssue('method', `The notification is sent with POST; this request used ${String(method).slice(0, 16)}.`)]) };
+    return {
+      status: 405,
+      headers: { allow: 'POST' },
+      verdict: core.reject('400', [protocolIssue('method', `The notification is sent with POST; this request used ${String(method).slice(0, 16)}.`)]),
+    };
   }
   if (contentType && !JSON_TYPE.test(contentType)) {
-    return { status: 415, headers: {}, verdict: core.reject('400', [protocolIssue('contentType', 'The notification is JSON: send it with Content-Type: application/json.')]) };
+    return {
+      status: 415,
+      headers: {},
+      verdict: core.reject('400', [protocolIssue('contentType', 'The notification is JSON: send it with Content-Type: application/json.')]),
+    };
   }
   if (contentLength && Number(contentLength) > core.maxBytes) return tooLarge(core);
   return null;
@@ -71,7 +84,12 @@ export function nodeHandler(core: ReceiverCore, onEvent: TokenStatusHandler): (r
 /** Sends the reply; `close` closes the connection after it. */
 function sendNode(res: ServerResponse, status: number, reply: unknown, headers: Record<string, string> = {}, close = false): void {
   const text = JSON.stringify(reply);
-  res.writeHead(status, { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...(close ? { connection: 'close' } : {}) });
+  res.writeHead(status, {
+    ...headers,
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(text),
+    ...(close ? { connection: 'close' } : {}),
+  });
   res.end(text);
 }
 
@@ -82,8 +100,14 @@ async function serveNode(core: ReceiverCore, onEvent: TokenStatusHandler, req: I
   if (req.readableEnded && parsedBody !== undefined) {
     // Middleware read the stream first. Raw bytes (express.raw()) are what the receiver needs;
     // a parsed object (express.json()) has lost the exact bytes the signature covers.
-    if (typeof parsedBody === 'string' || parsedBody instanceof Uint8Array) return sendNode(res, 200, await core.deliver(typeof parsedBody === 'string' ? Buffer.from(parsedBody) : parsedBody, onEvent));
-    const verdict = core.reject('400', [protocolIssue('rawBody', 'The request body was already parsed by a body parser (req.body is an object): mount this handler before it, or give it the raw bytes (for example express.raw({ type: "application/json" })).')]);
+    if (typeof parsedBody === 'string' || parsedBody instanceof Uint8Array)
+      return sendNode(res, 200, await core.deliver(typeof parsedBody === 'string' ? Buffer.from(parsedBody) : parsedBody, onEvent));
+    const verdict = core.reject('400', [
+      protocolIssue(
+        'rawBody',
+        'The request body was already parsed by a body parser (req.body is an object): mount this handler before it, or give it the raw bytes (for example express.raw({ type: "application/json" })).',
+      ),
+    ]);
     core.report(verdict);
     return sendNode(res, 200, verdict.reply);
   }

@@ -96,8 +96,10 @@ function envelopeProblem(envelope: unknown, signatureType: string) {
   const { head } = envelope;
   if (!Object.hasOwn(envelope, 'head')) return issue('/head', 'required', `"head" is missing: ${shape}.`);
   if (!isObject(head)) return issue('/head', 'type', '"head" must be a JSON object.');
-  if (!Object.hasOwn(head, 'signatureType')) return issue('/head/signatureType', 'required', `"signatureType" is missing from the head: it names the signature scheme (${signatureType}).`);
-  if (head.signatureType !== signatureType) return issue('/head/signatureType', 'const', `"signatureType" must be "${signatureType}", the scheme this receiver verifies.`);
+  if (!Object.hasOwn(head, 'signatureType'))
+    return issue('/head/signatureType', 'required', `"signatureType" is missing from the head: it names the signature scheme (${signatureType}).`);
+  if (head.signatureType !== signatureType)
+    return issue('/head/signatureType', 'const', `"signatureType" must be "${signatureType}", the scheme this receiver verifies.`);
   if (!Object.hasOwn(head, 'signature')) return issue('/head/signature', 'required', '"signature" is missing from the head: every notification is signed.');
   if (typeof head.signature !== 'string' || head.signature.length === 0) return issue('/head/signature', 'type', '"signature" must be a non-empty string.');
   if (!Object.hasOwn(envelope, 'body')) return issue('/body', 'required', `"body" is missing: ${shape}.`);
@@ -115,8 +117,18 @@ function replayKeys(head: { requestId: string; signature: string }): string[] {
   return [`requestId:${head.requestId}`, `signature:${createHash('sha256').update(head.signature).digest('hex')}`];
 }
 
-const SIGNATURE_FAILURE = issue('/head/signature', 'signature', 'The signature does not match the body. Check the merchant key, and pass the raw request body (the exact bytes received), not a parsed and re-serialized object.', '1001');
-const REPLAY = issue('/head/requestId', 'replay', 'This notification (same requestId or same signature) was already accepted within the replay window; it is not processed twice.', '406');
+const SIGNATURE_FAILURE = issue(
+  '/head/signature',
+  'signature',
+  'The signature does not match the body. Check the merchant key, and pass the raw request body (the exact bytes received), not a parsed and re-serialized object.',
+  '1001',
+);
+const REPLAY = issue(
+  '/head/requestId',
+  'replay',
+  'This notification (same requestId or same signature) was already accepted within the replay window; it is not processed twice.',
+  '406',
+);
 
 /** An accepted notification on its way through the adapters: its replay ids are reserved until released. */
 interface Pending {
@@ -130,7 +142,9 @@ interface Pending {
 export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookReceiver {
   const { verifier, now = Date.now, onRejected } = options ?? ({} as Partial<WebhookReceiverOptions>);
   if (!verifier || typeof verifier.verify !== 'function' || typeof verifier.signatureType !== 'string') {
-    throw new TypeError('createWebhookReceiver needs a verifier { signatureType, verify(bodyText, signature) }, for example createChecksumVerifier(merchantKey).');
+    throw new TypeError(
+      'createWebhookReceiver needs a verifier { signatureType, verify(bodyText, signature) }, for example createChecksumVerifier(merchantKey).',
+    );
   }
   const replayWindowMs = positive(options.replayWindowMs, WEBHOOK_DEFAULTS.replayWindowMs, 'replayWindowMs');
   const maxClockSkewMs = positive(options.maxClockSkewMs, WEBHOOK_DEFAULTS.maxClockSkewMs, 'maxClockSkewMs');
@@ -145,7 +159,14 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
   /** Steps 1 to 6. An accepted verdict holds its replay ids in `inFlight` until `release`. */
   async function evaluate(raw: unknown): Promise<Pending | WebhookRejected> {
     if (typeof raw !== 'string' && !(raw instanceof Uint8Array)) {
-      return reject('400', [issue('', 'rawBody', 'receive() takes the raw request body (a string or bytes), not a parsed object: the signature covers the exact bytes received.', '400')]);
+      return reject('400', [
+        issue(
+          '',
+          'rawBody',
+          'receive() takes the raw request body (a string or bytes), not a parsed object: the signature covers the exact bytes received.',
+          '400',
+        ),
+      ]);
     }
     const size = typeof raw === 'string' ? Buffer.byteLength(raw) : raw.byteLength;
     if (size > maxBytes) return reject('400', [issue('', 'maxBytes', `The notification is larger than ${maxBytes} bytes.`, '400')]);
@@ -177,7 +198,12 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
     if (Math.abs(skew) > maxClockSkewMs) {
       const where = skew < 0 ? 'behind' : 'ahead of';
       return reject('400', [
-        issue('/head/requestTimestamp', 'maxClockSkew', `"requestTimestamp" is ${Math.round(Math.abs(skew) / 1000)} s ${where} this server's clock; at most ${Math.round(maxClockSkewMs / 1000)} s is accepted. Check both clocks; an old notification may be a replay.`, '400'),
+        issue(
+          '/head/requestTimestamp',
+          'maxClockSkew',
+          `"requestTimestamp" is ${Math.round(Math.abs(skew) / 1000)} s ${where} this server's clock; at most ${Math.round(maxClockSkewMs / 1000)} s is accepted. Check both clocks; an old notification may be a replay.`,
+          '400',
+        ),
       ]);
     }
     const keys = replayKeys(event.head);
@@ -210,7 +236,8 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
     }
   }
 
-  const internalFailure = (error: unknown) => reject('500', [issue('', 'internal', `The notification could not be processed (${error instanceof Error ? error.name : 'failure'}).`, '500')]);
+  const internalFailure = (error: unknown) =>
+    reject('500', [issue('', 'internal', `The notification could not be processed (${error instanceof Error ? error.name : 'failure'}).`, '500')]);
 
   async function receive(raw: string | Uint8Array): Promise<WebhookVerdict> {
     try {
@@ -242,7 +269,9 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
       await onEvent(verdict.event);
     } catch {
       release(verdict.keys);
-      const failed = reject('500', [issue('', 'onEvent', 'The notification is authentic and valid, but its handler failed. It was not remembered, so a new delivery is accepted.', '500')]);
+      const failed = reject('500', [
+        issue('', 'onEvent', 'The notification is authentic and valid, but its handler failed. It was not remembered, so a new delivery is accepted.', '500'),
+      ]);
       report(failed);
       return failed.reply;
     }
@@ -261,6 +290,7 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
 
 function positive(value: unknown, fallback: number, name: string): number {
   if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !(value > 0) || !Number.isFinite(value)) throw new TypeError(`${name} must be a positive number of ${name === 'maxBytes' ? 'bytes' : 'milliseconds'}.`);
+  if (typeof value !== 'number' || !(value > 0) || !Number.isFinite(value))
+    throw new TypeError(`${name} must be a positive number of ${name === 'maxBytes' ? 'bytes' : 'milliseconds'}.`);
   return value;
 }

@@ -5,7 +5,9 @@ import type { ResponseOf, ResultCodeOf } from '../types.js';
 
 export type ReplyCode = ResultCodeOf<'notifyTokenStatus'>;
 
-const CODES = new Map<string, { code: string; status: string; messages: readonly string[] }>(resultCodes.notifyTokenStatus.codes.map((entry) => [entry.code, entry]));
+const CODES = new Map<string, { code: string; status: string; messages: readonly string[] }>(
+  resultCodes.notifyTokenStatus.codes.map((entry) => [entry.code, entry]),
+);
 
 /** The reply envelope for a code of section 7.1, at `at` (epoch milliseconds). */
 export function replyFor(code: ReplyCode, at: number): ResponseOf<'notifyTokenStatus'> {

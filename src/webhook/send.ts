@@ -77,7 +77,15 @@ export async function sendTokenNotification(options: SendTokenNotificationOption
   const fetchImpl = options.fetch ?? fetch;
   const exchanged = await exchange(
     async (signal) => {
-      const response = await fetchImpl(new Request(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: envelope.text, redirect: 'manual', signal }));
+      const response = await fetchImpl(
+        new Request(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json' },
+          body: envelope.text,
+          redirect: 'manual',
+          signal,
+        }),
+      );
       return { response, body: response.body };
     },
     { operationId: OPERATION, timeoutMs, maxBytes: maxReplyBytes, wording: MERCHANT },
@@ -86,7 +94,12 @@ export async function sendTokenNotification(options: SendTokenNotificationOption
   const verdict = validate(OPERATION, 'response', reply);
   const issues = verdict.valid ? [] : [...verdict.errors];
   if (exchanged.status !== 200) {
-    issues.unshift({ in: 'body', pointer: '', rule: 'httpStatus', message: `The reply has HTTP status ${exchanged.status}; the contract's reply is HTTP 200 with the result in body.resultInfo.` });
+    issues.unshift({
+      in: 'body',
+      pointer: '',
+      rule: 'httpStatus',
+      message: `The reply has HTTP status ${exchanged.status}; the contract's reply is HTTP 200 with the result in body.resultInfo.`,
+    });
   }
   const result = resultOf(OPERATION, reply, exchanged.status);
   return {

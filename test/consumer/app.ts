@@ -61,10 +61,18 @@ try {
   assert.equal(paid.data.body.txnInfo?.status, 'TXN_SUCCESS');
 
   // Tokenize a card, receive its notification, pay with the token index.
-  const encryptedCardData = encryptCardData({ cardNumber: '4111111111111111', expiryMonth: '12', expiryYear: '2030', securityCode: '123' }, sandbox.publicKeyPem);
+  const encryptedCardData = encryptCardData(
+    { cardNumber: '4111111111111111', expiryMonth: '12', expiryYear: '2030', securityCode: '123' },
+    sandbox.publicKeyPem,
+  );
   const tokenized = await client.tokenizeCard({
     mid: MID,
-    body: { cardSource: 'MANUAL_ENTERED', encryptedCardData, userInfo: { custId: 'CUST_001' }, tokenizationConsent: { userConsent: 1, createdAt: 'Jan 21, 2026 10:15:30 AM' } },
+    body: {
+      cardSource: 'MANUAL_ENTERED',
+      encryptedCardData,
+      userInfo: { custId: 'CUST_001' },
+      tokenizationConsent: { userConsent: 1, createdAt: 'Jan 21, 2026 10:15:30 AM' },
+    },
   });
   assert.equal(tokenized.code, '00');
   const tokenIndexNumber = tokenized.data.body.tokenIndexNumber;
@@ -76,18 +84,32 @@ try {
   );
   const card: components['schemas']['CardInfo'] = { cardFlowType: 'TOKEN_INDEX_NO', cardUniqueId: tokenIndexNumber, cvv: '123' };
   const second = sandbox.createOrder({ txnAmount: { value: '250.00' } });
-  const byCard = await client.initiatePayment({ txnToken: second.txnToken, body: { mid: MID, orderId: second.orderId, requestType: 'PAYMENT', paymentMode: 'CREDIT_CARD', cardInfo: card } });
+  const byCard = await client.initiatePayment({
+    txnToken: second.txnToken,
+    body: { mid: MID, orderId: second.orderId, requestType: 'PAYMENT', paymentMode: 'CREDIT_CARD', cardInfo: card },
+  });
   assert.equal(byCard.outcome, 'success');
   assert.equal(byCard.data.body.bankForm?.pageType, 'redirect');
 
   // validate(): a pay request without its instrument, and the code the service would answer.
   const withoutVpa = { mid: MID, orderId: 'ORDER-9', requestType: 'PAYMENT', paymentMode: 'UPI' };
-  const verdict = validate('initiatePayment', 'request', { head: { tokenType: 'TXN_TOKEN', token: 'T' }, body: withoutVpa }, { query: { mid: MID, orderId: 'ORDER-9' } });
+  const verdict = validate(
+    'initiatePayment',
+    'request',
+    { head: { tokenType: 'TXN_TOKEN', token: 'T' }, body: withoutVpa },
+    { query: { mid: MID, orderId: 'ORDER-9' } },
+  );
   assert.equal(verdict.valid, false);
-  if (!verdict.valid) assert.deepEqual(verdict.errors.map((e) => e.pointer), ['/body/payerAccount']);
+  if (!verdict.valid)
+    assert.deepEqual(
+      verdict.errors.map((e) => e.pointer),
+      ['/body/payerAccount'],
+    );
 
   // A call the client refuses to send is a typed error.
-  const refused = await client.initiatePayment({ txnToken: 'T', body: withoutVpa as unknown as RequestOf<'initiatePayment'>['body'] }).catch((error: unknown) => error);
+  const refused = await client
+    .initiatePayment({ txnToken: 'T', body: withoutVpa as unknown as RequestOf<'initiatePayment'>['body'] })
+    .catch((error: unknown) => error);
   assert.ok(refused instanceof GatewayError && refused.kind === 'request-invalid');
 
   // The subpaths: the generated types, the precompiled validators, the result-code catalog and the bundle.

@@ -4,10 +4,11 @@
 // respected; and, for a valid payload, every single mutation that breaks exactly one rule, with the
 // place validate() must report. Nothing here is written per operation: a new operation, field or
 // rule of the contract is covered without touching this file. Every value is synthetic.
-import fc from 'fast-check';
-import { isDeepStrictEqual } from 'node:util';
+
 import { readFileSync } from 'node:fs';
+import { isDeepStrictEqual } from 'node:util';
 import formatsModule from 'ajv-formats/dist/formats.js';
+import fc from 'fast-check';
 import { operations } from '../../src/index.js';
 
 /** The bundled contract that validate() was generated from. */
@@ -31,12 +32,28 @@ export function fcTimeout(defaultRuns: number): number {
 
 export type Direction = 'request' | 'response';
 /** One payload with the query and path parameters of its request. */
-export interface Sample { payload: any; query?: Record<string, string>; path?: Record<string, string> }
+export interface Sample {
+  payload: any;
+  query?: Record<string, string>;
+  path?: Record<string, string>;
+}
 
 /** A single change that breaks one rule, and where validate() must report it. */
 export interface Mutation {
   /** the kind of rule broken */
-  kind: 'type' | 'required' | 'pattern' | 'format' | 'maxLength' | 'minLength' | 'enum' | 'unknownField' | 'propertyNames' | 'conditional' | 'namedCheck' | 'parameter';
+  kind:
+    | 'type'
+    | 'required'
+    | 'pattern'
+    | 'format'
+    | 'maxLength'
+    | 'minLength'
+    | 'enum'
+    | 'unknownField'
+    | 'propertyNames'
+    | 'conditional'
+    | 'namedCheck'
+    | 'parameter';
   /** where the broken rule lives in the contract (JSON Pointers into the bundled document; several when
    * schemas that apply together state the same rule), or the named check */
   rules: string[];
@@ -55,11 +72,27 @@ export interface Mutation {
 
 const formats: Record<string, any> = (formatsModule as any).fullFormats ?? (formatsModule as any).default?.fullFormats;
 /** Keywords that say nothing about valid values. */
-const ANNOTATIONS = new Set(['title', 'description', 'examples', 'example', 'default', 'deprecated', 'readOnly', 'writeOnly', '$comment', 'discriminator', 'externalDocs', 'xml']);
+const ANNOTATIONS = new Set([
+  'title',
+  'description',
+  'examples',
+  'example',
+  'default',
+  'deprecated',
+  'readOnly',
+  'writeOnly',
+  '$comment',
+  'discriminator',
+  'externalDocs',
+  'xml',
+]);
 
 function resolveRef(ref: string): any {
   if (!ref.startsWith('#/')) throw new Error(`only local $ref is supported: ${ref}`);
-  return ref.slice(2).split('/').reduce((node: any, key) => node?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], contract);
+  return ref
+    .slice(2)
+    .split('/')
+    .reduce((node: any, key) => node?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], contract);
 }
 
 /** JSON Pointer of every schema object of the contract, by identity (to name the rule a mutation breaks). */
@@ -74,7 +107,10 @@ const where = (schema: object) => locations.get(schema) ?? '(inline)';
 /** The schemas that hold at one place: `$ref` and `allOf` flattened (branches and conditionals kept). */
 function conjuncts(schema: any, out: any[] = []): any[] {
   if (schema === true || schema === undefined) return out;
-  if (schema === false) { out.push(false); return out; }
+  if (schema === false) {
+    out.push(false);
+    return out;
+  }
   if (typeof schema.$ref === 'string') conjuncts(resolveRef(schema.$ref), out);
   out.push(schema);
   for (const part of schema.allOf ?? []) conjuncts(part, out);
@@ -106,7 +142,10 @@ function evaluatedNames(schema: any, value: any, out = new Set<string>()): Set<s
   for (const part of schema.allOf ?? []) evaluatedNames(part, value, out);
   for (const part of [...(schema.oneOf ?? []), ...(schema.anyOf ?? [])]) if (satisfies(part, value)) evaluatedNames(part, value, out);
   if (schema.if !== undefined) {
-    if (satisfies(schema.if, value)) { evaluatedNames(schema.if, value, out); evaluatedNames(schema.then, value, out); } else evaluatedNames(schema.else, value, out);
+    if (satisfies(schema.if, value)) {
+      evaluatedNames(schema.if, value, out);
+      evaluatedNames(schema.then, value, out);
+    } else evaluatedNames(schema.else, value, out);
   }
   return out;
 }
@@ -123,24 +162,50 @@ export function satisfies(schema: any, value: any): boolean {
     if (ANNOTATIONS.has(key) || key.startsWith('x-') || key === 'then' || key === 'else') continue;
     const isObject = typeOf(value) === 'object';
     switch (key) {
-      case '$ref': if (!satisfies(resolveRef(rule), value)) return false; break;
-      case 'allOf': if (!rule.every((s: any) => satisfies(s, value))) return false; break;
-      case 'anyOf': if (!rule.some((s: any) => satisfies(s, value))) return false; break;
-      case 'oneOf': if (rule.filter((s: any) => satisfies(s, value)).length !== 1) return false; break;
-      case 'not': if (satisfies(rule, value)) return false; break;
-      case 'if': if (!satisfies(satisfies(rule, value) ? schema.then : schema.else, value)) return false; break;
+      case '$ref':
+        if (!satisfies(resolveRef(rule), value)) return false;
+        break;
+      case 'allOf':
+        if (!rule.every((s: any) => satisfies(s, value))) return false;
+        break;
+      case 'anyOf':
+        if (!rule.some((s: any) => satisfies(s, value))) return false;
+        break;
+      case 'oneOf':
+        if (rule.filter((s: any) => satisfies(s, value)).length !== 1) return false;
+        break;
+      case 'not':
+        if (satisfies(rule, value)) return false;
+        break;
+      case 'if':
+        if (!satisfies(satisfies(rule, value) ? schema.then : schema.else, value)) return false;
+        break;
       case 'type': {
         const t = typeOf(value);
         if (![].concat(rule).some((want: string) => want === t || (want === 'number' && t === 'integer'))) return false;
         break;
       }
-      case 'const': if (!isDeepStrictEqual(rule, value)) return false; break;
-      case 'enum': if (!rule.some((v: unknown) => isDeepStrictEqual(v, value))) return false; break;
-      case 'pattern': if (typeof value === 'string' && !new RegExp(rule, 'u').test(value)) return false; break;
-      case 'format': if (typeof value === 'string' && !formatHolds(rule, value)) return false; break;
-      case 'minLength': if (typeof value === 'string' && COUNTED(value) < rule) return false; break;
-      case 'maxLength': if (typeof value === 'string' && COUNTED(value) > rule) return false; break;
-      case 'required': if (isObject && !rule.every((k: string) => Object.hasOwn(value, k))) return false; break;
+      case 'const':
+        if (!isDeepStrictEqual(rule, value)) return false;
+        break;
+      case 'enum':
+        if (!rule.some((v: unknown) => isDeepStrictEqual(v, value))) return false;
+        break;
+      case 'pattern':
+        if (typeof value === 'string' && !new RegExp(rule, 'u').test(value)) return false;
+        break;
+      case 'format':
+        if (typeof value === 'string' && !formatHolds(rule, value)) return false;
+        break;
+      case 'minLength':
+        if (typeof value === 'string' && COUNTED(value) < rule) return false;
+        break;
+      case 'maxLength':
+        if (typeof value === 'string' && COUNTED(value) > rule) return false;
+        break;
+      case 'required':
+        if (isObject && !rule.every((k: string) => Object.hasOwn(value, k))) return false;
+        break;
       case 'properties':
         if (isObject) for (const [k, s] of Object.entries(rule)) if (Object.hasOwn(value, k) && !satisfies(s, value[k])) return false;
         break;
@@ -153,9 +218,14 @@ export function satisfies(schema: any, value: any): boolean {
         for (const k of Object.keys(value)) if (!known.has(k) && !satisfies(rule, value[k])) return false;
         break;
       }
-      case 'propertyNames': if (isObject && !Object.keys(value).every((k) => satisfies(rule, k))) return false; break;
-      case 'items': if (Array.isArray(value) && !value.every((v) => satisfies(rule, v))) return false; break;
-      default: throw new Error(`the generator does not know the keyword "${key}" (at ${where(schema)}): teach test/helpers/arbitraries.ts`);
+      case 'propertyNames':
+        if (isObject && !Object.keys(value).every((k) => satisfies(rule, k))) return false;
+        break;
+      case 'items':
+        if (Array.isArray(value) && !value.every((v) => satisfies(rule, v))) return false;
+        break;
+      default:
+        throw new Error(`the generator does not know the keyword "${key}" (at ${where(schema)}): teach test/helpers/arbitraries.ts`);
     }
   }
   return true;
@@ -182,7 +252,10 @@ const FORMAT_ARBITRARIES: Record<string, fc.Arbitrary<string>> = {
 function alternatives(list: any[]): any[][] {
   let result: any[][] = [[]];
   for (const schema of list) {
-    if (schema === false) { result = result.map((r) => [...r, false]); continue; }
+    if (schema === false) {
+      result = result.map((r) => [...r, false]);
+      continue;
+    }
     let options: any[][] = [[schema]];
     for (const key of ['oneOf', 'anyOf']) {
       if (!Array.isArray(schema[key])) continue;
@@ -215,9 +288,27 @@ interface Facts {
 }
 
 function factsOf(list: any[]): Facts {
-  const f: Facts = { types: null, values: null, patterns: [], formats: [], minLength: 0, maxLength: Infinity, properties: new Map(), required: new Set(), closed: false, additional: null, propertyNames: [], items: [], conditionals: [], impossible: false };
+  const f: Facts = {
+    types: null,
+    values: null,
+    patterns: [],
+    formats: [],
+    minLength: 0,
+    maxLength: Infinity,
+    properties: new Map(),
+    required: new Set(),
+    closed: false,
+    additional: null,
+    propertyNames: [],
+    items: [],
+    conditionals: [],
+    impossible: false,
+  };
   for (const s of list) {
-    if (s === false) { f.impossible = true; continue; }
+    if (s === false) {
+      f.impossible = true;
+      continue;
+    }
     if (s.type !== undefined) {
       const t = new Set<string>([].concat(s.type));
       f.types = f.types ? new Set([...f.types].filter((x) => t.has(x) || (x === 'integer' && t.has('number')))) : t;
@@ -286,17 +377,27 @@ function single(list: any[]): fc.Arbitrary<unknown> {
     if (!candidates.length) throw new Error(`no listed value is valid at ${list.map(where).join(' + ')}`);
     return fc.constantFrom(...candidates);
   }
-  const types = f.types ? [...f.types] : [f.properties.size || f.required.size || f.closed ? 'object' : f.patterns.length || f.formats.length ? 'string' : 'any'];
+  const types = f.types
+    ? [...f.types]
+    : [f.properties.size || f.required.size || f.closed ? 'object' : f.patterns.length || f.formats.length ? 'string' : 'any'];
   const arbs = types.map((type) => {
     switch (type) {
-      case 'string': return stringOf(f).filter((v) => satisfies(all, v));
-      case 'object': return objectOf(list, f);
-      case 'array': return fc.array(valuesOf(f.items), { maxLength: 3 });
-      case 'boolean': return fc.boolean();
-      case 'integer': return fc.integer().filter((v) => satisfies(all, v));
-      case 'number': return fc.double({ noNaN: true, noDefaultInfinity: true }).filter((v) => satisfies(all, v));
-      case 'null': return fc.constant(null);
-      default: return anyJson;
+      case 'string':
+        return stringOf(f).filter((v) => satisfies(all, v));
+      case 'object':
+        return objectOf(list, f);
+      case 'array':
+        return fc.array(valuesOf(f.items), { maxLength: 3 });
+      case 'boolean':
+        return fc.boolean();
+      case 'integer':
+        return fc.integer().filter((v) => satisfies(all, v));
+      case 'number':
+        return fc.double({ noNaN: true, noDefaultInfinity: true }).filter((v) => satisfies(all, v));
+      case 'null':
+        return fc.constant(null);
+      default:
+        return anyJson;
     }
   });
   return arbs.length === 1 ? arbs[0] : fc.oneof(...arbs);
@@ -324,7 +425,7 @@ function objectOf(list: any[], f: Facts): fc.Arbitrary<Record<string, unknown>> 
   let extras: fc.Arbitrary<Record<string, unknown>> = fc.constant({});
   if (!f.closed) {
     const keyArb = f.propertyNames.length
-      ? valuesOf(f.propertyNames).filter((k) => typeof k === 'string' && !documented.has(k)) as fc.Arbitrary<string>
+      ? (valuesOf(f.propertyNames).filter((k) => typeof k === 'string' && !documented.has(k)) as fc.Arbitrary<string>)
       : extraName.filter((k) => !documented.has(k));
     extras = fc.dictionary(keyArb, f.additional ? valuesOf(f.additional) : anyJson, { maxKeys: 3, noNullPrototype: true });
   }
@@ -332,41 +433,49 @@ function objectOf(list: any[], f: Facts): fc.Arbitrary<Record<string, unknown>> 
   if (!f.conditionals.length) return base;
   // A conditional's `then` adds rules to the fields it names once the generated object meets its
   // `if`: those fields are generated again under the added rules (or removed, where forbidden).
-  return base.chain((value) => {
-    const active = f.conditionals.filter((c) => satisfies(c.if, value));
-    if (!active.length) return fc.constant(value);
-    const changes: Record<string, fc.Arbitrary<unknown>> = {};
-    const forced: string[] = [];
-    const removed = new Set<string>();
-    for (const c of active) {
-      const then = factsOf(conjuncts(c.then));
-      for (const [name, schemas] of then.properties) {
-        if (schemas.includes(false)) removed.add(name);
+  return base
+    .chain((value) => {
+      const active = f.conditionals.filter((c) => satisfies(c.if, value));
+      if (!active.length) return fc.constant(value);
+      const changes: Record<string, fc.Arbitrary<unknown>> = {};
+      const forced: string[] = [];
+      const removed = new Set<string>();
+      for (const c of active) {
+        const then = factsOf(conjuncts(c.then));
+        for (const [name, schemas] of then.properties) {
+          if (schemas.includes(false)) removed.add(name);
+        }
+        for (const name of new Set([...then.properties.keys(), ...then.required])) {
+          if (removed.has(name)) continue;
+          const must = then.required.has(name);
+          if (!must && !Object.hasOwn(value, name)) continue;
+          const schemas = [...(f.properties.get(name) ?? []), ...active.flatMap((a) => factsOf(conjuncts(a.then)).properties.get(name) ?? [])];
+          changes[name] = valuesOf(schemas);
+          if (must) forced.push(name);
+        }
       }
-      for (const name of new Set([...then.properties.keys(), ...then.required])) {
-        if (removed.has(name)) continue;
-        const must = then.required.has(name);
-        if (!must && !Object.hasOwn(value, name)) continue;
-        const schemas = [...(f.properties.get(name) ?? []), ...active.flatMap((a) => factsOf(conjuncts(a.then)).properties.get(name) ?? [])];
-        changes[name] = valuesOf(schemas);
-        if (must) forced.push(name);
-      }
-    }
-    return fc.record(changes, { requiredKeys: Object.keys(changes), noNullPrototype: true }).map((fresh) => {
-      const next: Record<string, unknown> = { ...value, ...fresh };
-      for (const name of removed) delete next[name];
-      return next;
-    });
-  }).filter((value) => f.conditionals.every((c) => satisfies({ if: c.if, then: c.then ?? true }, value)));
+      return fc.record(changes, { requiredKeys: Object.keys(changes), noNullPrototype: true }).map((fresh) => {
+        const next: Record<string, unknown> = { ...value, ...fresh };
+        for (const name of removed) delete next[name];
+        return next;
+      });
+    })
+    .filter((value) => f.conditionals.every((c) => satisfies({ if: c.if, then: c.then ?? true }, value)));
 }
 
 // ---------------------------------------------------------------------------------------------
 // Operations, parameters and named checks
 
-export interface OperationView { operationId: string; schema: (direction: Direction) => any; parameters: { name: string; in: 'query' | 'path'; required: boolean; schema: any }[]; namedChecks: string[] }
+export interface OperationView {
+  operationId: string;
+  schema: (direction: Direction) => any;
+  parameters: { name: string; in: 'query' | 'path'; required: boolean; schema: any }[];
+  namedChecks: string[];
+}
 
 function operationItem(operationId: string): any {
-  for (const item of [...Object.values<any>(contract.paths), ...Object.values<any>(contract.webhooks ?? {})]) if (item.post?.operationId === operationId) return item.post;
+  for (const item of [...Object.values<any>(contract.paths), ...Object.values<any>(contract.webhooks ?? {})])
+    if (item.post?.operationId === operationId) return item.post;
   throw new Error(`no operation ${operationId}`);
 }
 
@@ -375,7 +484,9 @@ export const operationViews: OperationView[] = operations.map((op: any) => {
   return {
     operationId: op.operationId,
     schema: (direction: Direction) => ({ $ref: `#/components/schemas/${op[direction].schema}` }),
-    parameters: (item.parameters ?? []).map((p: any) => (p.$ref ? resolveRef(p.$ref) : p)).map((p: any) => ({ name: p.name, in: p.in, required: p.required === true, schema: p.schema ?? true })),
+    parameters: (item.parameters ?? [])
+      .map((p: any) => (p.$ref ? resolveRef(p.$ref) : p))
+      .map((p: any) => ({ name: p.name, in: p.in, required: p.required === true, schema: p.schema ?? true })),
     namedChecks: [...op.namedChecks],
   };
 });
@@ -391,22 +502,52 @@ const hundredths = (a: unknown) => (typeof a === 'string' && AMOUNT.test(a) ? Ma
 export const namedCheckRules: Record<string, { fix: (s: Sample) => boolean; break: (s: Sample) => Mutation[] }> = {
   requiredParameters: {
     fix: () => true, // the parameters are generated from their schemas
-    break: (s) => (['query', 'path'] as const).flatMap((part) => Object.keys(s[part] ?? {}).map((name): Mutation => ({ kind: 'parameter', rules: ['requiredParameters'], in: part, pointer: `/${name}`, at: [`$${part}`, name], action: 'delete' }))),
+    break: (s) =>
+      (['query', 'path'] as const).flatMap((part) =>
+        Object.keys(s[part] ?? {}).map(
+          (name): Mutation => ({ kind: 'parameter', rules: ['requiredParameters'], in: part, pointer: `/${name}`, at: [`$${part}`, name], action: 'delete' }),
+        ),
+      ),
   },
   queryMatchesBody: {
     fix: (s) => {
       for (const name of ['mid', 'orderId']) if (s.query && typeof s.payload?.body?.[name] === 'string') s.query[name] = s.payload.body[name];
       return true;
     },
-    break: (s) => ['mid', 'orderId'].filter((n) => typeof s.payload?.body?.[n] === 'string' && s.query?.[n] !== undefined)
-      .map((name): Mutation => ({ kind: 'namedCheck', rules: ['queryMatchesBody'], in: 'body', pointer: `/body/${name}`, at: ['$query', name], action: 'set', value: `${s.payload.body[name]}-other` })),
+    break: (s) =>
+      ['mid', 'orderId']
+        .filter((n) => typeof s.payload?.body?.[n] === 'string' && s.query?.[n] !== undefined)
+        .map(
+          (name): Mutation => ({
+            kind: 'namedCheck',
+            rules: ['queryMatchesBody'],
+            in: 'body',
+            pointer: `/body/${name}`,
+            at: ['$query', name],
+            action: 'set',
+            value: `${s.payload.body[name]}-other`,
+          }),
+        ),
   },
   tokenizeMidMatchesPath: {
     fix: (s) => {
       if (s.path && typeof s.payload?.body?.mid === 'string') s.path.mid = s.payload.body.mid;
       return true;
     },
-    break: (s) => (typeof s.payload?.body?.mid === 'string' && s.path ? [{ kind: 'namedCheck', rules: ['tokenizeMidMatchesPath'], in: 'body', pointer: '/body/mid', at: ['$path', 'mid'], action: 'set', value: `${s.payload.body.mid}-other` }] : []),
+    break: (s) =>
+      typeof s.payload?.body?.mid === 'string' && s.path
+        ? [
+            {
+              kind: 'namedCheck',
+              rules: ['tokenizeMidMatchesPath'],
+              in: 'body',
+              pointer: '/body/mid',
+              at: ['$path', 'mid'],
+              action: 'set',
+              value: `${s.payload.body.mid}-other`,
+            },
+          ]
+        : [],
   },
   firstPaymentWithinRenewalAmount: {
     fix: (s) => {
@@ -420,7 +561,17 @@ export const namedCheckRules: Record<string, { fix: (s: Sample) => boolean; brea
     break: (s) => {
       const body = s.payload?.body;
       if (!['UPI', 'BANK_MANDATE'].includes(body?.subscriptionPaymentMode) || body.renewalAmount === undefined || !body.txnAmount) return [];
-      return [{ kind: 'namedCheck', rules: ['firstPaymentWithinRenewalAmount'], in: 'body', pointer: '/body/txnAmount/value', at: ['body', 'txnAmount', 'value'], action: 'set', value: `${(hundredths(body.renewalAmount) ?? 0) / 100 + 1}` }];
+      return [
+        {
+          kind: 'namedCheck',
+          rules: ['firstPaymentWithinRenewalAmount'],
+          in: 'body',
+          pointer: '/body/txnAmount/value',
+          at: ['body', 'txnAmount', 'value'],
+          action: 'set',
+          value: `${(hundredths(body.renewalAmount) ?? 0) / 100 + 1}`,
+        },
+      ];
     },
   },
   expiryAfterStart: {
@@ -428,12 +579,24 @@ export const namedCheckRules: Record<string, { fix: (s: Sample) => boolean; brea
       const body = s.payload?.body;
       if (typeof body?.subscriptionStartDate !== 'string' || typeof body.subscriptionExpiryDate !== 'string') return true;
       if (body.subscriptionExpiryDate === body.subscriptionStartDate) return false;
-      if (body.subscriptionExpiryDate < body.subscriptionStartDate) [body.subscriptionStartDate, body.subscriptionExpiryDate] = [body.subscriptionExpiryDate, body.subscriptionStartDate];
+      if (body.subscriptionExpiryDate < body.subscriptionStartDate)
+        [body.subscriptionStartDate, body.subscriptionExpiryDate] = [body.subscriptionExpiryDate, body.subscriptionStartDate];
       return true;
     },
-    break: (s) => (typeof s.payload?.body?.subscriptionStartDate === 'string'
-      ? [{ kind: 'namedCheck', rules: ['expiryAfterStart'], in: 'body', pointer: '/body/subscriptionExpiryDate', at: ['body', 'subscriptionExpiryDate'], action: 'set', value: s.payload.body.subscriptionStartDate }]
-      : []),
+    break: (s) =>
+      typeof s.payload?.body?.subscriptionStartDate === 'string'
+        ? [
+            {
+              kind: 'namedCheck',
+              rules: ['expiryAfterStart'],
+              in: 'body',
+              pointer: '/body/subscriptionExpiryDate',
+              at: ['body', 'subscriptionExpiryDate'],
+              action: 'set',
+              value: s.payload.body.subscriptionStartDate,
+            },
+          ]
+        : [],
   },
 };
 
@@ -444,21 +607,24 @@ export function sampleArbitrary(view: OperationView, direction: Direction): fc.A
   const params: Record<string, fc.Arbitrary<unknown>> = {};
   for (const p of view.parameters) params[`${p.in}:${p.name}`] = valuesOf(conjuncts(p.schema));
   for (const name of view.namedChecks) if (!namedCheckRules[name]) throw new Error(`no generator rule for the named check ${name}: add it to namedCheckRules`);
-  return fc.tuple(payload, fc.record(params, { requiredKeys: Object.keys(params) })).map(([p, values]) => {
-    const sample: Sample = { payload: structuredClone(p) };
-    for (const param of view.parameters) {
-      sample[param.in] ??= {};
-      const part = sample[param.in] as Record<string, string>;
-      part[param.name] = String(values[`${param.in}:${param.name}`]);
-    }
-    return sample;
-  }).filter((sample) => view.namedChecks.every((name) => namedCheckRules[name].fix(sample)));
+  return fc
+    .tuple(payload, fc.record(params, { requiredKeys: Object.keys(params) }))
+    .map(([p, values]) => {
+      const sample: Sample = { payload: structuredClone(p) };
+      for (const param of view.parameters) {
+        sample[param.in] ??= {};
+        const part = sample[param.in] as Record<string, string>;
+        part[param.name] = String(values[`${param.in}:${param.name}`]);
+      }
+      return sample;
+    })
+    .filter((sample) => view.namedChecks.every((name) => namedCheckRules[name].fix(sample)));
 }
 
 // ---------------------------------------------------------------------------------------------
 // Single mutations
 
-const escape = (k: string) => k.replace(/~/g, '~0').replace(/\//g, '~1');
+const escapeKey = (k: string) => k.replace(/~/g, '~0').replace(/\//g, '~1');
 const UNKNOWN_FIELD = 'unknownField';
 const NOT_LISTED = 'NOT_A_LISTED_VALUE';
 
@@ -493,12 +659,22 @@ function wrongType(list: any[]): unknown {
 }
 
 function valueSample(list: any[], differentFrom: any): unknown | undefined {
-  const found = fc.sample(valuesOf(list).filter((v) => !satisfies({ allOf: [differentFrom] }, v)), { seed: 7, numRuns: 1 });
+  const found = fc.sample(
+    valuesOf(list).filter((v) => !satisfies({ allOf: [differentFrom] }, v)),
+    { seed: 7, numRuns: 1 },
+  );
   return found[0];
 }
 
-
-interface Node { list: any[]; base: any[]; thens: any[]; f: Facts; value: any; at: string[]; pointer: string }
+interface Node {
+  list: any[];
+  base: any[];
+  thens: any[];
+  f: Facts;
+  value: any;
+  at: string[];
+  pointer: string;
+}
 
 /** Calls `visit` for every value of a valid sample's payload, with the schemas that hold there. */
 function eachNode(view: OperationView, direction: Direction, sample: Sample, visit: (node: Node) => void) {
@@ -506,7 +682,7 @@ function eachNode(view: OperationView, direction: Direction, sample: Sample, vis
     const list = flatten(schemas);
     const { base, thens } = effective(list, value);
     const f = factsOf([...base, ...thens]);
-    visit({ list, base, thens, f, value, at, pointer: at.map((k) => `/${escape(k)}`).join('') });
+    visit({ list, base, thens, f, value, at, pointer: at.map((k) => `/${escapeKey(k)}`).join('') });
     if (typeOf(value) === 'object') {
       for (const [name, child] of Object.entries(value)) {
         const schemas = f.properties.get(name) ?? f.additional;
@@ -532,7 +708,8 @@ export function mutationsOf(view: OperationView, direction: Direction, sample: S
     if (bad !== undefined) push({ kind: 'type', rules: holder((s) => s.type !== undefined || s.$ref !== undefined), pointer, at, action: 'set', value: bad });
     if (f.values && typeOf(value) !== 'object' && typeOf(value) !== 'array') {
       const listed = typeof value === 'number' ? 7 : NOT_LISTED;
-      if (!satisfies(all, listed)) push({ kind: 'enum', rules: holder((s) => 'const' in s || Array.isArray(s.enum)), pointer, at, action: 'set', value: listed });
+      if (!satisfies(all, listed))
+        push({ kind: 'enum', rules: holder((s) => 'const' in s || Array.isArray(s.enum)), pointer, at, action: 'set', value: listed });
     }
     if (typeof value === 'string') {
       for (const source of f.patterns) {
@@ -550,7 +727,8 @@ export function mutationsOf(view: OperationView, direction: Direction, sample: S
         const broken = long.find((c) => f.patterns.every((p) => new RegExp(p, 'u').test(c))) ?? long[2];
         push({ kind: 'maxLength', rules: holder((s) => s.maxLength === f.maxLength), pointer, at, action: 'set', value: broken });
       }
-      if (f.minLength > 0 && value !== '') push({ kind: 'minLength', rules: holder((s) => s.minLength === f.minLength), pointer, at, action: 'set', value: '' });
+      if (f.minLength > 0 && value !== '')
+        push({ kind: 'minLength', rules: holder((s) => s.minLength === f.minLength), pointer, at, action: 'set', value: '' });
     }
     if (typeOf(value) === 'object') {
       const fromThen = new Set(thens.flatMap((t) => t.required ?? []));
@@ -558,7 +736,13 @@ export function mutationsOf(view: OperationView, direction: Direction, sample: S
       for (const name of new Set([...baseRequired, ...fromThen])) {
         if (!Object.hasOwn(value, name)) continue;
         const conditional = !baseRequired.has(name);
-        push({ kind: conditional ? 'conditional' : 'required', rules: holder((s) => (s.required ?? []).includes(name) && (!conditional || thens.includes(s))), pointer: `${pointer}/${escape(name)}`, at: [...at, name], action: 'delete' });
+        push({
+          kind: conditional ? 'conditional' : 'required',
+          rules: holder((s) => (s.required ?? []).includes(name) && (!conditional || thens.includes(s))),
+          pointer: `${pointer}/${escapeKey(name)}`,
+          at: [...at, name],
+          action: 'delete',
+        });
       }
       // A conditional's `then` that forbids a field or narrows its value.
       for (const then of thens) {
@@ -566,15 +750,24 @@ export function mutationsOf(view: OperationView, direction: Direction, sample: S
           const baseSchemas = factsOf(base).properties.get(name) ?? [];
           if (rule === false && !Object.hasOwn(value, name)) {
             const allowed = valueSample(baseSchemas, false);
-            if (allowed !== undefined) push({ kind: 'conditional', rules: [where(then)], pointer: `${pointer}/${escape(name)}`, at: [...at, name], action: 'set', value: allowed });
+            if (allowed !== undefined)
+              push({ kind: 'conditional', rules: [where(then)], pointer: `${pointer}/${escapeKey(name)}`, at: [...at, name], action: 'set', value: allowed });
           } else if (rule !== false && rule !== true && Object.hasOwn(value, name)) {
             const other = valueSample(baseSchemas, rule);
-            if (other !== undefined) push({ kind: 'conditional', rules: [where(then)], pointer: `${pointer}/${escape(name)}`, at: [...at, name], action: 'set', value: other });
+            if (other !== undefined)
+              push({ kind: 'conditional', rules: [where(then)], pointer: `${pointer}/${escapeKey(name)}`, at: [...at, name], action: 'set', value: other });
           }
         }
       }
       if (f.closed && !Object.hasOwn(value, UNKNOWN_FIELD)) {
-        push({ kind: 'unknownField', rules: holder((s) => s.additionalProperties === false || s.unevaluatedProperties === false), pointer: `${pointer}/${UNKNOWN_FIELD}`, at: [...at, UNKNOWN_FIELD], action: 'set', value: 'x' });
+        push({
+          kind: 'unknownField',
+          rules: holder((s) => s.additionalProperties === false || s.unevaluatedProperties === false),
+          pointer: `${pointer}/${UNKNOWN_FIELD}`,
+          at: [...at, UNKNOWN_FIELD],
+          action: 'set',
+          value: 'x',
+        });
       }
       if (f.propertyNames.length && !satisfies({ allOf: f.propertyNames }, NOT_LISTED)) {
         const allowed = f.additional ? valueSample(f.additional, false) : 'x';
@@ -592,10 +785,19 @@ export function applyMutation(sample: Sample, m: Mutation): Sample {
   const [first, ...rest] = m.at;
   let holderObject: any;
   let path: string[];
-  if (first === '$query' || first === '$path') { holderObject = copy[first === '$query' ? 'query' : 'path']; path = rest; } else { holderObject = copy; path = ['payload', ...m.at]; }
+  if (first === '$query' || first === '$path') {
+    holderObject = copy[first === '$query' ? 'query' : 'path'];
+    path = rest;
+  } else {
+    holderObject = copy;
+    path = ['payload', ...m.at];
+  }
   const last = path.pop();
   const parent = path.reduce((node, key) => node[key], holderObject);
-  if (last === undefined) { copy.payload = m.value; return copy; }
+  if (last === undefined) {
+    copy.payload = m.value;
+    return copy;
+  }
   if (m.action === 'delete') delete parent[last];
   else Object.defineProperty(parent, last, { value: m.value, enumerable: true, writable: true, configurable: true });
   return copy;
@@ -604,7 +806,10 @@ export function applyMutation(sample: Sample, m: Mutation): Sample {
 /** Every place of a schema, reachable from `root`, that holds a rule of the given kind. */
 export function ruleLocations(root: any): Map<Mutation['kind'], Set<string>> {
   const found = new Map<Mutation['kind'], Set<string>>();
-  const add = (kind: Mutation['kind'], s: any) => { if (!found.has(kind)) found.set(kind, new Set()); found.get(kind)!.add(where(s)); };
+  const add = (kind: Mutation['kind'], s: any) => {
+    if (!found.has(kind)) found.set(kind, new Set());
+    found.get(kind)!.add(where(s));
+  };
   const seen = new Set<any>();
   const visit = (s: any, inThen: boolean) => {
     if (!s || typeof s !== 'object' || seen.has(s)) return;
@@ -631,7 +836,13 @@ export function ruleLocations(root: any): Map<Mutation['kind'], Set<string>> {
 // Sensitive fields
 
 /** A field of a sample that holds a secret (its schema carries `x-sensitive: true`). */
-export interface SensitiveSite { name: string; pointer: string; at: string[]; schemas: any[]; location: string }
+export interface SensitiveSite {
+  name: string;
+  pointer: string;
+  at: string[];
+  schemas: any[];
+  location: string;
+}
 
 const isSensitive = (s: any) => s && typeof s === 'object' && s['x-sensitive'] === true;
 

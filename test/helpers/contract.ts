@@ -1,7 +1,8 @@
 // The contract as tests see it: bundled fresh from openapi/ (not from generated/), so tests judge
 // the sources themselves.
-import { bundle, loadConfig } from '@redocly/openapi-core';
+
 import { fileURLToPath } from 'node:url';
+import { bundle, loadConfig } from '@redocly/openapi-core';
 import { createAjv, DOCUMENT_ID } from '../../scripts/lib/ajvBuild.mjs';
 
 export const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -37,14 +38,19 @@ export interface OperationView {
 /** Every operation and the webhook, with their path item's servers. */
 export function operationsOf(doc: any): OperationView[] {
   const list: OperationView[] = [];
-  for (const [path, item] of Object.entries<any>(doc.paths)) list.push({ operationId: item.post.operationId, kind: 'operation', path, op: item.post, servers: item.servers });
-  for (const [name, item] of Object.entries<any>(doc.webhooks)) list.push({ operationId: item.post.operationId, kind: 'webhook', path: name, op: item.post, servers: item.servers });
+  for (const [path, item] of Object.entries<any>(doc.paths))
+    list.push({ operationId: item.post.operationId, kind: 'operation', path, op: item.post, servers: item.servers });
+  for (const [name, item] of Object.entries<any>(doc.webhooks))
+    list.push({ operationId: item.post.operationId, kind: 'webhook', path: name, op: item.post, servers: item.servers });
   return list;
 }
 
 /** Resolves a local `$ref` (`#/components/...`). */
 export function resolve(doc: any, ref: string): any {
-  return ref.slice(2).split('/').reduce((node, key) => node?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
+  return ref
+    .slice(2)
+    .split('/')
+    .reduce((node, key) => node?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
 }
 
 /** Calls `visit` for every object node of the document with its JSON Pointer. */

@@ -18,7 +18,9 @@ const root = new URL('../fixtures/', import.meta.url);
 export function loadFixtures(): Fixture[] {
   const list: Fixture[] = [];
   for (const op of readdirSync(root).sort()) {
-    for (const name of readdirSync(new URL(`${op}/`, root)).filter((n) => n.endsWith('.json')).sort()) {
+    for (const name of readdirSync(new URL(`${op}/`, root))
+      .filter((n) => n.endsWith('.json'))
+      .sort()) {
       list.push({ file: `${op}/${name}`, ...JSON.parse(readFileSync(new URL(`${op}/${name}`, root), 'utf8')) });
     }
   }

@@ -30,7 +30,12 @@ export function hostileBodies(): HostileBody[] {
     { what: 'a huge array of objects', bytes: `{"head":{},"body":{"goodsInfo":[${Array(200_000).fill('{}').join(',')}]}}`, json: true },
     { what: 'a huge array of numbers', bytes: `{"head":{},"body":{"goodsInfo":[${Array(1_000_000).fill('0').join(',')}]}}`, json: true },
     { what: 'an object with 200 000 keys', bytes: `{"head":{${Array.from({ length: 200_000 }, (_, i) => `"k${i}":1`).join(',')}},"body":{}}`, json: true },
-    { what: '__proto__ and constructor keys', bytes: '{"head":{"__proto__":{"polluted":1},"constructor":{"prototype":{"polluted":1}}},"body":{"__proto__":{"polluted":1},"extendInfo":{"__proto__":"x","constructor":"y"}}}', json: true },
+    {
+      what: '__proto__ and constructor keys',
+      bytes:
+        '{"head":{"__proto__":{"polluted":1},"constructor":{"prototype":{"polluted":1}}},"body":{"__proto__":{"polluted":1},"extendInfo":{"__proto__":"x","constructor":"y"}}}',
+      json: true,
+    },
     { what: 'duplicate keys', bytes: '{"head":{"token":"a","token":"b"},"body":{}}', json: false },
     { what: 'a duplicate __proto__ key', bytes: '{"__proto__":{"polluted":1},"__proto__":{"polluted":2}}', json: false },
     { what: 'invalid UTF-8', bytes: Buffer.from([0x7b, 0x22, 0xc3, 0x28, 0x22, 0x3a, 0x31, 0x7d]), json: false },
@@ -48,10 +53,12 @@ export function hostileBodies(): HostileBody[] {
 /** The own properties of the built-in prototypes, to compare before and after. */
 export function prototypeSnapshot() {
   const protos = [Object.prototype, Array.prototype, Function.prototype, String.prototype, Number.prototype, Boolean.prototype];
-  return protos.map((proto) => Reflect.ownKeys(proto).map((key) => {
-    const d = Object.getOwnPropertyDescriptor(proto, key)!;
-    return { key, value: d.value, get: d.get, set: d.set, writable: d.writable, enumerable: d.enumerable };
-  }));
+  return protos.map((proto) =>
+    Reflect.ownKeys(proto).map((key) => {
+      const d = Object.getOwnPropertyDescriptor(proto, key)!;
+      return { key, value: d.value, get: d.get, set: d.set, writable: d.writable, enumerable: d.enumerable };
+    }),
+  );
 }
 
 /** Fails when any built-in prototype gained, lost or changed a property, or an empty object shows one. */

@@ -1,7 +1,7 @@
 // `gateway-contract mock`: the main job of `npm start`.
 import { parseArgs } from 'node:util';
-import { type MockLogLevel, MockStartError, startMockGateway } from '../../mock/launch.js';
 import { operations } from '../../../generated/operations.js';
+import { type MockLogLevel, MockStartError, startMockGateway } from '../../mock/launch.js';
 import { type Command, usageError, wholeNumber } from '../options.js';
 
 const LOG_LEVELS: readonly MockLogLevel[] = ['silent', 'error', 'warn', 'info'];
@@ -11,7 +11,7 @@ export const mockCommand: Command = {
   summary: 'Serve the mock gateway (Prism) and the reference docs on 127.0.0.1.',
   usage: 'gateway-contract mock [--host 127.0.0.1] [--port 4010] [--docs-port 4011] [--log silent]',
   help: [
-    'Starts Prism on the bundled contract, serving the six operations at the description\'s paths',
+    "Starts Prism on the bundled contract, serving the six operations at the description's paths",
     '(gateway and router paths on one port), and a server for the reference docs page.',
     'Pick a named example with the header "Prefer: example=<name>" (see the README for the names).',
     'Ctrl-C stops both.',
@@ -26,7 +26,11 @@ export const mockCommand: Command = {
     '  -h, --help           show this help',
   ].join('\n'),
   async run(args, io) {
-    const { values } = parseArgs({ args, strict: true, options: { host: { type: 'string' }, port: { type: 'string' }, 'docs-port': { type: 'string' }, log: { type: 'string' } } });
+    const { values } = parseArgs({
+      args,
+      strict: true,
+      options: { host: { type: 'string' }, port: { type: 'string' }, 'docs-port': { type: 'string' }, log: { type: 'string' } },
+    });
     const host = values.host ?? (process.env.HOST || '127.0.0.1');
     const port = wholeNumber(values.port ?? process.env.PORT, 'port', { min: 1, max: 65535 }) ?? 4010;
     const docsPort = wholeNumber(values['docs-port'] ?? process.env.DOCS_PORT, 'docs port', { max: 65535 });
@@ -36,15 +40,17 @@ export const mockCommand: Command = {
       // Why the mock could not start is the user's to fix (a port, Prism to install): one line.
       throw error instanceof MockStartError ? usageError(error.message) : error;
     });
-    io.stdout.write([
-      `Mock gateway: ${gateway.mockUrl}`,
-      `Reference docs: ${gateway.docsUrl}`,
-      '',
-      ...operations.filter((o) => o.kind === 'operation').map((o) => `  POST ${gateway.mockUrl}${o.path}  (${o.operationId})`),
-      '',
-      'Press Ctrl-C to stop.',
-      '',
-    ].join('\n'));
+    io.stdout.write(
+      [
+        `Mock gateway: ${gateway.mockUrl}`,
+        `Reference docs: ${gateway.docsUrl}`,
+        '',
+        ...operations.filter((o) => o.kind === 'operation').map((o) => `  POST ${gateway.mockUrl}${o.path}  (${o.operationId})`),
+        '',
+        'Press Ctrl-C to stop.',
+        '',
+      ].join('\n'),
+    );
     // Until Ctrl-C (SIGINT) or SIGTERM, or until Prism stops on its own. The handlers stay while
     // stopping, so a second Ctrl-C does not cut the stop short.
     let onSignal = () => {};

@@ -1,16 +1,17 @@
 // `gateway-contract sandbox`: the job of `npm run sandbox`. The sandbox itself is loaded only when
 // the command runs, so the other commands start as fast as before.
-import { parseArgs } from 'node:util';
-import { type Command, UsageError, usageError as usage, wholeNumber } from '../options.js';
+
 import { readFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
 import { DEFAULT_CLIENT_ID, DEFAULT_MID, DEFAULT_PORT, DEFAULT_TOKEN_ACTIVATION_DELAY_MS } from '../../sandbox/config.js';
+import { type Command, UsageError, usageError as usage, wholeNumber } from '../options.js';
 
 export const sandboxCommand: Command = {
   summary: 'Serve the stateful sandbox of the service on 127.0.0.1.',
   usage: 'gateway-contract sandbox [--port 4020] [--mid MERCHANT0001]... [--webhook-url <url>] [options]',
   help: [
-    'Starts the sandbox: the six operations at the description\'s paths (gateway and router paths on one',
-    'port), with state across calls, the service\'s own envelopes and result codes, signed answers and',
+    "Starts the sandbox: the six operations at the description's paths (gateway and router paths on one",
+    "port), with state across calls, the service's own envelopes and result codes, signed answers and",
     'token status webhooks to --webhook-url. Control calls live under /sandbox/ (GET /sandbox lists them).',
     'Ctrl-C stops it.',
     '',
@@ -20,7 +21,7 @@ export const sandboxCommand: Command = {
     `  --mid <mid>             a merchant id the sandbox serves; repeatable [SANDBOX_MID, comma-separated] (default ${DEFAULT_MID})`,
     '  --merchant-key <key>    the merchant key, 16 bytes [SANDBOX_MERCHANT_KEY] (default: the test key in the README)',
     `  --client-id <id>        the clientId that selects the key [SANDBOX_CLIENT_ID] (default ${DEFAULT_CLIENT_ID})`,
-    '  --webhook-url <url>     the merchant\'s {merchant_response_url} for token notifications [SANDBOX_WEBHOOK_URL]',
+    "  --webhook-url <url>     the merchant's {merchant_response_url} for token notifications [SANDBOX_WEBHOOK_URL]",
     `  --token-delay <ms>      how long INIT tokens wait before ACTIVE or FAILED, sandbox time (default ${DEFAULT_TOKEN_ACTIVATION_DELAY_MS})`,
     '  --instruments <file>    a seed of test instruments replacing the built-in one (same form as src/sandbox/instruments.json)',
     '  --card-key <file>       the RSA private key (PEM) for encryptedCardData (default: generated at start)',
@@ -30,15 +31,30 @@ export const sandboxCommand: Command = {
   ].join('\n'),
   async run(args, io) {
     const { values } = parseArgs({
-      args, strict: true,
+      args,
+      strict: true,
       options: {
-        host: { type: 'string' }, port: { type: 'string' }, mid: { type: 'string', multiple: true }, 'merchant-key': { type: 'string' },
-        'client-id': { type: 'string' }, 'webhook-url': { type: 'string' }, 'token-delay': { type: 'string' }, instruments: { type: 'string' },
-        'card-key': { type: 'string' }, 'check-answers': { type: 'boolean' }, quiet: { type: 'boolean' },
+        host: { type: 'string' },
+        port: { type: 'string' },
+        mid: { type: 'string', multiple: true },
+        'merchant-key': { type: 'string' },
+        'client-id': { type: 'string' },
+        'webhook-url': { type: 'string' },
+        'token-delay': { type: 'string' },
+        instruments: { type: 'string' },
+        'card-key': { type: 'string' },
+        'check-answers': { type: 'boolean' },
+        quiet: { type: 'boolean' },
       },
     });
     const env = process.env;
-    const mids = values.mid ?? (env.SANDBOX_MID ? env.SANDBOX_MID.split(',').map((m) => m.trim()).filter(Boolean) : undefined);
+    const mids =
+      values.mid ??
+      (env.SANDBOX_MID
+        ? env.SANDBOX_MID.split(',')
+            .map((m) => m.trim())
+            .filter(Boolean)
+        : undefined);
     const read = async (path: string, what: string) => {
       try {
         return await readFile(path, 'utf8');
@@ -77,15 +93,17 @@ export const sandboxCommand: Command = {
       throw error;
     }
     const key = values['merchant-key'] ?? env.SANDBOX_MERCHANT_KEY;
-    io.stdout.write([
-      `Sandbox: ${sandbox.url}`,
-      `Merchant: ${sandbox.mids.join(', ')} (clientId ${sandbox.clientId}; merchant key: ${key ? 'as configured' : 'the default test key of the README'})`,
-      `Webhook URL: ${values['webhook-url'] ?? env.SANDBOX_WEBHOOK_URL ?? 'none (token notifications are recorded as skipped)'}`,
-      `Control API: ${sandbox.url}/sandbox`,
-      '',
-      'Press Ctrl-C to stop.',
-      '',
-    ].join('\n'));
+    io.stdout.write(
+      [
+        `Sandbox: ${sandbox.url}`,
+        `Merchant: ${sandbox.mids.join(', ')} (clientId ${sandbox.clientId}; merchant key: ${key ? 'as configured' : 'the default test key of the README'})`,
+        `Webhook URL: ${values['webhook-url'] ?? env.SANDBOX_WEBHOOK_URL ?? 'none (token notifications are recorded as skipped)'}`,
+        `Control API: ${sandbox.url}/sandbox`,
+        '',
+        'Press Ctrl-C to stop.',
+        '',
+      ].join('\n'),
+    );
     await new Promise<void>((resolve) => {
       const stop = () => {
         process.off('SIGINT', stop);

@@ -4,15 +4,17 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createChecksumSigner, type Signer } from '../../signing/checksum.js';
 import { GatewayError, GatewayNonJsonError, RequestValidationError } from '../../transport/errors.js';
+import type { Schemas } from '../../types.js';
 import { type SendTokenNotificationResult, sendTokenNotification } from '../../webhook/send.js';
 import { type Command, usageError as usage } from '../options.js';
-import type { Schemas } from '../../types.js';
 
 const STATUSES = ['INIT', 'SUSPENDED', 'ACTIVE', 'DEAD', 'FAILED'];
 
 /** The body of the contract's example notification for a status (TokenStatusActive, ...). */
 function exampleBody(status: string): Schemas['TokenStatusNotificationBody'] {
-  const doc = JSON.parse(readFileSync(new URL('../../../generated/openapi.json', import.meta.url), 'utf8')) as { components: { examples: Record<string, { value: { body: Schemas['TokenStatusNotificationBody'] } }> } };
+  const doc = JSON.parse(readFileSync(new URL('../../../generated/openapi.json', import.meta.url), 'utf8')) as {
+    components: { examples: Record<string, { value: { body: Schemas['TokenStatusNotificationBody'] } }> };
+  };
   const name = `TokenStatus${status[0]}${status.slice(1).toLowerCase()}`;
   const example = doc.components.examples[name];
   if (!example) throw new Error(`the contract has no example ${name}`);
@@ -23,12 +25,13 @@ function exampleBody(status: string): Schemas['TokenStatusNotificationBody'] {
 const shown = (value: unknown) => JSON.stringify(String(value ?? '').slice(0, 200));
 
 export const sendWebhookCommand: Command = {
-  summary: 'Send a signed token status notification to a merchant\'s webhook and check the reply.',
-  usage: 'gateway-contract send-webhook --url <merchant url> --status <INIT|SUSPENDED|ACTIVE|DEAD|FAILED> [--key <merchant key>] [--mid <mid>] [--token-index <tokenIndexNumber>] [...]',
+  summary: "Send a signed token status notification to a merchant's webhook and check the reply.",
+  usage:
+    'gateway-contract send-webhook --url <merchant url> --status <INIT|SUSPENDED|ACTIVE|DEAD|FAILED> [--key <merchant key>] [--mid <mid>] [--token-index <tokenIndexNumber>] [...]',
   help: [
-    'Builds the token status notification of section 4.1 from the contract\'s example for the status,',
-    'signs its body with the merchant key (CHECKSUM) and posts it to the merchant\'s address, as the',
-    'service does. Then checks the merchant\'s reply against the contract (head, body.resultInfo with',
+    "Builds the token status notification of section 4.1 from the contract's example for the status,",
+    "signs its body with the merchant key (CHECKSUM) and posts it to the merchant's address, as the",
+    "service does. Then checks the merchant's reply against the contract (head, body.resultInfo with",
     'a code of section 7.1) and prints the verdict.',
     '',
     'Exit status: 0 the reply is valid and accepts the notification (00); 1 the reply is invalid (one',
@@ -36,12 +39,12 @@ export const sendWebhookCommand: Command = {
     'could not be reached or did not answer in time.',
     '',
     'Options (environment variables in brackets):',
-    '  --url <url>               the merchant\'s webhook address ({merchant_response_url})',
+    "  --url <url>               the merchant's webhook address ({merchant_response_url})",
     `  --status <status>         tokenStatus to notify: ${STATUSES.join(', ')}`,
     '  --key <key>               the 16-character merchant key [MERCHANT_KEY]; prefer the environment',
     '                            variable: a command-line argument is visible to other users. Never printed.',
-    '  --mid <mid>               body.mid (default: the example\'s MERCHANT0001)',
-    '  --token-index <id>        body.tokenInfo.tokenIndexNumber (default: the example\'s)',
+    "  --mid <mid>               body.mid (default: the example's MERCHANT0001)",
+    "  --token-index <id>        body.tokenInfo.tokenIndexNumber (default: the example's)",
     '  --request-id <id>         head.requestId (default: a random UUID)',
     '  --client-id <id>          head.clientId, when the merchant has several keys',
     '  --timeout-ms <n>          how long to wait for the reply (default 30000)',
@@ -52,11 +55,17 @@ export const sendWebhookCommand: Command = {
       args,
       strict: true,
       options: {
-        url: { type: 'string' }, status: { type: 'string' }, key: { type: 'string' }, mid: { type: 'string' },
-        'token-index': { type: 'string' }, 'request-id': { type: 'string' }, 'client-id': { type: 'string' }, 'timeout-ms': { type: 'string' },
+        url: { type: 'string' },
+        status: { type: 'string' },
+        key: { type: 'string' },
+        mid: { type: 'string' },
+        'token-index': { type: 'string' },
+        'request-id': { type: 'string' },
+        'client-id': { type: 'string' },
+        'timeout-ms': { type: 'string' },
       },
     });
-    if (!values.url) throw usage('--url is required: the merchant\'s webhook address');
+    if (!values.url) throw usage("--url is required: the merchant's webhook address");
     if (!/^https?:\/\/[^\s]+$/i.test(values.url) || !URL.canParse(values.url)) throw usage('--url must be an http(s) address');
     const status = values.status?.toUpperCase() as Schemas['TokenStatus'] | undefined;
     if (!status || !STATUSES.includes(status)) throw usage(`--status must be one of ${STATUSES.join(', ')}`);

@@ -1,12 +1,12 @@
 // `gateway-contract validate`: one payload against the contract.
 import { readFile, stat } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { validate } from '../../validation/validate.js';
 import { operations } from '../../../generated/operations.js';
 import { parseJson } from '../../json/parse.js';
+import type { OperationId } from '../../types.js';
+import { validate } from '../../validation/validate.js';
 import { readStream } from '../input.js';
 import { type Command, pairs, UsageError, usageError } from '../options.js';
-import type { OperationId } from '../../types.js';
 
 const OPERATION_IDS: readonly string[] = operations.map((o) => o.operationId);
 /** Payloads larger than this are refused unless --max-bytes says otherwise (16 MiB). */
@@ -34,7 +34,12 @@ export const validateCommand: Command = {
     '  -h, --help           show this help',
   ].join('\n'),
   async run(args, io) {
-    const { values, positionals } = parseArgs({ args, allowPositionals: true, strict: true, options: { query: { type: 'string', multiple: true }, path: { type: 'string', multiple: true }, 'max-bytes': { type: 'string' } } });
+    const { values, positionals } = parseArgs({
+      args,
+      allowPositionals: true,
+      strict: true,
+      options: { query: { type: 'string', multiple: true }, path: { type: 'string', multiple: true }, 'max-bytes': { type: 'string' } },
+    });
     if (positionals.length !== 3) throw usageError(`expected <operationId> <request|response> <file|->, got ${positionals.length} argument(s)`);
     const [operationId, direction, source] = positionals as [string, string, string];
     if (!OPERATION_IDS.includes(operationId)) throw usageError(`unknown operationId "${operationId.slice(0, 64)}"; known: ${OPERATION_IDS.join(', ')}`);

@@ -3,21 +3,21 @@
 // (the bank page's submit and cancel too), moving a card token, the clock, and the reset. Shared with
 // the programmatic forms of the control calls that startSandbox() returns, so both answer alike.
 import type { Schemas } from '../../types.js';
-import { checkRequest } from '../checkRequest.js';
 import type { CardTokens } from '../cardTokens.js';
+import { checkRequest } from '../checkRequest.js';
 import type { Clock } from '../clock.js';
 import type { SandboxConfig } from '../config.js';
 import { newOrderId } from '../ids.js';
 import { toPaise } from '../money.js';
 import type { Orders } from '../orders.js';
-import type { Payments, PaymentResult } from '../payments/index.js';
+import type { PaymentResult, Payments } from '../payments/index.js';
 import type { CardToken, Order, Transaction } from '../records.js';
 import type { Scheduler } from '../scheduler.js';
 import type { Store } from '../store.js';
-import { isUntrustedObject, memberOf } from '../untrusted.js';
-import { orderView, tokenView, type SandboxOrder } from '../views.js';
+import { isUntrustedObject } from '../untrusted.js';
+import { orderView, type SandboxOrder, tokenView } from '../views.js';
 import type { Webhooks } from '../webhooks.js';
-import { badRequest, refuse, reply, type ControlAnswer } from './replies.js';
+import { badRequest, type ControlAnswer, refuse, reply } from './replies.js';
 
 export interface CreateOrderSpec {
   txnAmount: { value: string; currency?: 'INR' };
@@ -83,7 +83,7 @@ const ORDER_FIELDS = ['mid', 'orderId', 'txnAmount', 'custId', 'svcSsoToken', 'g
 
 /** The merchant a control call names with `?mid=` (default the first merchant), when the sandbox serves it. */
 export function merchantOf(config: SandboxConfig, query: Readonly<Record<string, string>>): string | undefined {
-  const mid = query['mid'] ?? config.defaultMid;
+  const mid = query.mid ?? config.defaultMid;
   return config.mids.includes(mid) ? mid : undefined;
 }
 
@@ -93,7 +93,8 @@ export function createControlActions(ctx: ControlContext): ControlActions {
   function completeOrder(order: Order, outcome: unknown): ControlAnswer<CompletedPayment> {
     if (outcome !== 'success' && outcome !== 'failure') return badRequest('outcome must be "success" or "failure".', '/outcome');
     const txn = store.currentTransaction(order);
-    if (order.status !== 'PENDING' || !txn || txn.status !== 'PENDING') return refuse(409, 'not-pending', `The order has no payment in process (its status is ${order.status}).`);
+    if (order.status !== 'PENDING' || !txn || txn.status !== 'PENDING')
+      return refuse(409, 'not-pending', `The order has no payment in process (its status is ${order.status}).`);
     payments.complete(txn, outcome satisfies PaymentResult);
     return reply(200, { order: orderView(store, order), txnInfo: payments.txnInfoOf(txn) });
   }
@@ -102,19 +103,28 @@ export function createControlActions(ctx: ControlContext): ControlActions {
     createOrder(input) {
       if (!isUntrustedObject(input) || Array.isArray(input)) return badRequest('The body must be a JSON object.');
       const unknownField = Object.keys(input).find((k) => !ORDER_FIELDS.includes(k));
-      if (unknownField !== undefined) return badRequest(`Unknown field: the fields are ${ORDER_FIELDS.join(', ')}.`, /^[A-Za-z0-9_]{1,40}$/.test(unknownField) ? `/${unknownField}` : undefined);
-      const mid = input['mid'] ?? config.defaultMid;
-      if (typeof mid !== 'string' || !config.mids.includes(mid)) return badRequest(`mid must be a merchant the sandbox serves: ${config.mids.join(', ')}.`, '/mid');
-      const orderId = input['orderId'] ?? newOrderId(clock.now());
+      if (unknownField !== undefined)
+        return badRequest(
+          `Unknown field: the fields are ${ORDER_FIELDS.join(', ')}.`,
+          /^[A-Za-z0-9_]{1,40}$/.test(unknownField) ? `/${unknownField}` : undefined,
+        );
+      const mid = input.mid ?? config.defaultMid;
+      if (typeof mid !== 'string' || !config.mids.includes(mid))
+        return badRequest(`mid must be a merchant the sandbox serves: ${config.mids.join(', ')}.`, '/mid');
+      const orderId = input.orderId ?? newOrderId(clock.now());
       if (typeof orderId !== 'string' || !ORDER_ID.test(orderId)) return badRequest('orderId must be 1 to 50 letters, digits or @ . _ -.', '/orderId');
       // The order's amount, goods, shipping and extendInfo have the shapes of modify order's body
       // (the currency may be left out: INR is the only one).
-      const givenAmount = input['txnAmount'];
-      const txnAmount = isUntrustedObject(givenAmount) && givenAmount['currency'] === undefined ? { ...givenAmount, currency: 'INR' } : givenAmount;
-      const shape = checkRequest('modifyOrder', {
-        head: { tokenType: 'TXN_TOKEN', token: 'x' },
-        body: { txnAmount, goodsInfo: input['goodsInfo'], shippingInfo: input['shippingInfo'], extendInfo: input['extendInfo'] },
-      }, {});
+      const givenAmount = input.txnAmount;
+      const txnAmount = isUntrustedObject(givenAmount) && givenAmount.currency === undefined ? { ...givenAmount, currency: 'INR' } : givenAmount;
+      const shape = checkRequest(
+        'modifyOrder',
+        {
+          head: { tokenType: 'TXN_TOKEN', token: 'x' },
+          body: { txnAmount, goodsInfo: input.goodsInfo, shippingInfo: input.shippingInfo, extendInfo: input.extendInfo },
+        },
+        {},
+      );
       if (givenAmount === undefined) return badRequest('txnAmount is mandatory: {"value": "100.00", "currency": "INR"}.', '/txnAmount');
       if (!shape.valid) {
         const issue = shape.errors[0];
@@ -125,15 +135,21 @@ export function createControlActions(ctx: ControlContext): ControlActions {
       // Never null: txnAmount was given, and the contract's Amount pattern is the one toPaise reads.
       if (amount === null) return badRequest('txnAmount is mandatory: {"value": "100.00", "currency": "INR"}.', '/txnAmount');
       if (amount === 0) return badRequest('txnAmount.value must be more than zero.', '/txnAmount/value');
-      const custId = input['custId'];
-      if (custId !== undefined && (typeof custId !== 'string' || custId === '' || custId.length > 64)) return badRequest('custId must be a string of 1 to 64 characters.', '/custId');
-      const svcSsoToken = input['svcSsoToken'];
-      if (svcSsoToken !== undefined && (typeof svcSsoToken !== 'string' || !store.wallets.has(svcSsoToken))) return badRequest('svcSsoToken names no wallet of the test instruments (GET /sandbox/instruments).', '/svcSsoToken');
+      const custId = input.custId;
+      if (custId !== undefined && (typeof custId !== 'string' || custId === '' || custId.length > 64))
+        return badRequest('custId must be a string of 1 to 64 characters.', '/custId');
+      const svcSsoToken = input.svcSsoToken;
+      if (svcSsoToken !== undefined && (typeof svcSsoToken !== 'string' || !store.wallets.has(svcSsoToken)))
+        return badRequest('svcSsoToken names no wallet of the test instruments (GET /sandbox/instruments).', '/svcSsoToken');
       if (store.order(mid, orderId)) return refuse(409, 'order-exists', 'An order with this orderId already exists for this merchant.');
       const { order, txnToken, expiresAt } = orders.create({
-        mid, orderId, amount,
-        ...(custId ? { custId } : {}), ...(svcSsoToken ? { svcSsoToken } : {}),
-        ...(body.goodsInfo ? { goodsInfo: body.goodsInfo } : {}), ...(body.shippingInfo ? { shippingInfo: body.shippingInfo } : {}),
+        mid,
+        orderId,
+        amount,
+        ...(custId ? { custId } : {}),
+        ...(svcSsoToken ? { svcSsoToken } : {}),
+        ...(body.goodsInfo ? { goodsInfo: body.goodsInfo } : {}),
+        ...(body.shippingInfo ? { shippingInfo: body.shippingInfo } : {}),
         ...(body.extendInfo ? { extendInfo: body.extendInfo } : {}),
       });
       return reply(201, { mid, orderId, txnToken, txnTokenExpiresAt: new Date(expiresAt).toISOString(), order: orderView(store, order) });
@@ -161,15 +177,26 @@ export function createControlActions(ctx: ControlContext): ControlActions {
 
     submitBankForm(txn, action) {
       const order = store.order(txn.mid, txn.orderId);
-      if (!order || txn.status !== 'PENDING' || order.status !== 'PENDING') return refuse(409, 'not-pending', `This payment is no longer in process (${txn.status}).`);
+      if (!order || txn.status !== 'PENDING' || order.status !== 'PENDING')
+        return refuse(409, 'not-pending', `This payment is no longer in process (${txn.status}).`);
       if (action === 'cancel') return completeOrder(order, 'failure');
-      if (txn.outcome === 'pending') return reply(202, { order: orderView(store, order), txnInfo: payments.txnInfoOf(txn), message: 'The bank has not answered: complete it with POST /sandbox/orders/{orderId}/complete.' });
+      if (txn.outcome === 'pending')
+        return reply(202, {
+          order: orderView(store, order),
+          txnInfo: payments.txnInfoOf(txn),
+          message: 'The bank has not answered: complete it with POST /sandbox/orders/{orderId}/complete.',
+        });
       return completeOrder(order, txn.outcome);
     },
 
     async moveToken(token, status) {
       const moved = await cardTokens.move(token, status);
-      if (!moved.allowed) return refuse(409, 'transition-not-allowed', `A ${moved.from} token cannot become ${moved.to}${moved.possible.length ? `; it can become ${moved.possible.join(' or ')}` : '; it is final'}.`);
+      if (!moved.allowed)
+        return refuse(
+          409,
+          'transition-not-allowed',
+          `A ${moved.from} token cannot become ${moved.to}${moved.possible.length ? `; it can become ${moved.possible.join(' or ')}` : '; it is final'}.`,
+        );
       return reply(200, { token: tokenView(token), delivery: moved.delivery });
     },
 

@@ -5,7 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readBody } from '../../http/readBody.js';
 import { parseJson } from '../../json/parse.js';
 import { problem, sendJson } from '../http.js';
-import { matchRoute, type ControlRoute } from './routes.js';
+import { type ControlRoute, matchRoute } from './routes.js';
 
 /** Control bodies are small. */
 const CONTROL_MAX_BYTES = 64 * 1024;

@@ -5,13 +5,13 @@ import type { CardKeyPair } from '../cardKeys.js';
 import type { Clock } from '../clock.js';
 import type { SandboxConfig } from '../config.js';
 import type { Instruments } from '../instruments.js';
-import { orderKey, type Store } from '../store.js';
 import type { Scheduler } from '../scheduler.js';
+import { orderKey, type Store } from '../store.js';
 import { memberOf } from '../untrusted.js';
 import { clockView, orderView, overview, preAuthView, tokenView, walletView } from '../views.js';
 import type { Webhooks } from '../webhooks.js';
-import { merchantOf, type ControlActions } from './actions.js';
-import { badRequest, notFound, reply, type ControlAnswer } from './replies.js';
+import { type ControlActions, merchantOf } from './actions.js';
+import { badRequest, type ControlAnswer, notFound, reply } from './replies.js';
 
 /** The query string of a control call (a repeated name keeps its last value). */
 export type ControlQuery = Readonly<Record<string, string>>;
@@ -33,14 +33,18 @@ export interface ControlRoute {
 }
 
 function route<P extends string>(
-  method: 'GET' | 'POST', path: P,
+  method: 'GET' | 'POST',
+  path: P,
   action: (params: PathParams<P>, query: ControlQuery, body: unknown) => ControlAnswer | Promise<ControlAnswer>,
   what: string,
 ): ControlRoute {
   const names = [...path.matchAll(/\{([A-Za-z]+)\}/g)].map((m) => m[1] ?? '');
   const pattern = new RegExp(`^${path.replace(/\{txnId\}/g, '([0-9]{1,64})').replace(/\{[A-Za-z]+\}/g, '([^/]+)')}/?$`);
   return {
-    method, path, what, pattern,
+    method,
+    path,
+    what,
+    pattern,
     // The pattern captures one value per {name} of the template, in order: the record has them all.
     run: (values, query, body) => action(Object.fromEntries(names.map((name, i) => [name, values[i] ?? ''])) as PathParams<P>, query, body),
   };
@@ -67,64 +71,152 @@ export function createControlRoutes(ctx: RouteContext, actions: ControlActions):
   const { config, store, clock, instruments, scheduler, webhooks } = ctx;
   const routes: readonly ControlRoute[] = [
     route('GET', '/sandbox', () => reply(200, overview(config, clock, ctx.baseUrl(), routes)), 'this overview'),
-    route('POST', '/sandbox/reset', () => {
-      actions.reset();
-      return reply(200, { reset: true, now: new Date(clock.now()).toISOString() });
-    }, 'forget every order, token, pre-auth, subscription and delivery; wallets back to the seed; clock back to its base'),
+    route(
+      'POST',
+      '/sandbox/reset',
+      () => {
+        actions.reset();
+        return reply(200, { reset: true, now: new Date(clock.now()).toISOString() });
+      },
+      'forget every order, token, pre-auth, subscription and delivery; wallets back to the seed; clock back to its base',
+    ),
     route('GET', '/sandbox/clock', () => reply(200, clockView(clock, scheduler)), 'the sandbox clock'),
-    route('POST', '/sandbox/clock/advance', async (_p, _q, body) => {
-      const ms = (Number(memberOf(body, 'ms') ?? 0) || 0) + (Number(memberOf(body, 'seconds') ?? 0) || 0) * 1000 + (Number(memberOf(body, 'minutes') ?? 0) || 0) * 60_000;
-      if (!body || typeof body !== 'object' || !Number.isFinite(ms) || ms <= 0) return badRequest('Give how far to move the clock: {"ms": n}, {"seconds": n} or {"minutes": n}, more than zero.');
-      await actions.advanceClock(ms);
-      return reply(200, clockView(clock, scheduler));
-    }, 'move the clock forward ({"minutes": 16}); due token changes run and their webhooks are delivered before the answer'),
-    route('GET', '/sandbox/card-encryption-key', () => reply(200, { publicKeyPem: ctx.cardKey.publicKeyPem, padding: 'RSA_PKCS1_OAEP_PADDING', oaepHash: 'sha256', use: 'encryptCardData(card, publicKeyPem) for tokenize body.encryptedCardData' }), 'the RSA public key for encryptedCardData'),
+    route(
+      'POST',
+      '/sandbox/clock/advance',
+      async (_p, _q, body) => {
+        const ms =
+          (Number(memberOf(body, 'ms') ?? 0) || 0) +
+          (Number(memberOf(body, 'seconds') ?? 0) || 0) * 1000 +
+          (Number(memberOf(body, 'minutes') ?? 0) || 0) * 60_000;
+        if (!body || typeof body !== 'object' || !Number.isFinite(ms) || ms <= 0)
+          return badRequest('Give how far to move the clock: {"ms": n}, {"seconds": n} or {"minutes": n}, more than zero.');
+        await actions.advanceClock(ms);
+        return reply(200, clockView(clock, scheduler));
+      },
+      'move the clock forward ({"minutes": 16}); due token changes run and their webhooks are delivered before the answer',
+    ),
+    route(
+      'GET',
+      '/sandbox/card-encryption-key',
+      () =>
+        reply(200, {
+          publicKeyPem: ctx.cardKey.publicKeyPem,
+          padding: 'RSA_PKCS1_OAEP_PADDING',
+          oaepHash: 'sha256',
+          use: 'encryptCardData(card, publicKeyPem) for tokenize body.encryptedCardData',
+        }),
+      'the RSA public key for encryptedCardData',
+    ),
     route('GET', '/sandbox/instruments', () => reply(200, instruments.seed), 'the test instruments'),
-    route('GET', '/sandbox/wallets', () => reply(200, { wallets: [...store.wallets.values()].map((w) => walletView(w, clock.now())) }), 'wallet balances and blocks'),
-    route('POST', '/sandbox/orders', (_p, _q, body) => actions.createOrder(body), 'create an order: {"txnAmount": {"value": "100.00", "currency": "INR"}, "orderId"?, "mid"?, "custId"?, "svcSsoToken"?, "goodsInfo"?, "shippingInfo"?, "extendInfo"?}; answers its txnToken'),
-    route('GET', '/sandbox/orders/{orderId}', ({ orderId }, query) => {
-      const order = actions.orderFrom(orderId, query);
-      return order ? reply(200, orderView(store, order)) : notFound('This order');
-    }, 'an order and its state (?mid= when not the first merchant)'),
-    route('POST', '/sandbox/orders/{orderId}/token', ({ orderId }, query) => {
-      const order = actions.orderFrom(orderId, query);
-      return order ? actions.issueToken(order) : notFound('This order');
-    }, 'a new transaction token for an order (the old one stays valid until it expires)'),
-    route('POST', '/sandbox/orders/{orderId}/close', ({ orderId }, query) => {
-      const order = actions.orderFrom(orderId, query);
-      return order ? actions.closeOrder(order) : notFound('This order');
-    }, 'close an order (pay and modify then answer 410)'),
-    route('POST', '/sandbox/orders/{orderId}/complete', ({ orderId }, query, body) => {
-      const order = actions.orderFrom(orderId, query);
-      return order ? actions.completeOrder(order, memberOf(body, 'outcome')) : notFound('This order');
-    }, 'complete the payment in process: {"outcome": "success" | "failure"}; answers the txnInfo'),
-    route('POST', '/sandbox/bank-form/{txnId}', ({ txnId }, _q, body) => {
-      const txn = store.transactions.get(txnId);
-      if (!txn) return notFound('This transaction');
-      const action = memberOf(body, 'action') ?? 'submit';
-      if (action !== 'submit' && action !== 'cancel') return badRequest('action must be "submit" or "cancel".', '/action');
-      return actions.submitBankForm(txn, action);
-    }, 'the bank form of card, net banking, EMI, UPI collect, PPBL and add-money payments: {"action": "submit" | "cancel"}'),
-    route('GET', '/sandbox/pre-auths/{orderId}', ({ orderId }, query) => {
-      const mid = merchantOf(config, query);
-      const p = mid === undefined ? undefined : store.preAuths.get(orderKey(mid, orderId));
-      return p ? reply(200, preAuthView(p)) : notFound('This pre-auth');
-    }, 'a pre-auth and its block'),
-    route('GET', '/sandbox/tokens', (_p, query) => reply(200, { tokens: [...store.cardTokens.values()]
-      .filter((t) => (query['mid'] === undefined || t.mid === query['mid']) && (query['custId'] === undefined || t.custId === query['custId']))
-      .map(tokenView) }), 'card tokens (?mid=, ?custId=)'),
-    route('GET', '/sandbox/tokens/{tokenIndexNumber}', ({ tokenIndexNumber }) => {
-      const token = store.cardTokens.get(tokenIndexNumber);
-      return token ? reply(200, tokenView(token)) : notFound('This token');
-    }, 'one card token'),
-    route('POST', '/sandbox/tokens/{tokenIndexNumber}/status', async ({ tokenIndexNumber }, _q, body) => {
-      const token = store.cardTokens.get(tokenIndexNumber);
-      if (!token) return notFound('This token');
-      const status = memberOf(body, 'status');
-      if (!isMovableStatus(status)) return badRequest('status must be ACTIVE, SUSPENDED, DEAD or FAILED.', '/status');
-      return actions.moveToken(token, status);
-    }, 'move a token ({"status": "SUSPENDED"}); answers after the webhook delivery ends'),
-    route('GET', '/sandbox/webhooks/deliveries', () => reply(200, { deliveries: webhooks.list() }), 'token status webhook deliveries and the merchant\'s replies'),
+    route(
+      'GET',
+      '/sandbox/wallets',
+      () => reply(200, { wallets: [...store.wallets.values()].map((w) => walletView(w, clock.now())) }),
+      'wallet balances and blocks',
+    ),
+    route(
+      'POST',
+      '/sandbox/orders',
+      (_p, _q, body) => actions.createOrder(body),
+      'create an order: {"txnAmount": {"value": "100.00", "currency": "INR"}, "orderId"?, "mid"?, "custId"?, "svcSsoToken"?, "goodsInfo"?, "shippingInfo"?, "extendInfo"?}; answers its txnToken',
+    ),
+    route(
+      'GET',
+      '/sandbox/orders/{orderId}',
+      ({ orderId }, query) => {
+        const order = actions.orderFrom(orderId, query);
+        return order ? reply(200, orderView(store, order)) : notFound('This order');
+      },
+      'an order and its state (?mid= when not the first merchant)',
+    ),
+    route(
+      'POST',
+      '/sandbox/orders/{orderId}/token',
+      ({ orderId }, query) => {
+        const order = actions.orderFrom(orderId, query);
+        return order ? actions.issueToken(order) : notFound('This order');
+      },
+      'a new transaction token for an order (the old one stays valid until it expires)',
+    ),
+    route(
+      'POST',
+      '/sandbox/orders/{orderId}/close',
+      ({ orderId }, query) => {
+        const order = actions.orderFrom(orderId, query);
+        return order ? actions.closeOrder(order) : notFound('This order');
+      },
+      'close an order (pay and modify then answer 410)',
+    ),
+    route(
+      'POST',
+      '/sandbox/orders/{orderId}/complete',
+      ({ orderId }, query, body) => {
+        const order = actions.orderFrom(orderId, query);
+        return order ? actions.completeOrder(order, memberOf(body, 'outcome')) : notFound('This order');
+      },
+      'complete the payment in process: {"outcome": "success" | "failure"}; answers the txnInfo',
+    ),
+    route(
+      'POST',
+      '/sandbox/bank-form/{txnId}',
+      ({ txnId }, _q, body) => {
+        const txn = store.transactions.get(txnId);
+        if (!txn) return notFound('This transaction');
+        const action = memberOf(body, 'action') ?? 'submit';
+        if (action !== 'submit' && action !== 'cancel') return badRequest('action must be "submit" or "cancel".', '/action');
+        return actions.submitBankForm(txn, action);
+      },
+      'the bank form of card, net banking, EMI, UPI collect, PPBL and add-money payments: {"action": "submit" | "cancel"}',
+    ),
+    route(
+      'GET',
+      '/sandbox/pre-auths/{orderId}',
+      ({ orderId }, query) => {
+        const mid = merchantOf(config, query);
+        const p = mid === undefined ? undefined : store.preAuths.get(orderKey(mid, orderId));
+        return p ? reply(200, preAuthView(p)) : notFound('This pre-auth');
+      },
+      'a pre-auth and its block',
+    ),
+    route(
+      'GET',
+      '/sandbox/tokens',
+      (_p, query) =>
+        reply(200, {
+          tokens: [...store.cardTokens.values()]
+            .filter((t) => (query.mid === undefined || t.mid === query.mid) && (query.custId === undefined || t.custId === query.custId))
+            .map(tokenView),
+        }),
+      'card tokens (?mid=, ?custId=)',
+    ),
+    route(
+      'GET',
+      '/sandbox/tokens/{tokenIndexNumber}',
+      ({ tokenIndexNumber }) => {
+        const token = store.cardTokens.get(tokenIndexNumber);
+        return token ? reply(200, tokenView(token)) : notFound('This token');
+      },
+      'one card token',
+    ),
+    route(
+      'POST',
+      '/sandbox/tokens/{tokenIndexNumber}/status',
+      async ({ tokenIndexNumber }, _q, body) => {
+        const token = store.cardTokens.get(tokenIndexNumber);
+        if (!token) return notFound('This token');
+        const status = memberOf(body, 'status');
+        if (!isMovableStatus(status)) return badRequest('status must be ACTIVE, SUSPENDED, DEAD or FAILED.', '/status');
+        return actions.moveToken(token, status);
+      },
+      'move a token ({"status": "SUSPENDED"}); answers after the webhook delivery ends',
+    ),
+    route(
+      'GET',
+      '/sandbox/webhooks/deliveries',
+      () => reply(200, { deliveries: webhooks.list() }),
+      "token status webhook deliveries and the merchant's replies",
+    ),
   ];
   return routes;
 }

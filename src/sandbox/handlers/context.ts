@@ -4,9 +4,9 @@
 // header, never in the body).
 import type { ResultCodeCatalog } from '../../../generated/resultCodes.js';
 import type { BodyOf, HeadOf, PathOf, QueryOf, ResponseOf, ResultCodeOf } from '../../types.js';
+import type { CardKeyPair } from '../cardKeys.js';
 import type { CardTokens } from '../cardTokens.js';
 import type { ParametersOf } from '../checkRequest.js';
-import type { CardKeyPair } from '../cardKeys.js';
 import type { Clock } from '../clock.js';
 import type { SandboxConfig } from '../config.js';
 import type { Instruments } from '../instruments.js';

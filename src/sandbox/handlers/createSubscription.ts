@@ -11,7 +11,10 @@ import type { HandlerContext, HandlerResult, SandboxRequest } from './context.js
 
 /** Which pay modes can make the first payment of each subscription payment mode. */
 const FIRST_PAYMENT_MODES: Readonly<Record<NonNullable<BodyOf<'createSubscription'>['subscriptionPaymentMode']>, PaymentMode[]>> = {
-  CC: ['CREDIT_CARD'], DC: ['DEBIT_CARD'], UPI: ['UPI', 'UPI_INTENT'], BANK_MANDATE: ['NET_BANKING'],
+  CC: ['CREDIT_CARD'],
+  DC: ['DEBIT_CARD'],
+  UPI: ['UPI', 'UPI_INTENT'],
+  BANK_MANDATE: ['NET_BANKING'],
 };
 
 export function createSubscription(ctx: HandlerContext, req: SandboxRequest<'createSubscription'>): HandlerResult<'createSubscription'> {
@@ -23,36 +26,65 @@ export function createSubscription(ctx: HandlerContext, req: SandboxRequest<'cre
   }
   if (store.order(body.mid, body.orderId)) return { code: '1102', message: 'Subscription already in progress', note: 'This orderId is already used.' };
   const today = isoDate(clock.now());
-  if (body.subscriptionStartDate < today) return { code: '1102', message: 'Invalid subscription start date', note: 'subscriptionStartDate is in the past (sandbox clock, UTC).' };
+  if (body.subscriptionStartDate < today)
+    return { code: '1102', message: 'Invalid subscription start date', note: 'subscriptionStartDate is in the past (sandbox clock, UTC).' };
   const first = checkedPaise(body.txnAmount.value);
   if (first === 0) return { code: '2007', note: 'The first payment (txnAmount) must be more than zero.' };
   const renewal = body.subscriptionAmountType === 'FIX' ? (body.renewalAmount === undefined ? first : checkedPaise(body.renewalAmount)) : undefined;
   const max = body.subscriptionAmountType === 'VARIABLE' ? checkedPaise(body.subscriptionMaxAmount) : undefined;
   if (renewal === 0) return { code: '1102', message: 'Invalid renewal amount', note: 'renewalAmount must be more than zero.' };
-  if (max !== undefined && (max === 0 || max < first)) return { code: '4001', message: 'Invalid Max Amount', note: 'subscriptionMaxAmount must be more than zero and not below the first payment.' };
+  if (max !== undefined && (max === 0 || max < first))
+    return { code: '4001', message: 'Invalid Max Amount', note: 'subscriptionMaxAmount must be more than zero and not below the first payment.' };
   // FIX has a renewal amount, VARIABLE a maximum: the most one cycle can charge.
   const cycle = renewal ?? max ?? first;
   if (body.subscriptionPaymentMode === 'UPI' && cycle > instruments.limits.upiSubscriptionMaxAmount) {
-    return { code: '4001', message: 'Subscription Amount Limit For UPI Breached', note: `UPI subscriptions take at most ${formatPaise(instruments.limits.upiSubscriptionMaxAmount)} per cycle.` };
+    return {
+      code: '4001',
+      message: 'Subscription Amount Limit For UPI Breached',
+      note: `UPI subscriptions take at most ${formatPaise(instruments.limits.upiSubscriptionMaxAmount)} per cycle.`,
+    };
   }
   if (cycle > instruments.limits.subscriptionMaxAmount) {
-    return { code: '1102', message: 'Maximum Subscription Amount limit breached', note: `Subscriptions take at most ${formatPaise(instruments.limits.subscriptionMaxAmount)} per cycle.` };
+    return {
+      code: '1102',
+      message: 'Maximum Subscription Amount limit breached',
+      note: `Subscriptions take at most ${formatPaise(instruments.limits.subscriptionMaxAmount)} per cycle.`,
+    };
   }
 
   const subscriptionId = newSubscriptionId();
   const now = clock.now();
   store.subscriptions.set(subscriptionId, {
-    subscriptionId, mid: body.mid, custId: body.userInfo.custId, orderId: body.orderId, requestType: body.requestType, status: 'INIT',
-    subscriptionAmountType: body.subscriptionAmountType, txnAmount: first,
-    ...(renewal !== undefined ? { renewalAmount: renewal } : {}), ...(max !== undefined ? { subscriptionMaxAmount: max } : {}),
-    subscriptionFrequencyUnit: body.subscriptionFrequencyUnit, subscriptionFrequency: body.subscriptionFrequency ?? '1',
-    subscriptionStartDate: body.subscriptionStartDate, subscriptionExpiryDate: body.subscriptionExpiryDate,
-    subscriptionGraceDays: body.subscriptionGraceDays, subscriptionPaymentMode: body.subscriptionPaymentMode,
-    subscriptionEnableRetry: body.subscriptionEnableRetry, subscriptionRetryCount: body.subscriptionRetryCount,
-    autoRenewal: body.autoRenewal, autoRetry: body.autoRetry, websiteName: body.websiteName, createdAt: now,
+    subscriptionId,
+    mid: body.mid,
+    custId: body.userInfo.custId,
+    orderId: body.orderId,
+    requestType: body.requestType,
+    status: 'INIT',
+    subscriptionAmountType: body.subscriptionAmountType,
+    txnAmount: first,
+    ...(renewal !== undefined ? { renewalAmount: renewal } : {}),
+    ...(max !== undefined ? { subscriptionMaxAmount: max } : {}),
+    subscriptionFrequencyUnit: body.subscriptionFrequencyUnit,
+    subscriptionFrequency: body.subscriptionFrequency ?? '1',
+    subscriptionStartDate: body.subscriptionStartDate,
+    subscriptionExpiryDate: body.subscriptionExpiryDate,
+    subscriptionGraceDays: body.subscriptionGraceDays,
+    subscriptionPaymentMode: body.subscriptionPaymentMode,
+    subscriptionEnableRetry: body.subscriptionEnableRetry,
+    subscriptionRetryCount: body.subscriptionRetryCount,
+    autoRenewal: body.autoRenewal,
+    autoRetry: body.autoRetry,
+    websiteName: body.websiteName,
+    createdAt: now,
   });
   const { txnToken } = orders.create({
-    mid: body.mid, orderId: body.orderId, amount: first, kind: 'SUBSCRIPTION', custId: body.userInfo.custId, subscriptionId,
+    mid: body.mid,
+    orderId: body.orderId,
+    amount: first,
+    kind: 'SUBSCRIPTION',
+    custId: body.userInfo.custId,
+    subscriptionId,
     ...(body.userInfo.svcSsoToken && store.wallets.has(body.userInfo.svcSsoToken) ? { svcSsoToken: body.userInfo.svcSsoToken } : {}),
     ...(body.subscriptionPaymentMode ? { paymentModes: FIRST_PAYMENT_MODES[body.subscriptionPaymentMode] } : {}),
   });

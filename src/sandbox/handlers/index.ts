@@ -10,5 +10,10 @@ import { preAuthorize } from './preAuth.js';
 import { tokenizeCard } from './tokenize.js';
 
 export const HANDLERS: { readonly [O in SandboxOperation]: Handler<O> } = {
-  tokenizeCard, preAuthorize, listSubscriptions, initiatePayment, modifyOrder, createSubscription,
+  tokenizeCard,
+  preAuthorize,
+  listSubscriptions,
+  initiatePayment,
+  modifyOrder,
+  createSubscription,
 };

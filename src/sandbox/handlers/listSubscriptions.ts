@@ -3,7 +3,7 @@
 // (DECISIONS.md). No match: 200 NO CONTENT FOUND.
 import type { Schemas } from '../../types.js';
 import { clientIdMatches, signatureMatches } from '../auth.js';
-import { statusAt, subscriptionView, type SubscriptionDetail, type SubscriptionSummary } from '../subscriptions.js';
+import { type SubscriptionDetail, type SubscriptionSummary, statusAt, subscriptionView } from '../subscriptions.js';
 import type { HandlerContext, HandlerResult, SandboxRequest } from './context.js';
 
 type SubscriptionView = SubscriptionSummary | SubscriptionDetail;
@@ -20,11 +20,13 @@ export function listSubscriptions(ctx: HandlerContext, req: SandboxRequest<'list
   }
   const now = clock.now();
   // subsStatusFilter is free text (D-10): one status or several separated by commas, any case.
-  const statuses = typeof body.subsStatusFilter === 'string' && body.subsStatusFilter.trim() !== ''
-    ? new Set(body.subsStatusFilter.split(',').map((s) => s.trim().toUpperCase()))
-    : undefined;
+  const statuses =
+    typeof body.subsStatusFilter === 'string' && body.subsStatusFilter.trim() !== ''
+      ? new Set(body.subsStatusFilter.split(',').map((s) => s.trim().toUpperCase()))
+      : undefined;
   // Most recent first: the store keeps creation order.
-  const matches = [...store.subscriptions.values()].reverse()
+  const matches = [...store.subscriptions.values()]
+    .reverse()
     .filter((s) => s.mid === body.mid && s.custId === body.custId)
     .filter((s) => body.subscriptionId === undefined || s.subscriptionId === body.subscriptionId)
     .filter((s) => body.frequencyUnit === undefined || s.subscriptionFrequencyUnit === body.frequencyUnit)

@@ -10,7 +10,11 @@ export function modifyOrder(ctx: HandlerContext, req: SandboxRequest<'modifyOrde
   const { config, store, clock } = ctx;
   const { head, body, query } = req;
   if (head.signature !== undefined && !signatureMatches(config, req, head.signature)) {
-    return { code: '1001', message: 'Invalid signature', note: 'head.signature is optional, but when sent it must be the CHECKSUM of the body under the merchant key.' };
+    return {
+      code: '1001',
+      message: 'Invalid signature',
+      note: 'head.signature is optional, but when sent it must be the CHECKSUM of the body under the merchant key.',
+    };
   }
   const issued = orderOfToken(store, head.token, clock.now());
   if (!issued) return { code: '1006', note: 'head.token is not a transaction token the sandbox issued, or it has expired (15 minutes).' };

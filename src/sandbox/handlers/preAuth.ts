@@ -23,7 +23,8 @@ export function preAuthorize(ctx: HandlerContext, req: SandboxRequest<'preAuthor
   const key = orderKey(body.mid, body.orderId);
   const earlier = store.preAuths.get(key);
   if (earlier) {
-    if (earlier.status === 'FAILED') return { code: '350', fields: orderIdField, note: 'This orderId was used by a pre-auth that failed: retry with a new orderId.' };
+    if (earlier.status === 'FAILED')
+      return { code: '350', fields: orderIdField, note: 'This orderId was used by a pre-auth that failed: retry with a new orderId.' };
     return { code: 'SR_1004', fields: orderIdField, note: 'A pre-auth already exists for this orderId: query the transaction status.' };
   }
   if (store.order(body.mid, body.orderId)) return { code: '350', fields: orderIdField, note: 'An order with this orderId already exists.' };
@@ -31,12 +32,23 @@ export function preAuthorize(ctx: HandlerContext, req: SandboxRequest<'preAuthor
   const amount = checkedPaise(body.txnAmount);
   if (amount === 0) return { code: 'GE_1007', fields: orderIdField, note: 'txnAmount must be more than zero.' };
   const blockSeconds = body.preAuthBlockSeconds === undefined ? instruments.limits.preAuthMaxBlockSeconds : Number(body.preAuthBlockSeconds);
-  if (blockSeconds > instruments.limits.preAuthMaxBlockSeconds) return { code: '704', fields: orderIdField, note: `preAuthBlockSeconds is above the sandbox's maximum of ${instruments.limits.preAuthMaxBlockSeconds}.` };
+  if (blockSeconds > instruments.limits.preAuthMaxBlockSeconds)
+    return { code: '704', fields: orderIdField, note: `preAuthBlockSeconds is above the sandbox's maximum of ${instruments.limits.preAuthMaxBlockSeconds}.` };
   const type = body.cardPreAuthType ?? 'STANDARD_AUTH';
   const mode = body.paymentMode ?? null;
   const now = clock.now();
   const preAuthId = digitsId(now);
-  const record: PreAuth = { mid: body.mid, orderId: body.orderId, preAuthId, type, paymentMode: mode, status: 'PENDING', amount, createdAt: now, statusCode: '02' };
+  const record: PreAuth = {
+    mid: body.mid,
+    orderId: body.orderId,
+    preAuthId,
+    type,
+    paymentMode: mode,
+    status: 'PENDING',
+    amount,
+    createdAt: now,
+    statusCode: '02',
+  };
 
   if (mode === 'BALANCE' || mode === 'SVC_DIGITAL_CREDIT') {
     const source = WALLET_SOURCES[mode];
@@ -51,7 +63,11 @@ export function preAuthorize(ctx: HandlerContext, req: SandboxRequest<'preAuthor
     if (availableIn(wallet, source, now) < amount) {
       record.status = 'FAILED';
       record.statusCode = 'WM_1006';
-      return { code: 'WM_1006', fields: orderIdField, note: `The ${source === 'balance' ? 'wallet balance' : 'digital credit'} left unblocked is below txnAmount: retry with a new orderId.` };
+      return {
+        code: 'WM_1006',
+        fields: orderIdField,
+        note: `The ${source === 'balance' ? 'wallet balance' : 'digital credit'} left unblocked is below txnAmount: retry with a new orderId.`,
+      };
     }
     const expiresAt = now + blockSeconds * 1000;
     wallet.blocks.push({ preAuthId, source, amount, expiresAt });
@@ -64,9 +80,15 @@ export function preAuthorize(ctx: HandlerContext, req: SandboxRequest<'preAuthor
 
   // The multi-step flow: UPI, cards, or no mode chosen yet. The sandbox's merchant is not an
   // agreement-flow merchant and has UPI and cards enabled, so websiteName is required without a mode.
-  if (mode === null && body.websiteName === undefined) return { code: '805', fields: orderIdField, note: 'Without a paymentMode this merchant runs the multi-step flow, which needs websiteName.' };
+  if (mode === null && body.websiteName === undefined)
+    return { code: '805', fields: orderIdField, note: 'Without a paymentMode this merchant runs the multi-step flow, which needs websiteName.' };
   const { txnToken } = orders.create({
-    mid: body.mid, orderId: body.orderId, amount, kind: 'PRE_AUTH', custId: body.userInfo.custId, preAuthType: type,
+    mid: body.mid,
+    orderId: body.orderId,
+    amount,
+    kind: 'PRE_AUTH',
+    custId: body.userInfo.custId,
+    preAuthType: type,
     paymentModes: mode === 'UPI' ? ['UPI', 'UPI_INTENT'] : mode ? [mode] : ['UPI', 'UPI_INTENT', 'CREDIT_CARD', 'DEBIT_CARD'],
   });
   store.preAuths.set(key, record);

@@ -28,19 +28,30 @@ export function tokenizeCard(ctx: HandlerContext, req: SandboxRequest<'tokenizeC
   const plaintext = decryptCardData(ctx.cardKey.privateKey, body.encryptedCardData);
   const parsed = plaintext === undefined ? undefined : parseJson(plaintext);
   const card = parsed?.ok ? parsed.value : undefined;
-  const undecryptable = { code: '711', note: 'encryptedCardData does not decrypt with the sandbox key (GET /sandbox/card-encryption-key), or the card in it is not valid or has expired.' } as const;
+  const undecryptable = {
+    code: '711',
+    note: 'encryptedCardData does not decrypt with the sandbox key (GET /sandbox/card-encryption-key), or the card in it is not valid or has expired.',
+  } as const;
   if (!hasCardFields(card)) return undecryptable;
   try {
     buildCardPlaintext(card, { now: new Date(clock.now()) });
   } catch {
     return undecryptable;
   }
-  if (body.tokenizationConsent.userConsent !== 1) return { code: '409', note: 'tokenizationConsent.userConsent is 0: a card is tokenized only with the customer\'s consent.' };
+  if (body.tokenizationConsent.userConsent !== 1)
+    return { code: '409', note: "tokenizationConsent.userConsent is 0: a card is tokenized only with the customer's consent." };
   const instrument = instruments.card(card.cardNumber);
   if (isTokenizeRefusal(instrument.tokenize)) return { code: instrument.tokenize, note: 'The test card is documented to be refused with this code.' };
   if (instrument.scheme === 'RUPAY' && body.authRefId === undefined) return { code: '410', note: 'authRefId is mandatory for cards of the RUPAY scheme.' };
 
-  const spec = { mid, custId: body.userInfo.custId, card: instrument, cardSuffix: card.cardNumber.slice(-4), expiryMonth: card.expiryMonth, expiryYear: card.expiryYear };
+  const spec = {
+    mid,
+    custId: body.userInfo.custId,
+    card: instrument,
+    cardSuffix: card.cardNumber.slice(-4),
+    expiryMonth: card.expiryMonth,
+    expiryYear: card.expiryYear,
+  };
   if (instrument.tokenize === 'ACTIVE') {
     const token = cardTokens.create(spec, 'ACTIVE');
     return { code: '00', fields: { mid, tokenIndexNumber: token.tokenIndexNumber, tokenStatus: 'ACTIVE' } };

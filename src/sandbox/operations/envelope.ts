@@ -16,11 +16,16 @@ export interface Result {
 }
 
 /** Per operation: where its result lives and its codes by value, looked up once. */
-const catalog = new Map(Object.entries(resultCodes).map(([op, entry]) => [op, {
-  inResultInfo: entry.location === '/body/resultInfo',
-  fields: entry.fields,
-  codes: new Map<string, { status: string; messages: readonly string[] }>(entry.codes.map((c) => [c.code, c])),
-}]));
+const catalog = new Map(
+  Object.entries(resultCodes).map(([op, entry]) => [
+    op,
+    {
+      inResultInfo: entry.location === '/body/resultInfo',
+      fields: entry.fields,
+      codes: new Map<string, { status: string; messages: readonly string[] }>(entry.codes.map((c) => [c.code, c])),
+    },
+  ]),
+);
 
 /**
  * The result of `code` in the operation's table. `message` picks one of the table's messages for
@@ -40,14 +45,17 @@ export function resultFor<O extends SandboxOperation>(operationId: O, code: Resu
  */
 export function bodyWith(operationId: SandboxOperation, result: Result, extra: object | undefined): Record<string, unknown> {
   const body: Record<string, unknown> = { ...extra };
-  if (catalog.get(operationId)?.inResultInfo) body['resultInfo'] = { resultCode: result.code, resultStatus: result.status, resultMsg: result.message };
+  if (catalog.get(operationId)?.inResultInfo) body.resultInfo = { resultCode: result.code, resultStatus: result.status, resultMsg: result.message };
   else Object.assign(body, { statusCode: result.code, statusMessage: result.message, status: result.status });
   return body;
 }
 
 for (const [operationId, { inResultInfo, fields }] of catalog) {
-  const expected = inResultInfo ? { code: 'resultCode', status: 'resultStatus', message: 'resultMsg' } : { code: 'statusCode', status: 'status', message: 'statusMessage' };
-  if (fields.code !== expected.code || fields.status !== expected.status || fields.message !== expected.message) throw new Error(`The catalog names ${operationId}'s result fields differently: envelope.ts must follow it.`);
+  const expected = inResultInfo
+    ? { code: 'resultCode', status: 'resultStatus', message: 'resultMsg' }
+    : { code: 'statusCode', status: 'status', message: 'statusMessage' };
+  if (fields.code !== expected.code || fields.status !== expected.status || fields.message !== expected.message)
+    throw new Error(`The catalog names ${operationId}'s result fields differently: envelope.ts must follow it.`);
 }
 
 /** A short string from the request head, safe to echo (never a secret field). */
@@ -64,12 +72,17 @@ export interface EnvelopeContext {
 /** Per operation, the answer's head of its family, signed over `bodyText` where the description says. */
 const HEADS: { readonly [O in SandboxOperation]: (head: Untrusted, ctx: EnvelopeContext, bodyText: string) => ResponseOf<O>['head'] } = {
   tokenizeCard(head, ctx) {
-    const requestId = echo(head['requestId'], 128);
+    const requestId = echo(head.requestId, 128);
     return { version: 'v1', responseTimestamp: epochMs(ctx.now), ...(requestId ? { requestId } : {}) };
   },
-  preAuthorize: (head, ctx, bodyText) => ({ responseTimestamp: epochMs(ctx.now), version: echo(head['version'], 32) ?? 'v2', clientId: echo(head['clientId'], 32) ?? ctx.clientId, signature: ctx.sign(bodyText) }),
+  preAuthorize: (head, ctx, bodyText) => ({
+    responseTimestamp: epochMs(ctx.now),
+    version: echo(head.version, 32) ?? 'v2',
+    clientId: echo(head.clientId, 32) ?? ctx.clientId,
+    signature: ctx.sign(bodyText),
+  }),
   listSubscriptions(head, ctx) {
-    const version = echo(head['version'], 4);
+    const version = echo(head.version, 4);
     return { ...(version ? { version } : {}), timestamp: epochSeconds(ctx.now) };
   },
   initiatePayment: (_head, ctx) => ({ responseTimestamp: epochMs(ctx.now) }),

@@ -27,8 +27,13 @@ export const FAILURE_CODES: { readonly [O in SandboxOperation]: FailureCodes<O> 
  * The body fields a failure answer carries besides its result: tokenize names the merchant,
  * pre-auth echoes the order id. Only values that are safe to echo.
  */
-export function failureFields(operationId: SandboxOperation, payload: unknown, path: Readonly<Record<string, string>>, mids: readonly string[]): { mid: string } | { orderId: string } | undefined {
-  const mid = path['mid'];
+export function failureFields(
+  operationId: SandboxOperation,
+  payload: unknown,
+  path: Readonly<Record<string, string>>,
+  mids: readonly string[],
+): { mid: string } | { orderId: string } | undefined {
+  const mid = path.mid;
   if (operationId === 'tokenizeCard' && mid !== undefined && mids.includes(mid)) return { mid };
   const orderId = memberOf(payload, 'body', 'orderId');
   if (operationId === 'preAuthorize' && typeof orderId === 'string' && /^[A-Za-z0-9@._-]{1,50}$/.test(orderId)) return { orderId };

@@ -11,7 +11,7 @@ import type { HandlerContext, SandboxRequest } from '../handlers/context.js';
 import { HANDLERS } from '../handlers/index.js';
 import type { SandboxOperation } from '../operationIndex.js';
 import { FAILURE_CODES, failureFields } from './failures.js';
-import { respond, type Outcome, type RespondContext } from './respond.js';
+import { type Outcome, type RespondContext, respond } from './respond.js';
 import type { OperationRoute } from './routes.js';
 
 export type OperationContext = HandlerContext & RespondContext;
@@ -32,12 +32,21 @@ export function createOperationHandler(ctx: OperationContext): OperationHandler 
   const { config } = ctx;
 
   /** Everything after the body is read, for one operation. */
-  function answerBody<O extends SandboxOperation>(res: ServerResponse, operationId: O, path: Readonly<Record<string, string>>, search: string, text: string): void {
+  function answerBody<O extends SandboxOperation>(
+    res: ServerResponse,
+    operationId: O,
+    path: Readonly<Record<string, string>>,
+    search: string,
+    text: string,
+  ): void {
     const codes = FAILURE_CODES[operationId];
     const parsed = parseJson(text);
     const payload = parsed.ok ? parsed.value : undefined;
     if (!parsed.ok || payload === null || typeof payload !== 'object' || Array.isArray(payload)) {
-      respond(ctx, res, operationId, undefined, { code: codes.badRequest, note: parsed.ok ? 'The body is not a JSON object {head, body}.' : `The body is not JSON: ${parsed.message}.` });
+      respond(ctx, res, operationId, undefined, {
+        code: codes.badRequest,
+        note: parsed.ok ? 'The body is not a JSON object {head, body}.' : `The body is not JSON: ${parsed.message}.`,
+      });
       return;
     }
     const requestHead: unknown = 'head' in payload ? payload.head : undefined;
@@ -47,15 +56,27 @@ export function createOperationHandler(ctx: OperationContext): OperationHandler 
       const fields = failureFields(operationId, payload, path, config.mids);
       const issues = checked.errors.slice(0, 10).map((e) => ({ in: e.in, pointer: e.pointer, rule: e.rule, message: e.message }));
       const code = checked.resultCode?.code ?? codes.invalid;
-      respond(ctx, res, operationId, requestHead, { code, message: checked.resultCode?.message, fields, issues, note: 'The request breaks the contract: see x-sandbox-issues.' });
+      respond(ctx, res, operationId, requestHead, {
+        code,
+        message: checked.resultCode?.message,
+        fields,
+        issues,
+        note: 'The request breaks the contract: see x-sandbox-issues.',
+      });
       return;
     }
     let outcome: Outcome<O>;
     try {
       // The body's exact text is cut out only for the operations whose signature covers it.
       const request: SandboxRequest<O> = {
-        operationId, head: checked.request.head, body: checked.request.body, query: checked.query, path: checked.path,
-        get rawBody() { return memberText(text, 'body'); },
+        operationId,
+        head: checked.request.head,
+        body: checked.request.body,
+        query: checked.query,
+        path: checked.path,
+        get rawBody() {
+          return memberText(text, 'body');
+        },
       };
       outcome = HANDLERS[operationId](ctx, request);
     } catch (error) {
@@ -66,7 +87,13 @@ export function createOperationHandler(ctx: OperationContext): OperationHandler 
     respond(ctx, res, operationId, requestHead, outcome);
   }
 
-  function serve<O extends SandboxOperation>(req: IncomingMessage, res: ServerResponse, operationId: O, path: Readonly<Record<string, string>>, search: string): void {
+  function serve<O extends SandboxOperation>(
+    req: IncomingMessage,
+    res: ServerResponse,
+    operationId: O,
+    path: Readonly<Record<string, string>>,
+    search: string,
+  ): void {
     const codes = FAILURE_CODES[operationId];
     readBody(req, config.maxBodyBytes, (buffer, problem) => {
       if (problem === 'aborted') return;

@@ -39,7 +39,14 @@ export interface RespondContext {
 }
 
 /** Sends the answer of `outcome` in the operation's envelope. */
-export function respond<O extends SandboxOperation>(ctx: RespondContext, res: ServerResponse, operationId: O, requestHead: unknown, outcome: Outcome<O>, httpStatus = 200): void {
+export function respond<O extends SandboxOperation>(
+  ctx: RespondContext,
+  res: ServerResponse,
+  operationId: O,
+  requestHead: unknown,
+  outcome: Outcome<O>,
+  httpStatus = 200,
+): void {
   const { config } = ctx;
   const result = resultFor(operationId, outcome.code, outcome.message);
   const body = bodyWith(operationId, result, outcome.fields);
@@ -57,7 +64,7 @@ export function respond<O extends SandboxOperation>(ctx: RespondContext, res: Se
   const headers: Record<string, string> = {};
   if (outcome.note) headers['x-sandbox-note'] = headerSafe(outcome.note);
   if (outcome.issues) headers['x-sandbox-issues'] = headerSafe(JSON.stringify(outcome.issues));
-  if (httpStatus !== 200) headers['connection'] = 'close';
+  if (httpStatus !== 200) headers.connection = 'close';
   config.onLog?.(`${operationId} -> ${result.code} ${result.status}${outcome.note ? `: ${outcome.note}` : ''}`);
   sendText(res, httpStatus, env.text, headers);
 }

@@ -1,6 +1,6 @@
 // The operations at their paths, read from the contract's operation index: an exact path, or a
 // template whose {parameters} are one path segment each (tokenize's {mid}).
-import { SERVED_OPERATIONS, type SandboxOperation } from '../operationIndex.js';
+import { type SandboxOperation, SERVED_OPERATIONS } from '../operationIndex.js';
 
 /** An operation and the path parameters of the request's path. */
 export interface OperationRoute {
@@ -28,7 +28,9 @@ export function routeOf(pathname: string): OperationRoute | undefined {
     if (!m) continue;
     const path: Record<string, string> = {};
     try {
-      t.names.forEach((name, i) => { path[name] = decodeURIComponent(m[i + 1] ?? ''); });
+      t.names.forEach((name, i) => {
+        path[name] = decodeURIComponent(m[i + 1] ?? '');
+      });
     } catch {
       return undefined;
     }

@@ -43,18 +43,21 @@ type SharedInstrument =
 /** The instrument that adds money in add-and-pay, named as pay names its own. */
 function addMoneyInstrument(d: Schemas['AddMoneyPaymentDetails']): SharedInstrument {
   switch (d.payMethod) {
-    case 'UPI': return { mode: 'UPI', payerAccount: d.payerAccount };
-    case 'UPI_INTENT': return { mode: 'UPI_INTENT' };
+    case 'UPI':
+      return { mode: 'UPI', payerAccount: d.payerAccount };
+    case 'UPI_INTENT':
+      return { mode: 'UPI_INTENT' };
     case 'CREDIT_CARD':
-    case 'DEBIT_CARD': return { mode: d.payMethod, cardInfo: d.cardInfo };
-    case 'NET_BANKING': return { mode: 'NET_BANKING', bankCode: d.bankCode };
-    case 'PPBL': return { mode: 'PPBL', mpin: d.mpin };
+    case 'DEBIT_CARD':
+      return { mode: d.payMethod, cardInfo: d.cardInfo };
+    case 'NET_BANKING':
+      return { mode: 'NET_BANKING', bankCode: d.bankCode };
+    case 'PPBL':
+      return { mode: 'PPBL', mpin: d.mpin };
   }
 }
 
-export interface Decide {
-  (order: Order, body: PayBody): Refusal | Decision;
-}
+export type Decide = (order: Order, body: PayBody) => Refusal | Decision;
 
 export function createDecide({ store, instruments, clock }: { store: Store; instruments: Instruments; clock: Clock }): Decide {
   /** The card of cardInfo and its pay outcome, or a refusal (312). */

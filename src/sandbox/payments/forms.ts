@@ -18,19 +18,30 @@ export function bankFormOf(baseUrl: string, txn: Transaction, kind: 'bankForm' |
         { actionURL, method: 'post', type: 'submit', headers, content: { ...content, action: 'submit' } },
         { actionURL, method: 'post', type: 'cancel', headers, content: { ...content, action: 'cancel' } },
       ],
-      displayField: { amount, headerText: 'Approve the collect request in your UPI app', descriptionText: 'Sandbox: submit approves as the VPA decides, cancel declines.' },
+      displayField: {
+        amount,
+        headerText: 'Approve the collect request in your UPI app',
+        descriptionText: 'Sandbox: submit approves as the VPA decides, cancel declines.',
+      },
       isForceResendOtp: false,
     };
   }
   return {
     pageType: 'redirect',
     redirectForm: { actionURL, method: 'post', type: 'redirect', headers, content: { ...content, action: 'submit' } },
-    displayField: { amount, headerText: 'Sandbox bank page', bankName: bankName ?? 'Sandbox Bank', descriptionText: 'Sandbox: submitting completes the payment as the test instrument decides.' },
+    displayField: {
+      amount,
+      headerText: 'Sandbox bank page',
+      bankName: bankName ?? 'Sandbox Bank',
+      descriptionText: 'Sandbox: submitting completes the payment as the test instrument decides.',
+    },
     isForceResendOtp: false,
   };
 }
 
 /** The UPI intent link that opens a UPI app for the payment. */
 export function deepLinkOf(txn: Transaction): Schemas['DeepLink'] {
-  return { url: `upi://pay?pa=${encodeURIComponent(`${txn.mid.toLowerCase()}@sandbox`)}&pn=Sandbox%20Merchant&tr=${txn.txnId}&am=${formatPaise(txn.amount)}&cu=INR` };
+  return {
+    url: `upi://pay?pa=${encodeURIComponent(`${txn.mid.toLowerCase()}@sandbox`)}&pn=Sandbox%20Merchant&tr=${txn.txnId}&am=${formatPaise(txn.amount)}&cu=INR`,
+  };
 }

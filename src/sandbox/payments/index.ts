@@ -17,10 +17,7 @@ export type { PayBody, Refusal } from './decide.js';
 export type { PaymentResult } from './settle.js';
 
 /** The body fields of pay's 0000 answer: one of txnInfo, bankForm or deepLinkInfo. */
-export type StartedPayment =
-  | { txnInfo: Schemas['TransactionInfo'] }
-  | { bankForm: Schemas['BankForm'] }
-  | { deepLinkInfo: Schemas['DeepLink'] };
+export type StartedPayment = { txnInfo: Schemas['TransactionInfo'] } | { bankForm: Schemas['BankForm'] } | { deepLinkInfo: Schemas['DeepLink'] };
 
 export interface Payments {
   /** Starts the payment of an order that is CREATED. Returns a refusal (a pay result code) or the fields of the 0000 answer. */
@@ -31,8 +28,18 @@ export interface Payments {
   txnInfoOf(txn: Transaction): Schemas['TransactionInfo'] & { checksumHash: string };
 }
 
-export function createPayments({ store, instruments, clock, config, baseUrl }: {
-  store: Store; instruments: Instruments; clock: Clock; config: SandboxConfig; baseUrl: () => string;
+export function createPayments({
+  store,
+  instruments,
+  clock,
+  config,
+  baseUrl,
+}: {
+  store: Store;
+  instruments: Instruments;
+  clock: Clock;
+  config: SandboxConfig;
+  baseUrl: () => string;
 }): Payments {
   const decide = createDecide({ store, instruments, clock });
   const complete = (txn: Transaction, result: PaymentResult) => completePayment(store, clock, txn, result);
@@ -44,9 +51,19 @@ export function createPayments({ store, instruments, clock, config, baseUrl }: {
       if ('code' in how) return how;
       const now = clock.now();
       const txn: Transaction = {
-        txnId: digitsId(now), mid: order.mid, orderId: order.orderId, amount: order.amount, paymentMode: body.paymentMode,
-        gatewayName: how.gatewayName, outcome: how.outcome, status: 'PENDING', bankTxnId: '', createdAt: now,
-        ...(how.txnInfoMode ? { txnInfoMode: how.txnInfoMode } : {}), ...(how.vpa ? { vpa: how.vpa } : {}), ...(how.funding ? { funding: how.funding } : {}),
+        txnId: digitsId(now),
+        mid: order.mid,
+        orderId: order.orderId,
+        amount: order.amount,
+        paymentMode: body.paymentMode,
+        gatewayName: how.gatewayName,
+        outcome: how.outcome,
+        status: 'PENDING',
+        bankTxnId: '',
+        createdAt: now,
+        ...(how.txnInfoMode ? { txnInfoMode: how.txnInfoMode } : {}),
+        ...(how.vpa ? { vpa: how.vpa } : {}),
+        ...(how.funding ? { funding: how.funding } : {}),
       };
       store.transactions.set(txn.txnId, txn);
       order.txnIds.push(txn.txnId);
