@@ -4,9 +4,11 @@
 // `skipLibCheck: false` under both module resolutions (a program using the client, validate(),
 // the webhook receiver, the signer, encryptCardData, startSandbox and the subpaths, and every
 // TypeScript example of the README as written), run against an in-process sandbox, load from
-// CommonJS, and tell exactly what to install for the mock. Usage: node scripts/check-consumer.mjs
-import { spawnSync } from 'node:child_process';
+// CommonJS, tell exactly what to install for the mock, and, so installed, answer as this
+// repository's mock does. Usage: node scripts/check-consumer.mjs
+import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -136,8 +138,61 @@ try {
     mock.status === 2 && lines.length === 1 && /npm install --save-dev @stoplight\/prism-cli@\S+ /.test(mock.out),
     mock.out.slice(0, 500),
   );
+
+  // Installed with the command it names, the mock answers as this repository's does: malformed
+  // JSON is answered at once (newer Prism parts leave it hanging), and the named examples are served.
+  const install = /npm install (--save-dev .+)$/.exec(mock.out)?.[1]?.split(' ') ?? [];
+  const prism = run('npm', ['install', '--no-audit', '--no-fund', '--silent', ...install], { cwd: app });
+  check('Prism installs with the command the mock names', install.length > 1 && prism.status === 0, prism.out.slice(-1000));
+  if (prism.status === 0)
+    check('the installed mock answers as the repository mock does', await mockAnswers(join(modules, 'gateway-contract/dist/cli/bin.js'), app));
 } finally {
   rmSync(work, { recursive: true, force: true });
+}
+
+/** A port nothing listens on (it was free a moment ago). @returns {Promise<number>} */
+function freePort() {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts `gateway-contract mock` and asks it two questions whose answers tell the Prism versions apart. @param {string} bin @param {string} cwd */
+async function mockAnswers(bin, cwd) {
+  const port = await freePort();
+  const child = spawn(process.execPath, [bin, 'mock', '--port', String(port), '--docs-port', '0'], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  try {
+    const started = await new Promise((resolve) => {
+      let text = '';
+      const timer = setTimeout(() => resolve(false), 60_000);
+      child.stdout.on('data', (chunk) => {
+        text += chunk;
+        if (text.includes('Press Ctrl-C')) {
+          clearTimeout(timer);
+          resolve(true);
+        }
+      });
+      child.once('exit', () => resolve(false));
+    });
+    if (!started) return false;
+    const base = `http://127.0.0.1:${port}/aoa-acquiring-biz/v2`;
+    const post = (/** @type {string} */ path, /** @type {string} */ body, /** @type {Record<string, string>} */ headers = {}) =>
+      fetch(`${base}${path}`, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers }, signal: AbortSignal.timeout(5_000) });
+    const malformed = await post('/payment?mid=MERCHANT0001&orderId=ORDER-1001', '{"head":');
+    const named = await post('/modifyOrder?mid=MERCHANT0001&orderId=ORDER-1001', '{"head":{"tokenType":"TXN_TOKEN","token":"T"},"body":{}}', {
+      prefer: 'example=modifyOrderInProcess',
+    });
+    const answer = /** @type {{ body?: { resultInfo?: { resultCode?: string } } }} */ (await named.json());
+    return malformed.status === 400 && answer.body?.resultInfo?.resultCode === '1111';
+  } catch {
+    return false;
+  } finally {
+    child.kill('SIGTERM');
+  }
 }
 process.stdout.write(`check:consumer: ${failures === 0 ? 'the packed package works in a fresh project' : `${failures} check(s) failed`}\n`);
 process.exit(failures === 0 ? 0 : 1);
