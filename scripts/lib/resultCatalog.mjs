@@ -8,7 +8,10 @@ const CODE_FIELDS = [
   { code: 'statusCode', status: 'status', message: 'statusMessage' },
 ];
 
-/** Finds the oneOf whose branches pin a code field, and where it sits in the response. @param {any} doc @param {any} schema */
+/**
+ * Finds the oneOf whose branches pin a code field, and where it sits in the response. @param {any} doc @param {any} schema
+ * @returns {{ node: any, fields: typeof CODE_FIELDS[number], pointer: string } | null}
+ */
 function findCodeUnion(doc, schema, pointer = '', seen = new Set()) {
   const node = deref(doc, schema);
   if (!node || typeof node !== 'object' || seen.has(node)) return null;
