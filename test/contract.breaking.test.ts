@@ -1,9 +1,15 @@
 // The contract's change gate: every edit below is made to an in-memory copy of the contract
 // bundled fresh from openapi/, and the check must classify it by what it does to a merchant:
 // breaking (a major version), notable (a minor one) or patch (documentation), with its operation,
-// side and a JSON Pointer into the bundle. Then the version rules, the report and the CHANGELOG.
+// side and a JSON Pointer into the bundle. Then the version rules, the report, the CHANGELOG, and
+// the two commands on real files.
 import { describe, expect, it } from 'vitest';
-import { bundledContract, resolve } from './helpers/contract.js';
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
+import { bundledContract, resolve, root } from './helpers/contract.js';
 import { diffContracts, requiredBump } from '../scripts/lib/contractDiff.mjs';
 import { judgeVersions, bumpBetween } from '../scripts/lib/contractVersion.mjs';
 import { checkContract, renderReport } from '../scripts/lib/changeReport.mjs';
@@ -416,4 +422,91 @@ describe('CHANGELOG.md', () => {
     expect(versionsOf(again)).toEqual(['2.0.0', '1.0.0']);
     expect(sectionOf(again, '2.0.0')!.body).toContain('(edited)');
   });
+});
+
+describe('the commands', () => {
+  const node = process.execPath;
+  const run = (cwd: string, script: string, ...args: string[]) => spawnSync(node, [join(cwd, 'scripts', script), ...args], { cwd, encoding: 'utf8', timeout: 60_000 });
+
+  it('check:breaking passes on the contract as released', () => {
+    const result = run(root, 'check-breaking.mjs');
+    expect(result.stdout).toContain(`check:breaking: passed (version ${base.info.version})`);
+    expect(result.status).toBe(0);
+    expect(readFileSync(join(root, 'openapi/released/openapi.json'), 'utf8')).toBe(`${JSON.stringify(base, null, 2)}\n`);
+  });
+
+  it('check:breaking fails with a readable report on a breaking edit of a copy without a major bump', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gateway-contract-breaking-'));
+    try {
+      const file = join(dir, 'openapi.json');
+      writeFileSync(file, JSON.stringify(edited((d) => { S(d).WalletInfo.properties.paymentFlow.enum = ['PAY']; })));
+      const result = run(root, 'check-breaking.mjs', '--contract', file);
+      expect(result.status).toBe(1);
+      expect(result.stdout).toContain('  BREAKING  request body.walletInfo.paymentFlow: value "ADDNAPAY" no longer accepted');
+      expect(result.stdout).toContain('check:breaking: FAILED');
+      const json = JSON.parse(run(root, 'check-breaking.mjs', '--contract', file, '--json').stdout);
+      expect(json).toMatchObject({ ok: false, required: 'major', changes: [{ operation: 'initiatePayment', level: 'breaking' }] });
+      expect(run(root, 'check-breaking.mjs', '--contrat', file).status).toBe(2);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('release:contract records a release, is re-runnable, and --amend redoes it against the version before', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gateway-contract-release-'));
+    const git = (...args: string[]) => spawnSync('git', ['-c', 'user.name=test', '-c', 'user.email=test@example.invalid', ...args], { cwd: dir, encoding: 'utf8' });
+    try {
+      for (const part of ['scripts', 'openapi', 'redocly.yaml', 'package.json', 'CHANGELOG.md']) cpSync(join(root, part), join(dir, part), { recursive: true });
+      symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'), 'dir');
+      mkdirSync(join(dir, 'src'));
+      symlinkSync(join(root, 'src/validation'), join(dir, 'src/validation'), 'dir');
+      expect(git('init', '-q').status).toBe(0);
+      expect(git('add', '-A').status).toBe(0);
+      expect(git('commit', '-q', '-m', 'released').status).toBe(0);
+
+      // Nothing to release.
+      const idle = run(dir, 'release-contract.mjs');
+      expect(idle.stdout).toContain('nothing to release');
+      expect(idle.status).toBe(0);
+
+      // A compatible edit: a new optional field of the wallet.
+      const walletFile = join(dir, 'openapi/components/schemas/WalletInfo.yaml');
+      const wallet = parseYaml(readFileSync(walletFile, 'utf8'));
+      wallet.properties.walletNote = { type: 'string', description: 'A note.' };
+      writeFileSync(walletFile, stringifyYaml(wallet));
+      const unbumped = run(dir, 'release-contract.mjs');
+      expect(unbumped.status).toBe(1);
+      expect(unbumped.stdout).toContain('openapi/ changed since 1.0.0 was released');
+      const setVersion = (version: string) => {
+        const rootFile = join(dir, 'openapi/openapi.yaml');
+        writeFileSync(rootFile, readFileSync(rootFile, 'utf8').replace(/^ {2}version: \S+$/m, `  version: ${version}`));
+        const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+        writeFileSync(join(dir, 'package.json'), JSON.stringify({ ...pkg, version }, null, 2));
+      };
+      setVersion('1.1.0');
+      const released = run(dir, 'release-contract.mjs', '--date', '2026-03-01');
+      expect(released.stdout + released.stderr).toContain('released 1.1.0 (minor version, 1 change since 1.0.0)');
+      expect(released.status).toBe(0);
+      const changelog = readFileSync(join(dir, 'CHANGELOG.md'), 'utf8');
+      expect(versionsOf(changelog)).toEqual(['1.1.0', '1.0.0']);
+      expect(sectionOf(changelog, '1.1.0')!.body).toContain('- Notable: request body.walletInfo.walletNote: new optional field');
+      expect(JSON.parse(readFileSync(join(dir, 'openapi/released/openapi.json'), 'utf8')).info.version).toBe('1.1.0');
+      expect(run(dir, 'check-breaking.mjs').status).toBe(0);
+      expect(run(dir, 'release-contract.mjs').stdout).toContain('nothing to release');
+      expect(git('commit', '-q', '-am', 'release 1.1.0').status).toBe(0);
+
+      // Another edit before 1.1.0 is published: amended, against 1.0.0 from history.
+      wallet.properties.walletRef = { type: 'string', description: 'A reference.' };
+      writeFileSync(walletFile, stringifyYaml(wallet));
+      expect(run(dir, 'check-breaking.mjs').status).toBe(1);
+      const amended = run(dir, 'release-contract.mjs', '--amend', '--date', '2026-03-02');
+      expect(amended.stdout + amended.stderr).toContain('released 1.1.0 (minor version, 2 changes since 1.0.0)');
+      const after = readFileSync(join(dir, 'CHANGELOG.md'), 'utf8');
+      expect(versionsOf(after)).toEqual(['1.1.0', '1.0.0']);
+      expect(sectionOf(after, '1.1.0')).toMatchObject({ date: '2026-03-02', body: expect.stringContaining('walletRef') });
+      expect(run(dir, 'check-breaking.mjs').status).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
