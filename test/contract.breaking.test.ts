@@ -1,8 +1,8 @@
 // The contract's change gate: every edit below is made to an in-memory copy of the contract
 // bundled fresh from openapi/, and the check must classify it by what it does to a merchant:
 // breaking (a major version), notable (a minor one) or patch (documentation), with its operation,
-// side and a JSON Pointer into the bundle. Then the version rules, the report, the CHANGELOG, and
-// the two commands on real files.
+// side and a JSON Pointer into the bundle. Then the version rules, the report, the CHANGELOG, the
+// docs section, and the two commands on real files.
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -14,6 +14,7 @@ import { diffContracts, requiredBump } from '../scripts/lib/contractDiff.mjs';
 import { judgeVersions, bumpBetween } from '../scripts/lib/contractVersion.mjs';
 import { checkContract, renderReport } from '../scripts/lib/changeReport.mjs';
 import { releaseSection, sectionOf, versionsOf, withSection, CHANGELOG_INTRO } from '../scripts/lib/changelog.mjs';
+import { changesSection, docsDocument } from '../scripts/lib/docs.mjs';
 import { resultCatalogOf } from '../scripts/lib/resultCatalog.mjs';
 
 const base = await bundledContract();
@@ -391,7 +392,7 @@ describe('the report a reviewer reads', () => {
   });
 });
 
-describe('CHANGELOG.md', () => {
+describe('CHANGELOG.md and the docs page', () => {
   it('a release section lists the changes by operation, and goes before the newest one', () => {
     const working = edited((d) => {
       S(d).WalletInfo.properties.paymentFlow.enum = ['PAY'];
@@ -421,6 +422,16 @@ describe('CHANGELOG.md', () => {
     const again = withSection(file, '2.0.0', section.replace('1 notable', '1 notable (edited)'));
     expect(versionsOf(again)).toEqual(['2.0.0', '1.0.0']);
     expect(sectionOf(again, '2.0.0')!.body).toContain('(edited)');
+  });
+
+  it('the docs page shows the changes of the contract\'s version, from CHANGELOG.md', () => {
+    const changelog = readFileSync(join(root, 'CHANGELOG.md'), 'utf8');
+    const section = changesSection(base, changelog);
+    expect(section.startsWith(`## Changes in ${base.info.version}\n`)).toBe(true);
+    expect(docsDocument(base, changelog).info.description).toContain(section);
+    expect(changesSection({ info: { version: '9.9.9' } }, changelog)).toBe('');
+    const html = readFileSync(join(root, 'generated/docs/index.html'), 'utf8');
+    expect(html).toContain(`Changes in ${base.info.version}`);
   });
 });
 
