@@ -1,11 +1,13 @@
 // The reference docs: one self-contained HTML page (Redoc inlined) that renders with no network.
 // The page renders a copy of the bundled contract with derived additions: per operation the typed
 // client and curl samples (`x-codeSamples`), the rules between fields, the result-code table and
-// the mock's named answers, appended to the description. generated/openapi.* stay as they are.
+// the mock's named answers, appended to the description; and the changes of the contract's version
+// from CHANGELOG.md, appended to the info description. generated/openapi.* stay as they are.
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sectionOf } from './changelog.mjs';
 import { operationSamples, webhookSamples } from './docsSamples.mjs';
 import { mockAnswersSection, resultCodeSection, rulesSection, samplesSection } from './docsSections.mjs';
 import { operationsOf } from './operationIndex.mjs';
@@ -35,11 +37,33 @@ const REMOTE_LOGO = /https:\/\/cdn\.redoc\.ly\/redoc\/logo-mini(?:-full)?\.svg/g
 const INLINE_LOGO = `data:image/svg+xml,${encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" width="52" height="14"><text x="0" y="11" font-family="sans-serif" font-size="11" fill="#555">Redocly</text></svg>')}`;
 
 /**
- * The document the docs page renders: the bundle plus the derived samples and sections.
- * @param {any} doc the bundled contract (not modified)
+ * The "Changes in <version>" section of the page: the CHANGELOG.md section of the contract's own
+ * version, or nothing when the version has none (not released yet).
+ * @param {any} doc @param {string | null | undefined} changelog the content of CHANGELOG.md
  */
-export function docsDocument(doc) {
+export function changesSection(doc, changelog) {
+  const version = String(doc.info?.version);
+  const section = changelog ? sectionOf(changelog, version) : null;
+  if (!section) return '';
+  // The section's own headings sit one level below the page's "Changes in" heading.
+  const body = section.body.replace(/^### /gm, '#### ');
+  return [
+    `## Changes in ${version}`,
+    `Released ${section.date ?? 'on an unrecorded date'}; every version's changes are in \`CHANGELOG.md\` of the package. Breaking changes come with a new major version, notable ones with a new minor version (\`openapi/DECISIONS.md\`, D-44 to D-47).`,
+    body,
+  ].join('\n\n');
+}
+
+/**
+ * The document the docs page renders: the bundle plus the derived samples and sections, and the
+ * changes of the contract's version.
+ * @param {any} doc the bundled contract (not modified)
+ * @param {string | null} [changelog] the content of CHANGELOG.md
+ */
+export function docsDocument(doc, changelog) {
   const page = structuredClone(doc);
+  const changes = changesSection(doc, changelog);
+  if (changes) page.info.description = `${String(page.info.description ?? '').trimEnd()}\n\n${changes}\n`;
   const catalog = resultCatalogOf(doc);
   for (const info of operationsOf(doc)) {
     const item = info.kind === 'webhook' ? page.webhooks[/** @type {string} */ (info.webhook)] : page.paths[/** @type {string} */ (info.path)];
@@ -64,7 +88,8 @@ export async function buildDocs(doc, root) {
   try {
     const input = join(work, 'openapi.json');
     const output = join(work, 'index.html');
-    await writeFile(input, JSON.stringify(docsDocument(doc)));
+    const changelog = await readFile(join(root, 'CHANGELOG.md'), 'utf8').catch(() => null);
+    await writeFile(input, JSON.stringify(docsDocument(doc, changelog)));
     const run = spawnSync(
       process.execPath,
       [

@@ -1,0 +1,152 @@
+// Changes of the result-code tables of section 7 (DECISIONS.md, D-46): per operation, a code
+// removed, its status or a message changed, is breaking; a new code or a new message is notable
+// (merchants switch on codes); its meaning, title or table is documentation. The tables are read
+// the way the catalog reads them (`resultCatalog.mjs`), so the check and the catalog agree.
+
+import { senderOf, sideLabel } from './contractOperations.mjs';
+import { fieldSchemas, valueAt } from './pointers.mjs';
+import { resultCatalogOf } from './resultCatalog.mjs';
+import { shown } from './schemaRules.mjs';
+
+/** @typedef {import('./contractOperations.mjs').OperationRef} OperationRef */
+/** @typedef {import('./schemaRules.mjs').Level} Level */
+/**
+ * @typedef {object} Change
+ * @property {string} operation the operationId; empty for a change of the whole contract
+ * @property {'contract' | 'operation' | 'request' | 'response'} direction the part of the operation
+ * @property {string} location JSON Pointer into the bundled contract: the new one, or the released one for what was removed
+ * @property {string} kind what changed, e.g. `value-removed`, `result-code-added`
+ * @property {Level} level breaking (a major version), notable (a minor one) or patch (documentation)
+ * @property {string} message one line for a reader: the side, the field, what changed
+ * @property {string} [field] the field (dotted, `[]` for array items), when the change is in a payload
+ */
+
+/**
+ * The code table of each operation: the catalog's entry, and where its `oneOf` sits in the bundle.
+ * @param {any} doc @param {OperationRef[]} ops
+ * @returns {Map<string, { entry: any, chain: string[], union: string }>}
+ */
+export function codeTables(doc, ops) {
+  const catalog = resultCatalogOf(doc);
+  const tables = new Map();
+  for (const op of ops) {
+    const entry = catalog[op.operationId];
+    if (!entry) continue;
+    const chain = String(entry.location).split('/').filter(Boolean);
+    const root = `${op.pointer}/responses/200/content/application~1json/schema`;
+    let union = root;
+    for (const pointer of fieldSchemas(doc, root, chain)) {
+      const node = valueAt(doc, pointer);
+      if (
+        Array.isArray(node?.oneOf) &&
+        node.oneOf.length > 0 &&
+        node.oneOf.every((/** @type {any} */ b) => b?.properties?.[entry.fields.code]?.const !== undefined)
+      ) {
+        union = `${pointer}/oneOf`;
+        break;
+      }
+    }
+    tables.set(op.operationId, { entry, chain, union });
+  }
+  return tables;
+}
+
+/** Codes by code (a repeated code gets `#2`, `#3`), each with its branch pointer and title. @param {any} doc @param {{ entry: any, union: string }} table */
+function codesOf(doc, table) {
+  /** @type {Map<string, { code: string, status: string, messages: string[], meaning: string, tables: unknown, title: unknown, pointer: string }>} */
+  const codes = new Map();
+  table.entry.codes.forEach((/** @type {any} */ c, /** @type {number} */ i) => {
+    let key = String(c.code);
+    for (let n = 2; codes.has(key); n += 1) key = `${c.code}#${n}`;
+    const pointer = `${table.union}/${i}`;
+    codes.set(key, {
+      code: String(c.code),
+      status: String(c.status),
+      messages: (c.messages ?? []).map(String),
+      meaning: String(c.meaning ?? ''),
+      tables: c.tables,
+      title: valueAt(doc, pointer)?.title,
+      pointer,
+    });
+  });
+  return codes;
+}
+
+/**
+ * @param {any} before @param {any} after
+ * @param {Map<string, { entry: any, chain: string[], union: string }>} tablesBefore
+ * @param {Map<string, { entry: any, chain: string[], union: string }>} tablesAfter
+ * @param {Map<string, OperationRef>} opsAfter by operationId
+ * @returns {Change[]}
+ */
+export function resultCodeChanges(before, after, tablesBefore, tablesAfter, opsAfter) {
+  /** @type {Change[]} */
+  const changes = [];
+  for (const [operationId, tableAfter] of tablesAfter) {
+    const tableBefore = tablesBefore.get(operationId);
+    const op = opsAfter.get(operationId);
+    if (!tableBefore || !op) continue; // a new operation: reported as such
+    const side = sideLabel(op.kind, 'response');
+    const fromMerchant = senderOf(op.kind, 'response') === 'merchant';
+    const field = tableAfter.chain.join('.');
+    const subject = `${side} ${field}`;
+    const codesBefore = codesOf(before, tableBefore);
+    const codesAfter = codesOf(after, tableAfter);
+    /** @type {(level: Level, kind: string, location: string, text: string) => void} */
+    const add = (level, kind, location, text) => {
+      changes.push({ operation: operationId, direction: 'response', location, kind, level, message: `${subject}: ${text}`, field });
+    };
+    const firstMessage = (/** @type {string[]} */ m) => (m.length ? `, ${shown(m[0])}` : '');
+    for (const [key, old] of codesBefore) {
+      const now = codesAfter.get(key);
+      if (!now) {
+        add(
+          'breaking',
+          'result-code-removed',
+          old.pointer,
+          fromMerchant
+            ? `result code ${old.code} (${old.status}${firstMessage(old.messages)}) no longer accepted in a reply`
+            : `result code ${old.code} (${old.status}${firstMessage(old.messages)}) removed`,
+        );
+        continue;
+      }
+      if (old.status !== now.status)
+        add(
+          'breaking',
+          'result-code-status-changed',
+          `${now.pointer}/properties/${tableAfter.entry.fields.status}/const`,
+          `result code ${old.code}: status ${shown(old.status)} -> ${shown(now.status)}`,
+        );
+      const gone = old.messages.filter((m) => !now.messages.includes(m));
+      const added = now.messages.filter((m) => !old.messages.includes(m));
+      const messages = `${now.pointer}/properties/${tableAfter.entry.fields.message}/examples`;
+      if (gone.length === 1 && added.length === 1)
+        add('breaking', 'result-code-message-changed', messages, `result code ${old.code}: message ${shown(gone[0])} -> ${shown(added[0])}`);
+      else {
+        for (const m of gone) add('breaking', 'result-code-message-removed', messages, `result code ${old.code}: message ${shown(m)} removed`);
+        for (const m of added) add('notable', 'result-code-message-added', messages, `result code ${old.code}: new message ${shown(m)}`);
+      }
+      if (old.meaning !== now.meaning) add('patch', 'annotation', `${now.pointer}/description`, `result code ${old.code}: meaning (description) changed`);
+      if (old.title !== now.title) add('patch', 'annotation', `${now.pointer}/title`, `result code ${old.code}: title changed`);
+      if (JSON.stringify(old.tables) !== JSON.stringify(now.tables))
+        add(
+          'patch',
+          'extension',
+          `${now.pointer}/x-code-table`,
+          `result code ${old.code}: x-code-table ${shown(old.tables ?? null)} -> ${shown(now.tables ?? null)}`,
+        );
+    }
+    for (const [key, now] of codesAfter) {
+      if (codesBefore.has(key)) continue;
+      add(
+        'notable',
+        'result-code-added',
+        now.pointer,
+        fromMerchant
+          ? `new result code ${now.code} (${now.status}${firstMessage(now.messages)}) accepted in a reply`
+          : `new result code ${now.code} (${now.status}${firstMessage(now.messages)}): merchants who switch on codes must handle it`,
+      );
+    }
+  }
+  return changes;
+}

@@ -1,0 +1,826 @@
+// The contract's change gate: every edit below is made to an in-memory copy of the contract
+// bundled fresh from openapi/, and the check must classify it by what it does to a merchant:
+// breaking (a major version), notable (a minor one) or patch (documentation), with its operation,
+// side and a JSON Pointer into the bundle. Then the version rules, the report, the CHANGELOG, the
+// docs section, and the two commands on real files.
+
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
+import { CHANGELOG_INTRO, releaseSection, sectionOf, versionsOf, withSection } from '../scripts/lib/changelog.mjs';
+import { checkContract, renderReport } from '../scripts/lib/changeReport.mjs';
+import { diffContracts } from '../scripts/lib/contractDiff.mjs';
+import { bumpBetween, judgeVersions } from '../scripts/lib/contractVersion.mjs';
+import { changesSection, docsDocument } from '../scripts/lib/docs.mjs';
+import { resultCatalogOf } from '../scripts/lib/resultCatalog.mjs';
+import { bundledContract, resolve, root } from './helpers/contract.js';
+
+const base = await bundledContract();
+const PAY = '/aoa-acquiring-biz/v2/payment';
+const S = (doc: any) => doc.components.schemas;
+
+type Change = ReturnType<typeof diffContracts>[number];
+
+/** A copy of the contract with one edit. */
+function edited(edit: (doc: any) => void): any {
+  const copy = structuredClone(base);
+  edit(copy);
+  return copy;
+}
+
+/** The changes from the contract to an edited copy. */
+function changesAfter(edit: (doc: any) => void): Change[] {
+  return diffContracts(base, edited(edit));
+}
+
+/** The changes from an edited copy back to the contract: the opposite edit. */
+function changesBefore(edit: (doc: any) => void): Change[] {
+  return diffContracts(edited(edit), base);
+}
+
+/** The one change of a list (fails, showing them, when there are more or none). */
+function only(changes: Change[]): Change {
+  expect(changes, JSON.stringify(changes, null, 1)).toHaveLength(1);
+  return changes[0];
+}
+
+describe('what the merchant sends: requests are breaking when the service accepts less', () => {
+  it('a request enum value removed is breaking, at the enum of the schema that defines it', () => {
+    const c = only(
+      changesAfter((d) => {
+        S(d).WalletInfo.properties.paymentFlow.enum = ['PAY'];
+      }),
+    );
+    expect(c).toMatchObject({
+      operation: 'initiatePayment',
+      direction: 'request',
+      level: 'breaking',
+      kind: 'value-removed',
+      location: '/components/schemas/WalletInfo/properties/paymentFlow/enum',
+      field: 'body.walletInfo.paymentFlow',
+    });
+    expect(c.message).toBe('request body.walletInfo.paymentFlow: value "ADDNAPAY" no longer accepted');
+  });
+
+  it('a request enum value added is notable, not breaking', () => {
+    const c = only(
+      changesAfter((d) => {
+        S(d).WalletInfo.properties.paymentFlow.enum.push('PAYLATER');
+      }),
+    );
+    expect(c).toMatchObject({ operation: 'initiatePayment', level: 'notable', kind: 'value-added' });
+    expect(c.message).toContain('"PAYLATER"');
+  });
+
+  it('an optional request field made required is breaking; the opposite is notable', () => {
+    const made = only(
+      changesAfter((d) => {
+        S(d).WalletInfo.required.push('walletType');
+      }),
+    );
+    expect(made).toMatchObject({
+      level: 'breaking',
+      kind: 'required-added',
+      field: 'body.walletInfo.walletType',
+      location: '/components/schemas/WalletInfo/required',
+    });
+    expect(made.message).toBe('request body.walletInfo.walletType: now required');
+    const relaxed = only(
+      changesBefore((d) => {
+        S(d).WalletInfo.required.push('walletType');
+      }),
+    );
+    expect(relaxed).toMatchObject({ level: 'notable', kind: 'required-removed' });
+  });
+
+  it('a new required request field is one breaking change; a new optional one is notable', () => {
+    const required = only(
+      changesAfter((d) => {
+        S(d).WalletInfo.properties.walletPin = { type: 'string' };
+        S(d).WalletInfo.required.push('walletPin');
+      }),
+    );
+    expect(required).toMatchObject({ level: 'breaking', kind: 'field-added', location: '/components/schemas/WalletInfo/properties/walletPin' });
+    expect(required.message).toContain('new required field');
+    const optional = only(
+      changesAfter((d) => {
+        S(d).WalletInfo.properties.walletNote = { type: 'string' };
+      }),
+    );
+    expect(optional).toMatchObject({ level: 'notable', kind: 'field-added', field: 'body.walletInfo.walletNote' });
+  });
+
+  it('a request field removed is breaking (the request objects are closed)', () => {
+    const c = only(
+      changesAfter((d) => {
+        delete S(d).WalletInfo.properties.walletType;
+      }),
+    );
+    expect(c).toMatchObject({ level: 'breaking', kind: 'field-removed', location: '/components/schemas/WalletInfo/properties/walletType' });
+  });
+
+  it('a narrower length, pattern or format is breaking; a wider one is notable', () => {
+    const shorter = only(
+      changesAfter((d) => {
+        S(d).PreAuthRequestBody.properties.orderId.maxLength = 20;
+      }),
+    );
+    expect(shorter).toMatchObject({
+      operation: 'preAuthorize',
+      level: 'breaking',
+      kind: 'constraint-narrowed',
+      location: '/components/schemas/PreAuthRequestBody/properties/orderId/maxLength',
+    });
+    expect(shorter.message).toBe('request body.orderId: maxLength 50 -> 20');
+    expect(
+      only(
+        changesAfter((d) => {
+          S(d).PreAuthRequestBody.properties.orderId.maxLength = 64;
+        }),
+      ),
+    ).toMatchObject({ level: 'notable', kind: 'constraint-widened' });
+    const pattern = only(
+      changesAfter((d) => {
+        S(d).PreAuthRequestBody.properties.orderId.pattern = '^[A-Za-z0-9]+$';
+      }),
+    );
+    expect(pattern).toMatchObject({
+      level: 'breaking',
+      kind: 'pattern-changed',
+      location: '/components/schemas/PreAuthRequestBody/properties/orderId/pattern',
+    });
+    expect(
+      only(
+        changesAfter((d) => {
+          delete S(d).PreAuthRequestBody.properties.orderId.pattern;
+        }),
+      ),
+    ).toMatchObject({ level: 'notable' });
+    expect(
+      only(
+        changesAfter((d) => {
+          S(d).PreAuthRequestBody.properties.orderId.format = 'uuid';
+        }),
+      ),
+    ).toMatchObject({ level: 'breaking', kind: 'format-changed' });
+  });
+
+  it('an object that stops refusing unlisted fields is notable; one that starts refusing them is breaking', () => {
+    const opened = (d: any) => {
+      delete S(d).TokenizationConsent.unevaluatedProperties;
+    };
+    expect(only(changesAfter(opened))).toMatchObject({
+      operation: 'tokenizeCard',
+      level: 'notable',
+      kind: 'opened',
+      location: '/components/schemas/TokenizationConsent/unevaluatedProperties',
+    });
+    expect(only(changesBefore(opened))).toMatchObject({ operation: 'tokenizeCard', level: 'breaking', kind: 'closed' });
+  });
+
+  it('a payment variant removed is breaking and named; a variant added is notable', () => {
+    const removed = only(
+      changesAfter((d) => {
+        S(d).PaymentRequestBody.oneOf.pop();
+      }),
+    );
+    expect(removed).toMatchObject({ level: 'breaking', kind: 'variant-removed', location: '/components/schemas/PaymentRequestBody/oneOf/8' });
+    expect(removed.message).toBe('request body: variant "Payments bank (PPBL)" no longer accepted');
+    expect(
+      only(
+        changesBefore((d) => {
+          S(d).PaymentRequestBody.oneOf.pop();
+        }),
+      ),
+    ).toMatchObject({ level: 'notable', kind: 'variant-added' });
+  });
+
+  it('a rule between fields that requires more is breaking', () => {
+    const c = only(
+      changesAfter((d) => {
+        S(d).PreAuthRequestBody.allOf[0].then.required.push('websiteName');
+      }),
+    );
+    expect(c).toMatchObject({
+      operation: 'preAuthorize',
+      level: 'breaking',
+      kind: 'required-added',
+      location: '/components/schemas/PreAuthRequestBody/allOf/0/then/required',
+    });
+    expect(c.message).toContain('where a rule between fields applies');
+  });
+
+  it('query parameters: a narrower schema or a removed parameter is breaking, at the shared parameter', () => {
+    const narrowed = changesAfter((d) => {
+      d.components.parameters.MidQuery.schema.maxLength = 10;
+    });
+    expect(narrowed.map((c) => c.operation)).toEqual(['initiatePayment', 'modifyOrder', 'createSubscription']);
+    for (const c of narrowed)
+      expect(c).toMatchObject({
+        level: 'breaking',
+        location: '/components/parameters/MidQuery/schema/maxLength',
+        message: 'query parameter mid: maxLength none -> 10',
+      });
+    expect(
+      only(
+        changesAfter((d) => {
+          d.paths[PAY].post.parameters.pop();
+        }),
+      ),
+    ).toMatchObject({ level: 'breaking', kind: 'parameter-removed', location: '/components/parameters/OrderIdQuery' });
+  });
+});
+
+describe('what the merchant receives: a field or value they rely on disappearing breaks them', () => {
+  it('a new optional response field is notable, not breaking', () => {
+    const c = only(
+      changesAfter((d) => {
+        S(d).PaymentResponseBody.properties.settlementDate = { type: 'string' };
+      }),
+    );
+    expect(c).toMatchObject({
+      operation: 'initiatePayment',
+      direction: 'response',
+      level: 'notable',
+      kind: 'field-added',
+      location: '/components/schemas/PaymentResponseBody/properties/settlementDate',
+    });
+  });
+
+  it('a response field removed is breaking, even an optional one', () => {
+    const c = only(
+      changesAfter((d) => {
+        delete S(d).PaymentResponseBody.properties.deepLink;
+      }),
+    );
+    expect(c).toMatchObject({ direction: 'response', level: 'breaking', kind: 'field-removed' });
+    expect(c.message).toBe('response body.deepLink: field removed: merchants who read it no longer get it');
+  });
+
+  it('a new value of a response enum is notable and flagged; a value removed is breaking', () => {
+    const added = changesAfter((d) => {
+      S(d).TransactionStatus.enum.push('TXN_REVERSED');
+    });
+    expect(added.map((c) => c.operation)).toEqual(['preAuthorize', 'initiatePayment']);
+    for (const c of added) {
+      expect(c).toMatchObject({ direction: 'response', level: 'notable', kind: 'value-added', location: '/components/schemas/TransactionStatus/enum' });
+      expect(c.message).toContain('merchants who switch on it must handle it');
+    }
+    const removed = changesAfter((d) => {
+      S(d).TransactionStatus.enum = ['TXN_SUCCESS', 'TXN_FAILURE'];
+    });
+    for (const c of removed) expect(c).toMatchObject({ level: 'breaking', kind: 'value-removed' });
+  });
+
+  it('a response field no longer always present is breaking; newly always present is notable', () => {
+    expect(
+      only(
+        changesAfter((d) => {
+          S(d).PaymentResponseBody.required = [];
+        }),
+      ),
+    ).toMatchObject({ level: 'breaking', kind: 'required-removed', field: 'body.resultInfo' });
+    expect(
+      only(
+        changesBefore((d) => {
+          S(d).PaymentResponseBody.required = [];
+        }),
+      ),
+    ).toMatchObject({ level: 'notable', kind: 'required-added' });
+  });
+
+  it('a response type that may now be another type is breaking', () => {
+    const changes = changesAfter((d) => {
+      S(d).TransactionStatus.type = ['string', 'null'];
+    });
+    expect(changes.length).toBeGreaterThan(0);
+    for (const c of changes) expect(c).toMatchObject({ level: 'breaking', location: expect.stringMatching(/^\/components\/schemas\/TransactionStatus\/type/) });
+  });
+
+  it("webhooks read in the merchant's direction: the notification like a response, the reply like a request", () => {
+    const status = only(
+      changesAfter((d) => {
+        S(d).TokenStatus.enum.push('PROVISIONING');
+      }),
+    );
+    expect(status).toMatchObject({ operation: 'notifyTokenStatus', direction: 'request', level: 'notable', kind: 'value-added' });
+    expect(status.message).toMatch(/^notification body\.tokenInfo\.tokenStatus: new value "PROVISIONING"/);
+    expect(
+      only(
+        changesAfter((d) => {
+          S(d).TokenStatus.enum.shift();
+        }),
+      ),
+    ).toMatchObject({ operation: 'notifyTokenStatus', level: 'breaking', kind: 'value-removed' });
+    // One head schema, two directions: the tokenize request accepts a new optional field; the
+    // notification's head is closed, so a merchant validating it with the released contract refuses it.
+    const head = changesAfter((d) => {
+      S(d).TokenServiceRequestHead.properties.traceId = { type: 'string' };
+    });
+    expect(head.map((c) => [c.operation, c.level])).toEqual([
+      ['tokenizeCard', 'notable'],
+      ['notifyTokenStatus', 'breaking'],
+    ]);
+    // The reply is what the merchant sends: a tighter reply field breaks them.
+    const reply = changesAfter((d) => {
+      S(d).ResultInfo.properties.resultMsg.maxLength = 64;
+    }).find((c) => c.operation === 'notifyTokenStatus');
+    expect(reply).toMatchObject({ direction: 'response', level: 'breaking', kind: 'constraint-narrowed' });
+    expect(reply!.message).toMatch(/^reply body\.resultInfo\.resultMsg: /);
+  });
+});
+
+/** The oneOf holding an operation's result codes, in a copy of the contract. */
+function codeUnion(doc: any, operationId: string): any[] {
+  const codes = resultCatalogOf(base)[operationId].codes.map((c: any) => c.code);
+  const field = resultCatalogOf(base)[operationId].fields.code;
+  const owner = Object.values<any>(S(doc)).find(
+    (s) => Array.isArray(s.oneOf) && s.oneOf.length === codes.length && s.oneOf.every((b: any, i: number) => b.properties?.[field]?.const === codes[i]),
+  );
+  if (!owner) throw new Error(`no code table for ${operationId}`);
+  return owner.oneOf;
+}
+
+describe('result codes of section 7 are part of the contract', () => {
+  const operations = Object.keys(resultCatalogOf(base));
+  it('covers every operation and the webhook', () => {
+    expect(operations).toHaveLength(7);
+  });
+
+  for (const operationId of operations) {
+    it(`${operationId}: a code removed is one breaking change at its branch; a code added is notable`, () => {
+      const removedCode = resultCatalogOf(base)[operationId].codes[1];
+      const removed = only(
+        changesAfter((d) => {
+          codeUnion(d, operationId).splice(1, 1);
+        }),
+      );
+      expect(removed).toMatchObject({ operation: operationId, direction: 'response', level: 'breaking', kind: 'result-code-removed' });
+      expect(removed.message).toContain(`result code ${removedCode.code} (${removedCode.status}`);
+      const branch = resolve(base, `#${removed.location}`);
+      expect(branch.properties[resultCatalogOf(base)[operationId].fields.code].const).toBe(removedCode.code);
+
+      const added = only(
+        changesBefore((d) => {
+          codeUnion(d, operationId).splice(1, 1);
+        }),
+      );
+      expect(added).toMatchObject({ operation: operationId, level: 'notable', kind: 'result-code-added' });
+    });
+  }
+
+  it('a changed status is breaking; a changed message is breaking; a new message is notable; a new meaning is documentation', () => {
+    expect(
+      only(
+        changesAfter((d) => {
+          codeUnion(d, 'initiatePayment')[1].properties.resultStatus.const = 'S';
+        }),
+      ),
+    ).toMatchObject({
+      level: 'breaking',
+      kind: 'result-code-status-changed',
+      message: 'response body.resultInfo: result code 501: status "F" -> "S"',
+      location: '/components/schemas/PaymentResultInfo/oneOf/1/properties/resultStatus/const',
+    });
+    expect(
+      only(
+        changesAfter((d) => {
+          codeUnion(d, 'initiatePayment')[1].properties.resultMsg.examples = ['Internal error'];
+        }),
+      ),
+    ).toMatchObject({
+      level: 'breaking',
+      kind: 'result-code-message-changed',
+      message: 'response body.resultInfo: result code 501: message "System Error" -> "Internal error"',
+    });
+    expect(
+      only(
+        changesAfter((d) => {
+          codeUnion(d, 'createSubscription')
+            .find((b: any) => b.properties.resultCode.const === '4001')
+            .properties.resultMsg.examples.push('Invalid plan');
+        }),
+      ),
+    ).toMatchObject({ operation: 'createSubscription', level: 'notable', kind: 'result-code-message-added' });
+    expect(
+      only(
+        changesAfter((d) => {
+          codeUnion(d, 'preAuthorize')[0].description = 'Blocked.';
+        }),
+      ),
+    ).toMatchObject({ operation: 'preAuthorize', level: 'patch', kind: 'annotation' });
+  });
+
+  it('a new code in the table is flagged for merchants who switch on codes', () => {
+    const c = only(
+      changesAfter((d) => {
+        codeUnion(d, 'modifyOrder').push({
+          title: '1112 Order locked',
+          description: 'The order is locked.',
+          type: 'object',
+          required: ['resultCode', 'resultStatus'],
+          properties: { resultCode: { const: '1112' }, resultStatus: { const: 'F' }, resultMsg: { type: 'string', examples: ['Order locked'] } },
+        });
+      }),
+    );
+    expect(c).toMatchObject({
+      operation: 'modifyOrder',
+      level: 'notable',
+      kind: 'result-code-added',
+      location: '/components/schemas/ModifyOrderResultInfo/oneOf/13',
+    });
+    expect(c.message).toBe('response body.resultInfo: new result code 1112 (F, "Order locked"): merchants who switch on codes must handle it');
+  });
+});
+
+describe('named checks are part of the contract', () => {
+  it('a named check added to an operation is breaking; removed, notable', () => {
+    const added = only(
+      changesAfter((d) => {
+        d.paths[PAY].post['x-named-checks'].push('amountWithinLimit');
+      }),
+    );
+    expect(added).toMatchObject({
+      operation: 'initiatePayment',
+      level: 'breaking',
+      kind: 'named-check-added',
+      location: '/paths/~1aoa-acquiring-biz~1v2~1payment/post/x-named-checks',
+    });
+    expect(added.message).toContain('amountWithinLimit');
+    expect(
+      only(
+        changesAfter((d) => {
+          d.paths[PAY].post['x-named-checks'].pop();
+        }),
+      ),
+    ).toMatchObject({ level: 'notable', kind: 'named-check-removed' });
+  });
+
+  it('on the webhook, a check holds the service to more: notable; removed, breaking', () => {
+    expect(
+      only(
+        changesAfter((d) => {
+          d.webhooks.tokenStatusNotification.post['x-named-checks'].push('tokenMatchesCard');
+        }),
+      ),
+    ).toMatchObject({ operation: 'notifyTokenStatus', level: 'notable' });
+  });
+});
+
+describe('documentation, operations, components and what the check must not invent', () => {
+  it('an unchanged contract has no change, and the inputs are not modified', () => {
+    const copy = structuredClone(base);
+    expect(diffContracts(base, copy)).toEqual([]);
+    expect(copy).toEqual(base);
+  });
+
+  it('descriptions, examples and vendor extensions are documentation (patch)', () => {
+    expect(
+      only(
+        changesAfter((d) => {
+          S(d).WalletInfo.description = 'The wallet.';
+        }),
+      ),
+    ).toMatchObject({ level: 'patch', kind: 'annotation', location: '/components/schemas/WalletInfo/description' });
+    expect(
+      only(
+        changesAfter((d) => {
+          d.components.examples.PayWithUpi.value.body.orderId = 'ORDER-2002';
+        }),
+      ),
+    ).toMatchObject({ operation: 'initiatePayment', level: 'patch', kind: 'example' });
+    expect(
+      only(
+        changesAfter((d) => {
+          d.paths[PAY].post['x-authentication'].description = 'The order token.';
+        }),
+      ),
+    ).toMatchObject({ level: 'patch', kind: 'extension' });
+  });
+
+  it('a small change inside one variant is one change, not a re-pairing of every variant', () => {
+    // The library's own pairing of oneOf branches reported dozens of false "breaking" value changes here.
+    const c = only(
+      changesAfter((d) => {
+        S(d).Mpin['x-sensitive'] = false;
+      }),
+    );
+    expect(c).toMatchObject({ operation: 'initiatePayment', level: 'patch', kind: 'extension', location: '/components/schemas/Mpin/x-sensitive' });
+  });
+
+  it('an operation removed is breaking; an operationId renamed is breaking; a new operation is notable', () => {
+    expect(
+      only(
+        changesAfter((d) => {
+          delete d.paths[PAY];
+        }),
+      ),
+    ).toMatchObject({ operation: 'initiatePayment', direction: 'operation', level: 'breaking', kind: 'operation-removed' });
+    expect(
+      only(
+        changesAfter((d) => {
+          d.paths[PAY].post.operationId = 'pay';
+        }),
+      ),
+    ).toMatchObject({ level: 'breaking', kind: 'operation-renamed' });
+    const added = changesAfter((d) => {
+      d.paths['/aoa-acquiring-biz/v2/refund'] = structuredClone(d.paths[PAY]);
+      d.paths['/aoa-acquiring-biz/v2/refund'].post.operationId = 'refundPayment';
+    });
+    expect(added.find((c) => c.operation === 'refundPayment')).toMatchObject({ level: 'notable', kind: 'operation-added' });
+    expect(added.filter((c) => c.level === 'breaking')).toEqual([]);
+  });
+
+  it('a component schema renamed breaks code that names its generated type, and changes nothing else', () => {
+    const changes = changesAfter((d) => {
+      S(d).Currency = S(d).Money;
+      delete S(d).Money;
+      const text = JSON.stringify(d).replaceAll('"#/components/schemas/Money"', '"#/components/schemas/Currency"');
+      Object.assign(d, JSON.parse(text));
+    });
+    expect(changes.map((c) => [c.kind, c.level, c.location])).toEqual([
+      ['component-removed', 'breaking', '/components/schemas/Money'],
+      ['component-added', 'patch', '/components/schemas/Currency'],
+    ]);
+  });
+
+  it('info.version alone is not a change of the contract', () => {
+    expect(
+      changesAfter((d) => {
+        d.info.version = '1.0.1';
+      }),
+    ).toEqual([]);
+  });
+});
+
+describe('versions: semantic versioning against the released contract', () => {
+  const breaking = edited((d) => {
+    S(d).WalletInfo.properties.paymentFlow.enum = ['PAY'];
+  });
+  const compatible = edited((d) => {
+    S(d).WalletInfo.properties.walletNote = { type: 'string' };
+    S(d).PaymentResponseBody.properties.settlementDate = { type: 'string' };
+  });
+  const documented = edited((d) => {
+    S(d).WalletInfo.description = 'The wallet.';
+  });
+  const at = (doc: any, version: string) => ({ ...doc, info: { ...doc.info, version } });
+  const check = (working: any, version: string, packageVersion = version) =>
+    checkContract({ released: base, working: at(working, version), packageVersion, changelog: '## 1.0.0 (2026-01-01)\n' });
+  const verdict = (required: 'major' | 'minor' | 'patch' | 'none', version: string) =>
+    judgeVersions({ released: '1.0.0', working: version, packageVersion: version, required });
+
+  it('the bump between two versions', () => {
+    expect(bumpBetween('1.0.0', '1.0.0')).toBe('none');
+    expect(bumpBetween('1.0.0', '2.0.0')).toBe('major');
+    expect(bumpBetween('1.2.3', '1.3.0')).toBe('minor');
+    expect(bumpBetween('1.2.3', '1.2.4')).toBe('patch');
+    for (const skipped of ['3.0.0', '1.3.1', '1.2.2', '0.9.0', '2.0.1']) expect(bumpBetween('1.2.3', skipped), skipped).toBeNull();
+  });
+
+  it('no change, no bump', () => {
+    expect(check(base, '1.0.0').ok).toBe(true);
+    const bumped = check(base, '1.0.1');
+    expect(bumped.ok).toBe(false);
+    expect(bumped.problems.join('\n')).toContain('no change, no bump');
+  });
+
+  it('a breaking change needs a major version', () => {
+    const minor = check(breaking, '1.1.0');
+    expect(minor.required).toBe('major');
+    expect(minor.ok).toBe(false);
+    expect(minor.problems.join('\n')).toContain('a breaking change needs a major version: use 2.0.0');
+    expect(check(breaking, '2.0.0').ok).toBe(true);
+    for (const version of ['1.0.0', '1.0.1', '1.1.0', '3.0.0']) expect(verdict('major', version).ok, version).toBe(false);
+    expect(verdict('major', '1.0.0').problems.join('\n')).toContain('bump it to 2.0.0');
+  });
+
+  it('a compatible change is not breaking: it needs a minor version (or a major one)', () => {
+    const result = check(compatible, '1.0.0');
+    expect(result.changes.map((c) => [c.operation, c.direction, c.level])).toEqual([
+      ['initiatePayment', 'request', 'notable'],
+      ['initiatePayment', 'response', 'notable'],
+    ]);
+    expect(result.required).toBe('minor');
+    expect(result.ok).toBe(false);
+    expect(check(compatible, '1.1.0').ok).toBe(true);
+    expect(verdict('minor', '1.0.1').ok).toBe(false);
+    expect(verdict('minor', '2.0.0').ok).toBe(true);
+  });
+
+  it('documentation needs a patch version', () => {
+    const result = check(documented, '1.0.1');
+    expect(result.required).toBe('patch');
+    expect(result.ok).toBe(true);
+    expect(verdict('patch', '1.0.0').ok).toBe(false);
+    expect(verdict('patch', '1.1.0').ok).toBe(true);
+  });
+
+  it('the package version must equal info.version, which must be a version', () => {
+    const mismatch = check(compatible, '1.1.0', '1.0.0');
+    expect(mismatch.ok).toBe(false);
+    expect(mismatch.problems.join('\n')).toContain('package.json has version "1.0.0" but openapi/openapi.yaml has info.version "1.1.0"');
+    expect(judgeVersions({ released: '1.0.0', working: 'v1.1', packageVersion: 'v1.1', required: 'minor' }).problems.join('\n')).toContain(
+      'is not a version MAJOR.MINOR.PATCH',
+    );
+  });
+
+  it('the released version needs its CHANGELOG section; no baseline is a failure', () => {
+    const noSection = checkContract({ released: base, working: base, packageVersion: base.info.version, changelog: '# Changelog\n' });
+    expect(noSection.problems).toEqual([`CHANGELOG.md has no section for the released ${base.info.version}`]);
+    expect(checkContract({ released: null, working: base, packageVersion: base.info.version }).ok).toBe(false);
+  });
+});
+
+describe('the report a reviewer reads', () => {
+  it('lists each change under its operation with its level and place, the bump needed, and why it fails', () => {
+    const working = edited((d) => {
+      S(d).WalletInfo.properties.paymentFlow.enum = ['PAY'];
+      S(d).WalletInfo.required.push('walletType');
+      codeUnion(d, 'initiatePayment').splice(1, 1);
+      S(d).PaymentResponseBody.properties.settlementDate = { type: 'string' };
+      d.info.version = '1.1.0';
+    });
+    const result = checkContract({ released: base, working, packageVersion: '1.1.0' });
+    const report = renderReport(result);
+    expect(report).toContain(
+      [
+        'initiatePayment',
+        '  BREAKING  request body.walletInfo.paymentFlow: value "ADDNAPAY" no longer accepted',
+        '            at #/components/schemas/WalletInfo/properties/paymentFlow/enum',
+        '  BREAKING  request body.walletInfo.walletType: now required',
+        '            at #/components/schemas/WalletInfo/required',
+      ].join('\n'),
+    );
+    expect(report).toContain(
+      '  BREAKING  response body.resultInfo: result code 501 (F, "System Error") removed\n            at #/components/schemas/PaymentResultInfo/oneOf/1',
+    );
+    expect(report).toContain('  notable   response body.settlementDate: new field');
+    expect(report).toContain('4 changes: 3 breaking, 1 notable. They need a major version: 2.0.0.');
+    expect(report).toContain('check:breaking: FAILED\n  - info.version 1.1.0 is a minor bump, but a breaking change needs a major version: use 2.0.0');
+    expect(report.split('\n').every((line) => line.length <= 320)).toBe(true);
+  });
+
+  it('stays bounded on a large diff', () => {
+    const working = edited((d) => {
+      for (const schema of Object.values<any>(S(d))) if (typeof schema.description === 'string') schema.description += ' Revised.';
+    });
+    const result = checkContract({ released: base, working, packageVersion: base.info.version });
+    expect(result.changes.length).toBeGreaterThan(50);
+    const report = renderReport(result, { maxChanges: 20 });
+    expect(report).toContain(`... and ${result.changes.length - 20} more changes`);
+    expect(report.split('\n').length).toBeLessThan(60);
+  });
+
+  it('says that an unchanged contract passes', () => {
+    const report = renderReport(
+      checkContract({ released: base, working: base, packageVersion: base.info.version, changelog: `## ${base.info.version} (2026-01-01)\n` }),
+    );
+    expect(report).toContain(`No change since ${base.info.version}.`);
+    expect(report.trimEnd().endsWith(`check:breaking: passed (version ${base.info.version})`)).toBe(true);
+  });
+});
+
+describe('CHANGELOG.md and the docs page', () => {
+  it('a release section lists the changes by operation, and goes before the newest one', () => {
+    const working = edited((d) => {
+      S(d).WalletInfo.properties.paymentFlow.enum = ['PAY'];
+      S(d).TokenStatus.enum.push('PROVISIONING');
+      d.info.version = '2.0.0';
+    });
+    const changes = diffContracts(base, working);
+    const section = releaseSection({ version: '2.0.0', released: '1.0.0', date: '2026-02-01', changes, doc: working });
+    expect(section).toBe(
+      [
+        '## 2.0.0 (2026-02-01)',
+        '',
+        'Changes since 1.0.0: 1 breaking, 1 notable.',
+        '',
+        '### `initiatePayment`',
+        '',
+        '- **Breaking**: request body.walletInfo.paymentFlow: value "ADDNAPAY" no longer accepted (`/components/schemas/WalletInfo/properties/paymentFlow/enum`)',
+        '',
+        '### `notifyTokenStatus` (webhook)',
+        '',
+        '- Notable: notification body.tokenInfo.tokenStatus: new value "PROVISIONING": merchants who switch on it must handle it (`/components/schemas/TokenStatus/enum`)',
+        '',
+      ].join('\n'),
+    );
+    const file = withSection(`${CHANGELOG_INTRO}\n## 1.0.0 (2026-01-01)\n\nInitial release.\n`, '2.0.0', section);
+    expect(versionsOf(file)).toEqual(['2.0.0', '1.0.0']);
+    expect(sectionOf(file, '1.0.0')).toEqual({ date: '2026-01-01', body: 'Initial release.' });
+    // Written again, the section replaces itself.
+    const again = withSection(file, '2.0.0', section.replace('1 notable', '1 notable (edited)'));
+    expect(versionsOf(again)).toEqual(['2.0.0', '1.0.0']);
+    expect(sectionOf(again, '2.0.0')!.body).toContain('(edited)');
+  });
+
+  it("the docs page shows the changes of the contract's version, from CHANGELOG.md", () => {
+    const changelog = readFileSync(join(root, 'CHANGELOG.md'), 'utf8');
+    const section = changesSection(base, changelog);
+    expect(section.startsWith(`## Changes in ${base.info.version}\n`)).toBe(true);
+    expect(docsDocument(base, changelog).info.description).toContain(section);
+    expect(changesSection({ info: { version: '9.9.9' } }, changelog)).toBe('');
+    const html = readFileSync(join(root, 'generated/docs/index.html'), 'utf8');
+    expect(html).toContain(`Changes in ${base.info.version}`);
+  });
+});
+
+describe('the commands', () => {
+  const node = process.execPath;
+  const run = (cwd: string, script: string, ...args: string[]) =>
+    spawnSync(node, [join(cwd, 'scripts', script), ...args], { cwd, encoding: 'utf8', timeout: 60_000 });
+
+  it('check:breaking passes on the contract as released', () => {
+    const result = run(root, 'check-breaking.mjs');
+    expect(result.stdout).toContain(`check:breaking: passed (version ${base.info.version})`);
+    expect(result.status).toBe(0);
+    expect(readFileSync(join(root, 'openapi/released/openapi.json'), 'utf8')).toBe(`${JSON.stringify(base, null, 2)}\n`);
+  });
+
+  it('check:breaking fails with a readable report on a breaking edit of a copy without a major bump', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gateway-contract-breaking-'));
+    try {
+      const file = join(dir, 'openapi.json');
+      writeFileSync(
+        file,
+        JSON.stringify(
+          edited((d) => {
+            S(d).WalletInfo.properties.paymentFlow.enum = ['PAY'];
+          }),
+        ),
+      );
+      const result = run(root, 'check-breaking.mjs', '--contract', file);
+      expect(result.status).toBe(1);
+      expect(result.stdout).toContain('  BREAKING  request body.walletInfo.paymentFlow: value "ADDNAPAY" no longer accepted');
+      expect(result.stdout).toContain('check:breaking: FAILED');
+      const json = JSON.parse(run(root, 'check-breaking.mjs', '--contract', file, '--json').stdout);
+      expect(json).toMatchObject({ ok: false, required: 'major', changes: [{ operation: 'initiatePayment', level: 'breaking' }] });
+      expect(run(root, 'check-breaking.mjs', '--contrat', file).status).toBe(2);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('release:contract records a release, is re-runnable, and --amend redoes it against the version before', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gateway-contract-release-'));
+    const git = (...args: string[]) =>
+      spawnSync('git', ['-c', 'user.name=test', '-c', 'user.email=test@example.invalid', ...args], { cwd: dir, encoding: 'utf8' });
+    try {
+      for (const part of ['scripts', 'openapi', 'redocly.yaml', 'package.json', 'CHANGELOG.md']) cpSync(join(root, part), join(dir, part), { recursive: true });
+      symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'), 'dir');
+      mkdirSync(join(dir, 'src'));
+      symlinkSync(join(root, 'src/validation'), join(dir, 'src/validation'), 'dir');
+      expect(git('init', '-q').status).toBe(0);
+      expect(git('add', '-A').status).toBe(0);
+      expect(git('commit', '-q', '-m', 'released').status).toBe(0);
+
+      // Nothing to release.
+      const idle = run(dir, 'release-contract.mjs');
+      expect(idle.stdout).toContain('nothing to release');
+      expect(idle.status).toBe(0);
+
+      // A compatible edit: a new optional field of the wallet.
+      const walletFile = join(dir, 'openapi/components/schemas/WalletInfo.yaml');
+      const wallet = parseYaml(readFileSync(walletFile, 'utf8'));
+      wallet.properties.walletNote = { type: 'string', description: 'A note.' };
+      writeFileSync(walletFile, stringifyYaml(wallet));
+      const unbumped = run(dir, 'release-contract.mjs');
+      expect(unbumped.status).toBe(1);
+      expect(unbumped.stdout).toContain('openapi/ changed since 1.0.0 was released');
+      const setVersion = (version: string) => {
+        const rootFile = join(dir, 'openapi/openapi.yaml');
+        writeFileSync(rootFile, readFileSync(rootFile, 'utf8').replace(/^ {2}version: \S+$/m, `  version: ${version}`));
+        const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+        writeFileSync(join(dir, 'package.json'), JSON.stringify({ ...pkg, version }, null, 2));
+      };
+      setVersion('1.1.0');
+      const released = run(dir, 'release-contract.mjs', '--date', '2026-03-01');
+      expect(released.stdout + released.stderr).toContain('released 1.1.0 (minor version, 1 change since 1.0.0)');
+      expect(released.status).toBe(0);
+      const changelog = readFileSync(join(dir, 'CHANGELOG.md'), 'utf8');
+      expect(versionsOf(changelog)).toEqual(['1.1.0', '1.0.0']);
+      expect(sectionOf(changelog, '1.1.0')!.body).toContain('- Notable: request body.walletInfo.walletNote: new optional field');
+      expect(JSON.parse(readFileSync(join(dir, 'openapi/released/openapi.json'), 'utf8')).info.version).toBe('1.1.0');
+      expect(run(dir, 'check-breaking.mjs').status).toBe(0);
+      expect(run(dir, 'release-contract.mjs').stdout).toContain('nothing to release');
+      expect(git('commit', '-q', '-am', 'release 1.1.0').status).toBe(0);
+
+      // Another edit before 1.1.0 is published: amended, against 1.0.0 from history.
+      wallet.properties.walletRef = { type: 'string', description: 'A reference.' };
+      writeFileSync(walletFile, stringifyYaml(wallet));
+      expect(run(dir, 'check-breaking.mjs').status).toBe(1);
+      const amended = run(dir, 'release-contract.mjs', '--amend', '--date', '2026-03-02');
+      expect(amended.stdout + amended.stderr).toContain('released 1.1.0 (minor version, 2 changes since 1.0.0)');
+      const after = readFileSync(join(dir, 'CHANGELOG.md'), 'utf8');
+      expect(versionsOf(after)).toEqual(['1.1.0', '1.0.0']);
+      expect(sectionOf(after, '1.1.0')).toMatchObject({ date: '2026-03-02', body: expect.stringContaining('walletRef') });
+      expect(run(dir, 'check-breaking.mjs').status).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
