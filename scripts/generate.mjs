@@ -8,6 +8,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundle, loadConfig, stringifyYaml } from '@redocly/openapi-core';
 import { buildDocs } from './lib/docs.mjs';
+import { buildFieldNames } from './lib/fieldNames.mjs';
 import { buildOperationIndex } from './lib/operationIndex.mjs';
 import { buildResultCatalog } from './lib/resultCatalog.mjs';
 import { buildTypes } from './lib/types.mjs';
@@ -36,7 +37,8 @@ ${HEADER} \`npm run check:generated\` fails when these files differ from what op
 | \`openapi.d.ts\` | TypeScript types (openapi-typescript): \`paths\`, \`webhooks\`, \`components\`, \`operations\` |
 | \`validators.js\`, \`validators.d.ts\` | precompiled AJV validators (JSON Schema 2020-12, strict), one per operation and direction: \`initiatePaymentRequest\`, \`initiatePaymentResponse\`, ...; they stop at the first problem |
 | \`validators-detailed.cjs\`, \`validators-detailed.d.cts\` | the same validators reporting every problem, loaded only when a payload is invalid |
-| \`operations.js\`, \`operations.d.ts\` | the operation index: operationId, method, host, path, parameters, schemas, examples, authentication, named checks |
+| \`fieldNames.js\`, \`fieldNames.d.ts\` | every field name of the contract: the only keys an error, log or report names |
+| \`operations.js\`, \`operations.d.ts\` | the operation index: operationId, method, host, path, parameters, schemas, examples, authentication, named checks, and how a call is put together |
 | \`resultCodes.js\`, \`resultCodes.d.ts\`, \`resultCodes.json\`, \`result-codes.md\` | the result-code catalog: per operation, each code with its status, message(s) and meaning |
 | \`docs/index.html\` | the reference docs: one self-contained page that renders with no network, with the changes of the contract's version (from CHANGELOG.md) |
 
@@ -72,6 +74,8 @@ async function main() {
 
   step('operation index');
   Object.assign(files, buildOperationIndex(doc, HEADER));
+  step('field names');
+  Object.assign(files, buildFieldNames(doc, HEADER));
   step('result-code catalog');
   Object.assign(files, buildResultCatalog(doc, HEADER));
   step('validators');

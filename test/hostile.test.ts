@@ -263,8 +263,9 @@ describe('parsing untrusted JSON text', () => {
       message: 'duplicate key at /head/token: a key may appear only once in an object',
     });
     expect(duplicateKey('{"a":[{"x":1},{"x":1,"y":{"x":2}}],"b":"\\"a\\":1","a\\u0062":1}')).toBeNull();
-    expect(duplicateKey('{"a":[{"x":1},{"x":1,"x":2}]}')).toBe('/a/1/x');
-    expect(duplicateKey('{"a\\u0062":1,"ab":2}')).toBe('/ab');
+    expect(duplicateKey('{"a":[{"x":1},{"x":1,"x":2}]}')).toBe('/<unknown key>/1/<unknown key>');
+    expect(duplicateKey('{"body":{"goodsInfo":[{"price":1},{"price":1,"price":2}]}}')).toBe('/body/goodsInfo/1/price');
+    expect(duplicateKey('{"m\\u0069d":1,"mid":2}')).toBe('/mid');
   });
 
   it('refuses invalid UTF-8, binary input and empty input', () => {
@@ -282,7 +283,7 @@ describe('parsing untrusted JSON text', () => {
 
 describe('the CLI with hostile input', () => {
   it.each([
-    ['duplicate keys', '{"head":{"a":1,"a":2},"body":{}}', /duplicate key at \/head\/a/],
+    ['duplicate keys', '{"head":{"token":1,"token":2},"body":{}}', /duplicate key at \/head\/token/],
     ['invalid UTF-8', Buffer.from([0x7b, 0x22, 0xc3, 0x28, 0x22, 0x7d]), /not valid UTF-8/],
     ['binary input', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00]), /not valid UTF-8|malformed JSON/],
     ['empty input', '', /the input is empty/],

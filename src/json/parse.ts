@@ -7,8 +7,11 @@ import { pointerSegment } from './pointer.js';
 /** The outcome of parsing: the value, or a message that never quotes the input. */
 export type ParsedJson = { ok: true; value: unknown } | { ok: false; message: string };
 
-/** Parses the text, or its bytes (checked to be UTF-8). */
-export function parseJson(input: string | Uint8Array): ParsedJson {
+/**
+ * Parses the text, or its bytes (checked to be UTF-8). With `maxDepth`, text nested deeper than
+ * that many objects and arrays is refused before it is parsed (a linear scan, nothing built).
+ */
+export function parseJson(input: string | Uint8Array, { maxDepth }: { maxDepth?: number | undefined } = {}): ParsedJson {
   let text: string;
   if (typeof input === 'string') text = input;
   else {
@@ -20,6 +23,7 @@ export function parseJson(input: string | Uint8Array): ParsedJson {
   }
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   if (text.trim() === '') return { ok: false, message: 'the input is empty' };
+  if (maxDepth !== undefined && depthExceeds(text, maxDepth)) return { ok: false, message: `the input is nested deeper than ${maxDepth} levels` };
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -85,4 +89,19 @@ export function duplicateKey(text: string): string | null {
     }
   }
   return null;
+}
+
+/** Whether objects and arrays nest deeper than `limit` in the text (strings skipped; no parsing). */
+export function depthExceeds(text: string, limit: number): boolean {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      // Skip the string, escapes included.
+      for (i++; i < text.length && text.charCodeAt(i) !== 0x22; i++) if (text.charCodeAt(i) === 0x5c) i++;
+    } else if (c === 0x7b || c === 0x5b) {
+      if (++depth > limit) return true;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return false;
 }

@@ -1,18 +1,54 @@
-// JSON Pointer segments that are safe to show. A key of a payload is named in a pointer only when
-// it reads like a field name; any other key (a card number, a token, a signature) is replaced, so
-// that no error, log line or report echoes a value through a key.
-
-/**
- * Keys that read like field names: words of letters, `_` and `$`, joined by `.` or `-`, at most three
- * digits at the end, at most 64 characters.
- */
-export const FIELD_NAME = /^(?=.{1,64}$)[A-Za-z_$][A-Za-z_$]*(?:[.-][A-Za-z_$]+)*[0-9]{0,3}$/;
+// JSON Pointers that are safe to show. A key of a payload is named in a pointer only when it is a
+// field name of the contract (a property some schema declares, or a parameter); any other key is
+// data (a map key such as an extendInfo entry, or an unknown field) and may hold a card number or a
+// token, so it stands as HIDDEN_KEY. One rule for every error, log line and report.
+import { fieldNames } from '../../generated/fieldNames.js';
 
 /** What stands in a pointer for a key that is not shown. */
 export const HIDDEN_KEY = '<unknown key>';
 
-/** A key as a JSON Pointer segment (RFC 6901 escapes), or HIDDEN_KEY when it does not read like a field name. */
+/** Pointers longer than this end in TRUNCATED (a payload nested thousands of levels deep). */
+export const MAX_POINTER_LENGTH = 512;
+export const TRUNCATED = '<deeper>';
+
+const NAMES: ReadonlySet<string> = new Set(fieldNames);
+
+/** Whether a key is a field name of the contract. */
+export const isFieldName = (key: unknown): boolean => typeof key === 'string' && NAMES.has(key);
+
+/** A key as a JSON Pointer segment (RFC 6901 escapes), or HIDDEN_KEY when it is not a field name of the contract. */
 export function pointerSegment(key: unknown): string {
-  const text = String(key);
-  return FIELD_NAME.test(text) ? text.replace(/~/g, '~0').replace(/\//g, '~1') : HIDDEN_KEY;
+  return isFieldName(key) ? (key as string).replace(/~/g, '~0').replace(/\//g, '~1') : HIDDEN_KEY;
+}
+
+/**
+ * The pointer of a place in `root`, given as the raw segments of its path: object keys through
+ * pointerSegment, array indices as they are, at most MAX_POINTER_LENGTH characters.
+ */
+export function safePointer(root: unknown, segments: readonly string[]): string {
+  let pointer = '';
+  let node = root;
+  for (const segment of segments) {
+    const inArray = Array.isArray(node);
+    const shown = inArray && /^(0|[1-9][0-9]*)$/.test(segment) ? segment : pointerSegment(segment);
+    if (pointer.length + shown.length + 1 > MAX_POINTER_LENGTH) return `${pointer}/${TRUNCATED}`;
+    pointer += `/${shown}`;
+    try {
+      node = node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[segment] : undefined;
+    } catch {
+      // A getter or proxy that throws: the rest of the path is named as keys.
+      node = undefined;
+    }
+  }
+  return pointer;
+}
+
+/** The raw segments of a JSON Pointer (RFC 6901 unescaped). */
+export function pointerSegments(pointer: string): string[] {
+  return pointer === ''
+    ? []
+    : pointer
+        .slice(1)
+        .split('/')
+        .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
 }

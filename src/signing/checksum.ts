@@ -63,10 +63,14 @@ export function verifySignature(text: string, merchantKey: string, signature: un
   if (typeof text !== 'string') throw new TypeError('The signed text must be a string.');
   const key = keyBytes(merchantKey);
   if (typeof signature !== 'string' || signature.length !== SIGNATURE_LENGTH || !/^[A-Za-z0-9+/]+={0,2}$/.test(signature)) return false;
+  const bytes = Buffer.from(signature, 'base64');
+  // One spelling per signature: the unused bits of the last Base64 character must be zero, so a
+  // signature cannot be sent again under another spelling of the same bytes.
+  if (bytes.toString('base64') !== signature) return false;
   let plain: string;
   try {
     const decipher = createDecipheriv('aes-128-cbc', key, IV);
-    plain = Buffer.concat([decipher.update(Buffer.from(signature, 'base64')), decipher.final()]).toString('utf8');
+    plain = Buffer.concat([decipher.update(bytes), decipher.final()]).toString('utf8');
   } catch {
     return false;
   }

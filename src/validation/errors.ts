@@ -2,7 +2,7 @@
 // and a sentence. No issue ever carries the value that failed: only field names from the
 // contract, schema facts (lengths, allowed values) and rule titles.
 import type { CompiledValidatorError } from '../../generated/validators.js';
-import { pointerSegment } from '../json/pointer.js';
+import { HIDDEN_KEY, isFieldName, pointerSegment, pointerSegments, safePointer, TRUNCATED } from '../json/pointer.js';
 import { conditionTitle, locateRule, schemaAt } from './schemaLocation.js';
 
 /** One problem of a payload. Never carries the value that failed. */
@@ -28,11 +28,70 @@ export const MAX_ISSUES = 100;
 
 function fieldName(pointer: string): string {
   if (pointer === '') return 'The payload';
+  if (pointer.endsWith(`/${HIDDEN_KEY}`)) return 'The value under a key that is not a field of the contract (the key is not shown: it may hold data)';
+  if (pointer.endsWith(`/${TRUNCATED}`)) return 'A value nested too deep to name';
   const last = pointer
     .slice(pointer.lastIndexOf('/') + 1)
     .replace(/~1/g, '/')
     .replace(/~0/g, '~');
   return /^\d+$/.test(last) ? `Item ${last} of ${fieldName(pointer.slice(0, pointer.lastIndexOf('/')))}` : `"${last}"`;
+}
+
+/** The fields an object schema declares, through `$ref`, `allOf`, `anyOf` and `oneOf` (a few levels deep). */
+function declaredFields(doc: unknown, schema: unknown, depth = 0): string[] {
+  if (!schema || typeof schema !== 'object' || depth > 6) return [];
+  const node = schema as Record<string, unknown>;
+  if (typeof node.$ref === 'string' && node.$ref.startsWith('#/')) {
+    const target = node.$ref
+      .slice(2)
+      .split('/')
+      .reduce<unknown>((n, key) => (n && typeof n === 'object' ? (n as Record<string, unknown>)[key] : undefined), doc);
+    return declaredFields(doc, target, depth + 1);
+  }
+  const own = node.properties && typeof node.properties === 'object' ? Object.keys(node.properties) : [];
+  const parts = ['allOf', 'anyOf', 'oneOf'].flatMap((k) => (Array.isArray(node[k]) ? (node[k] as unknown[]) : []));
+  return [...new Set([...own, ...parts.flatMap((p) => declaredFields(doc, p, depth + 1))])];
+}
+
+/** Lower case, letters and digits only: `ORDER_ID` and `orderId` are the same word. */
+const folded = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, '');
+
+/** Edit distance, bounded: `limit + 1` as soon as it is more than `limit`. */
+function distance(a: string, b: string, limit: number): number {
+  if (Math.abs(a.length - b.length) > limit) return limit + 1;
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    let best = i;
+    for (let j = 1; j <= b.length; j++) {
+      const value = Math.min((previous[j] as number) + 1, (current[j - 1] as number) + 1, (previous[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1));
+      current.push(value);
+      best = Math.min(best, value);
+    }
+    if (best > limit) return limit + 1;
+    previous = current;
+  }
+  return previous[b.length] as number;
+}
+
+/**
+ * The documented field an unknown key most likely meant (the description's own sample spellings,
+ * such as `ORDER_ID` or `carPreAuthType`, and typos), named instead of the key itself, which may
+ * hold data. None for keys longer than any field name.
+ */
+function closestField(sent: unknown, fields: string[]): string | undefined {
+  if (typeof sent !== 'string' || sent.length > 64 || fields.length === 0) return undefined;
+  const key = folded(sent);
+  let found: string | undefined;
+  let best = Math.max(1, Math.floor(key.length / 3)) + 1;
+  for (const field of fields) {
+    const d = distance(key, folded(field), best - 1);
+    if (d < best) {
+      best = d;
+      found = field;
+    }
+  }
+  return found;
 }
 
 const TYPE_WORDS: Record<string, string> = {
@@ -68,11 +127,12 @@ interface ErrorParams {
   passingSchemas?: unknown;
 }
 
-function toIssue(error: CompiledValidatorError, doc: unknown, rootRef: string): ValidationIssue | null {
+function toIssue(error: CompiledValidatorError, doc: unknown, rootRef: string, payload: unknown): ValidationIssue | null {
   const { keyword } = error;
   const params = error.params as ErrorParams;
   if (keyword === 'if') return null; // the failing `then` keyword is reported on its own
-  let pointer = error.instancePath;
+  // The payload's own keys along the path are shown only when they are field names of the contract.
+  let pointer = safePointer(payload, pointerSegments(error.instancePath));
   if (keyword === 'required' || keyword === 'dependentRequired') pointer += `/${pointerSegment(params.missingProperty)}`;
   if (keyword === 'additionalProperties') pointer += `/${pointerSegment(params.additionalProperty)}`;
   if (keyword === 'unevaluatedProperties') pointer += `/${pointerSegment(params.unevaluatedProperty)}`;
@@ -88,9 +148,13 @@ function toIssue(error: CompiledValidatorError, doc: unknown, rootRef: string): 
       message = `${field} is missing: it is mandatory here${within}.`;
       break;
     case 'additionalProperties':
-    case 'unevaluatedProperties':
-      message = `${field} is not a field of this object: only the documented fields are accepted.`;
+    case 'unevaluatedProperties': {
+      const sent = keyword === 'additionalProperties' ? params.additionalProperty : params.unevaluatedProperty;
+      const closest = isFieldName(sent) ? undefined : closestField(sent, declaredFields(doc, holder));
+      const what = pointer.endsWith(`/${HIDDEN_KEY}`) ? 'A key that is not a field of the contract (not shown: it may hold data)' : field;
+      message = `${what} is not a field of this object: only the documented fields are accepted.${closest ? ` Did you mean "${closest}"?` : ''}`;
       break;
+    }
     case 'false schema':
       message = `${field} must not be sent here${within}.`;
       break;
@@ -155,9 +219,9 @@ function toIssue(error: CompiledValidatorError, doc: unknown, rootRef: string): 
 /**
  * The issues of AJV's errors, one per field and rule, at most MAX_ISSUES of them.
  * `doc` is the bundled contract (for rule locations and titles); `rootRef` the schema the payload
- * was validated against.
+ * was validated against; `payload` the payload (to tell array indices from keys along a path).
  */
-export function issuesFromAjv(errors: readonly CompiledValidatorError[], doc: unknown, rootRef: string): ValidationIssue[] {
+export function issuesFromAjv(errors: readonly CompiledValidatorError[], doc: unknown, rootRef: string, payload: unknown): ValidationIssue[] {
   const unique = new Map<string, ValidationIssue>();
   let rest = 0;
   for (const error of errors) {
@@ -165,7 +229,7 @@ export function issuesFromAjv(errors: readonly CompiledValidatorError[], doc: un
       if (error.keyword !== 'if') rest++;
       continue;
     }
-    const issue = toIssue(error, doc, rootRef);
+    const issue = toIssue(error, doc, rootRef, payload);
     if (!issue) continue;
     const key = `${issue.pointer}\u0000${issue.rule}`;
     if (!unique.has(key)) unique.set(key, issue);

@@ -148,7 +148,7 @@ export function validate<O extends OperationId>(operationId: O, direction: Direc
       // Parts the first-problem validator did not read cannot be read (a getter or proxy that throws).
       issues.push(unreadable());
     }
-    issues.unshift(...issuesFromAjv(errors, contractDocument(), `#/components/schemas/${schema}`));
+    issues.unshift(...issuesFromAjv(errors, contractDocument(), `#/components/schemas/${schema}`, payload));
   }
   if (direction === 'request' && readable) {
     for (const check of entry.checks) {

@@ -1,6 +1,6 @@
 // The merchant's side of the token status notification (sections 4.1, 6 and 7.1): the raw body in,
 // the verdict and the exact reply envelope out. Order of checks (DECISIONS.md, D-34):
-//   1. the bytes: size, UTF-8, JSON, no repeated key                      -> 400
+//   1. the bytes: size, UTF-8, nesting (a linear scan), JSON, no repeated key -> 400
 //   2. what the signature check needs: head, signatureType, signature, body -> 1006, 1005, 1400, 410
 //   3. the signature over the exact bytes of the "body" member             -> 1001
 //   4. the contract (validate()), the expected mid                          -> 410, 400, 406, 405, 1004, 407
@@ -17,7 +17,7 @@ import type { RequestOf, ResponseOf } from '../types.js';
 import { resultCodeFor } from '../validation/resultCodeRules.js';
 import { type ValidationIssue, validate } from '../validation/validate.js';
 import { fetchHandler, nodeHandler, type ReceiverCore, type TokenStatusHandler, type WebhookRejected } from './adapters.js';
-import { createMemoryReplayStore, type ReplayStore } from './replayStore.js';
+import { createMemoryReplayStore, DEFAULT_MAX_ENTRIES, type ReplayStore } from './replayStore.js';
 import { type ReplyCode, replyFor } from './reply.js';
 
 export { createMemoryReplayStore, type ReplayStore };
@@ -38,6 +38,8 @@ export interface WebhookReceiverOptions {
   now?: (() => number) | undefined;
   /** Larger bodies are refused (default 1 MiB). */
   maxBytes?: number | undefined;
+  /** How many ids the default replay store holds at most (two per notification; default 100 000). */
+  maxRemembered?: number | undefined;
   /** Replay store (default: in memory, one process, expired ids evicted). */
   seen?: ReplayStore | undefined;
   /** The merchant id(s) this receiver serves; another `body.mid` is answered 407. */
@@ -73,6 +75,7 @@ export const WEBHOOK_DEFAULTS = Object.freeze({
   replayWindowMs: 24 * 60 * 60 * 1000,
   maxClockSkewMs: 5 * 60 * 1000,
   maxBytes: 1024 * 1024,
+  maxRemembered: DEFAULT_MAX_ENTRIES,
 });
 
 const OPERATION = 'notifyTokenStatus';
@@ -114,8 +117,17 @@ const epochMs = (text: string) => (text.length <= 10 ? Number(text) * 1000 : Num
  * requestId: the signature (kept as a digest, never itself) catches that.
  */
 function replayKeys(head: { requestId: string; signature: string }): string[] {
-  return [`requestId:${head.requestId}`, `signature:${createHash('sha256').update(head.signature).digest('hex')}`];
+  const digest = (data: string | Uint8Array) => createHash('sha256').update(data).digest('hex');
+  // A Base64 signature is remembered by the bytes it stands for: the unused bits of its last
+  // character let other spellings carry the same bytes. Every key has the same small size,
+  // whatever the requestId.
+  const signature = BASE64.test(head.signature) ? Buffer.from(head.signature, 'base64') : head.signature;
+  return [`requestId:${digest(head.requestId)}`, `signature:${digest(signature)}`];
 }
+
+const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
+/** A notification nests four levels deep; deeper text is refused before it is parsed. */
+const MAX_DEPTH = 32;
 
 const SIGNATURE_FAILURE = issue(
   '/head/signature',
@@ -150,7 +162,7 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
   const maxClockSkewMs = positive(options.maxClockSkewMs, WEBHOOK_DEFAULTS.maxClockSkewMs, 'maxClockSkewMs');
   const maxBytes = positive(options.maxBytes, WEBHOOK_DEFAULTS.maxBytes, 'maxBytes');
   const mids = options.expectedMid === undefined ? undefined : ([] as string[]).concat(options.expectedMid);
-  const seen = options.seen ?? createMemoryReplayStore({ now });
+  const seen = options.seen ?? createMemoryReplayStore({ now, maxEntries: options.maxRemembered ?? WEBHOOK_DEFAULTS.maxRemembered });
   /** Ids of notifications accepted but not yet remembered (their handler is running). */
   const inFlight = new Set<string>();
 
@@ -170,7 +182,7 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
     }
     const size = typeof raw === 'string' ? Buffer.byteLength(raw) : raw.byteLength;
     if (size > maxBytes) return reject('400', [issue('', 'maxBytes', `The notification is larger than ${maxBytes} bytes.`, '400')]);
-    const parsed = parseJson(raw);
+    const parsed = parseJson(raw, { maxDepth: MAX_DEPTH });
     if (!parsed.ok) return reject('400', [issue('', 'json', `The body is not a JSON notification: ${parsed.message}.`, '400')]);
     const envelope = parsed.value;
     const problem = envelopeProblem(envelope, verifier.signatureType);

@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import formatsModule from 'ajv-formats/dist/formats.js';
 import fc from 'fast-check';
+import { fieldNames } from '../../generated/fieldNames.js';
 import { operations } from '../../src/index.js';
 
 /** The bundled contract that validate() was generated from. */
@@ -624,7 +625,9 @@ export function sampleArbitrary(view: OperationView, direction: Direction): fc.A
 // ---------------------------------------------------------------------------------------------
 // Single mutations
 
-const escapeKey = (k: string) => k.replace(/~/g, '~0').replace(/\//g, '~1');
+const FIELD_NAMES = new Set(fieldNames);
+/** A key as errors show it: a field name of the contract, or an array index; any other key is data and hidden. */
+const escapeKey = (k: string) => (/^\d+$/.test(k) || FIELD_NAMES.has(k) ? k.replace(/~/g, '~0').replace(/\//g, '~1') : '<unknown key>');
 const UNKNOWN_FIELD = 'unknownField';
 const NOT_LISTED = 'NOT_A_LISTED_VALUE';
 
@@ -763,7 +766,7 @@ export function mutationsOf(view: OperationView, direction: Direction, sample: S
         push({
           kind: 'unknownField',
           rules: holder((s) => s.additionalProperties === false || s.unevaluatedProperties === false),
-          pointer: `${pointer}/${UNKNOWN_FIELD}`,
+          pointer: `${pointer}/${escapeKey(UNKNOWN_FIELD)}`,
           at: [...at, UNKNOWN_FIELD],
           action: 'set',
           value: 'x',
@@ -876,4 +879,45 @@ export function sensitiveLocations(root: any): Set<string> {
 /** A copy of the sample with `value` at `at` (a payload path). */
 export function plant(sample: Sample, at: string[], value: unknown): Sample {
   return applyMutation(sample, { kind: 'type', rules: [], in: 'body', pointer: '', at, action: 'set', value });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Open maps: objects whose keys are data (extendInfo, txnRoutingParams, FormDetail.headers, ...)
+
+const isOpenMap = (s: any) =>
+  s && typeof s === 'object' && ((s.additionalProperties && typeof s.additionalProperties === 'object') || s.propertyNames !== undefined);
+
+/** An object of a sample whose keys are data, with a value its members must not take. */
+export interface OpenMapSite {
+  at: string[];
+  location: string;
+  /** A member value the map's schemas refuse (null when any value is accepted). */
+  bad: unknown;
+}
+
+/** The open maps present in a valid sample. */
+export function openMapSitesOf(view: OperationView, direction: Direction, sample: Sample): OpenMapSite[] {
+  const sites: OpenMapSite[] = [];
+  eachNode(view, direction, sample, ({ list, at, f, value }) => {
+    const map = list.find(isOpenMap);
+    if (map && typeOf(value) === 'object') sites.push({ at, location: where(map), bad: f.additional ? wrongType(f.additional) : null });
+  });
+  return sites;
+}
+
+/** Where the contract has an open map, for every map reachable from `root`. */
+export function openMapLocations(root: any): Set<string> {
+  const found = new Set<string>();
+  const seen = new Set<any>();
+  const visit = (s: any) => {
+    if (!s || typeof s !== 'object' || seen.has(s)) return;
+    seen.add(s);
+    if (isOpenMap(s)) found.add(where(s));
+    if (s.$ref) visit(resolveRef(s.$ref));
+    for (const p of Object.values(s.properties ?? {})) visit(p);
+    for (const k of ['allOf', 'oneOf', 'anyOf']) for (const b of s[k] ?? []) visit(b);
+    for (const k of ['then', 'items', 'additionalProperties']) visit(s[k]);
+  };
+  visit(root);
+  return found;
 }

@@ -2,6 +2,7 @@
 // leaves to another interface), a new transaction token, closing an order, completing its payment
 // (the bank page's submit and cancel too), moving a card token, the clock, and the reset. Shared with
 // the programmatic forms of the control calls that startSandbox() returns, so both answer alike.
+import { pointerSegment } from '../../json/pointer.js';
 import type { Schemas } from '../../types.js';
 import type { CardTokens } from '../cardTokens.js';
 import { checkRequest } from '../checkRequest.js';
@@ -103,11 +104,7 @@ export function createControlActions(ctx: ControlContext): ControlActions {
     createOrder(input) {
       if (!isUntrustedObject(input) || Array.isArray(input)) return badRequest('The body must be a JSON object.');
       const unknownField = Object.keys(input).find((k) => !ORDER_FIELDS.includes(k));
-      if (unknownField !== undefined)
-        return badRequest(
-          `Unknown field: the fields are ${ORDER_FIELDS.join(', ')}.`,
-          /^[A-Za-z0-9_]{1,40}$/.test(unknownField) ? `/${unknownField}` : undefined,
-        );
+      if (unknownField !== undefined) return badRequest(`Unknown field: the fields are ${ORDER_FIELDS.join(', ')}.`, `/${pointerSegment(unknownField)}`);
       const mid = input.mid ?? config.defaultMid;
       if (typeof mid !== 'string' || !config.mids.includes(mid))
         return badRequest(`mid must be a merchant the sandbox serves: ${config.mids.join(', ')}.`, '/mid');
