@@ -112,7 +112,7 @@ describe('sandbox create subscription', () => {
   it.each([
     ['a start date in the past', { subscriptionStartDate: '2026-01-20' }, '1102', 'Invalid subscription start date'],
     ['an expiry not after the start', { subscriptionExpiryDate: '2026-02-01' }, '1102', 'Invalid subscription expiry date'],
-    ['a first payment above the renewal amount (UPI)', { txnAmount: { value: '300.00', currency: 'INR' } }, '1102', undefined],
+    ['a first payment above the renewal amount (UPI)', { txnAmount: { value: '300.00', currency: 'INR' } }, '2007', 'Txn amount is invalid'],
     ['a zero first payment', { txnAmount: { value: '0', currency: 'INR' } }, '2007', 'Txn amount is invalid'],
     ['a renewal above the UPI limit', { renewalAmount: '15000.01' }, '4001', 'Subscription Amount Limit For UPI Breached'],
     ['a zero renewal amount', { renewalAmount: '0', subscriptionPaymentMode: 'CC' }, '1102', 'Invalid renewal amount'],

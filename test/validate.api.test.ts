@@ -62,8 +62,10 @@ describe('validate()', () => {
     sub.body.txnAmount.value = '300.00';
     const over = validate('createSubscription', 'request', sub);
     expect(!over.valid && over.errors.map((e) => [e.pointer, e.rule, e.resultCode])).toEqual([
-      ['/body/txnAmount/value', 'firstPaymentWithinRenewalAmount', '1102'],
+      ['/body/txnAmount/value', 'firstPaymentWithinRenewalAmount', '2007'],
     ]);
+    // The row of section 7.7 that says what is wrong: the first payment's amount, not a subscription in progress.
+    expect(!over.valid && over.resultCode).toEqual({ code: '2007', status: 'F', message: 'Txn amount is invalid' });
     sub.body.txnAmount.value = '299';
     expect(validate('createSubscription', 'request', sub).valid).toBe(true);
     delete sub.body.renewalAmount; // renewalAmount defaults to txnAmount

@@ -694,7 +694,13 @@ describe('hostile input', () => {
 
   it('refuses a body nested deeper than a notification can be before parsing it or checking its signature', async () => {
     const calls: string[] = [];
-    const verifier = { signatureType: 'CHECKSUM', verify: (text: string) => (calls.push(text), true) };
+    const verifier = {
+      signatureType: 'CHECKSUM',
+      verify: (text: string) => {
+        calls.push(text);
+        return true;
+      },
+    };
     const deepHead = notification({ head: { deep: 'DEEP' } }).text.replace('"DEEP"', nested(10_000));
     expectRejected(await receiver({ verifier }).receive(deepHead), '400', '', 'json');
     // About 1 MiB of nested arrays: refused by a linear scan, never parsed.

@@ -119,7 +119,8 @@ export const namedChecks: Readonly<Record<NamedCheckName, NamedCheck>> = {
           pointer: '/body/txnAmount/value',
           rule: 'firstPaymentWithinRenewalAmount',
           message: `"value" of the first payment (txnAmount) must not be greater than renewalAmount for ${body.subscriptionPaymentMode} subscriptions.`,
-          resultCode: '1102',
+          // 7.7's row for the field that is wrong (DECISIONS.md, D-56).
+          resultCode: '2007',
         },
       ];
     },
