@@ -3,7 +3,7 @@
 // add-and-pay, a deep link for UPI intent), and the documented test instruments decide success,
 // failure or pending. Pending payments complete through the bank form or a control call.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Sandbox, txnInfoChecksumText, verifyTxnInfoChecksum } from '../src/index.js';
+import { type Sandbox, txnInfoChecksumText, verifySignature, verifyTxnInfoChecksum } from '../src/index.js';
 import { clientFor, control, KEY, newCard, order, payBody, sandboxFor } from './sandbox.support.js';
 
 let sandbox: Sandbox;
@@ -50,6 +50,27 @@ describe('sandbox pay: wallet and digital credit answer txnInfo at once', () => 
     expect(verifyTxnInfoChecksum({ ...body.txnInfo, txnAmount: '2550.00' }, KEY)).toBe(false);
     expect(txnInfoChecksumText({ b: '2', A: null, checksumHash: 'x', a: 1 })).toBe('|1|2');
     expect(await orderStatus(o.orderId)).toBe('PAID');
+  });
+
+  it("txnInfo.checksumHash meets the service's published checksum utility once checksumHash is taken out", async () => {
+    // The utility's map reading: sorted keys, only a key spelled CHECKSUMHASH left out, null and "null" as "".
+    const utilityText = (params: Record<string, unknown>) => {
+      const copy = { ...params };
+      delete copy.CHECKSUMHASH;
+      return Object.keys(copy)
+        .sort()
+        .map((k) => (copy[k] !== null && String(copy[k]).toLowerCase() !== 'null' ? String(copy[k]) : ''))
+        .join('|');
+    };
+    const { body } = await pay({ paymentMode: 'WALLET', walletInfo: { paymentFlow: 'PAY' } }, '12.00');
+    const received = JSON.parse(JSON.stringify(body.txnInfo));
+    const { checksumHash, ...rest } = received;
+    // As received, the utility hashes the signature into its own input: never valid.
+    expect(verifySignature(utilityText(received), KEY, checksumHash)).toBe(false);
+    expect(verifySignature(utilityText(rest), KEY, checksumHash)).toBe(true);
+    // verifyTxnInfoChecksum takes the object as received, and reads values as the utility does.
+    expect(verifyTxnInfoChecksum(received, KEY)).toBe(true);
+    expect(txnInfoChecksumText({ a: 'NULL', b: 'x', CHECKSUMHASH: 'y' })).toBe(utilityText({ a: 'NULL', b: 'x', CHECKSUMHASH: 'y' }));
   });
 
   it('the wallet of a low balance fails the payment (TXN_FAILURE) and the order closes', async () => {

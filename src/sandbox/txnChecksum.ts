@@ -1,18 +1,26 @@
 // checksumHash of a pay answer's txnInfo (section 2.12): "a checksum over the txnInfo values",
 // algorithm not shown. The sandbox signs, with the merchant's CHECKSUM signer, the values of every
 // other txnInfo field taken in the order of their keys (code-point order, so upper case first) and
-// joined with "|"; null is the empty string (DECISIONS.md records this).
+// joined with "|"; null is the empty string (DECISIONS.md, D-41, records this and how it meets the
+// service's published checksum utility).
 import { generateSignature, verifySignature } from '../signing/checksum.js';
 
-/** The text txnInfo.checksumHash signs: every other field's value, keys in code-point order, joined with "|" (null as ""). */
+/** The keys that hold the checksum itself, left out of the text it signs (the published utility's spelling too). */
+const CHECKSUM_KEYS = new Set(['checksumHash', 'CHECKSUMHASH']);
+
+/**
+ * The text txnInfo.checksumHash signs: every other field's value, keys in code-point order, joined
+ * with "|"; null, and the text "null" in any case, as "" (as the service's published checksum
+ * utility reads a map). Takes the txnInfo object as received, checksumHash included.
+ */
 export function txnInfoChecksumText(txnInfo: Record<string, unknown>): string {
   const keys = Object.keys(txnInfo).sort();
   let text = '';
   let first = true;
   for (const k of keys) {
-    if (k === 'checksumHash') continue;
+    if (CHECKSUM_KEYS.has(k)) continue;
     const v = txnInfo[k];
-    text += `${first ? '' : '|'}${v === null || v === undefined ? '' : String(v)}`;
+    text += `${first ? '' : '|'}${v === null || v === undefined || (typeof v === 'string' && v.toLowerCase() === 'null') ? '' : String(v)}`;
     first = false;
   }
   return text;
@@ -23,7 +31,7 @@ export function withChecksumHash<T extends Record<string, unknown>>(txnInfo: T, 
   return Object.assign(txnInfo, { checksumHash: generateSignature(txnInfoChecksumText(txnInfo), merchantKey) });
 }
 
-/** Whether txnInfo.checksumHash is the merchant-key CHECKSUM of the other txnInfo values. */
+/** Whether txnInfo.checksumHash is the merchant-key CHECKSUM of the other txnInfo values; takes txnInfo as received. */
 export function verifyTxnInfoChecksum(txnInfo: Record<string, unknown>, merchantKey: string): boolean {
   // Callers in JavaScript may pass anything.
   if (!txnInfo || typeof txnInfo !== 'object') return false;
