@@ -208,7 +208,7 @@ export interface components {
          */
         UserInfoCoft: {
             /** @description Merchant's customer identifier. */
-            custId: string;
+            custId: components["schemas"]["Identifier"];
             /** @description Customer first name. */
             firstName?: string;
             /** @description Customer last name. */
@@ -378,7 +378,7 @@ export interface components {
              */
             payMethod: "UPI" | "UPI_INTENT" | "CREDIT_CARD" | "DEBIT_CARD" | "NET_BANKING" | "PPBL";
             /** @description Bank code; mandatory when `payMethod` is `NET_BANKING`. */
-            bankCode?: string;
+            bankCode?: components["schemas"]["Identifier"];
             cardInfo?: components["schemas"]["CardInfo"];
             payerAccount?: components["schemas"]["Vpa"];
             mpin?: components["schemas"]["Mpin"];
@@ -400,7 +400,7 @@ export interface components {
         } | {
             /** @constant */
             payMethod: "NET_BANKING";
-            bankCode: string;
+            bankCode: components["schemas"]["Identifier"];
         } | {
             /** @constant */
             payMethod: "PPBL";
@@ -417,7 +417,7 @@ export interface components {
              */
             planId: string;
             /** @description Channel code of the chosen bank. */
-            channelCode: string;
+            channelCode: components["schemas"]["Identifier"];
             /**
              * @description EMI type.
              *     - `STANDARD_EMI`: standard instalments (the only value).
@@ -654,6 +654,19 @@ export interface components {
          */
         SubscriptionId: string;
         /**
+         * Identifier
+         * @description Visible characters only: no control character, line separator or invisible formatting character.
+         *     An identifier the merchant sends where the description gives no character set (merchant ids,
+         *     order ids, customer ids, request ids, client ids, website names, bank codes): at least one
+         *     character, none of them a control character (U+0000 to U+001F, U+007F to U+009F), a line or
+         *     paragraph separator, or an invisible formatting character (soft hyphen, zero-width spaces and
+         *     joiners, bidirectional marks, overrides and isolates, the byte order mark). Such characters
+         *     cannot be told apart on a screen or in a log, and some change how the text around them reads
+         *     (DECISIONS.md, D-57).
+         * @example MERCHANT0001
+         */
+        Identifier: string;
+        /**
          * Epoch timestamp
          * @description Unix time as a string of decimal digits: seconds (10 digits) or milliseconds (13 digits). The description says "epoch" without the unit; both are accepted (see DECISIONS.md, D-05).
          * @example 1700000000000
@@ -674,7 +687,7 @@ export interface components {
             version: "v1" | "V1";
             requestTimestamp: components["schemas"]["EpochTimestamp"];
             /** @description Unique request id. */
-            requestId: string;
+            requestId: components["schemas"]["Identifier"];
             /** @description Signature computed over the body with the `signatureType` scheme. */
             signature: string;
             /**
@@ -684,7 +697,7 @@ export interface components {
              */
             signatureType: "CHECKSUM";
             /** @description Selects the merchant key; needed only when the merchant has several keys. */
-            clientId?: string;
+            clientId?: components["schemas"]["Identifier"];
             /**
              * @description Version of the merchant key; needed only when the merchant has several keys.
              *     - `v1`: version 1.
@@ -747,7 +760,7 @@ export interface components {
          */
         TokenizeCardRequestBody: {
             /** @description Merchant identifier. Listed as mandatory, but the merchant id is also in the path and the description's sample omits it here: optional, and when sent it must equal the path `mid` (named check `tokenizeMidMatchesPath`; DECISIONS.md, D-01). */
-            mid?: string;
+            mid?: components["schemas"]["Identifier"];
             /** @description Authentication id of the second-factor transaction received from the acquirer; mandatory for cards of the RUPAY scheme. The scheme is inside `encryptedCardData`, so this is not checkable offline (the service answers 727 for a bad one). */
             authRefId?: string;
             /**
@@ -1122,7 +1135,7 @@ export interface components {
             channelId?: "APP" | "WEB" | "WAP" | "SYSTEM";
             requestTimestamp?: components["schemas"]["EpochTimestamp"];
             /** @description Selects the merchant key. Mandatory in the field list although described as needed only with several keys (DECISIONS.md, D-17). */
-            clientId: string;
+            clientId: components["schemas"]["Identifier"];
             /** @description Checksum over the body. Missing, the service answers 804. */
             signature: string;
         };
@@ -1138,7 +1151,7 @@ export interface components {
          */
         PreAuthRequestBody: {
             /** @description Merchant identifier (the description's sample spells it `MID`; DECISIONS.md, D-02). */
-            mid: string;
+            mid: components["schemas"]["Identifier"];
             /** @description Unique order reference: at most 50 characters (the service answers 332 when longer), letters, digits and `@ - _ .`. Duplicates are rejected (350, SR_1004). The description's sample spells it `ORDER_ID`. */
             orderId: string;
             txnAmount: components["schemas"]["AmountTwoDecimals"];
@@ -1158,7 +1171,7 @@ export interface components {
             /** @description Maximum blocking period in seconds (the allowed maximum is not shown; the service answers 704 above it). */
             preAuthBlockSeconds?: string;
             /** @description Website name; required when `paymentMode` is `UPI`, `CREDIT_CARD` or `DEBIT_CARD` (805). With no payment mode it is required for merchants outside the agreement flow that have UPI or card modes enabled, a merchant setting that cannot be checked offline. */
-            websiteName?: string;
+            websiteName?: components["schemas"]["Identifier"];
             userInfo: components["schemas"]["UserInfoPreAuth"];
             /**
              * Format: uri
@@ -1634,7 +1647,7 @@ export interface components {
          */
         ListSubscriptionsRequestHead: {
             /** @description Selects the merchant key (at most 3 characters); needed only with several keys. */
-            clientId?: string;
+            clientId?: string & components["schemas"]["Identifier"];
             /** @description Version (at most 4 characters); the response echoes it. */
             version?: string;
             /** @description Epoch time as digits (at most 15 characters). */
@@ -1656,9 +1669,9 @@ export interface components {
          */
         ListSubscriptionsRequestBody: {
             /** @description Merchant identifier (at most 20 characters). */
-            mid: string;
+            mid: string & components["schemas"]["Identifier"];
             /** @description Customer id passed by the merchant. */
-            custId: string;
+            custId: components["schemas"]["Identifier"];
             /** @description Filters by subscription status. The allowed values are not shown (DECISIONS.md, D-10). */
             subsStatusFilter?: string;
             /**
@@ -1820,9 +1833,9 @@ export interface components {
          */
         PaymentRequestBody: {
             /** @description Merchant identifier; must equal the query `mid` (2013). */
-            mid: string;
+            mid: components["schemas"]["Identifier"];
             /** @description Reference given at order creation; must equal the query `orderId` (2014). */
-            orderId: string;
+            orderId: components["schemas"]["Identifier"];
             /**
              * @description Payment mode.
              *     - `PAYMENT_DIGITAL_CREDIT`: the service's digital credit; the result comes at once in `txnInfo`.
@@ -1845,7 +1858,7 @@ export interface components {
              */
             requestType: "SUBSCRIPTION" | "PAYMENT";
             /** @description Bank code; mandatory when `paymentMode` is `NET_BANKING`. The list of bank codes is not shown. */
-            channelCode?: string;
+            channelCode?: components["schemas"]["Identifier"];
             cardInfo?: components["schemas"]["CardInfo"];
             payerAccount?: components["schemas"]["Vpa"];
             coftConsent?: components["schemas"]["CoftConsent"];
@@ -1898,7 +1911,7 @@ export interface components {
         } | {
             /** @constant */
             paymentMode: "NET_BANKING";
-            channelCode: string;
+            channelCode: components["schemas"]["Identifier"];
         } | {
             /** @constant */
             paymentMode: "EMI";
@@ -2348,9 +2361,9 @@ export interface components {
          */
         CreateSubscriptionRequestBody: ({
             /** @description Merchant identifier; must equal the query `mid` (2013). */
-            mid: string;
+            mid: components["schemas"]["Identifier"];
             /** @description Unique order reference; must equal the query `orderId` (2014). */
-            orderId: string;
+            orderId: components["schemas"]["Identifier"];
             /**
              * @description Kind of request (the spelling `RENEW_SUBCRIPTION` is the description's own).
              *     - `SUBSCRIPTION`: a new subscription.
@@ -2359,7 +2372,7 @@ export interface components {
              */
             requestType: "SUBSCRIPTION" | "RENEW_SUBCRIPTION";
             /** @description Defines the static response address. */
-            websiteName: string;
+            websiteName: components["schemas"]["Identifier"];
             txnAmount: components["schemas"]["Money"];
             userInfo: components["schemas"]["SubscriptionUserInfo"];
             /**
@@ -2600,7 +2613,7 @@ export interface components {
          */
         TokenStatusNotificationBody: {
             /** @description Merchant identifier. */
-            mid: string;
+            mid: components["schemas"]["Identifier"];
             tokenInfo: components["schemas"]["TokenInfo"];
         };
         /**
@@ -2925,22 +2938,22 @@ export interface components {
          * @description Merchant identifier.
          * @example MERCHANT0001
          */
-        MidPath: string;
+        MidPath: components["schemas"]["Identifier"];
         /**
          * @description Unique id of this request. The description does not say that it must equal `head.requestId`; the typed client sends the same value in both (DECISIONS.md, D-19).
          * @example REQ-20260121-0001
          */
-        RequestIdQuery: string;
+        RequestIdQuery: components["schemas"]["Identifier"];
         /**
          * @description Merchant identifier. Where the body carries `mid`, both must be equal (2013).
          * @example MERCHANT0001
          */
-        MidQuery: string;
+        MidQuery: components["schemas"]["Identifier"];
         /**
          * @description Order reference. Where the body carries `orderId`, both must be equal (2014).
          * @example ORDER-1001
          */
-        OrderIdQuery: string;
+        OrderIdQuery: components["schemas"]["Identifier"];
     };
     requestBodies: never;
     headers: never;

@@ -18,12 +18,14 @@ export const operations = Object.freeze([
         "name": "mid",
         "in": "path",
         "required": true,
+        "component": "MidPath",
         "source": "argument"
       },
       {
         "name": "requestId",
         "in": "query",
         "required": true,
+        "component": "RequestIdQuery",
         "source": "head"
       }
     ],
@@ -217,12 +219,14 @@ export const operations = Object.freeze([
         "name": "mid",
         "in": "query",
         "required": true,
+        "component": "MidQuery",
         "source": "body"
       },
       {
         "name": "orderId",
         "in": "query",
         "required": true,
+        "component": "OrderIdQuery",
         "source": "body"
       }
     ],
@@ -302,12 +306,14 @@ export const operations = Object.freeze([
         "name": "mid",
         "in": "query",
         "required": true,
+        "component": "MidQuery",
         "source": "argument"
       },
       {
         "name": "orderId",
         "in": "query",
         "required": true,
+        "component": "OrderIdQuery",
         "source": "argument"
       }
     ],
@@ -377,12 +383,14 @@ export const operations = Object.freeze([
         "name": "mid",
         "in": "query",
         "required": true,
+        "component": "MidQuery",
         "source": "body"
       },
       {
         "name": "orderId",
         "in": "query",
         "required": true,
+        "component": "OrderIdQuery",
         "source": "body"
       }
     ],

@@ -12,10 +12,14 @@ export interface CompiledValidator {
   (data: unknown): boolean;
   errors?: CompiledValidatorError[] | null;
 }
+/** Validates against `#/components/parameterSets/createSubscriptionQuery`. */
+export declare const createSubscriptionQuery: CompiledValidator;
 /** Validates against `#/components/schemas/CreateSubscriptionRequest`. */
 export declare const createSubscriptionRequest: CompiledValidator;
 /** Validates against `#/components/schemas/CreateSubscriptionResponse`. */
 export declare const createSubscriptionResponse: CompiledValidator;
+/** Validates against `#/components/parameterSets/initiatePaymentQuery`. */
+export declare const initiatePaymentQuery: CompiledValidator;
 /** Validates against `#/components/schemas/PaymentRequest`. */
 export declare const initiatePaymentRequest: CompiledValidator;
 /** Validates against `#/components/schemas/PaymentResponse`. */
@@ -24,6 +28,8 @@ export declare const initiatePaymentResponse: CompiledValidator;
 export declare const listSubscriptionsRequest: CompiledValidator;
 /** Validates against `#/components/schemas/ListSubscriptionsResponse`. */
 export declare const listSubscriptionsResponse: CompiledValidator;
+/** Validates against `#/components/parameterSets/modifyOrderQuery`. */
+export declare const modifyOrderQuery: CompiledValidator;
 /** Validates against `#/components/schemas/ModifyOrderRequest`. */
 export declare const modifyOrderRequest: CompiledValidator;
 /** Validates against `#/components/schemas/ModifyOrderResponse`. */
@@ -36,6 +42,10 @@ export declare const notifyTokenStatusResponse: CompiledValidator;
 export declare const preAuthorizeRequest: CompiledValidator;
 /** Validates against `#/components/schemas/PreAuthResponse`. */
 export declare const preAuthorizeResponse: CompiledValidator;
+/** Validates against `#/components/parameterSets/tokenizeCardPath`. */
+export declare const tokenizeCardPath: CompiledValidator;
+/** Validates against `#/components/parameterSets/tokenizeCardQuery`. */
+export declare const tokenizeCardQuery: CompiledValidator;
 /** Validates against `#/components/schemas/TokenizeCardRequest`. */
 export declare const tokenizeCardRequest: CompiledValidator;
 /** Validates against `#/components/schemas/TokenizeCardResponse`. */

@@ -214,9 +214,16 @@ describe('what the merchant sends: requests are breaking when the service accept
   });
 
   it('query parameters: a narrower schema or a removed parameter is breaking, at the shared parameter', () => {
-    const narrowed = changesAfter((d) => {
-      d.components.parameters.MidQuery.schema.maxLength = 10;
+    // The parameter's schema written inline on both sides, so the one keyword added is the change.
+    const inline = edited((d) => {
+      d.components.parameters.MidQuery.schema = { type: 'string', minLength: 1 };
     });
+    const narrowed = diffContracts(
+      inline,
+      edited((d) => {
+        d.components.parameters.MidQuery.schema = { type: 'string', minLength: 1, maxLength: 10 };
+      }),
+    );
     expect(narrowed.map((c) => c.operation)).toEqual(['initiatePayment', 'modifyOrder', 'createSubscription']);
     for (const c of narrowed)
       expect(c).toMatchObject({

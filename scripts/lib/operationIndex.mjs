@@ -73,7 +73,7 @@ export function operationsOf(doc) {
       const response = op.responses['200'].content['application/json'];
       const parameters = (op.parameters ?? []).map((/** @type {any} */ p) => {
         const param = p.$ref ? doc.components.parameters[refName(p.$ref)] : p;
-        return { name: param.name, in: param.in, required: Boolean(param.required) };
+        return { name: param.name, in: param.in, required: Boolean(param.required), ...(p.$ref ? { component: refName(p.$ref) } : {}) };
       });
       const call = callOf(doc, request.schema, parameters);
       list.push({

@@ -75,10 +75,27 @@ export function buildValidators(doc, header) {
   };
   /** @type {Record<string, string>} */
   const refs = {};
+  /** Per operation and place (query, path), the object of its parameters' values: `initiatePaymentQuery`. */
+  /** @type {Record<string, unknown>} */
+  const parameterSets = {};
   for (const op of operationsOf(doc)) {
     refs[validatorName(op.operationId, 'request')] = `${DOCUMENT_ID}#/components/schemas/${op.request.schema}`;
     refs[validatorName(op.operationId, 'response')] = `${DOCUMENT_ID}#/components/schemas/${op.response.schema}`;
+    for (const where of /** @type {const} */ (['query', 'path'])) {
+      const params = op.parameters.filter((/** @type {{ in: string }} */ p) => p.in === where);
+      if (params.length === 0) continue;
+      const name = `${op.operationId}${where === 'query' ? 'Query' : 'Path'}`;
+      // Presence is the named check requiredParameters; these validators judge the values given.
+      parameterSets[name] = {
+        type: 'object',
+        properties: Object.fromEntries(
+          params.map((p) => [p.name, constraintsOf(doc.components.parameters[/** @type {{ component?: string }} */ (p).component ?? '']?.schema)]),
+        ),
+      };
+      refs[name] = `${DOCUMENT_ID}#/components/parameterSets/${name}`;
+    }
   }
+  /** @type {any} */ (schemas.components).parameterSets = parameterSets;
   // The verdict: stops at the first problem (the hot path, and bounded on any input).
   const fast = standaloneCode(createAjv(schemas, { allErrors: false, code: { source: true, esm: true } }), refs);
   // The details: every problem, loaded only when a payload is invalid (CommonJS, so it can be

@@ -54,6 +54,14 @@ interface Entry {
   response: CompiledValidator;
   names: Record<Direction, string>;
   checks: NamedCheck[];
+  /** The validators of the values of its query and path parameters, when it has some. */
+  parameters: { in: 'query' | 'path'; name: string; validator: CompiledValidator; schemaPath: (name: string) => string }[];
+}
+
+/** Where a parameter's schema lives in the bundled contract. */
+function parameterSchemaPath(op: OperationInfo, name: string): string {
+  const param = op.parameters.find((p) => p.name === name);
+  return param && 'component' in param ? `#/components/parameters/${param.component}/schema` : '';
 }
 
 /** Per operation: its index entry, its two validators and its named checks, looked up once. */
@@ -66,6 +74,11 @@ const byId = new Map<string, Entry>(
       response: compiled[`${op.operationId}Response`] as CompiledValidator,
       names: { request: `${op.operationId}Request`, response: `${op.operationId}Response` },
       checks: op.namedChecks.map((name) => namedChecks[name]),
+      parameters: (['query', 'path'] as const).flatMap((where) => {
+        const name = `${op.operationId}${where === 'query' ? 'Query' : 'Path'}`;
+        const validator = compiled[name] as CompiledValidator | undefined;
+        return validator ? [{ in: where, name, validator, schemaPath: (param: string) => parameterSchemaPath(op, param) }] : [];
+      }),
     },
   ]),
 );
@@ -151,6 +164,15 @@ export function validate<O extends OperationId>(operationId: O, direction: Direc
     issues.unshift(...issuesFromAjv(errors, contractDocument(), `#/components/schemas/${schema}`, payload));
   }
   if (direction === 'request' && readable) {
+    for (const set of entry.parameters) {
+      const values = options[set.in];
+      if (!values || set.validator(values)) continue;
+      const all = detailedValidator(set.name);
+      all(values);
+      for (const issue of issuesFromAjv(all.errors ?? set.validator.errors ?? [], undefined, '', values)) {
+        issues.push({ ...issue, in: set.in, schemaPath: `${set.schemaPath(issue.pointer.slice(1))}/${issue.rule}` });
+      }
+    }
     for (const check of entry.checks) {
       let found: ValidationIssue[];
       try {
