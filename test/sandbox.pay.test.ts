@@ -235,4 +235,30 @@ describe('sandbox pay: what the wallet balance shows', () => {
     const after = (await control(sandbox, 'GET', '/sandbox/wallets')).json.wallets.find((w: any) => w.name === 'slow');
     expect(Number(before.balance) - Number(after.balance)).toBe(100);
   });
+
+  it('every wallet conserves money: payments in process hold their amount, and no balance goes below zero', async () => {
+    const slow = async () => (await control(sandbox, 'GET', '/sandbox/wallets')).json.wallets.find((w: any) => w.name === 'slow');
+    const start = await slow();
+    // Three payments that together ask more than the wallet holds: the third cannot be held.
+    const amount = ((Number(start.balanceUnblocked) * 0.6) | 0).toFixed(2);
+    const results = [];
+    for (let i = 0; i < 3; i++)
+      results.push(await pay({ paymentMode: 'WALLET', walletInfo: { paymentFlow: 'PAY' } }, amount, { svcSsoToken: 'sso-pending-wallet' }));
+    expect(results.map((r) => r.body.txnInfo.status)).toEqual(['PENDING', 'TXN_FAILURE', 'TXN_FAILURE']);
+    expect(Number((await slow()).balanceUnblocked)).toBeCloseTo(Number(start.balanceUnblocked) - Number(amount), 2);
+    sandbox.completePayment(results[0]!.o.orderId, 'success');
+    const end = await slow();
+    expect(Number(end.balance)).toBeCloseTo(Number(start.balance) - Number(amount), 2);
+    expect(Number(end.balance)).toBeGreaterThanOrEqual(0);
+    expect(end.balance).toMatch(/^[0-9]+\.[0-9]{2}$/);
+  });
+
+  it('a payment in process that fails gives its held amount back', async () => {
+    const slow = async () => (await control(sandbox, 'GET', '/sandbox/wallets')).json.wallets.find((w: any) => w.name === 'slow');
+    const start = await slow();
+    const { o } = await pay({ paymentMode: 'WALLET', walletInfo: { paymentFlow: 'PAY' } }, '7.00', { svcSsoToken: 'sso-pending-wallet' });
+    expect(Number((await slow()).balanceUnblocked)).toBeCloseTo(Number(start.balanceUnblocked) - 7, 2);
+    sandbox.completePayment(o.orderId, 'failure');
+    expect(await slow()).toMatchObject({ balance: start.balance, balanceUnblocked: start.balanceUnblocked });
+  });
 });

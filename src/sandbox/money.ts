@@ -21,7 +21,8 @@ export function checkedPaise(text: string): number {
   return paise;
 }
 
-/** Paise as a rupee string with two decimals. */
+/** Paise as a rupee string with two decimals (a minus sign before a negative amount). */
 export function formatPaise(paise: number): string {
-  return `${Math.trunc(paise / 100)}.${String(paise % 100).padStart(2, '0')}`;
+  const whole = Math.abs(paise);
+  return `${paise < 0 ? '-' : ''}${Math.trunc(whole / 100)}.${String(whole % 100).padStart(2, '0')}`;
 }

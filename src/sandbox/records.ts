@@ -4,6 +4,7 @@
 // times epoch milliseconds unless a field says otherwise.
 import type { BodyOf, Schemas } from '../types.js';
 import type { SendTokenNotificationResult } from '../webhook/send.js';
+import type { MinHeap } from './heap.js';
 import type { Outcome, WalletSeed } from './instruments.js';
 
 /** A pay mode: what pay's paymentMode names. */
@@ -45,6 +46,8 @@ export interface IssuedTxnToken {
 export interface Funding {
   walletToken: string;
   source: 'balance' | 'digitalCredit' | 'addMoney';
+  /** The amount is held in the wallet until the payment ends (a payment in process). */
+  held?: boolean;
 }
 
 export interface Transaction {
@@ -75,7 +78,12 @@ export interface Block {
 }
 
 export interface Wallet extends WalletSeed {
-  blocks: Block[];
+  /** The pre-auth blocks in force, by preAuthId. */
+  blocks: Map<string, Block>;
+  /** The same blocks in order of expiry. */
+  expiries: MinHeap<Block>;
+  /** Per source, what blocks and payments in process hold (paise). */
+  held: { balance: number; digitalCredit: number };
 }
 
 export type PreAuthType = NonNullable<BodyOf<'preAuthorize'>['cardPreAuthType']>;

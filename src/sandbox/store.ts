@@ -3,6 +3,7 @@
 // seed. Nothing here knows HTTP or the contract's envelopes.
 import type { Instruments } from './instruments.js';
 import type { CardToken, IssuedTxnToken, Order, PreAuth, Subscription, Transaction, Wallet, WebhookDelivery } from './records.js';
+import { newWallet } from './wallets.js';
 
 export interface Store {
   /** Orders by merchant id, then order id (no key to build on the hot path). */
@@ -43,7 +44,7 @@ export function createStore(instruments: Instruments): Store {
       for (const map of [store.orders, store.txnTokens, store.transactions, store.preAuths, store.wallets, store.cardTokens, store.subscriptions]) map.clear();
       store.tokenizeRequestIds.clear();
       store.deliveries.length = 0;
-      for (const w of instruments.wallets) store.wallets.set(w.svcSsoToken, { ...w, blocks: [] });
+      for (const w of instruments.wallets) store.wallets.set(w.svcSsoToken, newWallet(w));
     },
     order: (mid, orderId) => store.orders.get(mid)?.get(orderId),
     putOrder(order) {
@@ -61,12 +62,4 @@ export function createStore(instruments: Instruments): Store {
   };
   store.reset();
   return store;
-}
-
-/** What a wallet can still pay or block from one source, after releasing blocks that timed out. */
-export function availableIn(wallet: Wallet, source: 'balance' | 'digitalCredit', now: number): number {
-  if (wallet.blocks.some((b) => b.expiresAt <= now)) wallet.blocks = wallet.blocks.filter((b) => b.expiresAt > now);
-  let blocked = 0;
-  for (const b of wallet.blocks) if (b.source === source) blocked += b.amount;
-  return wallet[source] - blocked;
 }

@@ -9,7 +9,8 @@ import { SERVED_OPERATIONS } from './operationIndex.js';
 import { MAX_MODIFICATIONS } from './orders.js';
 import type { CardToken, Order, OrderKind, OrderStatus, PaymentMode, PreAuth, Wallet } from './records.js';
 import type { Scheduler } from './scheduler.js';
-import { availableIn, type Store } from './store.js';
+import type { Store } from './store.js';
+import { availableIn } from './wallets.js';
 
 /** An order as the control API shows it. */
 export interface SandboxOrder {
@@ -78,7 +79,12 @@ export function walletView(w: Wallet, now: number) {
     digitalCredit: formatPaise(w.digitalCredit),
     digitalCreditUnblocked: formatPaise(availableIn(w, 'digitalCredit', now)),
     // After availableIn, which releases the blocks that timed out.
-    blocks: w.blocks.map((b) => ({ preAuthId: b.preAuthId, source: b.source, amount: formatPaise(b.amount), expiresAt: new Date(b.expiresAt).toISOString() })),
+    blocks: [...w.blocks.values()].map((b) => ({
+      preAuthId: b.preAuthId,
+      source: b.source,
+      amount: formatPaise(b.amount),
+      expiresAt: new Date(b.expiresAt).toISOString(),
+    })),
   };
 }
 

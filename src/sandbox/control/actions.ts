@@ -164,9 +164,10 @@ export function createControlActions(ctx: ControlContext): ControlActions {
 
     closeOrder(order) {
       if (order.status === 'PAID' || order.status === 'CLOSED') return refuse(409, 'not-open', `The order is already ${order.status}.`);
-      orders.close(order, 'closed by a control call');
+      // A payment in process fails first: what its wallet held goes back.
       const txn = store.currentTransaction(order);
-      if (txn && txn.status === 'PENDING') txn.status = 'TXN_FAILURE';
+      if (txn && txn.status === 'PENDING') payments.complete(txn, 'failure');
+      orders.close(order, 'closed by a control call');
       return reply(200, orderView(store, order));
     },
 

@@ -6,7 +6,8 @@ import { clientIdMatches, signatureMatches } from '../auth.js';
 import { digitsId } from '../ids.js';
 import { checkedPaise, formatPaise } from '../money.js';
 import type { Block, PreAuth } from '../records.js';
-import { availableIn, orderKey } from '../store.js';
+import { orderKey } from '../store.js';
+import { availableIn, block } from '../wallets.js';
 import type { HandlerContext, HandlerResult, SandboxRequest } from './context.js';
 
 /** The wallet source each wallet pre-auth mode blocks. */
@@ -70,7 +71,7 @@ export function preAuthorize(ctx: HandlerContext, req: SandboxRequest<'preAuthor
       };
     }
     const expiresAt = now + blockSeconds * 1000;
-    wallet.blocks.push({ preAuthId, source, amount, expiresAt });
+    block(wallet, { preAuthId, source, amount, expiresAt });
     record.status = 'BLOCKED';
     record.statusCode = '01';
     record.blockedAmount = amount;

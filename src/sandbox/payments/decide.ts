@@ -7,7 +7,8 @@ import type { BodyOf, ResultCodeOf, Schemas } from '../../types.js';
 import type { Clock } from '../clock.js';
 import type { Instruments, Outcome } from '../instruments.js';
 import type { Funding, Order, Transaction } from '../records.js';
-import { availableIn, type Store } from '../store.js';
+import type { Store } from '../store.js';
+import { availableIn } from '../wallets.js';
 
 /** A pay request's body. */
 export type PayBody = BodyOf<'initiatePayment'>;
@@ -111,12 +112,13 @@ export function createDecide({ store, instruments, clock }: { store: Store; inst
           return { ...via, answer: d.payMethod === 'UPI_INTENT' ? 'deepLink' : 'bankForm', funding: { walletToken: order.walletToken, source: 'addMoney' } };
         }
         if (!wallet) return { code: '501' };
-        const outcome = wallet.pay ?? (availableIn(wallet, 'balance', clock.now()) >= order.amount ? 'success' : 'failure');
+        // A wallet pays only what it has, whatever its test behaviour: money is never made.
+        const outcome = availableIn(wallet, 'balance', clock.now()) >= order.amount ? (wallet.pay ?? 'success') : 'failure';
         return { outcome, answer: 'txnInfo', gatewayName: 'WALLET', txnInfoMode: 'PPI', funding: { walletToken: order.walletToken, source: 'balance' } };
       }
       case 'PAYMENT_DIGITAL_CREDIT': {
         if (!wallet) return { code: '501' };
-        const outcome = wallet.pay ?? (availableIn(wallet, 'digitalCredit', clock.now()) >= order.amount ? 'success' : 'failure');
+        const outcome = availableIn(wallet, 'digitalCredit', clock.now()) >= order.amount ? (wallet.pay ?? 'success') : 'failure';
         return { outcome, answer: 'txnInfo', gatewayName: 'DIGITAL_CREDIT', funding: { walletToken: order.walletToken, source: 'digitalCredit' } };
       }
       case 'EMI': {

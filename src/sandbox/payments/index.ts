@@ -1,6 +1,7 @@
 // The payment of an order: what the instrument decides (decide.ts), the transaction it starts and
 // what the pay answer carries (txnInfo at once, a bank form, or a deep link: section 4.5), and how a
 // pending payment completes (settle.ts).
+
 import type { Schemas } from '../../types.js';
 import type { Clock } from '../clock.js';
 import type { SandboxConfig } from '../config.js';
@@ -8,6 +9,7 @@ import { digitsId } from '../ids.js';
 import type { Instruments } from '../instruments.js';
 import type { Order, Transaction } from '../records.js';
 import type { Store } from '../store.js';
+import { hold } from '../wallets.js';
 import { createDecide, type PayBody, type Refusal } from './decide.js';
 import { bankFormOf, deepLinkOf } from './forms.js';
 import { completePayment, type PaymentResult } from './settle.js';
@@ -65,6 +67,10 @@ export function createPayments({
         ...(how.vpa ? { vpa: how.vpa } : {}),
         ...(how.funding ? { funding: how.funding } : {}),
       };
+      // A wallet payment in process holds its amount until it ends (decide saw it available).
+      const wallet = how.funding && how.funding.source !== 'addMoney' ? store.wallets.get(how.funding.walletToken) : undefined;
+      if (wallet && how.funding && how.funding.source !== 'addMoney' && how.outcome === 'pending' && hold(wallet, how.funding.source, txn.amount, now))
+        txn.funding = { ...how.funding, held: true };
       store.transactions.set(txn.txnId, txn);
       order.txnIds.push(txn.txnId);
       order.status = 'PENDING';

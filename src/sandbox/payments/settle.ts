@@ -5,6 +5,7 @@ import type { Clock } from '../clock.js';
 import { digitsId } from '../ids.js';
 import type { Order, Transaction } from '../records.js';
 import { orderKey, type Store } from '../store.js';
+import { endHold, payAfterTopUp } from '../wallets.js';
 
 export type PaymentResult = 'success' | 'failure';
 
@@ -21,11 +22,15 @@ export function completePayment(store: Store, clock: Clock, txn: Transaction, re
     order.status = 'PAID';
     const wallet = txn.funding && store.wallets.get(txn.funding.walletToken);
     if (wallet && txn.funding) {
-      // The wallet pays; add-and-pay first tops it up by what is missing, so it ends at zero at worst.
-      const source = txn.funding.source === 'digitalCredit' ? 'digitalCredit' : 'balance';
-      wallet[source] = Math.max(0, wallet[source] - txn.amount);
+      const { source } = txn.funding;
+      if (source === 'addMoney') payAfterTopUp(wallet, txn.amount, now);
+      else if (txn.funding.held) endHold(wallet, source, txn.amount, true);
+      // Paid at once: decide found the amount available a moment ago, in the same turn.
+      else wallet[source] -= txn.amount;
     }
   } else {
+    const wallet = txn.funding?.held ? store.wallets.get(txn.funding.walletToken) : undefined;
+    if (wallet && txn.funding && txn.funding.source !== 'addMoney') endHold(wallet, txn.funding.source, txn.amount, false);
     order.status = 'CLOSED';
     order.closedReason = 'the payment failed';
   }
