@@ -1,17 +1,19 @@
-// A binary min-heap: what the sandbox keeps in order of a time (jobs by due time, blocks and
+// A binary heap: what the sandbox keeps in order of a time (jobs by due time, blocks and
 // transaction tokens by expiry). Adding and taking the first cost O(log n) whatever its size, with
 // no recursion: the sandbox holds state for a whole CI run.
 
+/** Items taken in the order `before` says. */
 export class MinHeap<T> {
   private readonly items: T[] = [];
 
-  constructor(private readonly keyOf: (item: T) => number) {}
+  /** `before(a, b)`: whether `a` comes out first. */
+  constructor(private readonly before: (a: T, b: T) => boolean) {}
 
   get size(): number {
     return this.items.length;
   }
 
-  /** The item of the smallest key, without taking it. */
+  /** The first item, without taking it. */
   peek(): T | undefined {
     return this.items[0];
   }
@@ -20,31 +22,29 @@ export class MinHeap<T> {
     const items = this.items;
     items.push(item);
     let i = items.length - 1;
-    const key = this.keyOf(item);
     while (i > 0) {
       const parent = (i - 1) >> 1;
       const above = items[parent] as T;
-      if (this.keyOf(above) <= key) break;
+      if (!this.before(item, above)) break;
       items[i] = above;
       i = parent;
     }
     items[i] = item;
   }
 
-  /** Takes the item of the smallest key. */
+  /** Takes the first item. */
   pop(): T | undefined {
     const items = this.items;
     const first = items[0];
     const last = items.pop();
     if (items.length === 0 || last === undefined) return first;
-    const key = this.keyOf(last);
     let i = 0;
     for (;;) {
       const left = 2 * i + 1;
       if (left >= items.length) break;
       const right = left + 1;
-      const child = right < items.length && this.keyOf(items[right] as T) < this.keyOf(items[left] as T) ? right : left;
-      if (this.keyOf(items[child] as T) >= key) break;
+      const child = right < items.length && this.before(items[right] as T, items[left] as T) ? right : left;
+      if (!this.before(items[child] as T, last)) break;
       items[i] = items[child] as T;
       i = child;
     }

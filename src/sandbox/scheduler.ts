@@ -2,6 +2,7 @@
 // wakes the scheduler when the next job should be due; advancing the clock runs what became due at
 // once. With a frozen injected clock the timer simply finds nothing due and waits again.
 import type { Clock } from './clock.js';
+import { MinHeap } from './heap.js';
 
 export interface Scheduler {
   /** Runs `run` once the sandbox clock reaches `due`. */
@@ -16,48 +17,69 @@ export interface Scheduler {
   stop(): void;
 }
 
+interface Job {
+  due: number;
+  /** Order of scheduling: jobs due at the same time run in that order. */
+  seq: number;
+  run: () => unknown;
+}
+
 export function createScheduler(clock: Clock): Scheduler {
-  let jobs: { due: number; run: () => unknown }[] = [];
+  // Ordered by due time, then by scheduling order; adding a job costs O(log n), not a scan.
+  let sequence = 0;
+  const jobs = new MinHeap<Job>((a, b) => a.due < b.due || (a.due === b.due && a.seq < b.seq));
   let timer: NodeJS.Timeout | undefined;
+  let armedFor = Number.POSITIVE_INFINITY;
   let stopped = false;
 
   function arm() {
+    const next = jobs.peek();
+    if (stopped || !next) {
+      clearTimeout(timer);
+      timer = undefined;
+      armedFor = Number.POSITIVE_INFINITY;
+      return;
+    }
+    // Armed for this time or earlier already: nothing to change (most new jobs are due later).
+    if (timer && armedFor <= next.due) return;
     clearTimeout(timer);
-    timer = undefined;
-    if (stopped || jobs.length === 0) return;
-    const next = Math.min(...jobs.map((j) => j.due));
+    armedFor = next.due;
     timer = setTimeout(
       () => {
+        timer = undefined;
+        armedFor = Number.POSITIVE_INFINITY;
         runDue();
       },
-      Math.min(Math.max(next - clock.now(), 10), 2 ** 31 - 1),
+      Math.min(Math.max(next.due - clock.now(), 10), 2 ** 31 - 1),
     );
     timer.unref();
   }
 
   function runDue() {
     const now = clock.now();
-    const due = jobs.filter((j) => j.due <= now).sort((a, b) => a.due - b.due);
-    jobs = jobs.filter((j) => j.due > now);
-    const results = due.map((j) => j.run());
+    const results: unknown[] = [];
+    for (let next = jobs.peek(); next && next.due <= now; next = jobs.peek()) {
+      jobs.pop();
+      results.push(next.run());
+    }
     arm();
     return Promise.allSettled(results);
   }
 
   return {
     at(due, run) {
-      jobs.push({ due, run });
+      jobs.push({ due, seq: sequence++, run });
       arm();
     },
     runDue,
-    pending: () => jobs.length,
+    pending: () => jobs.size,
     clear() {
-      jobs = [];
+      jobs.clear();
       arm();
     },
     stop() {
       stopped = true;
-      jobs = [];
+      jobs.clear();
       clearTimeout(timer);
     },
   };

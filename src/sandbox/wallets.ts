@@ -10,7 +10,7 @@ export type Source = 'balance' | 'digitalCredit';
 
 /** A wallet of the seed, with nothing blocked or held. */
 export function newWallet(seed: WalletSeed): Wallet {
-  return { ...seed, blocks: new Map(), expiries: new MinHeap<Block>((b) => b.expiresAt), held: { balance: 0, digitalCredit: 0 } };
+  return { ...seed, blocks: new Map(), expiries: new MinHeap<Block>((a, b) => a.expiresAt < b.expiresAt), held: { balance: 0, digitalCredit: 0 } };
 }
 
 /** Ends the blocks that timed out by `now`. */
