@@ -157,6 +157,44 @@ describe('sandbox server: routes and control API', () => {
     expect((await control(sandbox, 'GET', '/sandbox/clock')).status).toBe(200);
   });
 
+  it('answers 431 to headers too large, and 413 to a body too large that a fetch client streams', async () => {
+    const headers = await fetch(`${sandbox.url}/order/v2/preAuth`, { method: 'POST', headers: { 'x-large': 'a'.repeat(20_000) }, body: '{}' });
+    expect(headers.status).toBe(431);
+    const chunk = new Uint8Array(65_536).fill(0x20);
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(c) {
+        if (sent >= 30_000_000) c.close();
+        else {
+          sent += chunk.length;
+          c.enqueue(chunk);
+        }
+      },
+    });
+    const large = await fetch(`${sandbox.url}/aoa-acquiring-biz/v2/payment?mid=${MID}&orderId=O1`, { method: 'POST', body, duplex: 'half' } as RequestInit);
+    expect(large.status).toBe(413);
+    expect(codeOf(await large.json())).toBe('2222');
+  });
+
+  it('closes a request whose body never arrives, after requestTimeoutMs', async () => {
+    const slow = await sandboxFor({ requestTimeoutMs: 300 });
+    try {
+      const answer = await new Promise<string>((resolve) => {
+        const socket = connect(slow.port, '127.0.0.1', () =>
+          socket.write(`POST /order/v2/preAuth HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"head":`),
+        );
+        let text = '';
+        socket.on('data', (d) => {
+          text += d;
+        });
+        socket.on('close', () => resolve(text));
+      });
+      expect(answer).toMatch(/^HTTP\/1\.1 408/);
+    } finally {
+      await slow.stop();
+    }
+  });
+
   it('GET /sandbox describes the operations and the control calls, never the merchant key', async () => {
     const { json } = await control(sandbox, 'GET', '/sandbox');
     expect(json.operations.map((o: any) => o.operationId)).toEqual([

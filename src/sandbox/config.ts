@@ -16,6 +16,8 @@ export const DEFAULT_TOKEN_ACTIVATION_DELAY_MS = 5_000;
 export const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
 /** How long a webhook delivery may take before it is recorded as failed. */
 export const DEFAULT_WEBHOOK_TIMEOUT_MS = 10_000;
+/** How long a client may take to send a request (Node's own default is 300 s). */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 
 export interface SandboxOptions {
   /** Address to bind (default `127.0.0.1`). */
@@ -38,6 +40,8 @@ export interface SandboxOptions {
   tokenActivationDelayMs?: number | undefined;
   /** How long a webhook delivery may take (default 10 000 ms). */
   webhookTimeoutMs?: number | undefined;
+  /** How long a client may take to send a whole request, headers and body (default 30 000 ms). */
+  requestTimeoutMs?: number | undefined;
   /** Largest request body accepted (default 65 536 bytes). */
   maxBodyBytes?: number | undefined;
   /** Validate every answer against the contract before sending it; a failure is answered HTTP 500 and recorded in `answerProblems`. */
@@ -66,6 +70,7 @@ export interface SandboxConfig {
   readonly maxBodyBytes: number;
   readonly tokenActivationDelayMs: number;
   readonly webhookTimeoutMs: number;
+  readonly requestTimeoutMs: number;
   readonly checkAnswers: boolean;
   readonly onLog: ((line: string) => void) | undefined;
 }
@@ -106,6 +111,7 @@ export function resolveConfig(options: SandboxOptions = {}): SandboxConfig {
     maxBodyBytes: positive(options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES, 'maxBodyBytes'),
     tokenActivationDelayMs: positive(options.tokenActivationDelayMs, DEFAULT_TOKEN_ACTIVATION_DELAY_MS, 'tokenActivationDelayMs'),
     webhookTimeoutMs: positive(options.webhookTimeoutMs, DEFAULT_WEBHOOK_TIMEOUT_MS, 'webhookTimeoutMs'),
+    requestTimeoutMs: positive(options.requestTimeoutMs, DEFAULT_REQUEST_TIMEOUT_MS, 'requestTimeoutMs'),
     checkAnswers: options.checkAnswers === true,
     onLog: options.onLog,
   };

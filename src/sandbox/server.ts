@@ -8,8 +8,23 @@ import type { OperationHandler } from './operations/handle.js';
 import { notPost } from './operations/respond.js';
 import { routeOf } from './operations/routes.js';
 
-export function createSandboxServer({ operations, control }: { operations: OperationHandler; control: ControlHandler }): Server {
-  const server = createServer({ noDelay: true }, (req, res) => {
+/** Connections the kernel queues before the server accepts them (1 000 clients connecting at once). */
+export const LISTEN_BACKLOG = 2048;
+
+/** How long a client may take to send its headers (at most the time for the whole request). */
+const HEADERS_TIMEOUT_MS = 10_000;
+
+export function createSandboxServer({
+  operations,
+  control,
+  requestTimeoutMs,
+}: {
+  operations: OperationHandler;
+  control: ControlHandler;
+  requestTimeoutMs: number;
+}): Server {
+  // Node checks request timeouts every connectionsCheckingInterval (30 s by default): often enough here.
+  const server = createServer({ noDelay: true, connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(requestTimeoutMs / 3))) }, (req, res) => {
     try {
       const url = req.url ?? '/';
       const q = url.indexOf('?');
@@ -35,10 +50,21 @@ export function createSandboxServer({ operations, control }: { operations: Opera
       if (!res.headersSent) sendJson(res, 500, problem('internal', 'The sandbox failed unexpectedly; this is a bug of the sandbox.'));
     }
   });
-  // A client that sends a broken HTTP request gets a 400 and its socket closed, never a crash.
-  server.on('clientError', (_error, socket) => {
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
+  // A client that sends a broken HTTP request gets an error status and its socket closed, never a
+  // crash: 431 when its headers are too large, 408 when it is too slow, 400 otherwise.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    const status =
+      error.code === 'HPE_HEADER_OVERFLOW'
+        ? '431 Request Header Fields Too Large'
+        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? '408 Request Timeout'
+          : '400 Bad Request';
+    if (socket.writable) socket.end(`HTTP/1.1 ${status}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
     else socket.destroy();
   });
+  // Bounded waits: the headers within 10 s, the whole request within requestTimeoutMs (30 s by
+  // default; Node's own is 300 s).
+  server.requestTimeout = requestTimeoutMs;
+  server.headersTimeout = Math.min(HEADERS_TIMEOUT_MS, requestTimeoutMs);
   return server;
 }

@@ -20,7 +20,7 @@ import { createOrders } from './orders.js';
 import { createPayments } from './payments/index.js';
 import type { WebhookDelivery } from './records.js';
 import { createScheduler } from './scheduler.js';
-import { createSandboxServer } from './server.js';
+import { createSandboxServer, LISTEN_BACKLOG } from './server.js';
 import { createStore } from './store.js';
 import { createWebhooks } from './webhooks.js';
 
@@ -92,10 +92,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     baseUrl: () => baseUrl,
   };
   const actions = createControlActions(ctx);
-  const server = createSandboxServer({ operations: createOperationHandler(ctx), control: createControlHandler(createControlRoutes(ctx, actions)) });
+  const server = createSandboxServer({
+    operations: createOperationHandler(ctx),
+    control: createControlHandler(createControlRoutes(ctx, actions)),
+    requestTimeoutMs: config.requestTimeoutMs,
+  });
   await new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(config.port, config.host, () => {
+    server.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG }, () => {
       server.off('error', reject);
       resolve(undefined);
     });
