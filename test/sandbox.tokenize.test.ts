@@ -213,4 +213,36 @@ describe('sandbox webhook deliveries that do not succeed', () => {
       await new Promise<void>((resolve) => cutting.close(() => resolve()));
     }
   });
+
+  it('reads at most 16 KiB of a reply and keeps no more: an endpoint that streams forever is a failed delivery', async () => {
+    let written = 0;
+    const endless = createServer((req, res) => {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const chunk = Buffer.alloc(64 * 1024, 0x20);
+      const more = () => {
+        while (!res.destroyed && res.write(chunk)) written += chunk.length;
+        if (!res.destroyed) res.once('drain', more);
+      };
+      res.write('{"head":');
+      more();
+    });
+    await new Promise<void>((resolve) => endless.listen(0, '127.0.0.1', resolve));
+    const s = await sandboxFor({ webhookUrl: `http://127.0.0.1:${(endless.address() as AddressInfo).port}/`, now: Date.now });
+    try {
+      await clientFor(s).tokenizeCard({ mid: MID, body: tokenizeBody(s, '4111111111111111') });
+      await s.idle();
+      const [delivery] = s.deliveries();
+      expect(delivery).toMatchObject({ state: 'failed', error: { kind: 'non-json' } });
+      expect(delivery?.error?.message).toMatch(/larger than 16384 bytes/);
+      expect(JSON.stringify(delivery).length).toBeLessThan(4_000);
+      // The sandbox keeps answering meanwhile.
+      expect((await control(s, 'GET', '/sandbox/clock')).status).toBe(200);
+    } finally {
+      await s.stop();
+      endless.closeAllConnections();
+      await new Promise<void>((resolve) => endless.close(() => resolve()));
+    }
+    expect(written).toBeLessThan(64 * 1024 * 1024);
+  });
 });

@@ -161,6 +161,29 @@ describe('gateway-contract send-webhook', () => {
     }
   });
 
+  it('reads at most 1 MiB of a reply: an endpoint that streams forever is an invalid reply, exit 1', async () => {
+    const endless = createServer((req, res) => {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const chunk = Buffer.alloc(64 * 1024, 0x20);
+      const more = () => {
+        while (!res.destroyed && res.write(chunk));
+        if (!res.destroyed) res.once('drain', more);
+      };
+      more();
+    });
+    await new Promise<void>((resolve) => endless.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(endless.address() as AddressInfo).port}/`;
+      const result = await runCli(['send-webhook', '--url', url, '--status', 'ACTIVE'], undefined, env);
+      expect(result.status).toBe(1);
+      expect(result.stdout).toMatch(/invalid reply: the merchant's reply is larger than 1048576 bytes/);
+    } finally {
+      endless.closeAllConnections();
+      await new Promise<void>((resolve) => endless.close(() => resolve()));
+    }
+  });
+
   it('takes the key from --key too', async () => {
     const result = await runCli(['send-webhook', '--url', merchant.url, '--status', 'active', '--key', KEY], undefined, { MERCHANT_KEY: '' });
     expect(result.status).toBe(0);

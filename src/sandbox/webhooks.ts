@@ -11,6 +11,9 @@ import type { WebhookDelivery } from './records.js';
 import type { Store } from './store.js';
 import { memberOf } from './untrusted.js';
 
+/** The most of a merchant's reply a delivery reads and records. */
+export const MAX_REPLY_BYTES = 16 * 1024;
+
 export interface Webhooks {
   /** Sends the notification of a token's status; resolves with the delivery record once it ends. */
   notify(mid: string, tokenInfo: Schemas['TokenInfo']): Promise<WebhookDelivery>;
@@ -51,6 +54,8 @@ export function createWebhooks({
         requestId: delivery.requestId,
         now: clock.now,
         timeoutMs: config.webhookTimeoutMs,
+        // A reply is a few hundred bytes; more is neither read nor kept in the record.
+        maxReplyBytes: MAX_REPLY_BYTES,
       });
       delivery.state = result.valid && result.outcome === 'success' ? 'delivered' : result.valid ? 'not-accepted' : 'invalid-reply';
       delivery.httpStatus = result.httpStatus;
