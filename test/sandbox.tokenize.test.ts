@@ -245,4 +245,32 @@ describe('sandbox webhook deliveries that do not succeed', () => {
     }
     expect(written).toBeLessThan(64 * 1024 * 1024);
   });
+
+  it('control calls wait only for their own deliveries, and at most webhookTimeoutMs', async () => {
+    const held: (() => void)[] = [];
+    const slow = createServer((req, res) => {
+      req.resume();
+      // Answers only when the test lets it (after the control calls have answered).
+      held.push(() => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
+    });
+    await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
+    const s = await sandboxFor({ webhookUrl: `http://127.0.0.1:${(slow.address() as AddressInfo).port}/`, webhookTimeoutMs: 400 });
+    try {
+      const tokenized = await clientFor(s).tokenizeCard({ mid: MID, body: tokenizeBody(s, '4111111111111111') });
+      expect(tokenized.code).toBe('00');
+      // Nothing falls due: the answer does not wait for the delivery of the tokenize before it.
+      expect((await control(s, 'POST', '/sandbox/clock/advance', { ms: 1 })).status).toBe(200);
+      expect(s.deliveries().map((d) => d.state)).toEqual(['pending']);
+      // The move's notification waits behind the ACTIVE one: the answer comes after one timeout, pending.
+      const tin = tokenized.data.body.tokenIndexNumber as string;
+      const moved = await control(s, 'POST', `/sandbox/tokens/${tin}/status`, { status: 'SUSPENDED' });
+      expect(moved.status).toBe(202);
+      expect(moved.json.delivery).toMatchObject({ tokenStatus: 'SUSPENDED', state: 'pending' });
+    } finally {
+      for (const answer of held) answer();
+      await s.stop();
+      slow.closeAllConnections();
+      await new Promise<void>((resolve) => slow.close(() => resolve()));
+    }
+  });
 });

@@ -36,7 +36,7 @@ export interface Sandbox {
   answerProblems: AnswerProblem[];
   clock: {
     now(): number;
-    /** Moves the clock forward; token changes that became due run and their webhooks are delivered before it resolves. */
+    /** Moves the clock forward; token changes that became due run, and it resolves once their webhooks are delivered (or after webhookTimeoutMs). */
     advance(ms: number): Promise<void>;
   };
   /** The control call POST /sandbox/orders. Throws (with `status`) what the call answers with an error. */

@@ -73,7 +73,7 @@ export interface ControlActions {
   submitBankForm(txn: Transaction, action: 'submit' | 'cancel'): ControlAnswer;
   /** Moves a card token; answers after the delivery of its notification ends. */
   moveToken(token: CardToken, status: Schemas['TokenStatus']): Promise<ControlAnswer>;
-  /** Moves the clock forward; due token changes run and their webhooks are delivered before it resolves. */
+  /** Moves the clock forward; due token changes run, and it resolves once their webhooks are delivered, or after webhookTimeoutMs. */
   advanceClock(ms: number): Promise<void>;
   /** Forgets every order, token, pre-auth, subscription and delivery; wallets back to the seed; clock back to its base. */
   reset(): void;
@@ -89,7 +89,7 @@ export function merchantOf(config: SandboxConfig, query: Readonly<Record<string,
 }
 
 export function createControlActions(ctx: ControlContext): ControlActions {
-  const { config, store, clock, orders, payments, cardTokens, scheduler, webhooks } = ctx;
+  const { config, store, clock, orders, payments, cardTokens, scheduler } = ctx;
 
   function completeOrder(order: Order, outcome: unknown): ControlAnswer<CompletedPayment> {
     if (outcome !== 'success' && outcome !== 'failure') return badRequest('outcome must be "success" or "failure".', '/outcome');
@@ -188,7 +188,13 @@ export function createControlActions(ctx: ControlContext): ControlActions {
     },
 
     async moveToken(token, status) {
-      const moved = await cardTokens.move(token, status);
+      const first = store.deliveries.length;
+      // The notification of this move is recorded at once; the answer waits for its delivery at
+      // most as long as one delivery may take (earlier ones of the token go first), then tells
+      // where it stands.
+      const moving = cardTokens.move(token, status);
+      const moved = await within(moving, config.webhookTimeoutMs);
+      if (moved === TIMED_OUT) return reply(202, { token: tokenView(token), delivery: store.deliveries[first] });
       if (!moved.allowed)
         return refuse(
           409,
@@ -200,8 +206,9 @@ export function createControlActions(ctx: ControlContext): ControlActions {
 
     async advanceClock(ms) {
       clock.advance(ms);
-      await scheduler.runDue();
-      await webhooks.idle();
+      // Only the deliveries of the changes that became due now, and at most as long as one
+      // delivery may take: deliveries started later, or slow ones, do not hold the answer.
+      await within(scheduler.runDue(), config.webhookTimeoutMs);
     },
 
     reset() {
@@ -210,4 +217,19 @@ export function createControlActions(ctx: ControlContext): ControlActions {
       clock.reset();
     },
   };
+}
+
+const TIMED_OUT = Symbol('timed out');
+
+/** What `promise` resolves to, or TIMED_OUT when it takes longer than `ms`. */
+async function within<T>(promise: Promise<T>, ms: number): Promise<T | typeof TIMED_OUT> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<typeof TIMED_OUT>((resolve) => {
+    timer = setTimeout(() => resolve(TIMED_OUT), ms);
+  });
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

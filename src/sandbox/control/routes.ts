@@ -94,7 +94,7 @@ export function createControlRoutes(ctx: RouteContext, actions: ControlActions):
         await actions.advanceClock(ms);
         return reply(200, clockView(clock, scheduler));
       },
-      'move the clock forward ({"minutes": 16}); due token changes run and their webhooks are delivered before the answer',
+      'move the clock forward ({"minutes": 16}); due token changes run, and the answer waits for their webhooks at most webhookTimeoutMs',
     ),
     route(
       'GET',
@@ -209,7 +209,7 @@ export function createControlRoutes(ctx: RouteContext, actions: ControlActions):
         if (!isMovableStatus(status)) return badRequest('status must be ACTIVE, SUSPENDED, DEAD or FAILED.', '/status');
         return actions.moveToken(token, status);
       },
-      'move a token ({"status": "SUSPENDED"}); answers after the webhook delivery ends',
+      'move a token ({"status": "SUSPENDED"}); answers after the webhook delivery ends, or 202 with it pending after webhookTimeoutMs',
     ),
     route(
       'GET',
