@@ -107,7 +107,7 @@ export function createCardTokens({
         createdAt: new Date(clock.now()).toISOString(),
         history: [],
       };
-      store.cardTokens.set(token.tokenIndexNumber, token);
+      store.putCardToken(token);
       if (status === 'INIT') {
         token.history.push({ status: 'INIT', at: token.createdAt });
         const finalStatus = then ?? 'ACTIVE';

@@ -18,6 +18,14 @@ export const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
 export const DEFAULT_WEBHOOK_TIMEOUT_MS = 10_000;
 /** How long a client may take to send a request (Node's own default is 300 s). */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+/** Records of each kind kept: about 10 to 20 MB of state at most (DECISIONS.md, D-58). */
+export const DEFAULT_RETENTION = 10_000;
+
+function wholeAtLeastOne(value: unknown, fallback: number, what: string): number {
+  const n = value ?? fallback;
+  if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 1) throw new TypeError(`${what} must be a whole number of 1 or more.`);
+  return n;
+}
 
 export interface SandboxOptions {
   /** Address to bind (default `127.0.0.1`). */
@@ -42,6 +50,8 @@ export interface SandboxOptions {
   webhookTimeoutMs?: number | undefined;
   /** How long a client may take to send a whole request, headers and body (default 30 000 ms). */
   requestTimeoutMs?: number | undefined;
+  /** How many records of each kind the sandbox keeps (orders, card tokens, pre-auths, subscriptions, deliveries): past it the oldest finished ones are forgotten (default 10 000). */
+  retention?: number | undefined;
   /** Largest request body accepted (default 65 536 bytes). */
   maxBodyBytes?: number | undefined;
   /** Validate every answer against the contract before sending it; a failure is answered HTTP 500 and recorded in `answerProblems`. */
@@ -71,6 +81,7 @@ export interface SandboxConfig {
   readonly tokenActivationDelayMs: number;
   readonly webhookTimeoutMs: number;
   readonly requestTimeoutMs: number;
+  readonly retention: number;
   readonly checkAnswers: boolean;
   readonly onLog: ((line: string) => void) | undefined;
 }
@@ -112,6 +123,7 @@ export function resolveConfig(options: SandboxOptions = {}): SandboxConfig {
     tokenActivationDelayMs: positive(options.tokenActivationDelayMs, DEFAULT_TOKEN_ACTIVATION_DELAY_MS, 'tokenActivationDelayMs'),
     webhookTimeoutMs: positive(options.webhookTimeoutMs, DEFAULT_WEBHOOK_TIMEOUT_MS, 'webhookTimeoutMs'),
     requestTimeoutMs: positive(options.requestTimeoutMs, DEFAULT_REQUEST_TIMEOUT_MS, 'requestTimeoutMs'),
+    retention: wholeAtLeastOne(options.retention, DEFAULT_RETENTION, 'retention'),
     checkAnswers: options.checkAnswers === true,
     onLog: options.onLog,
   };

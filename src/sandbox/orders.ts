@@ -45,7 +45,7 @@ export function createOrders({ store, clock, instruments }: { store: Store; cloc
   function issueToken(order: Order): IssuedToken {
     const txnToken = newTxnToken();
     const expiresAt = clock.now() + TXN_TOKEN_TTL_MS;
-    store.txnTokens.set(txnToken, { mid: order.mid, orderId: order.orderId, expiresAt });
+    store.putTxnToken(txnToken, { mid: order.mid, orderId: order.orderId, expiresAt }, clock.now());
     return { txnToken, expiresAt };
   }
 

@@ -68,7 +68,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const [instruments, cardKey] = await Promise.all([loadInstruments(options.instruments), cardKeyPair(options.cardPrivateKeyPem)]);
   const clock = createClock(options.now);
   const scheduler = createScheduler(clock);
-  const store = createStore(instruments);
+  const store = createStore(instruments, config.retention);
   let baseUrl = '';
   const orders = createOrders({ store, clock, instruments });
   const payments = createPayments({ store, instruments, clock, config, baseUrl: () => baseUrl });

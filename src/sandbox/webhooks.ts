@@ -91,7 +91,7 @@ export function createWebhooks({
         createdAt: new Date(clock.now()).toISOString(),
         state: 'pending',
       };
-      store.deliveries.push(delivery);
+      store.addDelivery(delivery);
       const previous = chains.get(tokenInfo.tokenIndexNumber) ?? Promise.resolve();
       const done = previous.then(() => deliver(delivery, mid, tokenInfo));
       chains.set(tokenInfo.tokenIndexNumber, done);

@@ -188,13 +188,15 @@ export function createControlActions(ctx: ControlContext): ControlActions {
     },
 
     async moveToken(token, status) {
-      const first = store.deliveries.length;
+      const before = store.deliveries.at(-1);
       // The notification of this move is recorded at once; the answer waits for its delivery at
       // most as long as one delivery may take (earlier ones of the token go first), then tells
       // where it stands.
       const moving = cardTokens.move(token, status);
+      // The move records its delivery synchronously, before its first wait.
+      const recorded = store.deliveries.at(-1);
       const moved = await within(moving, config.webhookTimeoutMs);
-      if (moved === TIMED_OUT) return reply(202, { token: tokenView(token), delivery: store.deliveries[first] });
+      if (moved === TIMED_OUT) return reply(202, { token: tokenView(token), delivery: recorded === before ? null : recorded });
       if (!moved.allowed)
         return refuse(
           409,

@@ -5,6 +5,7 @@ import type { CardKeyPair } from '../cardKeys.js';
 import type { Clock } from '../clock.js';
 import type { SandboxConfig } from '../config.js';
 import type { Instruments } from '../instruments.js';
+import type { CardToken } from '../records.js';
 import type { Scheduler } from '../scheduler.js';
 import { orderKey, type Store } from '../store.js';
 import { memberOf } from '../untrusted.js';
@@ -182,13 +183,14 @@ export function createControlRoutes(ctx: RouteContext, actions: ControlActions):
     route(
       'GET',
       '/sandbox/tokens',
-      (_p, query) =>
-        reply(200, {
-          tokens: [...store.cardTokens.values()]
-            .filter((t) => (query.mid === undefined || t.mid === query.mid) && (query.custId === undefined || t.custId === query.custId))
-            .map(tokenView),
-        }),
-      'card tokens (?mid=, ?custId=)',
+      (_p, query) => {
+        const page = pageOf(query);
+        if (typeof page === 'string') return badRequest(page, '/limit');
+        const matching = (t: CardToken) => (query.mid === undefined || t.mid === query.mid) && (query.custId === undefined || t.custId === query.custId);
+        const { items, next } = paginate(store.cardTokens.values(), (t) => t.tokenIndexNumber, matching, page);
+        return reply(200, { tokens: items.map(tokenView), ...(next ? { next } : {}) });
+      },
+      'card tokens, oldest first, a page at a time (?mid=, ?custId=, ?limit= up to 1000, default 100, ?after= the next of the previous page)',
     ),
     route(
       'GET',
@@ -214,8 +216,18 @@ export function createControlRoutes(ctx: RouteContext, actions: ControlActions):
     route(
       'GET',
       '/sandbox/webhooks/deliveries',
-      () => reply(200, { deliveries: webhooks.list() }),
-      "token status webhook deliveries and the merchant's replies",
+      (_p, query) => {
+        const page = pageOf(query);
+        if (typeof page === 'string') return badRequest(page, '/limit');
+        const { items, next } = paginate(
+          webhooks.list(),
+          (d) => d.id,
+          () => true,
+          page,
+        );
+        return reply(200, { deliveries: items, ...(next ? { next } : {}) });
+      },
+      "token status webhook deliveries and the merchant's replies, oldest first, a page at a time (?limit=, ?after=)",
     ),
   ];
   return routes;
@@ -232,4 +244,36 @@ export function matchRoute(routes: readonly ControlRoute[], method: string | und
   const found = matches.find((r) => r.method === method);
   if (!found) return { found: false, methods: matches.map((r) => r.method) };
   return { found: true, route: found, values: found.pattern.exec(pathname)?.slice(1) ?? [] };
+}
+
+/** A page of a control listing: at most `limit` items after the one named `after`. */
+interface Page {
+  limit: number;
+  after: string | undefined;
+}
+
+const DEFAULT_PAGE = 100;
+const MAX_PAGE = 1_000;
+
+/** The page a query asks for, or why it cannot be read. */
+function pageOf(query: Readonly<Record<string, string>>): Page | string {
+  const limit = query.limit === undefined ? DEFAULT_PAGE : Number(query.limit);
+  if (!Number.isSafeInteger(limit) || limit < 1 || limit > MAX_PAGE) return `limit must be a whole number from 1 to ${MAX_PAGE}.`;
+  return { limit, after: query.after };
+}
+
+/** One page of `all` (in their order), and the cursor of the next page when there is one. */
+function paginate<T>(all: Iterable<T>, idOf: (item: T) => string, matching: (item: T) => boolean, page: Page): { items: T[]; next: string | undefined } {
+  const items: T[] = [];
+  let started = page.after === undefined;
+  for (const item of all) {
+    if (!started) {
+      started = idOf(item) === page.after;
+      continue;
+    }
+    if (!matching(item)) continue;
+    if (items.length === page.limit) return { items, next: idOf(items[items.length - 1] as T) };
+    items.push(item);
+  }
+  return { items, next: undefined };
 }

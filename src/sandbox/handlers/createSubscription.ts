@@ -54,7 +54,7 @@ export function createSubscription(ctx: HandlerContext, req: SandboxRequest<'cre
 
   const subscriptionId = newSubscriptionId();
   const now = clock.now();
-  store.subscriptions.set(subscriptionId, {
+  store.putSubscription({
     subscriptionId,
     mid: body.mid,
     custId: body.userInfo.custId,

@@ -24,10 +24,10 @@ export function listSubscriptions(ctx: HandlerContext, req: SandboxRequest<'list
     typeof body.subsStatusFilter === 'string' && body.subsStatusFilter.trim() !== ''
       ? new Set(body.subsStatusFilter.split(',').map((s) => s.trim().toUpperCase()))
       : undefined;
-  // Most recent first: the store keeps creation order.
-  const matches = [...store.subscriptions.values()]
+  // Most recent first: the store keeps each customer's subscriptions in creation order.
+  const matches = store
+    .subscriptionsOf(body.mid, body.custId)
     .reverse()
-    .filter((s) => s.mid === body.mid && s.custId === body.custId)
     .filter((s) => body.subscriptionId === undefined || s.subscriptionId === body.subscriptionId)
     .filter((s) => body.frequencyUnit === undefined || s.subscriptionFrequencyUnit === body.frequencyUnit)
     .filter((s) => !statuses || statuses.has(statusAt(s, now)));

@@ -55,7 +55,7 @@ export function preAuthorize(ctx: HandlerContext, req: SandboxRequest<'preAuthor
     const source = WALLET_SOURCES[mode];
     const wallet = body.svcSsoToken === undefined ? undefined : store.wallets.get(body.svcSsoToken);
     if (!wallet) return { code: '343', fields: orderIdField, note: 'svcSsoToken names no wallet of the test instruments.' };
-    store.preAuths.set(key, record);
+    store.putPreAuth(key, record);
     if (type === 'DELAYED_AUTH') {
       record.status = 'AUTHORIZED';
       record.statusCode = '01';
@@ -92,6 +92,6 @@ export function preAuthorize(ctx: HandlerContext, req: SandboxRequest<'preAuthor
     preAuthType: type,
     paymentModes: mode === 'UPI' ? ['UPI', 'UPI_INTENT'] : mode ? [mode] : ['UPI', 'UPI_INTENT', 'CREDIT_CARD', 'DEBIT_CARD'],
   });
-  store.preAuths.set(key, record);
+  store.putPreAuth(key, record);
   return { code: '02', fields: { orderId: body.orderId, preAuthId, txnToken } };
 }

@@ -22,8 +22,7 @@ export function tokenizeCard(ctx: HandlerContext, req: SandboxRequest<'tokenizeC
     return { code: '1001', note: 'head.signature is not the CHECKSUM of the body under the merchant key (or head.clientId selects no key).' };
   }
   const requestKey = `${mid}\n${head.requestId}`;
-  if (store.tokenizeRequestIds.has(requestKey)) return { code: '412', note: 'This head.requestId was already used for this merchant.' };
-  store.tokenizeRequestIds.add(requestKey);
+  if (store.seenTokenizeRequest(requestKey)) return { code: '412', note: 'This head.requestId was already used for this merchant.' };
 
   const plaintext = decryptCardData(ctx.cardKey.privateKey, body.encryptedCardData);
   const parsed = plaintext === undefined ? undefined : parseJson(plaintext);
