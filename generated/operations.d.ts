@@ -78,7 +78,8 @@ export declare const operations: readonly [
     "namedChecks": [
       "requiredParameters",
       "tokenizeMidMatchesPath"
-    ]
+    ],
+    "idempotent": false
   },
   {
     "operationId": "preAuthorize",
@@ -137,7 +138,8 @@ export declare const operations: readonly [
       ],
       "description": "`head.signature` is the checksum over the body; `head.clientId` selects the merchant key."
     },
-    "namedChecks": []
+    "namedChecks": [],
+    "idempotent": false
   },
   {
     "operationId": "listSubscriptions",
@@ -198,7 +200,8 @@ export declare const operations: readonly [
       ],
       "description": "`head.tokenType` is `AES` and `head.signature` (the checksum) is then mandatory; `head.token` carries the SSO token value."
     },
-    "namedChecks": []
+    "namedChecks": [],
+    "idempotent": true
   },
   {
     "operationId": "initiatePayment",
@@ -283,7 +286,8 @@ export declare const operations: readonly [
     "namedChecks": [
       "requiredParameters",
       "queryMatchesBody"
-    ]
+    ],
+    "idempotent": false
   },
   {
     "operationId": "modifyOrder",
@@ -358,7 +362,8 @@ export declare const operations: readonly [
     },
     "namedChecks": [
       "requiredParameters"
-    ]
+    ],
+    "idempotent": false
   },
   {
     "operationId": "createSubscription",
@@ -428,7 +433,8 @@ export declare const operations: readonly [
       "queryMatchesBody",
       "firstPaymentWithinRenewalAmount",
       "expiryAfterStart"
-    ]
+    ],
+    "idempotent": false
   },
   {
     "operationId": "notifyTokenStatus",
@@ -493,7 +499,8 @@ export declare const operations: readonly [
       ],
       "description": "The service signs the body with the merchant's key: `head.signature` is the checksum over the exact body bytes, `head.signatureType` is `CHECKSUM`."
     },
-    "namedChecks": []
+    "namedChecks": [],
+    "idempotent": false
   }
 ];
 export type OperationInfo = (typeof operations)[number];

@@ -36,7 +36,7 @@ ${HEADER} \`npm run check:generated\` fails when these files differ from what op
 | \`openapi.d.ts\` | TypeScript types (openapi-typescript): \`paths\`, \`webhooks\`, \`components\`, \`operations\` |
 | \`validators.js\`, \`validators.d.ts\` | precompiled AJV validators (JSON Schema 2020-12, strict), one per operation and direction: \`initiatePaymentRequest\`, \`initiatePaymentResponse\`, ...; they stop at the first problem |
 | \`validators-detailed.cjs\`, \`validators-detailed.d.cts\` | the same validators reporting every problem, loaded only when a payload is invalid |
-| \`operations.js\`, \`operations.d.ts\` | the operation index: operationId, method, host, path, parameters, schemas, examples, authentication, named checks |
+| \`operations.js\`, \`operations.d.ts\` | the operation index: operationId, method, host, path, parameters, schemas, examples, authentication, named checks, idempotence |
 | \`resultCodes.js\`, \`resultCodes.d.ts\`, \`resultCodes.json\`, \`result-codes.md\` | the result-code catalog: per operation, each code with its status, message(s), meaning and next step; the next-step actions |
 | \`docs/index.html\` | the reference docs: one self-contained page that renders with no network, with the changes of the contract's version (from CHANGELOG.md) |
 

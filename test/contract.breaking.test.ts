@@ -436,7 +436,7 @@ describe('result codes of section 7 are part of the contract', () => {
   });
 });
 
-describe('next steps (DECISIONS.md D-52)', () => {
+describe('next steps and idempotence (DECISIONS.md D-52, D-54)', () => {
   it("a code's next step changed is notable; the basis of it, documentation", () => {
     const changed = only(
       changesAfter((d) => {
@@ -495,6 +495,16 @@ describe('next steps (DECISIONS.md D-52)', () => {
         }),
       ),
     ).toMatchObject({ level: 'patch', kind: 'annotation', location: '/x-next-step-actions/wait' });
+  });
+
+  it('an operation that stops or starts being idempotent is notable', () => {
+    const c = only(
+      changesAfter((d) => {
+        d.paths['/subscription/list/all'].post['x-idempotent'] = false;
+      }),
+    );
+    expect(c).toMatchObject({ operation: 'listSubscriptions', level: 'notable', kind: 'idempotence-changed' });
+    expect(c.message).toContain('x-idempotent true -> false');
   });
 });
 

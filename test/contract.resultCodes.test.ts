@@ -155,3 +155,21 @@ describe('next steps (x-next-step, DECISIONS.md D-52)', () => {
     ).toThrow(/must name a decision record/);
   });
 });
+
+describe('idempotence (x-idempotent, DECISIONS.md D-54)', () => {
+  it('every operation says whether it may be sent twice; only list subscriptions may', () => {
+    const said = Object.fromEntries(
+      operationsOf(doc)
+        .filter((o) => o.kind === 'operation')
+        .map((o) => [o.operationId, o.op['x-idempotent']]),
+    );
+    expect(said).toEqual({
+      tokenizeCard: false,
+      preAuthorize: false,
+      listSubscriptions: true,
+      initiatePayment: false,
+      modifyOrder: false,
+      createSubscription: false,
+    });
+  });
+});

@@ -9,9 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { nextStepActions } from '../generated/resultCodes.js';
 import { docsDocument } from '../scripts/lib/docs.mjs';
-import { operations, resultCodes } from '../src/index.js';
+import { nextStepActions, operations, resultCodes } from '../src/index.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const doc = JSON.parse(readFileSync(join(root, 'generated/openapi.json'), 'utf8'));

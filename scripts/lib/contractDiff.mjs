@@ -208,6 +208,16 @@ function fromLibrary(ctx, diff) {
       'breaking',
       `operationId ${shown(diff.before)} -> ${shown(diff.after)}: generated clients name their methods by it`,
     );
+  // Whether a call is idempotent decides what clients repeat on their own (DECISIONS.md, D-54):
+  // saying it is documentation, changing what was said is a change merchants see.
+  if (head === 'x-idempotent' && rest.length === 1 && diff.action === 'replace')
+    return make(
+      'operation',
+      location,
+      'idempotence-changed',
+      'notable',
+      `x-idempotent ${shown(diff.before)} -> ${shown(diff.after)}: what clients repeat on their own changes`,
+    );
   if (head.startsWith('x-')) return make('operation', location, 'extension', 'patch', `${head} changed`);
   if (head === 'deprecated')
     return make('operation', location, 'deprecated', 'notable', diff.after === true ? `${what} deprecated` : `${what} no longer deprecated`);
