@@ -80,7 +80,8 @@ export const operations = Object.freeze([
     "namedChecks": [
       "requiredParameters",
       "tokenizeMidMatchesPath"
-    ]
+    ],
+    "idempotent": false
   },
   {
     "operationId": "preAuthorize",
@@ -139,7 +140,8 @@ export const operations = Object.freeze([
       ],
       "description": "`head.signature` is the checksum over the body; `head.clientId` selects the merchant key."
     },
-    "namedChecks": []
+    "namedChecks": [],
+    "idempotent": false
   },
   {
     "operationId": "listSubscriptions",
@@ -200,7 +202,8 @@ export const operations = Object.freeze([
       ],
       "description": "`head.tokenType` is `AES` and `head.signature` (the checksum) is then mandatory; `head.token` carries the SSO token value."
     },
-    "namedChecks": []
+    "namedChecks": [],
+    "idempotent": true
   },
   {
     "operationId": "initiatePayment",
@@ -287,7 +290,8 @@ export const operations = Object.freeze([
     "namedChecks": [
       "requiredParameters",
       "queryMatchesBody"
-    ]
+    ],
+    "idempotent": false
   },
   {
     "operationId": "modifyOrder",
@@ -364,7 +368,8 @@ export const operations = Object.freeze([
     },
     "namedChecks": [
       "requiredParameters"
-    ]
+    ],
+    "idempotent": false
   },
   {
     "operationId": "createSubscription",
@@ -436,7 +441,8 @@ export const operations = Object.freeze([
       "queryMatchesBody",
       "firstPaymentWithinRenewalAmount",
       "expiryAfterStart"
-    ]
+    ],
+    "idempotent": false
   },
   {
     "operationId": "notifyTokenStatus",
@@ -501,7 +507,8 @@ export const operations = Object.freeze([
       ],
       "description": "The service signs the body with the merchant's key: `head.signature` is the checksum over the exact body bytes, `head.signatureType` is `CHECKSUM`."
     },
-    "namedChecks": []
+    "namedChecks": [],
+    "idempotent": false
   }
 ]);
 /** Per named check (a rule JSON Schema cannot say), the rule in words and where the description states it. */

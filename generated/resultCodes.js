@@ -16,7 +16,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "Success"
         ],
-        "meaning": "Success: the card was tokenized (see tokenStatus)."
+        "meaning": "Success: the card was tokenized (see tokenStatus).",
+        "nextStep": {
+          "action": "none",
+          "decision": "D-52"
+        }
       },
       {
         "code": "100",
@@ -25,7 +29,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "Pending"
         ],
-        "meaning": "Accepted; tokenization is pending and a token status notification follows."
+        "meaning": "Accepted; tokenization is pending and a token status notification follows.",
+        "nextStep": {
+          "action": "wait",
+          "source": "1: \"the service calls a merchant-hosted webhook when token provisioning completes or fails\""
+        }
       },
       {
         "code": "150",
@@ -34,7 +42,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "SYSTEM_ERROR"
         ],
-        "meaning": "A system error occurred; the outcome is pending."
+        "meaning": "A system error occurred; the outcome is pending.",
+        "nextStep": {
+          "action": "wait",
+          "decision": "D-52"
+        }
       },
       {
         "code": "400",
@@ -43,7 +55,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "BAD_REQUEST"
         ],
-        "meaning": "The request is malformed or not valid against the contract."
+        "meaning": "The request is malformed or not valid against the contract.",
+        "nextStep": {
+          "action": "fix-request",
+          "decision": "D-52"
+        }
       },
       {
         "code": "401",
@@ -52,7 +68,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "FAILURE"
         ],
-        "meaning": "Generic failure."
+        "meaning": "Generic failure.",
+        "nextStep": {
+          "action": "retry-later",
+          "decision": "D-52"
+        }
       },
       {
         "code": "406",
@@ -61,7 +81,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "Invalid request id"
         ],
-        "meaning": "The request id is missing, malformed or reused."
+        "meaning": "The request id is missing, malformed or reused.",
+        "nextStep": {
+          "action": "fix-request",
+          "decision": "D-52"
+        }
       },
       {
         "code": "407",
@@ -70,7 +94,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "Incorrect mid"
         ],
-        "meaning": "The merchant id is not the expected one."
+        "meaning": "The merchant id is not the expected one.",
+        "nextStep": {
+          "action": "check-credentials",
+          "decision": "D-52"
+        }
       },
       {
         "code": "408",
@@ -79,7 +107,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "Incorrect User ID"
         ],
-        "meaning": "The user id (custId) is not the expected one."
+        "meaning": "The user id (custId) is not the expected one.",
+        "nextStep": {
+          "action": "fix-request",
+          "decision": "D-52"
+        }
       },
       {
         "code": "409",
@@ -88,7 +120,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "Incorrect details passed"
         ],
-        "meaning": "Details in the body do not match the records."
+        "meaning": "Details in the body do not match the records.",
+        "nextStep": {
+          "action": "fix-request",
+          "decision": "D-52"
+        }
       },
       {
         "code": "410",
@@ -97,7 +133,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "Mandatory fields missing"
         ],
-        "meaning": "A mandatory field is missing."
+        "meaning": "A mandatory field is missing.",
+        "nextStep": {
+          "action": "fix-request",
+          "decision": "D-52"
+        }
       },
       {
         "code": "730",
@@ -106,7 +146,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "Error from card network"
         ],
-        "meaning": "The card network returned an error."
+        "meaning": "The card network returned an error.",
+        "nextStep": {
+          "action": "retry-later",
+          "decision": "D-52"
+        }
       },
       {
         "code": "440",
@@ -115,7 +159,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "Operation not supported by network"
         ],
-        "meaning": "The card network does not support this operation."
+        "meaning": "The card network does not support this operation.",
+        "nextStep": {
+          "action": "ask-customer",
+          "decision": "D-52"
+        }
       },
       {
         "code": "442",
@@ -124,7 +172,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "Unable to found TRID"
         ],
-        "meaning": "The token requestor id (TRID) was not found."
+        "meaning": "The token requestor id (TRID) was not found.",
+        "nextStep": {
+          "action": "contact-service",
+          "decision": "D-52"
+        }
       },
       {
         "code": "443",
@@ -133,7 +185,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "TRID is not in Active state"
         ],
-        "meaning": "The token requestor id (TRID) is not active."
+        "meaning": "The token requestor id (TRID) is not active.",
+        "nextStep": {
+          "action": "contact-service",
+          "decision": "D-52"
+        }
       },
       {
         "code": "500",
@@ -142,7 +198,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "INTERNAL_SYSTEM_ERROR"
         ],
-        "meaning": "Internal error."
+        "meaning": "Internal error.",
+        "nextStep": {
+          "action": "retry-later",
+          "decision": "D-52"
+        }
       },
       {
         "code": "502",
@@ -151,7 +211,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "SYSTEM_ERROR"
         ],
-        "meaning": "System error."
+        "meaning": "System error.",
+        "nextStep": {
+          "action": "retry-later",
+          "decision": "D-52"
+        }
       },
       {
         "code": "1001",
@@ -160,7 +224,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "Signature Validation Failure"
         ],
-        "meaning": "The signature does not match the body."
+        "meaning": "The signature does not match the body.",
+        "nextStep": {
+          "action": "check-credentials",
+          "decision": "D-52"
+        }
       },
       {
         "code": "1002",
@@ -169,7 +237,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "CheckSum Validation Failure"
         ],
-        "meaning": "The checksum does not match the body."
+        "meaning": "The checksum does not match the body.",
+        "nextStep": {
+          "action": "check-credentials",
+          "decision": "D-52"
+        }
       },
       {
         "code": "1003",
@@ -178,7 +250,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "Jwt Validation Failure"
         ],
-        "meaning": "A JWT could not be validated."
+        "meaning": "A JWT could not be validated.",
+        "nextStep": {
+          "action": "check-credentials",
+          "decision": "D-52"
+        }
       },
       {
         "code": "1004",
@@ -187,7 +263,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "Merchant Id is missing"
         ],
-        "meaning": "The merchant id is missing."
+        "meaning": "The merchant id is missing.",
+        "nextStep": {
+          "action": "fix-request",
+          "decision": "D-52"
+        }
       },
       {
         "code": "1005",
@@ -196,7 +276,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "Signature type is missing"
         ],
-        "meaning": "The head has no signatureType."
+        "meaning": "The head has no signatureType.",
+        "nextStep": {
+          "action": "fix-request",
+          "decision": "D-52"
+        }
       },
       {
         "code": "1006",
@@ -205,7 +289,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "Head is missing"
         ],
-        "meaning": "The envelope has no head."
+        "meaning": "The envelope has no head.",
+        "nextStep": {
+          "action": "fix-request",
+          "decision": "D-52"
+        }
       },
       {
         "code": "1400",
@@ -214,7 +302,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "Signature Type is invalid"
         ],
-        "meaning": "The signatureType is not a supported scheme."
+        "meaning": "The signatureType is not a supported scheme.",
+        "nextStep": {
+          "action": "check-credentials",
+          "decision": "D-52"
+        }
       },
       {
         "code": "700",
@@ -223,7 +315,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "Bad Request from card Network"
         ],
-        "meaning": "The card network rejected the request as bad."
+        "meaning": "The card network rejected the request as bad.",
+        "nextStep": {
+          "action": "fix-request",
+          "decision": "D-52"
+        }
       },
       {
         "code": "701",
@@ -232,7 +328,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "Failure from card network"
         ],
-        "meaning": "The card network reported a failure."
+        "meaning": "The card network reported a failure.",
+        "nextStep": {
+          "action": "retry-later",
+          "decision": "D-52"
+        }
       },
       {
         "code": "702",
@@ -241,7 +341,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "Error from Network"
         ],
-        "meaning": "The card network returned an error."
+        "meaning": "The card network returned an error.",
+        "nextStep": {
+          "action": "retry-later",
+          "decision": "D-52"
+        }
       },
       {
         "code": "708",
@@ -250,7 +354,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "Error connecting with card network"
         ],
-        "meaning": "The card network could not be reached."
+        "meaning": "The card network could not be reached.",
+        "nextStep": {
+          "action": "retry-later",
+          "decision": "D-52"
+        }
       },
       {
         "code": "709",
@@ -259,7 +367,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "Error communicating with card network"
         ],
-        "meaning": "Communication with the card network failed."
+        "meaning": "Communication with the card network failed.",
+        "nextStep": {
+          "action": "retry-later",
+          "decision": "D-52"
+        }
       },
       {
         "code": "714",
@@ -268,7 +380,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "Further operations for this card are not allowed"
         ],
-        "meaning": "No further operations are allowed for this card."
+        "meaning": "No further operations are allowed for this card.",
+        "nextStep": {
+          "action": "ask-customer",
+          "decision": "D-52"
+        }
       },
       {
         "code": "721",
@@ -277,7 +393,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "Error with Network"
         ],
-        "meaning": "Card network error."
+        "meaning": "Card network error.",
+        "nextStep": {
+          "action": "retry-later",
+          "decision": "D-52"
+        }
       },
       {
         "code": "723",
@@ -286,7 +406,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "Error While connecting to card network"
         ],
-        "meaning": "The card network could not be reached."
+        "meaning": "The card network could not be reached.",
+        "nextStep": {
+          "action": "retry-later",
+          "decision": "D-52"
+        }
       },
       {
         "code": "727",
@@ -295,7 +419,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "INVALID_AUTHREFNO"
         ],
-        "meaning": "The authentication reference (authRefId) is invalid."
+        "meaning": "The authentication reference (authRefId) is invalid.",
+        "nextStep": {
+          "action": "fix-request",
+          "decision": "D-52"
+        }
       },
       {
         "code": "750",
@@ -304,7 +432,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "REQUIRE_ADDITIONAL_AUTHENTICATION"
         ],
-        "meaning": "The issuer requires additional authentication."
+        "meaning": "The issuer requires additional authentication.",
+        "nextStep": {
+          "action": "ask-customer",
+          "decision": "D-52"
+        }
       },
       {
         "code": "801",
@@ -313,7 +445,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "Awaiting response from the network"
         ],
-        "meaning": "Waiting for the card network; the outcome is pending."
+        "meaning": "Waiting for the card network; the outcome is pending.",
+        "nextStep": {
+          "action": "wait",
+          "decision": "D-52"
+        }
       },
       {
         "code": "412",
@@ -322,7 +458,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "DUPLICATE_REQUEST"
         ],
-        "meaning": "A request with the same request id was already received."
+        "meaning": "A request with the same request id was already received.",
+        "nextStep": {
+          "action": "wait",
+          "decision": "D-52"
+        }
       },
       {
         "code": "420",
@@ -331,7 +471,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "Card Bin is not supported"
         ],
-        "meaning": "The card's BIN is not supported for tokenization."
+        "meaning": "The card's BIN is not supported for tokenization.",
+        "nextStep": {
+          "action": "ask-customer",
+          "decision": "D-52"
+        }
       },
       {
         "code": "711",
@@ -340,7 +484,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "Invalid card details"
         ],
-        "meaning": "The card details in encryptedCardData are not valid."
+        "meaning": "The card details in encryptedCardData are not valid.",
+        "nextStep": {
+          "action": "ask-customer",
+          "decision": "D-52"
+        }
       },
       {
         "code": "712",
@@ -349,7 +497,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "Card not eligible"
         ],
-        "meaning": "The card is not eligible for tokenization."
+        "meaning": "The card is not eligible for tokenization.",
+        "nextStep": {
+          "action": "ask-customer",
+          "decision": "D-52"
+        }
       },
       {
         "code": "713",
@@ -358,7 +510,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "Card not allowed"
         ],
-        "meaning": "The card is not allowed."
+        "meaning": "The card is not allowed.",
+        "nextStep": {
+          "action": "ask-customer",
+          "decision": "D-52"
+        }
       },
       {
         "code": "716",
@@ -367,7 +523,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "CARD_DECLINED"
         ],
-        "meaning": "The issuer declined the card."
+        "meaning": "The issuer declined the card.",
+        "nextStep": {
+          "action": "ask-customer",
+          "decision": "D-52"
+        }
       }
     ]
   },
@@ -389,7 +549,11 @@ export const resultCodes = Object.freeze({
         "meaning": "The amount is pre-authorized (blocked for STANDARD_AUTH).",
         "tables": [
           "result"
-        ]
+        ],
+        "nextStep": {
+          "action": "none",
+          "decision": "D-52"
+        }
       },
       {
         "code": "02",
@@ -401,7 +565,11 @@ export const resultCodes = Object.freeze({
         "meaning": "Pending: the multi-step flow continues with the returned txnToken.",
         "tables": [
           "result"
-        ]
+        ],
+        "nextStep": {
+          "action": "continue-flow",
+          "source": "3.3: \"Pre-auth request | pre-auth | multi-step flow | status Pending | response carries txnToken\""
+        }
       },
       {
         "code": "100",
@@ -413,7 +581,11 @@ export const resultCodes = Object.freeze({
         "meaning": "The service's risk checks classified the request as suspicious.",
         "tables": [
           "result"
-        ]
+        ],
+        "nextStep": {
+          "action": "ask-customer",
+          "decision": "D-52"
+        }
       },
       {
         "code": "118",
@@ -425,7 +597,11 @@ export const resultCodes = Object.freeze({
         "meaning": "The amount is above the merchant's per-transaction limit.",
         "tables": [
           "result"
-        ]
+        ],
+        "nextStep": {
+          "action": "ask-customer",
+          "decision": "D-52"
+        }
       },
       {
         "code": "130",
@@ -437,7 +613,11 @@ export const resultCodes = Object.freeze({
         "meaning": "The customer is blocked.",
         "tables": [
           "result"
-        ]
+        ],
+        "nextStep": {
+          "action": "ask-customer",
+          "decision": "D-52"
+        }
       },
       {
         "code": "151",
@@ -449,7 +629,11 @@ export const resultCodes = Object.freeze({
         "meaning": "A transaction already exists for this orderId.",
         "tables": [
           "result"
-        ]
+        ],
+        "nextStep": {
+          "action": "query-status",
+          "decision": "D-52"
+        }
       },
       {
         "code": "156",
@@ -461,7 +645,11 @@ export const resultCodes = Object.freeze({
         "meaning": "The per-day amount limit is reached.",
         "tables": [
           "result"
-        ]
+        ],
+        "nextStep": {
+          "action": "ask-customer",
+          "decision": "D-52"
+        }
       },
       {
         "code": "158",
@@ -473,7 +661,11 @@ export const resultCodes = Object.freeze({
         "meaning": "The per-month amount limit is reached.",
         "tables": [
           "result"
-        ]
+        ],
+        "nextStep": {
+          "action": "ask-customer",
+          "decision": "D-52"
+        }
       },
       {
         "code": "159",
@@ -485,7 +677,11 @@ export const resultCodes = Object.freeze({
         "meaning": "The per-day count limit is reached.",
         "tables": [
           "result"
-        ]
+        ],
+        "nextStep": {
+          "action": "ask-customer",
+          "decision": "D-52"
+        }
       },
       {
         "code": "161",
@@ -497,7 +693,11 @@ export const resultCodes = Object.freeze({
         "meaning": "The per-month count limit is reached.",
         "tables": [
           "result"
-        ]
+        ],
+        "nextStep": {
+          "action": "ask-customer",
+          "decision": "D-52"
+        }
       },
       {
         "code": "165",
@@ -509,7 +709,11 @@ export const resultCodes = Object.freeze({
         "meaning": "The customer reached the regulator's monthly debit limit.",
         "tables": [
           "result"
-        ]
+        ],
+        "nextStep": {
+          "action": "ask-customer",
+          "decision": "D-52"
+        }
       },
       {
         "code": "227",
@@ -521,7 +725,11 @@ export const resultCodes = Object.freeze({
         "meaning": "The transaction failed.",
         "tables": [
           "result"
-        ]
+        ],
+        "nextStep": {
+          "action": "retry-new-order-id",
+          "decision": "D-52"
+        }
       },
       {
         "code": "237",
@@ -533,7 +741,11 @@ export const resultCodes = Object.freeze({
         "meaning": "Temporary failure; retry.",
         "tables": [
           "result"
-        ]
+        ],
+        "nextStep": {
+          "action": "retry-later",
+          "source": "7.3, the message of 237: \"Could not complete request. Please retry again\""
+        }
       },
       {
         "code": "238",
@@ -545,7 +757,11 @@ export const resultCodes = Object.freeze({
         "meaning": "The currency code is not valid.",
         "tables": [
           "result"
-        ]
+        ],
+        "nextStep": {
+          "action": "fix-request",
+          "decision": "D-52"
+        }
       },
       {
         "code": "240",
@@ -558,7 +774,11 @@ export const resultCodes = Object.freeze({
         "tables": [
           "result",
           "error"
-        ]
+        ],
+        "nextStep": {
+          "action": "fix-request",
+          "decision": "D-52"
+        }
       },
       {
         "code": "243",
@@ -570,7 +790,11 @@ export const resultCodes = Object.freeze({
         "meaning": "The customer has no wallet.",
         "tables": [
           "result"
-        ]
+        ],
+        "nextStep": {
+          "action": "ask-customer",
+          "decision": "D-52"
+        }
       },
       {
         "code": "267",
@@ -582,7 +806,11 @@ export const resultCodes = Object.freeze({
         "meaning": "The customer does not exist.",
         "tables": [
           "result"
-        ]
+        ],
+        "nextStep": {
+          "action": "ask-customer",
+          "decision": "D-52"
+        }
       },
       {
         "code": "274",
@@ -594,7 +822,11 @@ export const resultCodes = Object.freeze({
         "meaning": "The customer is not verified.",
         "tables": [
           "result"
-        ]
+        ],
+        "nextStep": {
+          "action": "ask-customer",
+          "decision": "D-52"
+        }
       },
       {
         "code": "303",
@@ -606,7 +838,11 @@ export const resultCodes = Object.freeze({
         "meaning": "The merchant id is empty.",
         "tables": [
           "result"
-        ]
+        ],
+        "nextStep": {
+          "action": "fix-request",
+          "decision": "D-52"
+        }
       },
       {
         "code": "327",
@@ -618,7 +854,11 @@ export const resultCodes = Object.freeze({
         "meaning": "The channel is not associated with the merchant.",
         "tables": [
           "result"
-        ]
+        ],
+        "nextStep": {
+          "action": "contact-service",
+          "decision": "D-52"
+        }
       },
       {
         "code": "334",
@@ -630,7 +870,11 @@ export const resultCodes = Object.freeze({
         "meaning": "The orderId is not valid.",
         "tables": [
           "result"
-        ]
+        ],
+        "nextStep": {
+          "action": "fix-request",
+          "decision": "D-52"
+        }
       },
       {
         "code": "343",
@@ -642,7 +886,11 @@ export const resultCodes = Object.freeze({
         "meaning": "The SSO token is not valid.",
         "tables": [
           "result"
-        ]
+        ],
+        "nextStep": {
+          "action": "check-credentials",
+          "decision": "D-52"
+        }
       },
       {
         "code": "344",
@@ -654,7 +902,11 @@ export const resultCodes = Object.freeze({
         "meaning": "The wallet type is not valid.",
         "tables": [
           "result"
-        ]
+        ],
+        "nextStep": {
+          "action": "fix-request",
+          "decision": "D-52"
+        }
       },
       {
         "code": "345",
@@ -666,7 +918,11 @@ export const resultCodes = Object.freeze({
         "meaning": "The request is not unique.",
         "tables": [
           "result"
-        ]
+        ],
+        "nextStep": {
+          "action": "query-status",
+          "decision": "D-52"
+        }
       },
       {
         "code": "350",
@@ -678,7 +934,11 @@ export const resultCodes = Object.freeze({
         "meaning": "The orderId was already used.",
         "tables": [
           "result"
-        ]
+        ],
+        "nextStep": {
+          "action": "retry-new-order-id",
+          "decision": "D-52"
+        }
       },
       {
         "code": "357",
@@ -690,7 +950,11 @@ export const resultCodes = Object.freeze({
         "meaning": "The orderId is not valid.",
         "tables": [
           "result"
-        ]
+        ],
+        "nextStep": {
+          "action": "fix-request",
+          "decision": "D-52"
+        }
       },
       {
         "code": "403",
@@ -702,7 +966,11 @@ export const resultCodes = Object.freeze({
         "meaning": "The caller is not authorized.",
         "tables": [
           "result"
-        ]
+        ],
+        "nextStep": {
+          "action": "check-credentials",
+          "decision": "D-52"
+        }
       },
       {
         "code": "501",
@@ -715,7 +983,11 @@ export const resultCodes = Object.freeze({
         "tables": [
           "result",
           "error"
-        ]
+        ],
+        "nextStep": {
+          "action": "retry-later",
+          "decision": "D-52"
+        }
       },
       {
         "code": "GE_1041",
@@ -727,7 +999,11 @@ export const resultCodes = Object.freeze({
         "meaning": "Details could not be fetched; retry.",
         "tables": [
           "result"
-        ]
+        ],
+        "nextStep": {
+          "action": "retry-later",
+          "source": "7.3, the message of GE_1041: \"We could not get the requested details. Please try again\""
+        }
       },
       {
         "code": "GE_1007",
@@ -739,7 +1015,11 @@ export const resultCodes = Object.freeze({
         "meaning": "The transaction amount is not valid.",
         "tables": [
           "result"
-        ]
+        ],
+        "nextStep": {
+          "action": "fix-request",
+          "decision": "D-52"
+        }
       },
       {
         "code": "GE_1026",
@@ -751,7 +1031,11 @@ export const resultCodes = Object.freeze({
         "meaning": "The request cannot be processed now; retry later.",
         "tables": [
           "result"
-        ]
+        ],
+        "nextStep": {
+          "action": "retry-later",
+          "source": "7.3, the message of GE_1026: \"We can not process your request. Please try later\""
+        }
       },
       {
         "code": "GE_1035",
@@ -763,7 +1047,11 @@ export const resultCodes = Object.freeze({
         "meaning": "The merchant is inactive.",
         "tables": [
           "result"
-        ]
+        ],
+        "nextStep": {
+          "action": "contact-service",
+          "decision": "D-52"
+        }
       },
       {
         "code": "GE_1073",
@@ -775,7 +1063,11 @@ export const resultCodes = Object.freeze({
         "meaning": "No more amount can be blocked for this customer.",
         "tables": [
           "result"
-        ]
+        ],
+        "nextStep": {
+          "action": "ask-customer",
+          "decision": "D-52"
+        }
       },
       {
         "code": "VF_1009",
@@ -787,7 +1079,11 @@ export const resultCodes = Object.freeze({
         "meaning": "The velocity check failed.",
         "tables": [
           "result"
-        ]
+        ],
+        "nextStep": {
+          "action": "ask-customer",
+          "decision": "D-52"
+        }
       },
       {
         "code": "WM_1003",
@@ -799,7 +1095,11 @@ export const resultCodes = Object.freeze({
         "meaning": "The merchant does not exist.",
         "tables": [
           "result"
-        ]
+        ],
+        "nextStep": {
+          "action": "check-credentials",
+          "decision": "D-52"
+        }
       },
       {
         "code": "SR_1004",
@@ -811,7 +1111,11 @@ export const resultCodes = Object.freeze({
         "meaning": "A block already exists for this orderId: call the transaction status operation to learn whether it succeeded.",
         "tables": [
           "result"
-        ]
+        ],
+        "nextStep": {
+          "action": "query-status",
+          "source": "7.3 Rules: \"When SR_1004 is returned, the merchant calls the transaction status operation to learn whether the transaction succeeded.\""
+        }
       },
       {
         "code": "WM_1006",
@@ -823,7 +1127,11 @@ export const resultCodes = Object.freeze({
         "meaning": "Insufficient balance: retry with a new orderId.",
         "tables": [
           "result"
-        ]
+        ],
+        "nextStep": {
+          "action": "retry-new-order-id",
+          "source": "7.3 Rules: \"when WM_1006 is returned, the merchant retries with a new order id.\""
+        }
       },
       {
         "code": "P2P_1000",
@@ -835,7 +1143,11 @@ export const resultCodes = Object.freeze({
         "meaning": "Details could not be fetched; retry.",
         "tables": [
           "result"
-        ]
+        ],
+        "nextStep": {
+          "action": "retry-later",
+          "source": "7.3, the message of P2P_1000: \"We could not get the requested details. Please try again\""
+        }
       },
       {
         "code": "UDL_0014",
@@ -847,7 +1159,11 @@ export const resultCodes = Object.freeze({
         "meaning": "The daily amount limit for payments to merchants would be exceeded.",
         "tables": [
           "result"
-        ]
+        ],
+        "nextStep": {
+          "action": "ask-customer",
+          "decision": "D-52"
+        }
       },
       {
         "code": "UDL_0015",
@@ -859,7 +1175,11 @@ export const resultCodes = Object.freeze({
         "meaning": "The daily count limit for payments to merchants would be exceeded.",
         "tables": [
           "result"
-        ]
+        ],
+        "nextStep": {
+          "action": "ask-customer",
+          "decision": "D-52"
+        }
       },
       {
         "code": "UDL_0016",
@@ -871,7 +1191,11 @@ export const resultCodes = Object.freeze({
         "meaning": "The monthly amount limit for payments to merchants would be exceeded.",
         "tables": [
           "result"
-        ]
+        ],
+        "nextStep": {
+          "action": "ask-customer",
+          "decision": "D-52"
+        }
       },
       {
         "code": "UDL_0017",
@@ -883,7 +1207,11 @@ export const resultCodes = Object.freeze({
         "meaning": "The monthly count limit for payments to merchants would be exceeded.",
         "tables": [
           "result"
-        ]
+        ],
+        "nextStep": {
+          "action": "ask-customer",
+          "decision": "D-52"
+        }
       },
       {
         "code": "RWL_0001",
@@ -895,7 +1223,11 @@ export const resultCodes = Object.freeze({
         "meaning": "The maximum number of transactions would be exceeded.",
         "tables": [
           "result"
-        ]
+        ],
+        "nextStep": {
+          "action": "ask-customer",
+          "decision": "D-52"
+        }
       },
       {
         "code": "RWL_2001",
@@ -907,7 +1239,11 @@ export const resultCodes = Object.freeze({
         "meaning": "The amount is above the wallet's debit limit.",
         "tables": [
           "result"
-        ]
+        ],
+        "nextStep": {
+          "action": "ask-customer",
+          "decision": "D-52"
+        }
       },
       {
         "code": "ATE_00042",
@@ -919,7 +1255,11 @@ export const resultCodes = Object.freeze({
         "meaning": "The balance account was not found.",
         "tables": [
           "result"
-        ]
+        ],
+        "nextStep": {
+          "action": "ask-customer",
+          "decision": "D-52"
+        }
       },
       {
         "code": "305",
@@ -931,7 +1271,11 @@ export const resultCodes = Object.freeze({
         "meaning": "The merchant id is not registered. Listed in the error table, which shows no status; TXN_FAILURE is assumed (DECISIONS.md, D-09).",
         "tables": [
           "error"
-        ]
+        ],
+        "nextStep": {
+          "action": "check-credentials",
+          "decision": "D-52"
+        }
       },
       {
         "code": "330",
@@ -943,7 +1287,11 @@ export const resultCodes = Object.freeze({
         "meaning": "The signature does not match the body. Listed in the error table, which shows no status; TXN_FAILURE is assumed (DECISIONS.md, D-09).",
         "tables": [
           "error"
-        ]
+        ],
+        "nextStep": {
+          "action": "check-credentials",
+          "decision": "D-52"
+        }
       },
       {
         "code": "332",
@@ -955,7 +1303,11 @@ export const resultCodes = Object.freeze({
         "meaning": "orderId is longer than 50 characters. Listed in the error table, which shows no status; TXN_FAILURE is assumed (DECISIONS.md, D-09).",
         "tables": [
           "error"
-        ]
+        ],
+        "nextStep": {
+          "action": "fix-request",
+          "decision": "D-52"
+        }
       },
       {
         "code": "703",
@@ -967,7 +1319,11 @@ export const resultCodes = Object.freeze({
         "meaning": "cardPreAuthType is not STANDARD_AUTH or DELAYED_AUTH. Listed in the error table, which shows no status; TXN_FAILURE is assumed (DECISIONS.md, D-09).",
         "tables": [
           "error"
-        ]
+        ],
+        "nextStep": {
+          "action": "fix-request",
+          "decision": "D-52"
+        }
       },
       {
         "code": "704",
@@ -979,7 +1335,11 @@ export const resultCodes = Object.freeze({
         "meaning": "preAuthBlockSeconds exceeds the allowed blocking period (limit not shown). Listed in the error table, which shows no status; TXN_FAILURE is assumed (DECISIONS.md, D-09).",
         "tables": [
           "error"
-        ]
+        ],
+        "nextStep": {
+          "action": "fix-request",
+          "decision": "D-52"
+        }
       },
       {
         "code": "801",
@@ -991,7 +1351,11 @@ export const resultCodes = Object.freeze({
         "meaning": "svcSsoToken is missing for a BALANCE or SVC_DIGITAL_CREDIT pre-auth. Listed in the error table, which shows no status; TXN_FAILURE is assumed (DECISIONS.md, D-09).",
         "tables": [
           "error"
-        ]
+        ],
+        "nextStep": {
+          "action": "fix-request",
+          "decision": "D-52"
+        }
       },
       {
         "code": "802",
@@ -1003,7 +1367,11 @@ export const resultCodes = Object.freeze({
         "meaning": "orderId is missing. Listed in the error table, which shows no status; TXN_FAILURE is assumed (DECISIONS.md, D-09).",
         "tables": [
           "error"
-        ]
+        ],
+        "nextStep": {
+          "action": "fix-request",
+          "decision": "D-52"
+        }
       },
       {
         "code": "803",
@@ -1015,7 +1383,11 @@ export const resultCodes = Object.freeze({
         "meaning": "txnAmount is missing. Listed in the error table, which shows no status; TXN_FAILURE is assumed (DECISIONS.md, D-09).",
         "tables": [
           "error"
-        ]
+        ],
+        "nextStep": {
+          "action": "fix-request",
+          "decision": "D-52"
+        }
       },
       {
         "code": "804",
@@ -1027,7 +1399,11 @@ export const resultCodes = Object.freeze({
         "meaning": "The head signature is missing. Listed in the error table, which shows no status; TXN_FAILURE is assumed (DECISIONS.md, D-09).",
         "tables": [
           "error"
-        ]
+        ],
+        "nextStep": {
+          "action": "fix-request",
+          "decision": "D-52"
+        }
       },
       {
         "code": "805",
@@ -1039,7 +1415,11 @@ export const resultCodes = Object.freeze({
         "meaning": "websiteName is missing where the flow needs it. Listed in the error table, which shows no status; TXN_FAILURE is assumed (DECISIONS.md, D-09).",
         "tables": [
           "error"
-        ]
+        ],
+        "nextStep": {
+          "action": "fix-request",
+          "decision": "D-52"
+        }
       },
       {
         "code": "806",
@@ -1051,7 +1431,11 @@ export const resultCodes = Object.freeze({
         "meaning": "userInfo.custId is missing. Listed in the error table, which shows no status; TXN_FAILURE is assumed (DECISIONS.md, D-09).",
         "tables": [
           "error"
-        ]
+        ],
+        "nextStep": {
+          "action": "fix-request",
+          "decision": "D-52"
+        }
       }
     ]
   },
@@ -1070,7 +1454,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "SUCCESS"
         ],
-        "meaning": "Success: subscriptionDetails holds the result."
+        "meaning": "Success: subscriptionDetails holds the result.",
+        "nextStep": {
+          "action": "none",
+          "decision": "D-52"
+        }
       },
       {
         "code": "200",
@@ -1079,7 +1467,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "NO CONTENT FOUND"
         ],
-        "meaning": "Success, but no subscription matches."
+        "meaning": "Success, but no subscription matches.",
+        "nextStep": {
+          "action": "none",
+          "decision": "D-52"
+        }
       },
       {
         "code": "400",
@@ -1088,7 +1480,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "The request cannot be validated. Please refer to the doc and try again"
         ],
-        "meaning": "The request is not valid against the contract."
+        "meaning": "The request is not valid against the contract.",
+        "nextStep": {
+          "action": "fix-request",
+          "source": "7.4, the message of 400: \"The request cannot be validated. Please refer to the doc and try again\""
+        }
       },
       {
         "code": "500",
@@ -1097,7 +1493,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "System Error"
         ],
-        "meaning": "System error."
+        "meaning": "System error.",
+        "nextStep": {
+          "action": "retry-later",
+          "decision": "D-52"
+        }
       }
     ]
   },
@@ -1116,7 +1516,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "Success"
         ],
-        "meaning": "Success: see txnInfo, bankForm or deepLinkInfo for how the payment continues."
+        "meaning": "Success: see txnInfo, bankForm or deepLinkInfo for how the payment continues.",
+        "nextStep": {
+          "action": "none",
+          "decision": "D-52"
+        }
       },
       {
         "code": "501",
@@ -1125,7 +1529,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "System Error"
         ],
-        "meaning": "System error."
+        "meaning": "System error.",
+        "nextStep": {
+          "action": "retry-later",
+          "decision": "D-52"
+        }
       },
       {
         "code": "2013",
@@ -1134,7 +1542,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "Mid in the query param does not match the Mid in the request"
         ],
-        "meaning": "The query mid differs from body.mid."
+        "meaning": "The query mid differs from body.mid.",
+        "nextStep": {
+          "action": "fix-request",
+          "decision": "D-52"
+        }
       },
       {
         "code": "2014",
@@ -1143,7 +1555,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "OrderId in the query param does not match the orderId in the request"
         ],
-        "meaning": "The query orderId differs from body.orderId."
+        "meaning": "The query orderId differs from body.orderId.",
+        "nextStep": {
+          "action": "fix-request",
+          "decision": "D-52"
+        }
       },
       {
         "code": "1001",
@@ -1153,7 +1569,11 @@ export const resultCodes = Object.freeze({
           "Invalid requestType",
           "Invalid tokenType"
         ],
-        "meaning": "A request parameter is not valid; the message is Invalid followed by the field name."
+        "meaning": "A request parameter is not valid; the message is Invalid followed by the field name.",
+        "nextStep": {
+          "action": "fix-request",
+          "decision": "D-52"
+        }
       },
       {
         "code": "1010",
@@ -1162,7 +1582,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "Merchant is inactive; contact the helpdesk"
         ],
-        "meaning": "The merchant is inactive."
+        "meaning": "The merchant is inactive.",
+        "nextStep": {
+          "action": "contact-service",
+          "source": "7.5, the message of 1010: \"Merchant is inactive; contact the helpdesk\""
+        }
       },
       {
         "code": "1006",
@@ -1171,7 +1595,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "Your Session has expired"
         ],
-        "meaning": "The transaction token has expired."
+        "meaning": "The transaction token has expired.",
+        "nextStep": {
+          "action": "new-txn-token",
+          "decision": "D-52"
+        }
       },
       {
         "code": "1007",
@@ -1180,7 +1608,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "Missing mandatory element"
         ],
-        "meaning": "A mandatory field is missing."
+        "meaning": "A mandatory field is missing.",
+        "nextStep": {
+          "action": "fix-request",
+          "decision": "D-52"
+        }
       },
       {
         "code": "2006",
@@ -1189,7 +1621,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "Mid is invalid"
         ],
-        "meaning": "The merchant id is not valid."
+        "meaning": "The merchant id is not valid.",
+        "nextStep": {
+          "action": "check-credentials",
+          "decision": "D-52"
+        }
       },
       {
         "code": "1011",
@@ -1198,7 +1634,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "Parameter [body.requestType] has invalid value [PAYMNT]"
         ],
-        "meaning": "A parameter has an illegal value; the message names the field's bracketed path and the bracketed value."
+        "meaning": "A parameter has an illegal value; the message names the field's bracketed path and the bracketed value.",
+        "nextStep": {
+          "action": "fix-request",
+          "decision": "D-52"
+        }
       },
       {
         "code": "2222",
@@ -1207,7 +1647,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "Invalid request body"
         ],
-        "meaning": "The body is not valid JSON or not an object."
+        "meaning": "The body is not valid JSON or not an object.",
+        "nextStep": {
+          "action": "fix-request",
+          "decision": "D-52"
+        }
       },
       {
         "code": "1012",
@@ -1216,7 +1660,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "param missing"
         ],
-        "meaning": "A parameter is missing."
+        "meaning": "A parameter is missing.",
+        "nextStep": {
+          "action": "fix-request",
+          "decision": "D-52"
+        }
       },
       {
         "code": "312",
@@ -1225,7 +1673,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "Invalid card details"
         ],
-        "meaning": "The card details are not valid."
+        "meaning": "The card details are not valid.",
+        "nextStep": {
+          "action": "ask-customer",
+          "decision": "D-52"
+        }
       },
       {
         "code": "9999",
@@ -1234,7 +1686,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "Something went wrong"
         ],
-        "meaning": "Unexpected error."
+        "meaning": "Unexpected error.",
+        "nextStep": {
+          "action": "retry-later",
+          "decision": "D-52"
+        }
       },
       {
         "code": "324",
@@ -1243,7 +1699,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "Duplicate Order Id"
         ],
-        "meaning": "A payment was already initiated for this orderId."
+        "meaning": "A payment was already initiated for this orderId.",
+        "nextStep": {
+          "action": "query-status",
+          "decision": "D-52"
+        }
       },
       {
         "code": "317",
@@ -1252,7 +1712,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "Invalid payment mode."
         ],
-        "meaning": "The payment mode is not valid or not enabled."
+        "meaning": "The payment mode is not valid or not enabled.",
+        "nextStep": {
+          "action": "fix-request",
+          "decision": "D-52"
+        }
       },
       {
         "code": "410",
@@ -1261,7 +1725,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "order status is closed"
         ],
-        "meaning": "The order is closed."
+        "meaning": "The order is closed.",
+        "nextStep": {
+          "action": "order-closed",
+          "source": "3.3: \"Order | modify order or pay | order is closed | unchanged | error 410\""
+        }
       },
       {
         "code": "201",
@@ -1270,7 +1738,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "order is paid"
         ],
-        "meaning": "The order is already paid."
+        "meaning": "The order is already paid.",
+        "nextStep": {
+          "action": "already-paid",
+          "source": "3.3: \"Order | modify order or pay | order is paid | unchanged | error 201\""
+        }
       }
     ]
   },
@@ -1289,7 +1761,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "Success"
         ],
-        "meaning": "Success: the order is updated and keeps its orderId."
+        "meaning": "Success: the order is updated and keeps its orderId.",
+        "nextStep": {
+          "action": "none",
+          "decision": "D-52"
+        }
       },
       {
         "code": "1006",
@@ -1298,7 +1774,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "token sent in request has expired or is invalid"
         ],
-        "meaning": "The transaction token has expired or is invalid."
+        "meaning": "The transaction token has expired or is invalid.",
+        "nextStep": {
+          "action": "new-txn-token",
+          "decision": "D-52"
+        }
       },
       {
         "code": "501",
@@ -1307,7 +1787,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "System Error"
         ],
-        "meaning": "System error."
+        "meaning": "System error.",
+        "nextStep": {
+          "action": "retry-later",
+          "decision": "D-52"
+        }
       },
       {
         "code": "2013",
@@ -1316,7 +1800,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "Different mid sent in create order request and modify order request"
         ],
-        "meaning": "The mid differs from the one of order creation."
+        "meaning": "The mid differs from the one of order creation.",
+        "nextStep": {
+          "action": "fix-request",
+          "decision": "D-52"
+        }
       },
       {
         "code": "2014",
@@ -1325,7 +1813,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "Different orderId sent in create order request and modify order request"
         ],
-        "meaning": "The orderId differs from the one of order creation."
+        "meaning": "The orderId differs from the one of order creation.",
+        "nextStep": {
+          "action": "fix-request",
+          "decision": "D-52"
+        }
       },
       {
         "code": "1011",
@@ -1334,7 +1826,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "Parameter illegal"
         ],
-        "meaning": "A parameter has an illegal value."
+        "meaning": "A parameter has an illegal value.",
+        "nextStep": {
+          "action": "fix-request",
+          "decision": "D-52"
+        }
       },
       {
         "code": "2222",
@@ -1343,7 +1839,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "Invalid request body"
         ],
-        "meaning": "The body is not valid JSON or not an object."
+        "meaning": "The body is not valid JSON or not an object.",
+        "nextStep": {
+          "action": "fix-request",
+          "decision": "D-52"
+        }
       },
       {
         "code": "1001",
@@ -1353,7 +1853,11 @@ export const resultCodes = Object.freeze({
           "Invalid tokenType",
           "Invalid currency"
         ],
-        "meaning": "A request parameter is not valid; the message is Invalid followed by the field name."
+        "meaning": "A request parameter is not valid; the message is Invalid followed by the field name.",
+        "nextStep": {
+          "action": "fix-request",
+          "decision": "D-52"
+        }
       },
       {
         "code": "1012",
@@ -1362,7 +1866,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "param missing"
         ],
-        "meaning": "A parameter is missing."
+        "meaning": "A parameter is missing.",
+        "nextStep": {
+          "action": "fix-request",
+          "decision": "D-52"
+        }
       },
       {
         "code": "1111",
@@ -1371,7 +1879,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "Order modification not allowed. Transaction already in process"
         ],
-        "meaning": "A payment is already in process for this order; it can no longer be modified."
+        "meaning": "A payment is already in process for this order; it can no longer be modified.",
+        "nextStep": {
+          "action": "query-status",
+          "decision": "D-52"
+        }
       },
       {
         "code": "2007",
@@ -1380,7 +1892,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "Txn amount is invalid"
         ],
-        "meaning": "The amount is not valid."
+        "meaning": "The amount is not valid.",
+        "nextStep": {
+          "action": "fix-request",
+          "decision": "D-52"
+        }
       },
       {
         "code": "410",
@@ -1389,7 +1905,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "order status is closed"
         ],
-        "meaning": "The order is closed."
+        "meaning": "The order is closed.",
+        "nextStep": {
+          "action": "order-closed",
+          "source": "3.3: \"Order | modify order or pay | order is closed | unchanged | error 410\""
+        }
       },
       {
         "code": "201",
@@ -1398,7 +1918,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "order is paid"
         ],
-        "meaning": "The order is already paid."
+        "meaning": "The order is already paid.",
+        "nextStep": {
+          "action": "already-paid",
+          "source": "3.3: \"Order | modify order or pay | order is paid | unchanged | error 201\""
+        }
       }
     ]
   },
@@ -1417,7 +1941,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "Success"
         ],
-        "meaning": "Success: the subscription is created; continue with txnToken."
+        "meaning": "Success: the subscription is created; continue with txnToken.",
+        "nextStep": {
+          "action": "none",
+          "decision": "D-52"
+        }
       },
       {
         "code": "1007",
@@ -1426,7 +1954,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "Missing mandatory element"
         ],
-        "meaning": "A mandatory field is missing."
+        "meaning": "A mandatory field is missing.",
+        "nextStep": {
+          "action": "fix-request",
+          "decision": "D-52"
+        }
       },
       {
         "code": "2013",
@@ -1435,7 +1967,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "Mid in the query param does not match the Mid in the request"
         ],
-        "meaning": "The query mid differs from body.mid."
+        "meaning": "The query mid differs from body.mid.",
+        "nextStep": {
+          "action": "fix-request",
+          "decision": "D-52"
+        }
       },
       {
         "code": "2014",
@@ -1444,7 +1980,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "OrderId in the query param does not match the OrderId in the request"
         ],
-        "meaning": "The query orderId differs from body.orderId."
+        "meaning": "The query orderId differs from body.orderId.",
+        "nextStep": {
+          "action": "fix-request",
+          "decision": "D-52"
+        }
       },
       {
         "code": "2007",
@@ -1453,7 +1993,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "Txn amount is invalid"
         ],
-        "meaning": "The amount is not valid."
+        "meaning": "The amount is not valid.",
+        "nextStep": {
+          "action": "fix-request",
+          "decision": "D-52"
+        }
       },
       {
         "code": "4001",
@@ -1468,7 +2012,11 @@ export const resultCodes = Object.freeze({
           "Invalid Subscription Amount Type",
           "Invalid Customer Id"
         ],
-        "meaning": "A subscription parameter is not valid or allowed; the message says which."
+        "meaning": "A subscription parameter is not valid or allowed; the message says which.",
+        "nextStep": {
+          "action": "fix-request",
+          "decision": "D-52"
+        }
       },
       {
         "code": "501",
@@ -1477,7 +2025,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "System Error"
         ],
-        "meaning": "System error."
+        "meaning": "System error.",
+        "nextStep": {
+          "action": "retry-later",
+          "decision": "D-52"
+        }
       },
       {
         "code": "2006",
@@ -1486,7 +2038,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "Mid is invalid"
         ],
-        "meaning": "The merchant id is not valid."
+        "meaning": "The merchant id is not valid.",
+        "nextStep": {
+          "action": "check-credentials",
+          "decision": "D-52"
+        }
       },
       {
         "code": "2022",
@@ -1495,7 +2051,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "Paymode selected is not enabled for the merchant account"
         ],
-        "meaning": "The payment mode is not enabled for the merchant."
+        "meaning": "The payment mode is not enabled for the merchant.",
+        "nextStep": {
+          "action": "contact-service",
+          "decision": "D-52"
+        }
       },
       {
         "code": "1102",
@@ -1516,7 +2076,11 @@ export const resultCodes = Object.freeze({
           "OnDemand Subscriptions are not allowed on merchant",
           "Subscription Count limit breached"
         ],
-        "meaning": "The subscription was rejected; the message says why."
+        "meaning": "The subscription was rejected; the message says why.",
+        "nextStep": {
+          "action": "fix-request",
+          "decision": "D-52"
+        }
       }
     ]
   },
@@ -1535,7 +2099,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "SUCCESS"
         ],
-        "meaning": "Success."
+        "meaning": "Success.",
+        "nextStep": {
+          "action": "none",
+          "decision": "D-52"
+        }
       },
       {
         "code": "100",
@@ -1544,7 +2112,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "PENDING"
         ],
-        "meaning": "Accepted; the outcome is pending."
+        "meaning": "Accepted; the outcome is pending.",
+        "nextStep": {
+          "action": "wait",
+          "decision": "D-52"
+        }
       },
       {
         "code": "150",
@@ -1553,7 +2125,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "SYSTEM_ERROR"
         ],
-        "meaning": "A system error occurred; the outcome is pending."
+        "meaning": "A system error occurred; the outcome is pending.",
+        "nextStep": {
+          "action": "wait",
+          "decision": "D-52"
+        }
       },
       {
         "code": "400",
@@ -1562,7 +2138,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "BAD_REQUEST"
         ],
-        "meaning": "The request is malformed or not valid against the contract."
+        "meaning": "The request is malformed or not valid against the contract.",
+        "nextStep": {
+          "action": "fix-request",
+          "decision": "D-52"
+        }
       },
       {
         "code": "401",
@@ -1571,7 +2151,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "FAILURE"
         ],
-        "meaning": "Generic failure."
+        "meaning": "Generic failure.",
+        "nextStep": {
+          "action": "retry-later",
+          "decision": "D-52"
+        }
       },
       {
         "code": "405",
@@ -1580,7 +2164,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "Invalid Token Index Number"
         ],
-        "meaning": "The token index number is unknown or malformed."
+        "meaning": "The token index number is unknown or malformed.",
+        "nextStep": {
+          "action": "fix-request",
+          "decision": "D-52"
+        }
       },
       {
         "code": "406",
@@ -1589,7 +2177,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "Invalid request id"
         ],
-        "meaning": "The request id is missing, malformed or reused."
+        "meaning": "The request id is missing, malformed or reused.",
+        "nextStep": {
+          "action": "fix-request",
+          "decision": "D-52"
+        }
       },
       {
         "code": "407",
@@ -1598,7 +2190,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "Incorrect mid"
         ],
-        "meaning": "The merchant id is not the expected one."
+        "meaning": "The merchant id is not the expected one.",
+        "nextStep": {
+          "action": "check-credentials",
+          "decision": "D-52"
+        }
       },
       {
         "code": "408",
@@ -1607,7 +2203,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "Incorrect User ID"
         ],
-        "meaning": "The user id (custId) is not the expected one."
+        "meaning": "The user id (custId) is not the expected one.",
+        "nextStep": {
+          "action": "fix-request",
+          "decision": "D-52"
+        }
       },
       {
         "code": "409",
@@ -1616,7 +2216,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "Incorrect details passed"
         ],
-        "meaning": "Details in the body do not match the records."
+        "meaning": "Details in the body do not match the records.",
+        "nextStep": {
+          "action": "fix-request",
+          "decision": "D-52"
+        }
       },
       {
         "code": "410",
@@ -1625,7 +2229,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "Mandatory fields missing"
         ],
-        "meaning": "A mandatory field is missing."
+        "meaning": "A mandatory field is missing.",
+        "nextStep": {
+          "action": "fix-request",
+          "decision": "D-52"
+        }
       },
       {
         "code": "730",
@@ -1634,7 +2242,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "Error from card network"
         ],
-        "meaning": "The card network returned an error."
+        "meaning": "The card network returned an error.",
+        "nextStep": {
+          "action": "retry-later",
+          "decision": "D-52"
+        }
       },
       {
         "code": "440",
@@ -1643,7 +2255,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "Operation not supported by network"
         ],
-        "meaning": "The card network does not support this operation."
+        "meaning": "The card network does not support this operation.",
+        "nextStep": {
+          "action": "fix-request",
+          "decision": "D-52"
+        }
       },
       {
         "code": "442",
@@ -1652,7 +2268,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "Unable to found TRID"
         ],
-        "meaning": "The token requestor id (TRID) was not found."
+        "meaning": "The token requestor id (TRID) was not found.",
+        "nextStep": {
+          "action": "fix-request",
+          "decision": "D-52"
+        }
       },
       {
         "code": "443",
@@ -1661,7 +2281,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "TRID is not in Active state"
         ],
-        "meaning": "The token requestor id (TRID) is not active."
+        "meaning": "The token requestor id (TRID) is not active.",
+        "nextStep": {
+          "action": "fix-request",
+          "decision": "D-52"
+        }
       },
       {
         "code": "500",
@@ -1670,7 +2294,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "INTERNAL_SYSTEM_ERROR"
         ],
-        "meaning": "Internal error."
+        "meaning": "Internal error.",
+        "nextStep": {
+          "action": "retry-later",
+          "decision": "D-52"
+        }
       },
       {
         "code": "502",
@@ -1679,7 +2307,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "SYSTEM_ERROR"
         ],
-        "meaning": "System error."
+        "meaning": "System error.",
+        "nextStep": {
+          "action": "retry-later",
+          "decision": "D-52"
+        }
       },
       {
         "code": "1001",
@@ -1688,7 +2320,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "Signature Validation Failure"
         ],
-        "meaning": "The signature does not match the body."
+        "meaning": "The signature does not match the body.",
+        "nextStep": {
+          "action": "check-credentials",
+          "decision": "D-52"
+        }
       },
       {
         "code": "1002",
@@ -1697,7 +2333,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "CheckSum Validation Failure"
         ],
-        "meaning": "The checksum does not match the body."
+        "meaning": "The checksum does not match the body.",
+        "nextStep": {
+          "action": "check-credentials",
+          "decision": "D-52"
+        }
       },
       {
         "code": "1003",
@@ -1706,7 +2346,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "Jwt Validation Failure"
         ],
-        "meaning": "A JWT could not be validated."
+        "meaning": "A JWT could not be validated.",
+        "nextStep": {
+          "action": "check-credentials",
+          "decision": "D-52"
+        }
       },
       {
         "code": "1004",
@@ -1715,7 +2359,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "Merchant Id is missing"
         ],
-        "meaning": "The merchant id is missing."
+        "meaning": "The merchant id is missing.",
+        "nextStep": {
+          "action": "fix-request",
+          "decision": "D-52"
+        }
       },
       {
         "code": "1005",
@@ -1724,7 +2372,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "Signature type is missing"
         ],
-        "meaning": "The head has no signatureType."
+        "meaning": "The head has no signatureType.",
+        "nextStep": {
+          "action": "fix-request",
+          "decision": "D-52"
+        }
       },
       {
         "code": "1006",
@@ -1733,7 +2385,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "Head is missing"
         ],
-        "meaning": "The envelope has no head."
+        "meaning": "The envelope has no head.",
+        "nextStep": {
+          "action": "fix-request",
+          "decision": "D-52"
+        }
       },
       {
         "code": "1400",
@@ -1742,7 +2398,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "Signature Type is invalid"
         ],
-        "meaning": "The signatureType is not a supported scheme."
+        "meaning": "The signatureType is not a supported scheme.",
+        "nextStep": {
+          "action": "check-credentials",
+          "decision": "D-52"
+        }
       },
       {
         "code": "700",
@@ -1751,7 +2411,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "Bad Request from card Network"
         ],
-        "meaning": "The card network rejected the request as bad."
+        "meaning": "The card network rejected the request as bad.",
+        "nextStep": {
+          "action": "fix-request",
+          "decision": "D-52"
+        }
       },
       {
         "code": "701",
@@ -1760,7 +2424,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "Failure from card network"
         ],
-        "meaning": "The card network reported a failure."
+        "meaning": "The card network reported a failure.",
+        "nextStep": {
+          "action": "retry-later",
+          "decision": "D-52"
+        }
       },
       {
         "code": "702",
@@ -1769,7 +2437,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "Error from Network"
         ],
-        "meaning": "The card network returned an error."
+        "meaning": "The card network returned an error.",
+        "nextStep": {
+          "action": "retry-later",
+          "decision": "D-52"
+        }
       },
       {
         "code": "708",
@@ -1778,7 +2450,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "Error connecting with card network"
         ],
-        "meaning": "The card network could not be reached."
+        "meaning": "The card network could not be reached.",
+        "nextStep": {
+          "action": "retry-later",
+          "decision": "D-52"
+        }
       },
       {
         "code": "709",
@@ -1787,7 +2463,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "Error communicating with card network"
         ],
-        "meaning": "Communication with the card network failed."
+        "meaning": "Communication with the card network failed.",
+        "nextStep": {
+          "action": "retry-later",
+          "decision": "D-52"
+        }
       },
       {
         "code": "714",
@@ -1796,7 +2476,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "Further operations for this card are not allowed"
         ],
-        "meaning": "No further operations are allowed for this card."
+        "meaning": "No further operations are allowed for this card.",
+        "nextStep": {
+          "action": "fix-request",
+          "decision": "D-52"
+        }
       },
       {
         "code": "715",
@@ -1805,7 +2489,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "Requested action for the token not allowed or token is invalid"
         ],
-        "meaning": "The action is not allowed for this token, or the token is invalid."
+        "meaning": "The action is not allowed for this token, or the token is invalid.",
+        "nextStep": {
+          "action": "fix-request",
+          "decision": "D-52"
+        }
       },
       {
         "code": "721",
@@ -1814,7 +2502,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "Error with Network"
         ],
-        "meaning": "Card network error."
+        "meaning": "Card network error.",
+        "nextStep": {
+          "action": "retry-later",
+          "decision": "D-52"
+        }
       },
       {
         "code": "723",
@@ -1823,7 +2515,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "Error While connecting to card network"
         ],
-        "meaning": "The card network could not be reached."
+        "meaning": "The card network could not be reached.",
+        "nextStep": {
+          "action": "retry-later",
+          "decision": "D-52"
+        }
       },
       {
         "code": "724",
@@ -1832,7 +2528,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "TOKEN_NOT_FOUND"
         ],
-        "meaning": "The token was not found."
+        "meaning": "The token was not found.",
+        "nextStep": {
+          "action": "fix-request",
+          "decision": "D-52"
+        }
       },
       {
         "code": "727",
@@ -1841,7 +2541,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "INVALID_AUTHREFNO"
         ],
-        "meaning": "The authentication reference (authRefId) is invalid."
+        "meaning": "The authentication reference (authRefId) is invalid.",
+        "nextStep": {
+          "action": "fix-request",
+          "decision": "D-52"
+        }
       },
       {
         "code": "728",
@@ -1850,7 +2554,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "TOKEN_SUSPENDED"
         ],
-        "meaning": "The token is suspended."
+        "meaning": "The token is suspended.",
+        "nextStep": {
+          "action": "fix-request",
+          "decision": "D-52"
+        }
       },
       {
         "code": "729",
@@ -1859,7 +2567,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "TOKEN_EXPIRED"
         ],
-        "meaning": "The token has expired."
+        "meaning": "The token has expired.",
+        "nextStep": {
+          "action": "fix-request",
+          "decision": "D-52"
+        }
       },
       {
         "code": "750",
@@ -1868,7 +2580,11 @@ export const resultCodes = Object.freeze({
         "messages": [
           "REQUIRE_ADDITIONAL_AUTHENTICATION"
         ],
-        "meaning": "The issuer requires additional authentication."
+        "meaning": "The issuer requires additional authentication.",
+        "nextStep": {
+          "action": "fix-request",
+          "decision": "D-52"
+        }
       },
       {
         "code": "801",
@@ -1877,8 +2593,28 @@ export const resultCodes = Object.freeze({
         "messages": [
           "Awaiting response from the network"
         ],
-        "meaning": "Waiting for the card network; the outcome is pending."
+        "meaning": "Waiting for the card network; the outcome is pending.",
+        "nextStep": {
+          "action": "wait",
+          "decision": "D-52"
+        }
       }
     ]
   }
+});
+/** The next-step actions of the catalog: what each one tells the merchant to do. */
+export const nextStepActions = Object.freeze({
+  "none": "The call did what was asked; nothing to correct. The answer says how the flow goes on, where it does (a bank form, a deep link, a txnToken).",
+  "wait": "The outcome is pending and follows on its own (a token status notification, the card network). Do not send the request again.",
+  "continue-flow": "Accepted and pending: continue the flow with what the answer carries (the txnToken of a multi-step pre-auth).",
+  "query-status": "The outcome is unknown, or another transaction may exist for this order. Learn it first (the transaction status operation; for a tokenization, its token status notification); never pay again before knowing.",
+  "retry-new-order-id": "This order id cannot be used again. Retry with a new order id.",
+  "new-txn-token": "The transaction token has expired or is invalid. Get a new one (create the order again), then retry.",
+  "fix-request": "The request is malformed, incomplete or holds a value the receiver refuses. Correct it (the message names the field); sent again as it is, it fails the same way.",
+  "check-credentials": "A signature, key, token or merchant identity did not verify. Check the merchant key and signer, clientId, mid and the customer's SSO token.",
+  "ask-customer": "The customer's card, account or a limit refused it. Sent again as it is, it fails the same way; offer the customer another instrument or amount, as a new attempt.",
+  "retry-later": "A temporary failure of the service or of the card network. The same request may be sent again after a pause, with backoff; if it persists, contact the service.",
+  "contact-service": "A matter of the merchant's account or configuration that only the service can change (merchant inactive, channel or payment mode not enabled, token requestor id).",
+  "already-paid": "The order is already paid. Do not pay again; treat the order as paid.",
+  "order-closed": "The order is closed. It can no longer be paid or modified; start again with a new order."
 });

@@ -38,8 +38,8 @@ ${HEADER} \`npm run check:generated\` fails when these files differ from what op
 | \`validators.js\`, \`validators.d.ts\` | precompiled AJV validators (JSON Schema 2020-12, strict), one per operation and direction: \`initiatePaymentRequest\`, \`initiatePaymentResponse\`, ...; they stop at the first problem |
 | \`validators-detailed.cjs\`, \`validators-detailed.d.cts\` | the same validators reporting every problem, loaded only when a payload is invalid |
 | \`fieldNames.js\`, \`fieldNames.d.ts\` | every field name of the contract: the only keys an error, log or report names |
-| \`operations.js\`, \`operations.d.ts\` | the operation index: operationId, method, host, path, parameters, schemas, examples, authentication, named checks, and how a call is put together |
-| \`resultCodes.js\`, \`resultCodes.d.ts\`, \`resultCodes.json\`, \`result-codes.md\` | the result-code catalog: per operation, each code with its status, message(s) and meaning |
+| \`operations.js\`, \`operations.d.ts\` | the operation index: operationId, method, host, path, parameters, schemas, examples, authentication, named checks, idempotence, and how a call is put together |
+| \`resultCodes.js\`, \`resultCodes.d.ts\`, \`resultCodes.json\`, \`result-codes.md\` | the result-code catalog: per operation, each code with its status, message(s), meaning and next step; the next-step actions |
 | \`docs/index.html\` | the reference docs: one self-contained page that renders with no network, with the changes of the contract's version (from CHANGELOG.md) |
 
 Only src/ and users depend on these files; nothing here depends on src/.

@@ -5,7 +5,18 @@ export { operations } from '../generated/operations.js';
 export { resultCodes } from '../generated/resultCodes.js';
 export type { CardData, CardDataIssue, EncryptCardDataOptions } from './card/encryptCardData.js';
 export { buildCardPlaintext, CardDataError, encryptCardData, passesLuhn } from './card/encryptCardData.js';
-export type { CallArgs, CallOptions, ClientOperationId, GatewayClient, GatewayClientOptions } from './client/createGatewayClient.js';
+export type {
+  CallArgs,
+  CallErrorEvent,
+  CallOptions,
+  CallRequestEvent,
+  CallResponseEvent,
+  ClientOperationId,
+  GatewayClient,
+  GatewayClientOptions,
+  GatewayLogger,
+  RetryOptions,
+} from './client/createGatewayClient.js';
 export { createGatewayClient } from './client/createGatewayClient.js';
 export type { CreateOrderSpec, Sandbox, SandboxOptions, SandboxOrder, WebhookDelivery } from './sandbox/index.js';
 export {
@@ -28,7 +39,9 @@ export {
   RequestValidationError,
   ResponseValidationError,
 } from './transport/errors.js';
-export type { CallResult } from './transport/result.js';
+export type { NextStep, NextStepAction } from './transport/nextStep.js';
+export { nextStepActions } from './transport/nextStep.js';
+export type { CallResult, RawAnswer } from './transport/result.js';
 export { resultOf } from './transport/result.js';
 export type * from './types.js';
 export type { NamedCheck } from './validation/checks.js';

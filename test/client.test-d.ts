@@ -6,7 +6,15 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { describe, expectTypeOf, it } from 'vitest';
 import type {
   CallResult,
+  ClientOperationId,
   GatewayClient,
+  GatewayError,
+  GatewayNetworkError,
+  GatewayTimeoutError,
+  NextStep,
+  NextStepAction,
+  RawAnswer,
+  RequestValidationError,
   ResultCodeOf,
   Schemas,
   SendTokenNotificationResult,
@@ -43,6 +51,51 @@ describe('the typed client', () => {
     if (preAuth.outcome === 'success') expectTypeOf(preAuth.code).toEqualTypeOf<'01'>();
     const tokenize = {} as CallResult<'tokenizeCard'>;
     if (tokenize.code === '00') expectTypeOf(tokenize.status).toEqualTypeOf<'SUCCESS'>();
+  });
+
+  it('narrows the next step with the code and the outcome', () => {
+    const pay = {} as CallResult<'initiatePayment'>;
+    if (pay.code === '201') expectTypeOf(pay.nextStep.action).toEqualTypeOf<'already-paid'>();
+    if (pay.code === '1006') expectTypeOf(pay.nextStep.action).toEqualTypeOf<'new-txn-token'>();
+    if (pay.outcome === 'success') expectTypeOf(pay.nextStep).toEqualTypeOf<{ action: 'none'; decision: 'D-52' }>();
+    expectTypeOf(pay.nextStep.action).toMatchTypeOf<NextStepAction>();
+    const preAuth = {} as CallResult<'preAuthorize'>;
+    if (preAuth.code === 'SR_1004') {
+      expectTypeOf(preAuth.nextStep.action).toEqualTypeOf<'query-status'>();
+      expectTypeOf(preAuth.nextStep.source).toBeString();
+    }
+    if (preAuth.code === 'WM_1006') expectTypeOf(preAuth.nextStep.action).toEqualTypeOf<'retry-new-order-id'>();
+    // @ts-expect-error a pay code never asks for a new order id
+    if (pay.nextStep.action === 'retry-new-order-id') void pay;
+    expectTypeOf(pay.raw).toEqualTypeOf<RawAnswer>();
+    expectTypeOf(pay.raw.headers).toEqualTypeOf<Readonly<Record<string, string>>>();
+    expectTypeOf(pay.httpStatus).toEqualTypeOf<number>();
+  });
+
+  it("types each error's next step by what it can be", () => {
+    expectTypeOf<RequestValidationError['nextStep']['action']>().toEqualTypeOf<'fix-request'>();
+    expectTypeOf<GatewayTimeoutError['nextStep']['action']>().toEqualTypeOf<'query-status' | 'retry-later'>();
+    expectTypeOf<GatewayNetworkError['sent']>().toEqualTypeOf<'no' | 'maybe'>();
+    expectTypeOf<GatewayError['nextStep']>().toEqualTypeOf<NextStep>();
+  });
+
+  it('takes retries, hooks and a logger, all optional', () => {
+    createGatewayClient({
+      gatewayUrl: 'https://gateway.example',
+      routerUrl: 'https://router.example',
+      retry: { retries: 3, baseDelayMs: 50, maxDelayMs: 1000, jitter: true, maxElapsedMs: undefined },
+      onRequest: (e) => expectTypeOf(e.operationId).toEqualTypeOf<ClientOperationId>(),
+      onResponse: (e) => {
+        expectTypeOf(e.code).toEqualTypeOf<string | null>();
+        expectTypeOf(e.nextStep.action).toEqualTypeOf<NextStepAction>();
+        expectTypeOf(e.durationMs).toEqualTypeOf<number>();
+      },
+      onError: (e) => expectTypeOf(e.error).toEqualTypeOf<GatewayError>(),
+      logger: console,
+    });
+    createGatewayClient({ gatewayUrl: 'https://gateway.example', routerUrl: 'https://router.example', retry: true, logger: undefined });
+    // @ts-expect-error retries is a number
+    createGatewayClient({ gatewayUrl: 'https://gateway.example', routerUrl: 'https://router.example', retry: { retries: 'many' } });
   });
 
   it('keeps the card flow shapes in a client call', () => {

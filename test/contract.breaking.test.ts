@@ -443,6 +443,78 @@ describe('result codes of section 7 are part of the contract', () => {
   });
 });
 
+describe('next steps and idempotence (DECISIONS.md D-52, D-54)', () => {
+  it("a code's next step changed is notable; the basis of it, documentation", () => {
+    const changed = only(
+      changesAfter((d) => {
+        codeUnion(d, 'initiatePayment')[17]['x-next-step'] = { action: 'query-status', decision: 'D-52' };
+      }),
+    );
+    expect(changed).toMatchObject({
+      operation: 'initiatePayment',
+      direction: 'response',
+      level: 'notable',
+      kind: 'next-step-changed',
+      location: '/components/schemas/PaymentResultInfo/oneOf/17/x-next-step',
+    });
+    expect(changed.message).toBe(
+      'response body.resultInfo: result code 201: next step "already-paid" -> "query-status": merchants who act on next steps must handle it',
+    );
+    expect(
+      only(
+        changesAfter((d) => {
+          codeUnion(d, 'initiatePayment')[17]['x-next-step'] = { action: 'already-paid', decision: 'D-52' };
+        }),
+      ),
+    ).toMatchObject({ level: 'patch', kind: 'extension', location: '/components/schemas/PaymentResultInfo/oneOf/17/x-next-step' });
+  });
+
+  it('the list of actions: added or grown is notable, an action removed is breaking, its words documentation', () => {
+    const stripped = (d: any) => {
+      delete d['x-next-step-actions'];
+      for (const operationId of Object.keys(resultCatalogOf(base))) for (const branch of codeUnion(d, operationId)) delete branch['x-next-step'];
+    };
+    expect(only(changesBefore(stripped))).toMatchObject({
+      direction: 'contract',
+      level: 'notable',
+      kind: 'next-steps-added',
+      location: '/x-next-step-actions',
+    });
+    expect(only(changesAfter(stripped))).toMatchObject({ level: 'breaking', kind: 'next-steps-removed' });
+    expect(
+      only(
+        changesAfter((d) => {
+          d['x-next-step-actions']['try-tomorrow'] = 'Try again tomorrow.';
+        }),
+      ),
+    ).toMatchObject({ level: 'notable', kind: 'next-step-action-added', location: '/x-next-step-actions/try-tomorrow' });
+    expect(
+      only(
+        changesBefore((d) => {
+          d['x-next-step-actions']['try-tomorrow'] = 'Try again tomorrow.';
+        }),
+      ),
+    ).toMatchObject({ level: 'breaking', kind: 'next-step-action-removed' });
+    expect(
+      only(
+        changesAfter((d) => {
+          d['x-next-step-actions'].wait = 'Wait.';
+        }),
+      ),
+    ).toMatchObject({ level: 'patch', kind: 'annotation', location: '/x-next-step-actions/wait' });
+  });
+
+  it('an operation that stops or starts being idempotent is notable', () => {
+    const c = only(
+      changesAfter((d) => {
+        d.paths['/subscription/list/all'].post['x-idempotent'] = false;
+      }),
+    );
+    expect(c).toMatchObject({ operation: 'listSubscriptions', level: 'notable', kind: 'idempotence-changed' });
+    expect(c.message).toContain('x-idempotent true -> false');
+  });
+});
+
 describe('named checks are part of the contract', () => {
   it('a named check added to an operation is breaking; removed, notable', () => {
     const added = only(

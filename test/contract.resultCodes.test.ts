@@ -1,5 +1,6 @@
 // Section 7 as data: each response schema accepts exactly the code and status pairs of its
 // operation's table, and the catalog derived from the contract holds the tables' oddities.
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { resultCatalogOf } from '../scripts/lib/resultCatalog.mjs';
 import { contractAjv, operationsOf, resolve } from './helpers/contract.js';
@@ -77,5 +78,98 @@ describe('result-code tables', () => {
     expect(code('listSubscriptions', '400').status).toBe('FAILURE');
     expect(catalog.preAuthorize.fields).toEqual({ code: 'statusCode', status: 'status', message: 'statusMessage' });
     for (const c of ['405', '715', '724', '728', '729']) expect(code('tokenizeCard', c), c).toBeUndefined();
+  });
+});
+
+describe('next steps (x-next-step, DECISIONS.md D-52)', () => {
+  const actions = doc['x-next-step-actions'];
+  const decisions = new Set([...readFileSync(new URL('../openapi/DECISIONS.md', import.meta.url), 'utf8').matchAll(/^## (D-\d{2}) /gm)].map((m) => m[1]));
+
+  it('has a closed list of actions, each described', () => {
+    expect(Object.keys(actions).length).toBeGreaterThan(5);
+    for (const [action, meaning] of Object.entries(actions)) {
+      expect(action).toMatch(/^[a-z]+(-[a-z]+)*$/);
+      expect(String(meaning).length, action).toBeGreaterThan(20);
+    }
+  });
+
+  for (const [operationId, entry] of Object.entries<any>(catalog)) {
+    it(`${operationId}: every code has a next step of the list, quoted from the description or decided in a record`, () => {
+      for (const c of entry.codes) {
+        const where = `${operationId} ${c.code}`;
+        expect(Object.keys(actions), where).toContain(c.nextStep?.action);
+        expect(Object.keys(c.nextStep).sort(), where).toEqual(c.nextStep.source ? ['action', 'source'] : ['action', 'decision']);
+        if (c.nextStep.source) expect(c.nextStep.source, where).toMatch(/^\d+(\.\d+)*\b[^"]*: ".+"$/);
+        else expect(decisions.has(c.nextStep.decision), `${where}: ${c.nextStep.decision} is not a record of DECISIONS.md`).toBe(true);
+      }
+    });
+  }
+
+  it('says what the description says, where it says it', () => {
+    const step = (op: string, code: string) => catalog[op].codes.find((e: any) => e.code === code).nextStep;
+    expect(step('preAuthorize', 'SR_1004')).toMatchObject({ action: 'query-status', source: expect.stringMatching(/^7\.3 Rules: "When SR_1004 is returned/) });
+    expect(step('preAuthorize', 'WM_1006')).toMatchObject({ action: 'retry-new-order-id', source: expect.stringMatching(/^7\.3 Rules: "when WM_1006/) });
+    expect(step('preAuthorize', '02')).toMatchObject({ action: 'continue-flow', source: expect.stringMatching(/^3\.3/) });
+    for (const op of ['initiatePayment', 'modifyOrder']) {
+      expect(step(op, '201')).toMatchObject({ action: 'already-paid', source: expect.stringMatching(/^3\.3/) });
+      expect(step(op, '410')).toMatchObject({ action: 'order-closed', source: expect.stringMatching(/^3\.3/) });
+      expect(step(op, '1006').action).toBe('new-txn-token');
+    }
+    for (const code of ['1001', '1007', '1011']) expect(step('initiatePayment', code).action).toBe('fix-request');
+    expect(step('initiatePayment', '1010')).toMatchObject({ action: 'contact-service', source: expect.stringContaining('contact the helpdesk') });
+    expect(step('initiatePayment', '324').action).toBe('query-status');
+    expect(step('listSubscriptions', '500').action).toBe('retry-later');
+    // Success is nothing more to do; a pending code never asks for the request again.
+    for (const entry of Object.values<any>(catalog))
+      for (const c of entry.codes) {
+        if (c.outcome === 'success') expect(c.nextStep.action, c.code).toBe('none');
+        if (c.outcome === 'pending') expect(['wait', 'continue-flow'], c.code).toContain(c.nextStep.action);
+      }
+  });
+
+  it('refuses a code without a next step, with an action not in the list, or with both a source and a decision', () => {
+    const broken = (edit: (branch: any) => void) => {
+      const copy = structuredClone(doc);
+      edit(copy.components.schemas.PaymentResultInfo.oneOf[0]);
+      return () => resultCatalogOf(copy);
+    };
+    expect(
+      broken((b) => {
+        delete b['x-next-step'];
+      }),
+    ).toThrow(/initiatePayment 0000: no x-next-step/);
+    expect(
+      broken((b) => {
+        b['x-next-step'].action = 'pray';
+      }),
+    ).toThrow(/"pray" is not one of x-next-step-actions/);
+    expect(
+      broken((b) => {
+        b['x-next-step'].source = '7.5: "Success"';
+      }),
+    ).toThrow(/exactly one of source and decision/);
+    expect(
+      broken((b) => {
+        b['x-next-step'].decision = 'see above';
+      }),
+    ).toThrow(/must name a decision record/);
+  });
+});
+
+describe('idempotence (x-idempotent, DECISIONS.md D-54)', () => {
+  it('every operation says whether it may be sent twice; only list subscriptions may', () => {
+    const said = Object.fromEntries(
+      operationsOf(doc)
+        .filter((o) => o.kind === 'operation')
+        .map((o) => [o.operationId, o.op['x-idempotent']]),
+    );
+    expect(said).toEqual({
+      tokenizeCard: false,
+      preAuthorize: false,
+      listSubscriptions: true,
+      initiatePayment: false,
+      modifyOrder: false,
+      createSubscription: false,
+    });
   });
 });

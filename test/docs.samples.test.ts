@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { docsDocument } from '../scripts/lib/docs.mjs';
-import { operations, resultCodes } from '../src/index.js';
+import { nextStepActions, operations, resultCodes } from '../src/index.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const doc = JSON.parse(readFileSync(join(root, 'generated/openapi.json'), 'utf8'));
@@ -64,6 +64,19 @@ describe('the document the docs page renders', () => {
       const start = rows.indexOf(codes[0]);
       expect(rows.slice(start, start + codes.length), info.operationId).toEqual(codes);
       expect(description.startsWith(opOf(doc, info.operationId).description.trim()), info.operationId).toBe(true);
+    }
+  });
+
+  it("shows each code's next step, and what each action used means", () => {
+    for (const info of operations) {
+      const description: string = opOf(page, info.operationId).description;
+      const lines = description.split('\n');
+      for (const c of resultCodes[info.operationId].codes) {
+        const row = lines.find((l) => l.startsWith(`| \`${c.code}\` |`));
+        const section = 'source' in c.nextStep ? ` (${c.nextStep.source.match(/^[\d.]+/)?.[0]})` : '';
+        expect(row, `${info.operationId} ${c.code}`).toMatch(new RegExp(`\\| \`${c.nextStep.action}\`${section.replace(/[.()]/g, '\\$&')} \\|$`));
+        expect(lines, `${info.operationId} ${c.nextStep.action}`).toContain(`- \`${c.nextStep.action}\`: ${nextStepActions[c.nextStep.action]}`);
+      }
     }
   });
 

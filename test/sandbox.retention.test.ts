@@ -13,7 +13,8 @@ afterEach(async () => {
 
 describe('sandbox retention', () => {
   it('forgets the oldest orders past the retention, but never one whose payment is in process', async () => {
-    const s = (sandbox = await sandboxFor({ retention: 5 }));
+    const s = await sandboxFor({ retention: 5 });
+    sandbox = s;
     const client = clientFor(s);
     // The first order's payment stays in process (the slow wallet), so it is kept.
     const pending = order(s, '1.00', { svcSsoToken: 'sso-pending-wallet' });
@@ -33,7 +34,8 @@ describe('sandbox retention', () => {
   });
 
   it('keeps at most `retention` card tokens and deliveries', async () => {
-    const s = (sandbox = await sandboxFor({ retention: 3 }));
+    const s = await sandboxFor({ retention: 3 });
+    sandbox = s;
     const client = clientFor(s);
     const tins: string[] = [];
     for (let i = 0; i < 6; i++) {
@@ -48,7 +50,8 @@ describe('sandbox retention', () => {
 
 describe('sandbox control listings', () => {
   it('list card tokens a page at a time, oldest first, with the cursor of the next page', async () => {
-    const s = (sandbox = await sandboxFor());
+    const s = await sandboxFor();
+    sandbox = s;
     const client = clientFor(s);
     const tins: string[] = [];
     for (let i = 0; i < 7; i++)

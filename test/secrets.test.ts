@@ -14,6 +14,7 @@ import {
   CardDataError,
   createGatewayClient,
   encryptCardData,
+  type GatewayClientOptions,
   GatewayError,
   GatewayNonJsonError,
   passesLuhn,
@@ -354,7 +355,7 @@ describe('the card helper', () => {
 
 describe('the client', () => {
   /** The client call that sends this sample's envelope: heads given as they are, the signature from the signer. */
-  function call(view: OperationView, sample: Sample, fetchImpl: (r: Request) => Promise<Response>) {
+  function call(view: OperationView, sample: Sample, fetchImpl: (r: Request) => Promise<Response>, extra: Partial<GatewayClientOptions> = {}) {
     const head = sample.payload.head;
     const client = createGatewayClient({
       gatewayUrl: 'http://127.0.0.1:9',
@@ -362,6 +363,7 @@ describe('the client', () => {
       validate: true,
       fetch: fetchImpl,
       signer: { signatureType: 'CHECKSUM', sign: () => head?.signature ?? 'SIGNATURE' } as any,
+      ...extra,
     }) as any;
     const body = sample.payload.body;
     switch (view.operationId) {
@@ -475,7 +477,71 @@ describe('the client', () => {
       }
     }
   });
+
+  describe('its logger and hooks', () => {
+    /** A logger and hooks that keep everything they are given, as text. */
+    function watcher() {
+      const out: string[] = [];
+      const keep = (value: unknown) => {
+        out.push(typeof value === 'string' ? value : seen(value));
+      };
+      const options: Partial<GatewayClientOptions> = {
+        logger: { debug: keep, info: keep, warn: keep, error: keep },
+        onRequest: keep,
+        onResponse: keep,
+        onError: keep,
+        retry: { retries: 1, baseDelayMs: 0 },
+      };
+      return { out, options };
+    }
+    const json = (value: unknown, status = 200, headers: Record<string, string> = {}) =>
+      new Response(JSON.stringify(value), { status, headers: { 'content-type': 'application/json', ...headers } });
+
+    it('never pass a planted secret, sent or received, in a valid payload or a broken one', async () => {
+      const { out, options } = watcher();
+      let calls = 0;
+      for (const p of sites.filter((s) => s.view.operationId !== 'notifyTokenStatus')) {
+        const request = p.direction === 'request' ? p : sites.find((s) => s.view.operationId === p.view.operationId && s.direction === 'request')!;
+        const answer = p.direction === 'response' ? p : sites.find((s) => s.view.operationId === p.view.operationId && s.direction === 'response');
+        const variants = [{ what: 'valid', sample: p.sample }, ...hostileVariants(p).slice(0, 6)];
+        for (const { what, sample } of variants) {
+          const sent = p.direction === 'request' ? sample : request.sample;
+          const received = p.direction === 'response' ? sample.payload : (answer?.sample.payload ?? firstAnswer(p.view.operationId));
+          // The secret in the answer's body and headers, as the service or something in front of it could echo it.
+          await call(p.view, sent, async () => json(received, 200, { 'x-echo': p.marker }), options).catch(() => undefined);
+          await call(p.view, sent, async () => json({ error: p.marker, txnToken: p.marker }, 503, { 'x-echo': p.marker }), options).catch(() => undefined);
+          calls += 2;
+          for (const secret of new Set([p.marker, request.marker, answer?.marker ?? p.marker]))
+            expectNoSecret(out.join('\n'), secret, `${p.view.operationId} ${p.direction} ${p.site.pointer} ${what}`);
+          out.length = 0;
+        }
+      }
+      expect(calls).toBeGreaterThan(100);
+    });
+
+    it('never pass a secret the answer puts where the result code or status goes', async () => {
+      const { out, options } = watcher();
+      const marker = MARKERS[0]!;
+      const planted = sites.find((s) => s.view.operationId === 'initiatePayment' && s.direction === 'request')!;
+      for (const where of ['resultCode', 'resultStatus', 'resultMsg']) {
+        const answer = { head: {}, body: { resultInfo: { resultCode: '0000', resultStatus: 'S', resultMsg: 'Success', [where]: marker } } };
+        await call(planted.view, planted.sample, async () => json(answer), { ...options, validate: false });
+      }
+      expect(out.length).toBeGreaterThan(0);
+      expectNoSecret(out.join('\n'), marker, 'a code, status or message echoing a secret');
+    });
+  });
 });
+
+/** The first named answer of an operation in the contract (valid, with no planted secret). */
+function firstAnswer(operationId: string): unknown {
+  for (const item of [...Object.values<any>(contract.paths), ...Object.values<any>(contract.webhooks ?? {})]) {
+    if (item.post?.operationId !== operationId) continue;
+    const first = Object.values<any>(item.post.responses['200'].content['application/json'].examples)[0];
+    return first.$ref ? contract.components.examples[first.$ref.split('/').pop()].value : first.value;
+  }
+  throw new Error(`no operation ${operationId}`);
+}
 
 function typeOf(value: unknown) {
   return value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;

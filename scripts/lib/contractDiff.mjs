@@ -208,6 +208,16 @@ function fromLibrary(ctx, diff) {
       'breaking',
       `operationId ${shown(diff.before)} -> ${shown(diff.after)}: generated clients name their methods by it`,
     );
+  // Whether a call is idempotent decides what clients repeat on their own (DECISIONS.md, D-54):
+  // saying it is documentation, changing what was said is a change merchants see.
+  if (head === 'x-idempotent' && rest.length === 1 && diff.action === 'replace')
+    return make(
+      'operation',
+      location,
+      'idempotence-changed',
+      'notable',
+      `x-idempotent ${shown(diff.before)} -> ${shown(diff.after)}: what clients repeat on their own changes`,
+    );
   if (head.startsWith('x-')) return make('operation', location, 'extension', 'patch', `${head} changed`);
   if (head === 'deprecated')
     return make('operation', location, 'deprecated', 'notable', diff.after === true ? `${what} deprecated` : `${what} no longer deprecated`);
@@ -236,6 +246,18 @@ function contractLevel(ctx, diff) {
   const make = (/** @type {string} */ kind, /** @type {Level} */ level, /** @type {string} */ text) =>
     /** @type {Change} */ ({ operation: '', direction: 'contract', location, kind, level, message: text });
   if (['info', 'tags', 'externalDocs', 'servers'].includes(keys[0])) return make('annotation', 'patch', `${name} changed`);
+  // The actions of next steps are values merchants switch on (DECISIONS.md, D-52): the list
+  // added or an action added is notable, an action removed breaking, its words documentation.
+  if (keys[0] === 'x-next-step-actions') {
+    if (keys.length === 1)
+      return diff.action === 'add'
+        ? make('next-steps-added', 'notable', 'next steps added: every result code says what the merchant does next (x-next-step-actions)')
+        : make('next-steps-removed', 'breaking', 'next steps removed (x-next-step-actions)');
+    if (keys.length === 2 && diff.action === 'add') return make('next-step-action-added', 'notable', `next-step action ${shown(keys[1])} added`);
+    if (keys.length === 2 && diff.action === 'remove') return make('next-step-action-removed', 'breaking', `next-step action ${shown(keys[1])} removed`);
+    return make('annotation', 'patch', `${name} changed`);
+  }
+  if (keys[0]?.startsWith('x-')) return make('extension', 'patch', `${name} changed`);
   if (keys[0] === 'openapi' || keys[0] === 'jsonSchemaDialect')
     return make('dialect-changed', 'notable', `${name} ${shownValue(diff.before)} -> ${shownValue(diff.after)}`);
   return make(`${keys[0]}-changed`, levelOfLibraryType(diff.type), `${name} ${actionWord(diff.action)}`);

@@ -1,7 +1,7 @@
 // The reference docs: one self-contained HTML page (Redoc inlined) that renders with no network.
 // The page renders a copy of the bundled contract with derived additions: per operation the typed
-// client and curl samples (`x-codeSamples`), the rules between fields, the result-code table and
-// the mock's named answers, appended to the description; and the changes of the contract's version
+// client and curl samples (`x-codeSamples`), the rules between fields, the result-code table with
+// each code's next step and the mock's named answers, appended to the description; and the changes of the contract's version
 // from CHANGELOG.md, appended to the info description. generated/openapi.* stay as they are.
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -11,7 +11,7 @@ import { sectionOf } from './changelog.mjs';
 import { operationSamples, webhookSamples } from './docsSamples.mjs';
 import { mockAnswersSection, resultCodeSection, rulesSection, samplesSection } from './docsSections.mjs';
 import { operationsOf } from './operationIndex.mjs';
-import { resultCatalogOf } from './resultCatalog.mjs';
+import { nextStepActionsOf, resultCatalogOf } from './resultCatalog.mjs';
 
 export const DOCS_TITLE = 'Merchant payments gateway: reference';
 
@@ -65,16 +65,17 @@ export function docsDocument(doc, changelog) {
   const changes = changesSection(doc, changelog);
   if (changes) page.info.description = `${String(page.info.description ?? '').trimEnd()}\n\n${changes}\n`;
   const catalog = resultCatalogOf(doc);
+  const actions = nextStepActionsOf(doc);
   for (const info of operationsOf(doc)) {
     const item = info.kind === 'webhook' ? page.webhooks[/** @type {string} */ (info.webhook)] : page.paths[/** @type {string} */ (info.path)];
     const op = item.post;
     if (info.kind === 'webhook') {
       // Redoc shows only the payload beside a webhook, never its x-codeSamples: the samples go
       // into the description instead.
-      const sections = [samplesSection('Receive it', webhookSamples(doc, info, op)), resultCodeSection(catalog[info.operationId], 'webhook')];
+      const sections = [samplesSection('Receive it', webhookSamples(doc, info, op)), resultCodeSection(catalog[info.operationId], 'webhook', actions)];
       op.description = [op.description?.trim() ?? '', ...sections].join('\n\n');
     } else {
-      const sections = [rulesSection(doc, op), resultCodeSection(catalog[info.operationId], 'operation'), mockAnswersSection(doc, op)];
+      const sections = [rulesSection(doc, op), resultCodeSection(catalog[info.operationId], 'operation', actions), mockAnswersSection(doc, op)];
       op.description = [op.description?.trim() ?? '', ...sections.filter(Boolean)].join('\n\n');
       op['x-codeSamples'] = operationSamples(doc, info, catalog[info.operationId], item, op);
     }

@@ -145,10 +145,12 @@ export function rulesSection(doc, op) {
 }
 
 /**
- * The result-code table of one operation (or the reply codes of the webhook).
+ * The result-code table of one operation (or the reply codes of the webhook), with each code's next
+ * step, and below it what each action used there means.
  * @param {any} entry the operation's entry of the result-code catalog @param {'operation' | 'webhook'} kind
+ * @param {Record<string, string>} actions the next-step actions of the contract (`x-next-step-actions`)
  */
-export function resultCodeSection(entry, kind) {
+export function resultCodeSection(entry, kind, actions) {
   const field = (/** @type {string} */ name) => `\`${entry.location.slice(1).replace(/\//g, '.')}.${name}\``;
   const lines =
     kind === 'webhook'
@@ -164,10 +166,20 @@ export function resultCodeSection(entry, kind) {
           `Every outcome, success or failure, is HTTP 200 with the code in ${field(entry.fields.code)}, its status in ${field(entry.fields.status)} and the message in ${field(entry.fields.message)}.`,
           '',
         ];
-  // Three columns: the middle panel is narrow, and the meaning reads best right after the message.
-  lines.push('| Code | Status | Message: meaning |', '|---|---|---|');
-  for (const c of entry.codes)
-    lines.push(`| \`${c.code}\` | ${c.status} | ${cell(c.messages.map((/** @type {string} */ m) => `"${m}"`).join(' or '))}: ${cell(c.meaning)} |`);
+  // Four short columns: the middle panel is narrow, and the meaning reads best right after the
+  // message. The next step names the description's section where it says so.
+  lines.push('| Code | Status | Message: meaning | Next step |', '|---|---|---|---|');
+  for (const c of entry.codes) {
+    const section = c.nextStep.source ? ` (${c.nextStep.source.match(/^[\d.]+/)?.[0]})` : '';
+    lines.push(
+      `| \`${c.code}\` | ${c.status} | ${cell(c.messages.map((/** @type {string} */ m) => `"${m}"`).join(' or '))}: ${cell(c.meaning)} | \`${c.nextStep.action}\`${section} |`,
+    );
+  }
+  const used = new Set(entry.codes.map((/** @type {any} */ c) => c.nextStep.action));
+  const decisions = [...new Set(entry.codes.map((/** @type {any} */ c) => c.nextStep.decision).filter(Boolean))].join(', ');
+  const basis = `a section number: the description says so${decisions ? `; otherwise \`openapi/DECISIONS.md\`, ${decisions}` : ''}`;
+  lines.push('', kind === 'webhook' ? `Next steps, for the sender of the notification (${basis}):` : `Next steps (${basis}):`, '');
+  for (const [action, meaning] of Object.entries(actions)) if (used.has(action)) lines.push(`- \`${action}\`: ${cell(meaning)}`);
   lines.push('');
   return lines.join('\n');
 }

@@ -1,7 +1,8 @@
 // The operation index: for each operationId, its method, host, path, parameters, schemas,
-// examples, authentication and named checks, read from the bundled document; and, derived from
-// the request schemas, how a call is put together: where each parameter's value comes from, which
-// head family builds the head, whether the body is signed and which head field carries a token.
+// examples, authentication, named checks and whether it is idempotent, read from the bundled
+// document; and, derived from the request schemas, how a call is put together: where each
+// parameter's value comes from, which head family builds the head, whether the body is signed and
+// which head field carries a token.
 
 import { namedCheckRules } from './namedChecks.mjs';
 import { deref, refName } from './refs.mjs';
@@ -94,6 +95,7 @@ export function operationsOf(doc) {
         credential: call.credential,
         authentication: op['x-authentication'],
         namedChecks: op['x-named-checks'] ?? [],
+        idempotent: op['x-idempotent'] === true,
       });
     }
   }
@@ -102,6 +104,12 @@ export function operationsOf(doc) {
 
 /** @param {any} doc @param {string} header */
 export function buildOperationIndex(doc, header) {
+  // Whether sending the same request twice is harmless: every operation of this contract says so
+  // (a released contract read by the change check may predate it). The webhook is the service's call.
+  for (const item of Object.values(doc.paths ?? {})) {
+    const op = /** @type {any} */ (item).post;
+    if (typeof op['x-idempotent'] !== 'boolean') throw new Error(`${op.operationId} does not say whether it is idempotent (x-idempotent)`);
+  }
   const operations = operationsOf(doc);
   const json = JSON.stringify(operations, null, 2);
   const checks = namedCheckRules();

@@ -1,7 +1,8 @@
 // Changes of the result-code tables of section 7 (DECISIONS.md, D-46): per operation, a code
 // removed, its status or a message changed, is breaking; a new code or a new message is notable
-// (merchants switch on codes); its meaning, title or table is documentation. The tables are read
-// the way the catalog reads them (`resultCatalog.mjs`), so the check and the catalog agree.
+// (merchants switch on codes); its meaning, title or table is documentation; a changed next step
+// is notable (merchants and clients act on it, D-52). The tables are read the way the catalog
+// reads them (`resultCatalog.mjs`), so the check and the catalog agree.
 
 import { senderOf, sideLabel } from './contractOperations.mjs';
 import { fieldSchemas, valueAt } from './pointers.mjs';
@@ -27,7 +28,7 @@ import { shown } from './schemaRules.mjs';
  * @returns {Map<string, { entry: any, chain: string[], union: string }>}
  */
 export function codeTables(doc, ops) {
-  const catalog = resultCatalogOf(doc);
+  const catalog = resultCatalogOf(doc, { check: false });
   const tables = new Map();
   for (const op of ops) {
     const entry = catalog[op.operationId];
@@ -53,7 +54,7 @@ export function codeTables(doc, ops) {
 
 /** Codes by code (a repeated code gets `#2`, `#3`), each with its branch pointer and title. @param {any} doc @param {{ entry: any, union: string }} table */
 function codesOf(doc, table) {
-  /** @type {Map<string, { code: string, status: string, messages: string[], meaning: string, tables: unknown, title: unknown, pointer: string }>} */
+  /** @type {Map<string, { code: string, status: string, messages: string[], meaning: string, tables: unknown, nextStep: any, title: unknown, pointer: string }>} */
   const codes = new Map();
   table.entry.codes.forEach((/** @type {any} */ c, /** @type {number} */ i) => {
     let key = String(c.code);
@@ -65,6 +66,7 @@ function codesOf(doc, table) {
       messages: (c.messages ?? []).map(String),
       meaning: String(c.meaning ?? ''),
       tables: c.tables,
+      nextStep: c.nextStep,
       title: valueAt(doc, pointer)?.title,
       pointer,
     });
@@ -135,6 +137,18 @@ export function resultCodeChanges(before, after, tablesBefore, tablesAfter, opsA
           `${now.pointer}/x-code-table`,
           `result code ${old.code}: x-code-table ${shown(old.tables ?? null)} -> ${shown(now.tables ?? null)}`,
         );
+      // A contract without next steps has none to compare (their arrival is one change of the whole contract).
+      if (old.nextStep && now.nextStep) {
+        if (old.nextStep.action !== now.nextStep.action)
+          add(
+            'notable',
+            'next-step-changed',
+            `${now.pointer}/x-next-step`,
+            `result code ${old.code}: next step ${shown(old.nextStep.action)} -> ${shown(now.nextStep.action)}: merchants who act on next steps must handle it`,
+          );
+        else if (old.nextStep.source !== now.nextStep.source || old.nextStep.decision !== now.nextStep.decision)
+          add('patch', 'extension', `${now.pointer}/x-next-step`, `result code ${old.code}: the basis of its next step changed`);
+      }
     }
     for (const [key, now] of codesAfter) {
       if (codesBefore.has(key)) continue;

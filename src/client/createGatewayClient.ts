@@ -1,14 +1,16 @@
 // The typed client: one method per operation of the contract, each on its own host, heads built
 // for the caller, the signature computed over the exact bytes sent, results typed by the
-// operation's own result codes. Hosts, paths, where each parameter comes from and how each call is
-// signed are read from the generated operation index; the argument types are derived from it and
-// from the generated request types. No automatic retry: whether to retry a payment is the
-// caller's decision.
+// operation's own result codes with the next step each one carries. Hosts, paths, where each
+// parameter comes from, how each call is signed and whether it is idempotent are read from the
+// generated operation index; the argument types are derived from it and from the generated
+// request types. Retries are opt-in and only of what is safe to send again (retry.ts); hooks and
+// a logger see each attempt (observe.ts). Without them, a call does no work for either.
 import createClient from 'openapi-fetch';
 import { type OperationInfo, operations } from '../../generated/operations.js';
 import type { Signer } from '../signing/checksum.js';
-import { GatewayHttpError, ResponseValidationError } from '../transport/errors.js';
+import { GatewayError, GatewayHttpError, ResponseValidationError } from '../transport/errors.js';
 import { defaultRequestId, type HeadInput, headBuilders } from '../transport/heads.js';
+import { isRepeatable } from '../transport/nextStep.js';
 import { type CallResult, resultOf } from '../transport/result.js';
 import {
   AnswerTooLarge,
@@ -22,8 +24,10 @@ import {
 } from '../transport/send.js';
 import type { BodyOf, HeadOf } from '../types.js';
 import { validate } from '../validation/validate.js';
+import { type CallErrorEvent, type CallRequestEvent, type CallResponseEvent, type GatewayLogger, type Observer, observerOf, responseEvent } from './observe.js';
+import { backoffMs, mayRepeat, pause, type RetryOptions, type RetryPolicy, retryPolicyOf } from './retry.js';
 
-export type { CallResult };
+export type { CallErrorEvent, CallRequestEvent, CallResponseEvent, CallResult, GatewayLogger, RetryOptions };
 
 export interface GatewayClientOptions {
   /** The gateway address (`{base_url}`): tokenize, pre-auth, list subscriptions. */
@@ -52,6 +56,22 @@ export interface GatewayClientOptions {
   now?: (() => number) | undefined;
   /** Request id generator for tokenize (default crypto.randomUUID). */
   requestId?: (() => string) | undefined;
+  /**
+   * Send again what is safe to send again (default off; `true` takes the defaults): an attempt
+   * whose next step is `retry-later` on an idempotent operation (list subscriptions: a timeout, a
+   * network failure, HTTP 5xx, result code 500), and on any operation a request that failed before
+   * a byte of it was written (host not found, connection refused). Never a payment, pre-auth,
+   * modification or subscription whose answer was lost: its error's next step is `query-status`.
+   */
+  retry?: boolean | RetryOptions | undefined;
+  /** Called before each attempt is sent. A hook that throws never changes the call. */
+  onRequest?: ((event: CallRequestEvent) => void) | undefined;
+  /** Called when an attempt gets an answer: timings, HTTP status, result code, outcome, next step. */
+  onResponse?: ((event: CallResponseEvent) => void) | undefined;
+  /** Called when an attempt ends without a usable answer, or the request is refused before sending. */
+  onError?: ((event: CallErrorEvent) => void) | undefined;
+  /** One line per attempt (operation, timings, status, code, outcome, next step), never a value of the payload; `console` will do. */
+  logger?: GatewayLogger | undefined;
 }
 
 /** The operations the client calls (the webhook is the service's call, not the merchant's). */
@@ -149,6 +169,8 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
     now = Date.now,
     requestId = defaultRequestId,
   } = options;
+  const policy = retryPolicyOf(options.retry);
+  const observer = observerOf(options);
   const checkRequests = options.validate === true || (typeof options.validate === 'object' && options.validate.request === true);
   const checkResponses = options.validate === true || (typeof options.validate === 'object' && options.validate.response === true);
   // Answers that are not 2xx are read by openapi-fetch itself: bound them before it does.
@@ -201,49 +223,117 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
     };
     const head = { ...headBuilders[info.head.schema](input), ...(args.head as Values | undefined) };
     const envelope = await buildEnvelope(head, body, sign ? signer : undefined);
-    if (checkRequests) checkRequest(operationId, envelope, { query, path }, 'the request');
-    const exchanged = await exchange(
-      async (signal) => {
-        const post = hosts[info.host].POST as unknown as (
-          path: string,
-          init: Record<string, unknown>,
-        ) => Promise<{ data?: ReadableStream<Uint8Array>; error?: unknown; response: Response }>;
-        const answer = await post(info.path, {
-          params: { path, query },
-          body,
-          bodySerializer: () => envelope.text,
-          parseAs: 'stream',
-          signal,
-          headers,
-        });
-        const { response } = answer;
-        if (!response.ok)
-          throw new GatewayHttpError(`${operationId}: HTTP ${response.status} (the service answers every outcome with 200).`, {
-            operationId,
-            status: response.status,
-            data: answer.error,
-          });
-        return { response, body: answer.data };
-      },
-      { operationId, timeoutMs, signal: args.signal as AbortSignal | undefined, maxBytes: maxResponseBytes, wording: SERVICE },
-    );
-    const data = readEnvelope(exchanged, { operationId, wording: SERVICE });
-    if (checkResponses) {
-      const verdict = validate(operationId, 'response', data);
-      if (!verdict.valid)
-        throw new ResponseValidationError(`${operationId}: the answer breaks the contract (${verdict.errors.length} problem(s)).`, {
-          operationId,
-          status: exchanged.status,
-          issues: verdict.errors,
-          data,
-        });
+    if (checkRequests) {
+      if (!observer) checkRequest(operationId, envelope, { query, path }, 'the request');
+      else refusedBeforeSending(observer, operationId, () => checkRequest(operationId, envelope, { query, path }, 'the request'));
     }
-    return resultOf(operationId, data, exchanged.status);
+    const callerSignal = args.signal as AbortSignal | undefined;
+    // One attempt: the same bytes each time (a retry repeats the request, its request id included).
+    const attempt = async (): Promise<CallResult<ClientOperationId>> => {
+      const exchanged = await exchange(
+        async (signal) => {
+          const post = hosts[info.host].POST as unknown as (
+            path: string,
+            init: Record<string, unknown>,
+          ) => Promise<{ data?: ReadableStream<Uint8Array>; error?: unknown; response: Response }>;
+          const answer = await post(info.path, {
+            params: { path, query },
+            body,
+            bodySerializer: () => envelope.text,
+            parseAs: 'stream',
+            signal,
+            headers,
+          });
+          const { response } = answer;
+          if (!response.ok)
+            throw new GatewayHttpError(`${operationId}: HTTP ${response.status} (the service answers every outcome with 200).`, {
+              operationId,
+              status: response.status,
+              data: answer.error,
+            });
+          return { response, body: answer.data };
+        },
+        { operationId, timeoutMs, signal: callerSignal, maxBytes: maxResponseBytes, wording: SERVICE },
+      );
+      const data = readEnvelope(exchanged, { operationId, wording: SERVICE });
+      if (checkResponses) {
+        const verdict = validate(operationId, 'response', data);
+        if (!verdict.valid)
+          throw new ResponseValidationError(`${operationId}: the answer breaks the contract (${verdict.errors.length} problem(s)).`, {
+            operationId,
+            status: exchanged.status,
+            issues: verdict.errors,
+            data,
+          });
+      }
+      return resultOf(operationId, data, exchanged.status, exchanged.headers) as CallResult<ClientOperationId>;
+    };
+    if (!policy && !observer) return attempt();
+    return attempts(info, attempt, callerSignal);
+  }
+
+  /** The attempts of one call, observed and, where safe, repeated. */
+  async function attempts(
+    info: Extract<OperationInfo, { kind: 'operation' }>,
+    attempt: () => Promise<CallResult<ClientOperationId>>,
+    signal: AbortSignal | undefined,
+  ): Promise<CallResult<ClientOperationId>> {
+    const { operationId } = info;
+    const repeatable = isRepeatable(operationId);
+    const began = performance.now();
+    for (let n = 1; ; n++) {
+      observer?.request({ operationId, attempt: n, host: info.host, path: info.path });
+      const started = performance.now();
+      let result: CallResult<ClientOperationId>;
+      try {
+        result = await attempt();
+      } catch (error) {
+        if (!(error instanceof GatewayError)) throw error;
+        const delay = retryDelay(policy, n, began, signal, mayRepeat(error.nextStep, repeatable, error));
+        observer?.error({ operationId, attempt: n, durationMs: performance.now() - started, error, willRetry: delay !== null });
+        if (delay === null) throw error;
+        await waitToRetry(delay, signal, operationId, n + 1);
+        continue;
+      }
+      const delay = retryDelay(policy, n, began, signal, mayRepeat(result.nextStep, repeatable));
+      observer?.response(responseEvent(operationId, n, performance.now() - started, result, delay !== null));
+      if (delay === null) return result;
+      await waitToRetry(delay, signal, operationId, n + 1);
+    }
+  }
+
+  /** Waits before attempt `next`; an abort meanwhile ends the call (and is told to onError). */
+  async function waitToRetry(delay: number, signal: AbortSignal | undefined, operationId: ClientOperationId, next: number): Promise<void> {
+    const started = performance.now();
+    try {
+      await pause(delay, signal, operationId);
+    } catch (error) {
+      if (error instanceof GatewayError) observer?.error({ operationId, attempt: next, durationMs: performance.now() - started, error, willRetry: false });
+      throw error;
+    }
   }
 
   const client: Record<string, (args: Values) => Promise<unknown>> = {};
   for (const info of operations) if (info.kind === 'operation') client[info.operationId] = (args) => call(info, args);
   return client as unknown as GatewayClient;
+}
+
+/** The wait before the next attempt, or null when there is none: retries off or used up, not safe, past the time allowed, or aborted. */
+function retryDelay(policy: RetryPolicy | null, attempt: number, began: number, signal: AbortSignal | undefined, safe: boolean): number | null {
+  if (!policy || !safe || attempt > policy.retries || signal?.aborted) return null;
+  const delay = backoffMs(policy, attempt);
+  return performance.now() - began + delay > policy.maxElapsedMs ? null : delay;
+}
+
+/** Runs the request's check, telling onError and the logger when it refuses the request (nothing is sent). */
+function refusedBeforeSending(observer: Observer, operationId: ClientOperationId, check: () => void): void {
+  const started = performance.now();
+  try {
+    check();
+  } catch (error) {
+    if (error instanceof GatewayError) observer.error({ operationId, attempt: 1, durationMs: performance.now() - started, error, willRetry: false });
+    throw error;
+  }
 }
 
 /**

@@ -1,6 +1,7 @@
 // The typed errors of a call that got no usable answer. A service answer, success or failure, is
-// never an error: it is a result with its result code.
+// never an error: it is a result with its result code. Each error says what to do next (D-53).
 import type { ValidationIssue } from '../validation/validate.js';
+import { CONTACT_SERVICE, FIX_REQUEST, isRepeatable, type NextStep, QUERY_STATUS, RETRY_LATER, unknownOutcome } from './nextStep.js';
 
 export type GatewayErrorKind = 'network' | 'timeout' | 'aborted' | 'non-json' | 'http' | 'request-invalid' | 'response-invalid';
 
@@ -14,12 +15,43 @@ export interface GatewayErrorDetails {
   issues?: ValidationIssue[];
   /** The answer as received (not enumerable: it may echo a card number or a token). */
   data?: unknown;
+  /** `network`: whether the request may have been sent (`no`: it failed before any byte was written). */
+  sent?: 'no' | 'maybe';
+}
+
+/**
+ * What to do after a call without a usable answer (D-53): refused before sending, fix it; sent
+ * nowhere, or an operation that may be repeated, send it again later; otherwise the outcome is
+ * unknown, so learn it before sending again.
+ */
+function nextStepOf(kind: GatewayErrorKind, details: GatewayErrorDetails): NextStep {
+  switch (kind) {
+    case 'request-invalid':
+      return FIX_REQUEST;
+    case 'network':
+      return details.sent === 'no' ? RETRY_LATER : unknownOutcome(details.operationId);
+    case 'http': {
+      const status = details.status ?? 0;
+      // Refused before the service acted on it: a request timeout or a rate limit, or another
+      // client error of whatever stands in front of the service (a wrong address, a proxy).
+      if (status === 408 || status === 429) return RETRY_LATER;
+      if (status >= 400 && status < 500) return FIX_REQUEST;
+      return unknownOutcome(details.operationId);
+    }
+    case 'response-invalid':
+      // Asking again gets the same answer; a payment's outcome is still to be learnt.
+      return isRepeatable(details.operationId) ? CONTACT_SERVICE : QUERY_STATUS;
+    default:
+      return unknownOutcome(details.operationId);
+  }
 }
 
 /** A call that got no usable answer. A service answer, success or failure, is never an error. */
 export class GatewayError extends Error {
   readonly kind: GatewayErrorKind;
   readonly operationId: string;
+  /** What to do next: `query-status` when the outcome is unknown, `retry-later`, `fix-request`, ... (D-53). */
+  readonly nextStep: NextStep;
   declare readonly status?: number;
   declare readonly issues?: ValidationIssue[];
   declare readonly data?: unknown;
@@ -29,6 +61,7 @@ export class GatewayError extends Error {
     this.name = new.target.name;
     this.kind = kind;
     this.operationId = details.operationId;
+    this.nextStep = nextStepOf(kind, details);
     // Set only when known, so that an error without them has no such keys.
     if (details.status !== undefined) Object.defineProperty(this, 'status', { value: details.status, enumerable: true, writable: false, configurable: true });
     if (details.issues) Object.defineProperty(this, 'issues', { value: details.issues, enumerable: true, writable: false, configurable: true });
@@ -52,16 +85,25 @@ function messageAndDetails<K extends GatewayErrorKind>(kind: K, args: KindArgs<K
   return args;
 }
 
-/** The request never reached the service, or its answer was cut off (DNS, refused, reset). */
+/**
+ * The request never reached the service, or its answer was cut off (DNS, refused, reset). `sent`
+ * is `no` when it failed before any byte was written (host not found, connection refused), so the
+ * service cannot have seen it.
+ */
 export class GatewayNetworkError extends GatewayError {
   declare readonly kind: 'network';
+  readonly sent: 'no' | 'maybe';
+  declare readonly nextStep: NextStep<'query-status' | 'retry-later'>;
   constructor(...args: KindArgs<'network'>) {
-    super('network', ...messageAndDetails('network', args));
+    const [message, details] = messageAndDetails('network', args);
+    super('network', message, details);
+    this.sent = details.sent ?? 'maybe';
   }
 }
-/** No answer within the configured timeout. The payment may or may not have been made. */
+/** No answer within the configured timeout. The payment may or may not have been made: query its status. */
 export class GatewayTimeoutError extends GatewayError {
   declare readonly kind: 'timeout';
+  declare readonly nextStep: NextStep<'query-status' | 'retry-later'>;
   constructor(...args: KindArgs<'timeout'>) {
     super('timeout', ...messageAndDetails('timeout', args));
   }
@@ -69,6 +111,7 @@ export class GatewayTimeoutError extends GatewayError {
 /** The caller's AbortSignal aborted the call. */
 export class GatewayAbortError extends GatewayError {
   declare readonly kind: 'aborted';
+  declare readonly nextStep: NextStep<'query-status' | 'retry-later'>;
   constructor(...args: KindArgs<'aborted'>) {
     super('aborted', ...messageAndDetails('aborted', args));
   }
@@ -76,6 +119,7 @@ export class GatewayAbortError extends GatewayError {
 /** The answer was not JSON (an HTML error page, an empty body). */
 export class GatewayNonJsonError extends GatewayError {
   declare readonly kind: 'non-json';
+  declare readonly nextStep: NextStep<'query-status' | 'retry-later'>;
   constructor(...args: KindArgs<'non-json'>) {
     super('non-json', ...messageAndDetails('non-json', args));
   }
@@ -84,6 +128,7 @@ export class GatewayNonJsonError extends GatewayError {
 export class GatewayHttpError extends GatewayError {
   declare readonly kind: 'http';
   declare readonly status: number;
+  declare readonly nextStep: NextStep<'query-status' | 'retry-later' | 'fix-request'>;
   constructor(...args: KindArgs<'http'>) {
     super('http', ...messageAndDetails('http', args));
   }
@@ -92,6 +137,7 @@ export class GatewayHttpError extends GatewayError {
 export class RequestValidationError extends GatewayError {
   declare readonly kind: 'request-invalid';
   declare readonly issues: ValidationIssue[];
+  declare readonly nextStep: NextStep<'fix-request'>;
   constructor(...args: KindArgs<'request-invalid'>) {
     super('request-invalid', ...messageAndDetails('request-invalid', args));
   }
@@ -100,6 +146,7 @@ export class RequestValidationError extends GatewayError {
 export class ResponseValidationError extends GatewayError {
   declare readonly kind: 'response-invalid';
   declare readonly issues: ValidationIssue[];
+  declare readonly nextStep: NextStep<'query-status' | 'contact-service'>;
   constructor(...args: KindArgs<'response-invalid'>) {
     super('response-invalid', ...messageAndDetails('response-invalid', args));
   }

@@ -1,58 +1,87 @@
-// What an answer says: its outcome, result code, status and message, read where the operation's
-// catalog says they are.
+// What an answer says: its outcome, result code, status, message and next step, read where the
+// operation's catalog says they are, and the raw answer (HTTP status and headers).
 import { type ResultCodeCatalog, resultCodes } from '../../generated/resultCodes.js';
 import type { OperationId, ResponseOf } from '../types.js';
+import { type NextStep, unknownOutcome } from './nextStep.js';
 
 type Entry<O extends OperationId> = ResultCodeCatalog[O]['codes'][number];
 
+/** The answer as it came: its HTTP status and headers (names in lower case, repeated ones joined by `, `). */
+export interface RawAnswer {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+}
+
 /**
  * The service's answer to a call, narrowed by its result code: `outcome` is `success`, `pending`
- * or `failure` as the operation's own table says for that code.
+ * or `failure` and `nextStep` what to do next, as the operation's own table says for that code.
  */
 export type CallResult<O extends OperationId> =
   Entry<O> extends infer E
-    ? E extends { code: infer C; status: infer S; outcome: infer R }
-      ? { outcome: R; code: C; status: S; message: string; meaning: string; data: ResponseOf<O>; httpStatus: number }
+    ? E extends { code: infer C; status: infer S; outcome: infer R; nextStep: infer N }
+      ? { outcome: R; code: C; status: S; message: string; meaning: string; nextStep: N; data: ResponseOf<O>; httpStatus: number; raw: RawAnswer }
       : never
     : never;
 
 /** One entry of an operation's table, as the lookups read it. */
-interface CodeEntry {
+export interface CodeEntry {
   readonly code: string;
   readonly status: string;
   readonly outcome: 'success' | 'pending' | 'failure';
   readonly messages: readonly string[];
   readonly meaning: string;
+  readonly nextStep: NextStep;
+}
+
+/**
+ * Per operation, its codes by code and the keys that lead to its result fields: read once, not per
+ * answer. Every result shares its code's next step with the catalog, so that object is frozen.
+ */
+const tables = new Map<string, ReadonlyMap<string, CodeEntry>>();
+for (const [operationId, entry] of Object.entries(resultCodes)) {
+  const codes = entry.codes as readonly CodeEntry[];
+  for (const c of codes) Object.freeze(c.nextStep);
+  tables.set(operationId, new Map(codes.map((c) => [c.code, c])));
+}
+const locations = new Map<string, readonly string[]>(
+  Object.entries(resultCodes).map(([operationId, entry]) => [operationId, entry.location.split('/').filter(Boolean)]),
+);
+
+/** The entry of `code` in the operation's table, if it is one of its codes. */
+export function codeEntry(operationId: OperationId, code: unknown): CodeEntry | undefined {
+  return typeof code === 'string' ? tables.get(operationId)?.get(code) : undefined;
 }
 
 function field(holder: unknown, name: string): unknown {
   return holder !== null && typeof holder === 'object' ? (holder as Record<string, unknown>)[name] : undefined;
 }
 
+const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
+
 /**
- * The result of an answer: its outcome, result code, status and message, read where the
- * operation's catalog says they are. A code that is not in the operation's table, or that comes
- * with another status than the table's, is a failure.
+ * The result of an answer: its outcome, result code, status, message and next step, read where
+ * the operation's catalog says they are. A code that is not in the operation's table, or that
+ * comes with another status than the table's, is a failure whose outcome is unknown (D-53).
  */
-export function resultOf<O extends OperationId>(operationId: O, data: unknown, httpStatus: number): CallResult<O> {
-  const entry = resultCodes[operationId];
-  const holder = entry.location
-    .split('/')
-    .filter(Boolean)
-    .reduce((node, key) => field(node, key), data);
-  const code = field(holder, entry.fields.code);
-  const status = field(holder, entry.fields.status);
-  const codes: readonly CodeEntry[] = entry.codes;
-  const known = codes.find((c) => c.code === code);
-  const outcome = known && known.status === status ? known.outcome : 'failure';
-  const message = field(holder, entry.fields.message);
+export function resultOf<O extends OperationId>(operationId: O, data: unknown, httpStatus: number, headers?: Headers): CallResult<O> {
+  const { fields } = resultCodes[operationId];
+  let holder = data;
+  for (const key of locations.get(operationId) ?? []) holder = field(holder, key);
+  const code = field(holder, fields.code);
+  const status = field(holder, fields.status);
+  const found = codeEntry(operationId, code);
+  const known = found && found.status === status ? found : undefined;
+  const message = field(holder, fields.message);
   return {
-    outcome,
+    outcome: known ? known.outcome : 'failure',
     code,
     status,
-    message: typeof message === 'string' ? message : (known?.messages[0] ?? ''),
-    meaning: known?.meaning ?? "A result code that is not in this operation's table.",
+    message: typeof message === 'string' ? message : (found?.messages[0] ?? ''),
+    meaning: found?.meaning ?? "A result code that is not in this operation's table.",
+    nextStep: known ? known.nextStep : unknownOutcome(operationId),
     data,
     httpStatus,
+    // A plain object costs less than a microsecond here, against some hundreds for the call.
+    raw: { status: httpStatus, headers: headers ? Object.fromEntries(headers) : NO_HEADERS },
   } as CallResult<O>;
 }

@@ -117,14 +117,30 @@ export async function exchange(
       throw new GatewayNonJsonError(`${operationId}: ${wording.answer} is larger than ${maxBytes} bytes; it was not read.`, { operationId });
     if (timedOut) throw new GatewayTimeoutError(`${operationId}: ${wording.timeout(timeoutMs)}`, { operationId, cause: error });
     if (signal?.aborted) throw new GatewayAbortError(`${operationId}: aborted by the caller.`, { operationId, cause: error });
-    const cause = (error as { cause?: { code?: unknown; message?: unknown } } | null)?.cause;
+    const cause = (error as { cause?: { code?: unknown; syscall?: unknown } } | null)?.cause;
     const code = cause?.code ?? (error as { code?: unknown } | null)?.code;
     const detail = typeof code === 'string' ? code.slice(0, 40) : undefined;
-    throw new GatewayNetworkError(`${operationId}: ${wording.failed}${detail ? ` (${detail})` : ''}.`, { operationId, cause: error });
+    const sent = notSent(detail, cause?.syscall) ? 'no' : 'maybe';
+    throw new GatewayNetworkError(`${operationId}: ${wording.failed}${detail ? ` (${detail})` : ''}.`, { operationId, cause: error, sent });
   } finally {
     clearTimeout(timer);
     signal?.removeEventListener('abort', onCallerAbort);
   }
+}
+
+/**
+ * Failures that happen before a connection exists, so before any byte of the request is written:
+ * the host name did not resolve, the connection was refused or could not be opened in time
+ * (DECISIONS.md, D-54). A reset, a closed socket or a timeout may come after the service read the
+ * request.
+ */
+const BEFORE_CONNECTION = new Set(['ENOTFOUND', 'EAI_AGAIN', 'ECONNREFUSED', 'UND_ERR_CONNECT_TIMEOUT']);
+/** Unreachable networks are refused at `connect` too, but the same codes can come later on a write. */
+const AT_CONNECT = new Set(['EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
+
+function notSent(code: string | undefined, syscall: unknown): boolean {
+  if (code === undefined) return false;
+  return BEFORE_CONNECTION.has(code) || (AT_CONNECT.has(code) && syscall === 'connect');
 }
 
 /** The media type of a content-type header, without parameters, or a word when it is not one. */
