@@ -55,8 +55,13 @@ describe('gateway-contract validate', () => {
     expect(JSON.parse(mismatch.stdout)).toMatchObject({ pointer: '/body/mid', rule: 'queryMatchesBody', resultCode: '2013' });
     const tokenize = structuredClone(doc.components.examples.TokenizeCardRequest.value);
     tokenize.body.mid = 'MERCHANT0001';
-    const ok = await runCli(['validate', 'tokenizeCard', 'request', file('tok.json', tokenize), '--path', 'mid=MERCHANT0001']);
+    const args = ['validate', 'tokenizeCard', 'request', file('tok.json', tokenize), '--path', 'mid=MERCHANT0001'];
+    const ok = await runCli([...args, '--query', `requestId=${tokenize.head.requestId}`]);
     expect(ok.status).toBe(0);
+    // Without its query the tokenize request is incomplete: the service answers 406.
+    const noQuery = await runCli(args);
+    expect(noQuery.status).toBe(1);
+    expect(JSON.parse(noQuery.stdout)).toMatchObject({ in: 'query', pointer: '/requestId', rule: 'requiredParameters', resultCode: '406' });
   });
 
   it.each([

@@ -303,7 +303,7 @@ describe('the CLI with hostile input', () => {
   it('exits 1 on 10 000 levels of nesting and on a non-object root, quickly', async () => {
     const deep = await runCli(['validate', 'modifyOrder', 'request', '-'], `${'['.repeat(10_000)}${']'.repeat(10_000)}`);
     expect(deep.status).toBe(1);
-    const number = await runCli(['validate', 'modifyOrder', 'request', '-'], '42');
+    const number = await runCli(['validate', 'modifyOrder', 'request', '-', '--query', 'mid=M', '--query', 'orderId=O'], '42');
     expect(number.status).toBe(1);
     expect(JSON.parse(number.stdout)).toMatchObject({ pointer: '', rule: 'type' });
   });
