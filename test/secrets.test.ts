@@ -266,7 +266,7 @@ describe('the CLI', () => {
         expect(parsed.ok, `${p.site.pointer} ${what}`).toBe(false);
         expectNoSecret(JSON.stringify(parsed), p.marker, what);
         const out = await cli(['validate', p.view.operationId, p.direction, '-'], input);
-        expect(out.status, what).toBe(2);
+        expect(out.status, what).toBe(1);
         expectNoSecret(out.stdout + out.stderr, p.marker, `CLI ${what}`);
       }
     }
@@ -285,7 +285,7 @@ describe('the CLI', () => {
         ['validate', p.view.operationId, 'request', '-'],
         JSON.stringify(p.sample.payload).replace(`"${p.marker}"`, `"${p.marker}"x`),
       );
-      expect(malformed.status).toBe(2);
+      expect(malformed.status).toBe(1);
       expectNoSecret(malformed.stdout + malformed.stderr, p.marker, `process malformed ${p.site.name}`);
     }
   });

@@ -7,17 +7,25 @@ import { pointerSegment } from './pointer.js';
 /** The outcome of parsing: the value, or a message that never quotes the input. */
 export type ParsedJson = { ok: true; value: unknown } | { ok: false; message: string };
 
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** The text of UTF-8 bytes, or null when they are not UTF-8. */
+export function decodeUtf8(bytes: Uint8Array): string | null {
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
+/** What parseJson says of bytes that are not UTF-8. */
+export const NOT_UTF8 = 'the input is not valid UTF-8 text';
+
 /** Parses the text, or its bytes (checked to be UTF-8). */
 export function parseJson(input: string | Uint8Array): ParsedJson {
-  let text: string;
-  if (typeof input === 'string') text = input;
-  else {
-    try {
-      text = new TextDecoder('utf-8', { fatal: true }).decode(input);
-    } catch {
-      return { ok: false, message: 'the input is not valid UTF-8 text' };
-    }
-  }
+  const decoded = typeof input === 'string' ? input : decodeUtf8(input);
+  if (decoded === null) return { ok: false, message: NOT_UTF8 };
+  let text = decoded;
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   if (text.trim() === '') return { ok: false, message: 'the input is empty' };
   let value: unknown;

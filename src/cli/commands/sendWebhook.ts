@@ -25,7 +25,6 @@ function exampleBody(status: string): Schemas['TokenStatusNotificationBody'] {
 const shown = (value: unknown) => JSON.stringify(String(value ?? '').slice(0, 200));
 
 export const sendWebhookCommand: Command = {
-  summary: "Send a signed token status notification to a merchant's webhook and check the reply.",
   usage:
     'gateway-contract send-webhook --url <merchant url> --status <INIT|SUSPENDED|ACTIVE|DEAD|FAILED> [--key <merchant key>] [--mid <mid>] [--token-index <tokenIndexNumber>] [...]',
   help: [

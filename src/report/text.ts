@@ -1,0 +1,42 @@
+// The readable report: each invalid case with its problems, the skipped records, a count per
+// operation and direction, and the summary line. Bounded: the first 100 invalid cases are
+// detailed, 20 problems each; the rest are counted.
+import { groups, problemLine, type Report, summaryLine } from './model.js';
+
+const CASES_SHOWN = 100;
+const PROBLEMS_SHOWN = 20;
+const SKIPPED_SHOWN = 50;
+
+/** The summary alone: the count per group and the summary line (what a terminal gets when the report goes to a file). */
+export function textSummary(report: Report): string {
+  const lines: string[] = [];
+  const all = groups(report.cases);
+  if (all.size > 1 || report.counts.skipped) {
+    const width = Math.max(...[...all.keys()].map((k) => k.length), 0);
+    for (const [group, cases] of all) {
+      const invalid = cases.filter((c) => !c.valid).length;
+      lines.push(`  ${group.padEnd(width)}  ${cases.length - invalid} valid, ${invalid} invalid`);
+    }
+  }
+  lines.push(summaryLine(report));
+  return `${lines.join('\n')}\n`;
+}
+
+/** The whole readable report. */
+export function textReport(report: Report): string {
+  const lines: string[] = [];
+  const invalid = report.cases.filter((c) => !c.valid);
+  for (const c of invalid.slice(0, CASES_SHOWN)) {
+    const code = c.resultCode ? `; the service would answer ${c.resultCode.code}` : '';
+    const where = c.file !== undefined && c.file !== c.name && c.file !== '-' ? ` [${c.file}${c.line === undefined ? '' : `:${c.line}`}]` : '';
+    lines.push(`invalid  ${c.name}${where} (${c.operationId} ${c.direction}): ${c.errorCount} problem(s)${code}`);
+    for (const issue of c.errors.slice(0, PROBLEMS_SHOWN)) lines.push(`  ${problemLine(issue)}`);
+    const listed = Math.min(c.errors.length, PROBLEMS_SHOWN);
+    if (c.errorCount > listed) lines.push(`  ... ${c.errorCount - listed} more problem(s): see --format json`);
+  }
+  if (invalid.length > CASES_SHOWN) lines.push(`... ${invalid.length - CASES_SHOWN} more invalid case(s): see --format json`);
+  for (const s of report.skipped.slice(0, SKIPPED_SHOWN)) lines.push(`skipped  ${s.name}: ${s.reason}`);
+  if (report.skipped.length > SKIPPED_SHOWN) lines.push(`... ${report.skipped.length - SKIPPED_SHOWN} more skipped`);
+  if (lines.length) lines.push('');
+  return `${lines.join('\n')}${lines.length ? '\n' : ''}${textSummary(report)}`;
+}
