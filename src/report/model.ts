@@ -11,7 +11,13 @@ export interface Report extends BatchResult {
   title: string;
   /** What is counted: `payload` (the default), `case`. */
   noun?: string | undefined;
+  /** The words of the two verdicts (default `valid` and `invalid`). */
+  verdicts?: { ok: string; failed: string } | undefined;
+  /** The text report lists the cases that passed too (a conformance run of a few cases). */
+  listAll?: boolean | undefined;
 }
+
+export const verdictWords = (report: Report) => report.verdicts ?? { ok: 'valid', failed: 'invalid' };
 
 export interface ReportOptions {
   /** The tool, for SARIF. */
@@ -51,7 +57,8 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 export function summaryLine(report: Report): string {
   const { cases, valid, invalid, skipped } = report.counts;
   const noun = report.noun ?? 'payload';
-  let line = cases === 0 ? `no ${noun} validated` : `${plural(cases, noun)}: ${valid} valid, ${invalid} invalid`;
+  const words = verdictWords(report);
+  let line = cases === 0 ? `no ${noun} validated` : `${plural(cases, noun)}: ${valid} ${words.ok}, ${invalid} ${words.failed}`;
   if (skipped) line += `; ${skipped} skipped (no operation of the contract)`;
   if (report.truncated) line += `; stopped at ${cases + skipped} records (see --max-cases)`;
   return line;

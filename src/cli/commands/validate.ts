@@ -1,56 +1,21 @@
 // `gateway-contract validate`: payloads against the contract, many in one run: files, directories
 // and globs of one operation and direction, NDJSON records, or recorded traffic (HAR), reported in
 // the formats CI systems read. The work is validateMany()'s; this file reads the command line.
-import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { operations } from '../../../generated/operations.js';
 import { fileRecords, STDIN } from '../../inputs/files.js';
 import { expandPaths } from '../../inputs/glob.js';
 import { harFileRecords } from '../../inputs/har.js';
 import { ndjsonFileRecords } from '../../inputs/ndjson.js';
-import { formatReport, isReportFormat, REPORT_FORMATS, type ReportFormat } from '../../report/format.js';
-import { type Report, summaryLine } from '../../report/model.js';
-import { textSummary } from '../../report/text.js';
+import { REPORT_FORMATS } from '../../report/format.js';
+import type { Report } from '../../report/model.js';
 import { BATCH_DEFAULTS, type PayloadRecord, validateMany } from '../../validation/validateMany.js';
-import { type Command, type Io, pairs, usageError, wholeNumber } from '../options.js';
+import { type Command, pairs, usageError, wholeNumber } from '../options.js';
+import { reportFormat, writeReport } from '../output.js';
 
 const OPERATION_IDS: readonly string[] = operations.map((o) => o.operationId);
 /** Inputs larger than this are failed cases unless --max-bytes says otherwise (16 MiB). */
 const DEFAULT_MAX_BYTES = 16 * 1024 * 1024;
-
-/** The package's name and version, for SARIF. */
-function tool(): { name: string; version: string } {
-  try {
-    const manifest = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { name?: unknown; version?: unknown };
-    return { name: String(manifest.name ?? 'gateway-contract'), version: String(manifest.version ?? '0.0.0') };
-  } catch {
-    return { name: 'gateway-contract', version: '0.0.0' };
-  }
-}
-
-/** Writes a run's report where the options say: standard output, or a file with the summary on the terminal. */
-export function writeReport(report: Report, format: ReportFormat, output: string | undefined, io: Io): void {
-  const text = formatReport(report, format, { tool: tool() });
-  if (output !== undefined) {
-    try {
-      writeFileSync(output, text);
-    } catch (error) {
-      throw usageError(`cannot write "${output.slice(0, 200)}": ${(error as NodeJS.ErrnoException | null)?.code ?? 'write error'}`);
-    }
-    io.stdout.write(textSummary(report));
-    return;
-  }
-  io.stdout.write(text);
-  // The machine formats hold no summary of their own: one line for the person reading the log.
-  if (format !== 'text') io.stderr.write(`${summaryLine(report)}\n`);
-}
-
-/** The format asked for, or the default: text on a terminal, JSON lines otherwise and in a file. */
-export function reportFormat(value: string | undefined, io: Io, output: string | undefined): ReportFormat {
-  if (value === undefined) return output === undefined && (io.stdout as { isTTY?: boolean }).isTTY === true ? 'text' : 'json';
-  if (!isReportFormat(value)) throw usageError(`--format must be one of ${REPORT_FORMATS.join(', ')}`);
-  return value;
-}
 
 async function* chain(sources: Iterable<AsyncIterable<PayloadRecord> | Iterable<PayloadRecord>>): AsyncGenerator<PayloadRecord> {
   for (const source of sources) yield* source;
