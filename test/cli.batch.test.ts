@@ -194,6 +194,56 @@ describe('HAR', () => {
   });
 });
 
+describe("the README's examples", () => {
+  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+  const section = readme.slice(readme.indexOf('## Validate payloads'), readme.indexOf('## Call the service'));
+
+  it('show batch, NDJSON and HAR use with JUnit and GitHub output', () => {
+    for (const word of ["validate initiatePayment request 'samples/pay/**/*.json'", '--ndjson', '--har', '--format junit', '--format github', '--format sarif'])
+      expect(section).toContain(word);
+  });
+
+  it('run as written on files of their kind', async () => {
+    const work = at('readme');
+    const shaped = (payload: any) => ({ ...payload, body: { ...payload.body, mid: 'M1', orderId: 'O1' } });
+    file('readme/samples/pay/2026/upi.json', shaped(pay.payload));
+    file('readme/samples/modify/order.json', find('modifyOrder').payload);
+    file(
+      'readme/captured.ndjson',
+      ndjson(examples.map((e) => ({ operationId: e.operationId, direction: e.direction, payload: e.payload, query: e.query, path: e.path }))),
+    );
+    const notification = find('notifyTokenStatus');
+    file(
+      'readme/session.har',
+      harOf([
+        harEntry(
+          'POST',
+          'https://router.example/aoa-acquiring-biz/v2/payment?mid=MERCHANT0001&orderId=ORDER-1001',
+          pay.payload,
+          find('initiatePayment', 'response').payload,
+        ),
+        harEntry('POST', 'https://merchant.example/webhooks/token', notification.payload, find('notifyTokenStatus', 'response').payload),
+      ]),
+    );
+    mkdirSync(join(work, 'reports'), { recursive: true });
+    const block = /```sh\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
+    const commands = block
+      .replace(/\\\n\s*/g, '')
+      .split('\n')
+      .map((l) => l.replace(/\s+#.*$/, '').trim())
+      .filter((l) => l.startsWith('npx gateway-contract '));
+    expect(commands.length).toBeGreaterThanOrEqual(5);
+    for (const command of commands) {
+      const args = (command.slice('npx gateway-contract '.length).match(/'[^']*'|\S+/g) ?? []).map((a) => a.replace(/^'|'$/g, ''));
+      const result = await runCli(args, undefined, {}, work);
+      expect(result.stderr, command).not.toMatch(/[1-9]\d* invalid|no payload validated/);
+      expect(result.status, `${command}\n${result.stdout}${result.stderr}`).toBe(0);
+    }
+    expect(readFileSync(join(work, 'reports/payloads.xml'), 'utf8')).toContain('<testsuite name="initiatePayment request" tests="1" failures="0"');
+    expect(readFileSync(join(work, 'reports/traffic.xml'), 'utf8')).toContain('<testsuite name="notifyTokenStatus response" tests="1" failures="0"');
+  });
+});
+
 describe('usage errors: exit 2 with one line', () => {
   it.each([
     [['validate', 'initiatePayment', 'request', '-', '--format', 'xml'], /--format must be one of text, json, junit, sarif, github/],

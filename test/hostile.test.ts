@@ -265,6 +265,10 @@ describe('parsing untrusted JSON text', () => {
     expect(duplicateKey('{"a":[{"x":1},{"x":1,"y":{"x":2}}],"b":"\\"a\\":1","a\\u0062":1}')).toBeNull();
     expect(duplicateKey('{"a":[{"x":1},{"x":1,"x":2}]}')).toBe('/a/1/x');
     expect(duplicateKey('{"a\\u0062":1,"ab":2}')).toBe('/ab');
+    // Escaped quotes and backslashes inside strings do not end them.
+    expect(duplicateKey('{"q\\"":"\\\\","q\\"":1}')).toBe('/<unknown key>');
+    expect(duplicateKey('{"s":"a\\"b\\\\","t":{"s":"\\\\\\"","s":0}}')).toBe('/t/s');
+    expect(duplicateKey('{"s":"\\\\","t":"\\\\\\\\"}')).toBeNull();
   });
 
   it('refuses invalid UTF-8, binary input and empty input', () => {

@@ -46,31 +46,53 @@ export function parseJson(input: string | Uint8Array): ParsedJson {
   return { ok: true, value };
 }
 
+/** An object or array being read: its keys so far (objects), its item count (arrays), and where it is. */
+interface Open {
+  keys: Set<string> | null;
+  index: number;
+  parent: Open | null;
+  /** The key or index of this value in its parent. */
+  segment: string;
+}
+
+/** The JSON Pointer of an open value, built only when a duplicate is found. */
+function pathOf(open: Open | null): string {
+  const segments: string[] = [];
+  for (let o = open; o?.parent; o = o.parent) segments.push(o.parent.keys ? pointerSegment(o.segment) : o.segment);
+  return segments.length ? `/${segments.reverse().join('/')}` : '';
+}
+
+/** The index of the quote that closes the string opening at `i` (the text is valid JSON). */
+function closingQuote(text: string, i: number): number {
+  let j = text.indexOf('"', i + 1);
+  // A quote after an odd number of backslashes is escaped: the string goes on.
+  for (;;) {
+    let k = j;
+    while (text.charCodeAt(k - 1) === 0x5c) k--;
+    if ((j - k) % 2 === 0 || j === -1) return j;
+    j = text.indexOf('"', j + 1);
+  }
+}
+
 /**
  * The JSON Pointer of the first key that appears twice in one object, or null. Linear, with an
- * explicit stack (no recursion), for text that JSON.parse has already accepted.
+ * explicit stack (no recursion), for text that JSON.parse has already accepted. Strings are
+ * skipped with indexOf, so the loop visits the structure, not every character.
  */
 export function duplicateKey(text: string): string | null {
-  const stack: { keys: Set<string> | null; path: string; index: number }[] = [];
-  let pendingKey: string | null = null;
+  let top = null as Open | null;
+  let pendingKey = '';
   let expectKey = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === 0x22) {
       // a string: a key when an object expects one
-      let j = i + 1;
-      let raw = false;
-      while (text.charCodeAt(j) !== 0x22) {
-        if (text.charCodeAt(j) === 0x5c) {
-          raw = true;
-          j++;
-        }
-        j++;
-      }
-      const top = stack[stack.length - 1];
+      const j = closingQuote(text, i);
+      if (j === -1) return null;
       if (expectKey && top?.keys) {
-        const key: string = raw ? JSON.parse(text.slice(i, j + 1)) : text.slice(i + 1, j);
-        if (top.keys.has(key)) return `${top.path}/${pointerSegment(key)}`;
+        const rawKey = text.slice(i + 1, j);
+        const key: string = rawKey.includes('\\') ? JSON.parse(text.slice(i, j + 1)) : rawKey;
+        if (top.keys.has(key)) return `${pathOf(top)}/${pointerSegment(key)}`;
         top.keys.add(key);
         pendingKey = key;
         expectKey = false;
@@ -78,16 +100,14 @@ export function duplicateKey(text: string): string | null {
       i = j;
     } else if (c === 0x7b || c === 0x5b) {
       // { or [
-      const top = stack[stack.length - 1];
-      const segment = top ? (top.keys ? pointerSegment(pendingKey ?? '') : String(top.index)) : null;
-      stack.push({ keys: c === 0x7b ? new Set() : null, path: segment === null || !top ? '' : `${top.path}/${segment}`, index: 0 });
+      const segment: string = top ? (top.keys ? pendingKey : String(top.index)) : '';
+      top = { keys: c === 0x7b ? new Set() : null, index: 0, parent: top, segment };
       expectKey = c === 0x7b;
     } else if (c === 0x7d || c === 0x5d) {
       // } or ]
-      stack.pop();
+      top = top?.parent ?? null;
     } else if (c === 0x2c) {
       // ,
-      const top = stack[stack.length - 1];
       if (top?.keys) expectKey = true;
       else if (top) top.index++;
     }
