@@ -2,7 +2,7 @@
 import { spawn } from 'node:child_process';
 // `npm run bench`: how fast validation, start-up, the client, the mock and the sandbox are, each against a
 // reference measured in the same run. Loopback only, bounded in time. Prints a table and writes
-// bench/results.json. Usage: node bench/run.mjs [--only validation,startup,client,mock,sandbox,generate,patterns]
+// bench/results.json. Usage: node bench/run.mjs [--only validation,startup,batch,client,mock,sandbox,generate,patterns]
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { arch, cpus, platform, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -28,6 +28,10 @@ if (wanted('validation')) {
 if (wanted('startup')) {
   log('cold start');
   figures.push(...(await (await import('./startup.mjs')).startupFigures()));
+}
+if (wanted('batch')) {
+  log('1 000 payloads in one run vs bare node');
+  figures.push(...(await (await import('./batch.mjs')).batchFigures()));
 }
 if (wanted('client')) {
   log('client vs bare fetch');

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { validate } from '../dist/validation/validate.js';
 import { operations } from '../generated/operations.js';
+import { parametersOf } from './payloads.mjs';
 import { msPerRun, pairedNsPerOp, ratio } from './stats.mjs';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
@@ -27,8 +28,8 @@ export async function validationFigures() {
     for (const op of operations) {
       const payload = exampleOf(op);
       const text = JSON.stringify(payload);
-      const query = payload.body?.mid && payload.body?.orderId ? { mid: payload.body.mid, orderId: payload.body.orderId } : undefined;
-      const options = query ? { query } : {};
+      // The parameters of the request's URL: without them the request is incomplete (D-48).
+      const options = parametersOf(op.operationId, payload);
       if (!validate(op.operationId, 'request', payload, options).valid) throw new Error(`example of ${op.operationId} is not valid`);
       const parse = () => JSON.parse(text);
       const valid = pairedNsPerOp(() => validate(op.operationId, 'request', payload, options), parse);
@@ -52,7 +53,8 @@ export async function validationFigures() {
         op.operationId,
         'request',
         file,
-        ...(query ? ['--query', `mid=${query.mid}`, '--query', `orderId=${query.orderId}`] : []),
+        ...Object.entries(options.query ?? {}).flatMap(([k, v]) => ['--query', `${k}=${v}`]),
+        ...Object.entries(options.path ?? {}).flatMap(([k, v]) => ['--path', `${k}=${v}`]),
       ];
       const cli = await msPerRun(() => run(args), { rounds: 3 });
       const bare = await msPerRun(() => run(['-e', '0']), { rounds: 3 });

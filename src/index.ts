@@ -18,6 +18,13 @@ export type {
   RetryOptions,
 } from './client/createGatewayClient.js';
 export { createGatewayClient } from './client/createGatewayClient.js';
+export type { HarOptions } from './inputs/har.js';
+export { harRecords } from './inputs/har.js';
+export type { NdjsonOptions } from './inputs/ndjson.js';
+export { ndjsonRecords } from './inputs/ndjson.js';
+export type { ReportFormat } from './report/format.js';
+export { formatReport, REPORT_FORMATS } from './report/format.js';
+export type { Report, ReportOptions } from './report/model.js';
 export type { CreateOrderSpec, Sandbox, SandboxOptions, SandboxOrder, WebhookDelivery } from './sandbox/index.js';
 export {
   DEFAULT_MERCHANT_KEY as SANDBOX_DEFAULT_MERCHANT_KEY,
@@ -50,6 +57,16 @@ export { resultCodeFor, resultCodeRules } from './validation/resultCodeRules.js'
 export type { ValidationFailure, ValidationIssue, ValidationOptions, ValidationResult, ValidationSuccess } from './validation/validate.js';
 export { listOperations, validate } from './validation/validate.js';
 export type {
+  BatchResult,
+  CaseIssue,
+  CaseResult,
+  PayloadRecord,
+  PayloadSource,
+  SkippedRecord,
+  ValidateManyOptions,
+} from './validation/validateMany.js';
+export { validateMany } from './validation/validateMany.js';
+export type {
   ReplayStore,
   TokenStatusEvent,
   TokenStatusHandler,
@@ -61,5 +78,7 @@ export type {
   WebhookVerdict,
 } from './webhook/receive.js';
 export { createMemoryReplayStore, createWebhookReceiver, WEBHOOK_DEFAULTS } from './webhook/receive.js';
-export type { SendTokenNotificationOptions, SendTokenNotificationResult } from './webhook/send.js';
-export { sendTokenNotification } from './webhook/send.js';
+export type { PostNotificationOptions, PostNotificationResult, SendTokenNotificationOptions, SendTokenNotificationResult } from './webhook/send.js';
+export { postNotification, sendTokenNotification } from './webhook/send.js';
+export type { WebhookSuiteCase, WebhookSuiteOptions, WebhookSuiteResult } from './webhook/suite.js';
+export { runWebhookSuite } from './webhook/suite.js';

@@ -55,15 +55,19 @@ describe('gateway-contract validate', () => {
     expect(JSON.parse(mismatch.stdout)).toMatchObject({ pointer: '/body/mid', rule: 'queryMatchesBody', resultCode: '2013' });
     const tokenize = structuredClone(doc.components.examples.TokenizeCardRequest.value);
     tokenize.body.mid = 'MERCHANT0001';
-    const ok = await runCli(['validate', 'tokenizeCard', 'request', file('tok.json', tokenize), '--path', 'mid=MERCHANT0001']);
+    const args = ['validate', 'tokenizeCard', 'request', file('tok.json', tokenize), '--path', 'mid=MERCHANT0001'];
+    const ok = await runCli([...args, '--query', `requestId=${tokenize.head.requestId}`]);
     expect(ok.status).toBe(0);
+    // Without its query the tokenize request is incomplete: the service answers 406.
+    const noQuery = await runCli(args);
+    expect(noQuery.status).toBe(1);
+    expect(JSON.parse(noQuery.stdout)).toMatchObject({ in: 'query', pointer: '/requestId', rule: 'requiredParameters', resultCode: '406' });
   });
 
   it.each([
     [['validate'], /expected <operationId>/],
     [['validate', 'pay', 'request', '-'], /unknown operationId "pay"/],
     [['validate', 'initiatePayment', 'sideways', '-'], /direction must be/],
-    [['validate', 'initiatePayment', 'request', '/no/such/file.json'], /cannot read "\/no\/such\/file.json": ENOENT/],
     [['validate', 'initiatePayment', 'request', '-', '--query', 'novalue'], /--query takes name=value/],
     [['validate', 'initiatePayment', 'request', '-', '--bogus'], /Unknown option '--bogus'/],
     [['frobnicate'], /unknown command "frobnicate"/],
@@ -75,14 +79,21 @@ describe('gateway-contract validate', () => {
     expect(result.stdout).toBe('');
   });
 
-  it('exits 2 on malformed or empty JSON without echoing it', async () => {
+  it('fails the case of malformed or empty JSON, or a file that cannot be read, without echoing it', async () => {
     const malformed = await runCli(['validate', 'initiatePayment', 'request', '-'], '{"cardUniqueId": 4111111111111111x}');
-    expect(malformed.status).toBe(2);
-    expect(malformed.stderr).toMatch(/malformed JSON at line 1, column \d+/);
-    expect(malformed.stderr).not.toContain('4111');
+    expect(malformed.status).toBe(1);
+    expect(JSON.parse(malformed.stdout)).toMatchObject({
+      name: 'standard input',
+      rule: 'json',
+      message: expect.stringMatching(/malformed JSON at line 1, column \d+/),
+    });
+    expect(malformed.stdout + malformed.stderr).not.toContain('4111');
     const empty = await runCli(['validate', 'initiatePayment', 'request', '-'], '');
-    expect(empty).toMatchObject({ status: 2 });
-    expect(empty.stderr).toMatch(/the input is empty/);
+    expect(empty).toMatchObject({ status: 1 });
+    expect(empty.stdout).toMatch(/the input is empty/);
+    const missing = await runCli(['validate', 'initiatePayment', 'request', '/no/such/file.json']);
+    expect(missing.status).toBe(1);
+    expect(JSON.parse(missing.stdout)).toMatchObject({ name: '/no/such/file.json', rule: 'readable', message: 'The input cannot be read (ENOENT).' });
   });
 
   it('gives the verdict of every fixture: exit 1, the expected pointers', async () => {

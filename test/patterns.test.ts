@@ -5,6 +5,7 @@
 import formatsModule from 'ajv-formats/dist/formats.js';
 import { checkSync } from 'recheck';
 import { describe, expect, it } from 'vitest';
+import { NAME_LIKE } from '../src/json/pointer.js';
 import { bundledContract, walk } from './helpers/contract.js';
 
 const doc = await bundledContract();
@@ -42,7 +43,8 @@ describe('patterns', () => {
   });
 
   // The other regular expressions that meet untrusted text: the formats the contract uses that
-  // ajv-formats checks with one regex (keys of a pointer are looked up, never matched).
+  // ajv-formats checks with one regex, and the rule for showing a label (keys of a pointer are
+  // looked up, never matched).
   const formats: Record<string, unknown> = (formatsModule as any).fullFormats ?? (formatsModule as any).default.fullFormats;
   const used = new Set<string>();
   walk(doc, (node) => {
@@ -50,6 +52,7 @@ describe('patterns', () => {
   });
   const others: [string, RegExp][] = [
     ...[...used].filter((f) => formats[f] instanceof RegExp).map((f): [string, RegExp] => [`format ${f}`, formats[f] as RegExp]),
+    ['the rule for showing a label (NAME_LIKE)', NAME_LIKE],
   ];
   for (const [name, regex] of others) {
     it(`is safe from catastrophic backtracking: ${name}`, () => {

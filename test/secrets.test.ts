@@ -1,7 +1,8 @@
 // No secret in any error: every field the contract marks `x-sensitive: true`, found by walking the
 // bundled contract, is carried through every error path (validate(), the CLI's standard output and
-// standard error, malformed JSON around it, the card helper's errors, the client's typed errors)
-// with a distinctive planted value that must appear nowhere in what comes out.
+// standard error, malformed JSON around it, every report format of a batch run over files, NDJSON
+// and HAR, the card helper's errors, the client's typed errors) with a distinctive planted value
+// that must appear nowhere in what comes out.
 
 import { generateKeyPairSync } from 'node:crypto';
 import { Readable, Writable } from 'node:stream';
@@ -17,12 +18,17 @@ import {
   type GatewayClientOptions,
   GatewayError,
   GatewayNonJsonError,
+  operations,
   passesLuhn,
   RequestValidationError,
   ResponseValidationError,
   validate,
 } from '../src/index.js';
+import { harRecords } from '../src/inputs/har.js';
+import { ndjsonRecords } from '../src/inputs/ndjson.js';
 import { parseJson } from '../src/json/parse.js';
+import { formatReport, REPORT_FORMATS } from '../src/report/format.js';
+import { type PayloadRecord, validateMany } from '../src/validation/validateMany.js';
 import {
   applyMutation,
   contract,
@@ -40,6 +46,7 @@ import {
   sensitiveSitesOf,
 } from './helpers/arbitraries.js';
 import { runCli } from './helpers/cli.js';
+import { harEntry, harOf } from './helpers/har.js';
 
 /** Planted values: the first one a field's schema accepts is used, so the payload stays valid around it. */
 const MARKERS = ['Zq7s3cr3T-M4rk-9xK2vW', '4929180731215548', '581703', '5817'];
@@ -267,7 +274,7 @@ describe('the CLI', () => {
         expect(parsed.ok, `${p.site.pointer} ${what}`).toBe(false);
         expectNoSecret(JSON.stringify(parsed), p.marker, what);
         const out = await cli(['validate', p.view.operationId, p.direction, '-'], input);
-        expect(out.status, what).toBe(2);
+        expect(out.status, what).toBe(1);
         expectNoSecret(out.stdout + out.stderr, p.marker, `CLI ${what}`);
       }
     }
@@ -286,8 +293,87 @@ describe('the CLI', () => {
         ['validate', p.view.operationId, 'request', '-'],
         JSON.stringify(p.sample.payload).replace(`"${p.marker}"`, `"${p.marker}"x`),
       );
-      expect(malformed.status).toBe(2);
+      expect(malformed.status).toBe(1);
       expectNoSecret(malformed.stdout + malformed.stderr, p.marker, `process malformed ${p.site.name}`);
+    }
+  });
+});
+
+/** The URL of an operation with the sample's parameters, under a base path; the webhook at the merchant's own address. */
+function urlOf(p: Planted, sample: Sample): string {
+  if (p.view.operationId === 'notifyTokenStatus') return 'https://merchant.example/hooks/token';
+  let path = operations.find((o) => o.operationId === p.view.operationId)?.path as string;
+  for (const [k, v] of Object.entries(sample.path ?? {})) path = path.replace(`{${k}}`, encodeURIComponent(String(v)));
+  const query = new URLSearchParams(Object.entries(sample.query ?? {}).map(([k, v]) => [k, String(v)]));
+  return `https://gateway.example/base${path}${query.size ? `?${query}` : ''}`;
+}
+
+const REPORT = { tool: { name: 'gateway-contract', version: '1.0.0' } };
+
+describe('the reports of a batch run', () => {
+  it('never hold a planted secret, in any format, for files, NDJSON lines and recorded traffic', async () => {
+    for (const p of sites) {
+      const records: PayloadRecord[] = [];
+      const entries: unknown[] = [];
+      for (const { what, sample } of hostileVariants(p)) {
+        const text = JSON.stringify(sample.payload, null, 2);
+        const base = { operationId: p.view.operationId, direction: p.direction, payload: sample.payload, ...options(sample) };
+        records.push({ ...base, name: what, source: { file: 'samples/case.json', text } });
+        const line = JSON.stringify({ ...base, name: what });
+        records.push({ ...base, name: what, source: { file: 'cases.ndjson', line: 3, text: line, pointer: '/payload' } });
+        const request = p.direction === 'request' ? sample.payload : {};
+        const response = p.direction === 'response' ? sample.payload : undefined;
+        entries.push(harEntry('POST', urlOf(p, sample), request, response));
+      }
+      // Traffic of another host carrying the secret in its path and query: skipped, and named without it.
+      entries.push(harEntry('GET', `https://cdn.example/cards/${p.marker}/x?secret=${p.marker}`, undefined, { echo: p.marker }));
+      entries.push(harEntry('POST', `https://cdn.example/${p.marker}`, { [p.marker]: p.marker }, { [p.marker]: p.marker }));
+      records.push(...harRecords(harOf(entries, 2), { file: 'traffic.har', webhookPath: '/hooks/token' }));
+      const result = await validateMany(records);
+      expect(result.counts.invalid, `${p.view.operationId} ${p.site.pointer}`).toBeGreaterThan(5);
+      expect(result.counts.skipped).toBe(2);
+      for (const format of REPORT_FORMATS) {
+        const report = formatReport({ ...result, title: 'gateway-contract validate' }, format, REPORT);
+        expectNoSecret(report, p.marker, `${format} ${p.view.operationId} ${p.site.pointer}`);
+      }
+      expectNoSecret(seen(result), p.marker, `validateMany ${p.view.operationId} ${p.site.pointer}`);
+    }
+  });
+
+  it('never hold a secret from a malformed NDJSON line or HAR file around it', async () => {
+    for (const p of sites) {
+      const text = JSON.stringify({ operationId: p.view.operationId, direction: p.direction, payload: p.sample.payload });
+      const at = text.indexOf(p.marker);
+      const end = at + p.marker.length;
+      const lines = [
+        `${text.slice(0, end + 1)}x${text.slice(end + 1)}`,
+        `${text.slice(0, at - 1)}${p.marker}z${text.slice(end + 1)}`,
+        `${text.slice(0, end)}\\q${text.slice(end)}`,
+        text.slice(0, end),
+        text.replace(/^\{/, `{"${p.marker}":1,"${p.marker}":2,`),
+        `{"operationId": "${p.marker}", "direction": "request", "payload": {}}`,
+        `{"operationId": "initiatePayment", "direction": "${p.marker}", "payload": {}, "query": {"mid": ${p.marker}}}`,
+      ];
+      const records = [];
+      for await (const r of ndjsonRecords([Buffer.from(lines.join('\n'))], { file: 'cases.ndjson' })) records.push(r);
+      records.push(...harRecords(`{"log": {"entries": [${p.marker}x]}}`, { file: 'broken.har' }));
+      const result = await validateMany(records);
+      expect(result.counts.invalid).toBe(lines.length + 1);
+      for (const format of REPORT_FORMATS)
+        expectNoSecret(formatReport({ ...result, title: 'x' }, format, REPORT), p.marker, `${format} malformed ${p.view.operationId} ${p.site.pointer}`);
+    }
+  });
+
+  it('as a process, keeps each kind of secret out of every format', async () => {
+    const byName = new Map(sites.map((s) => [s.site.name, s]));
+    const lines = [...byName.values()].map((p) => {
+      const sample = plant(p.sample, p.site.at, [p.marker]);
+      return JSON.stringify({ operationId: p.view.operationId, direction: p.direction, payload: sample.payload, ...options(sample) });
+    });
+    for (const format of REPORT_FORMATS) {
+      const out = await runCli(['validate', '--ndjson', '-', '--format', format], `${lines.join('\n')}\n`);
+      expect(out.status, format).toBe(1);
+      for (const p of byName.values()) expectNoSecret(out.stdout + out.stderr, p.marker, `process ${format} ${p.site.name}`);
     }
   });
 });

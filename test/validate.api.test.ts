@@ -3,29 +3,39 @@
 
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { operations, validate } from '../src/index.js';
+import { validate } from '../src/index.js';
+import { contractExamples } from './helpers/examples.js';
 
 const doc = JSON.parse(readFileSync(new URL('../generated/openapi.json', import.meta.url), 'utf8'));
 const example = (name: string) => structuredClone(doc.components.examples[name].value);
 const QUERY = { mid: 'MERCHANT0001', orderId: 'ORDER-1001' };
 
 describe('validate()', () => {
-  it('accepts every example of every operation in its direction', () => {
-    for (const op of operations) {
-      for (const [direction, side] of [
-        ['request', op.request],
-        ['response', op.response],
-      ] as const) {
-        for (const name of side.examples) {
-          const media = (op.kind === 'webhook' ? doc.webhooks[op.webhook!] : doc.paths[op.path!]).post;
-          const ref = (direction === 'request' ? media.requestBody : media.responses['200']).content['application/json'].examples[name].$ref;
-          const value = structuredClone(doc.components.examples[ref.split('/').pop()].value);
-          const query = value.body?.mid && value.body?.orderId ? { mid: value.body.mid, orderId: value.body.orderId } : undefined;
-          const result = validate(op.operationId, direction, value, query && direction === 'request' ? { query } : {});
-          expect(result, `${op.operationId} ${direction} ${name}`).toEqual({ valid: true });
-        }
-      }
+  it('accepts every example of every operation in its direction, with the parameters a merchant sends', () => {
+    for (const { operationId, direction, name, payload, query, path } of contractExamples()) {
+      const result = validate(operationId, direction, payload, { query, path });
+      expect(result, `${operationId} ${direction} ${name}`).toEqual({ valid: true });
     }
+  });
+
+  it('demands the required query and path parameters, unless told to judge the payload alone', () => {
+    const pay = example('PayWithUpi');
+    const none = validate('initiatePayment', 'request', pay);
+    expect(!none.valid && none.errors.map((e) => [e.in, e.pointer, e.rule, e.resultCode])).toEqual([
+      ['query', '/mid', 'requiredParameters', '1007'],
+      ['query', '/orderId', 'requiredParameters', '1007'],
+    ]);
+    expect(!none.valid && none.resultCode?.code).toBe('1007');
+    const tokenize = example('TokenizeCardRequest');
+    const noPath = validate('tokenizeCard', 'request', tokenize, { query: { requestId: tokenize.head.requestId } });
+    expect(!noPath.valid && noPath.errors.map((e) => [e.in, e.pointer, e.resultCode])).toEqual([['path', '/mid', '1004']]);
+    expect(validate('initiatePayment', 'request', pay, { parameters: false })).toEqual({ valid: true });
+    // Given parameters are still compared with the body.
+    const other = validate('initiatePayment', 'request', pay, { parameters: false, query: { mid: 'OTHER' } });
+    expect(!other.valid && other.errors.map((e) => e.rule)).toEqual(['queryMatchesBody']);
+    // Operations without parameters, and responses, are not concerned.
+    expect(validate('preAuthorize', 'request', example('PreAuthWalletRequest')).valid).toBe(true);
+    expect(validate('initiatePayment', 'response', example('PaySucceeded')).valid).toBe(true);
   });
 
   it('points at a missing conditional field, names its rule and the result code', () => {
@@ -60,25 +70,26 @@ describe('validate()', () => {
   it('keeps the first payment within the renewal amount for UPI and BANK_MANDATE', () => {
     const sub = example('CreateFixedUpiSubscription');
     sub.body.txnAmount.value = '300.00';
-    const over = validate('createSubscription', 'request', sub);
+    const query = { mid: sub.body.mid, orderId: sub.body.orderId };
+    const over = validate('createSubscription', 'request', sub, { query });
     expect(!over.valid && over.errors.map((e) => [e.pointer, e.rule, e.resultCode])).toEqual([
       ['/body/txnAmount/value', 'firstPaymentWithinRenewalAmount', '2007'],
     ]);
     // The row of section 7.7 that says what is wrong: the first payment's amount, not a subscription in progress.
     expect(!over.valid && over.resultCode).toEqual({ code: '2007', status: 'F', message: 'Txn amount is invalid' });
     sub.body.txnAmount.value = '299';
-    expect(validate('createSubscription', 'request', sub).valid).toBe(true);
+    expect(validate('createSubscription', 'request', sub, { query }).valid).toBe(true);
     delete sub.body.renewalAmount; // renewalAmount defaults to txnAmount
-    expect(validate('createSubscription', 'request', sub).valid).toBe(true);
+    expect(validate('createSubscription', 'request', sub, { query }).valid).toBe(true);
     sub.body.subscriptionPaymentMode = 'CC';
     sub.body.renewalAmount = '1.00';
-    expect(validate('createSubscription', 'request', sub).valid).toBe(true);
+    expect(validate('createSubscription', 'request', sub, { query }).valid).toBe(true);
   });
 
   it('wants the expiry date after the start date', () => {
     const sub = example('CreateFixedUpiSubscription');
     sub.body.subscriptionExpiryDate = sub.body.subscriptionStartDate;
-    const result = validate('createSubscription', 'request', sub);
+    const result = validate('createSubscription', 'request', sub, { parameters: false });
     expect(!result.valid && result.errors.map((e) => e.rule)).toEqual(['expiryAfterStart']);
   });
 
@@ -121,17 +132,18 @@ describe('validate()', () => {
   it('answers the token-service codes: head missing 1006, signature type missing 1005, invalid 1400', () => {
     const tokenize = example('TokenizeCardRequest');
     const path = { mid: 'MERCHANT0001' };
+    const query = { requestId: tokenize.head.requestId };
     const headless = { body: tokenize.body };
-    expect((validate('tokenizeCard', 'request', headless, { path }) as any).resultCode.code).toBe('1006');
+    expect((validate('tokenizeCard', 'request', headless, { path, query }) as any).resultCode.code).toBe('1006');
     const noType = example('TokenizeCardRequest');
     delete noType.head.signatureType;
-    expect((validate('tokenizeCard', 'request', noType, { path }) as any).resultCode.code).toBe('1005');
+    expect((validate('tokenizeCard', 'request', noType, { path, query }) as any).resultCode.code).toBe('1005');
     const badType = example('TokenizeCardRequest');
     badType.head.signatureType = 'JWT';
-    expect((validate('tokenizeCard', 'request', badType, { path }) as any).resultCode.code).toBe('1400');
+    expect((validate('tokenizeCard', 'request', badType, { path, query }) as any).resultCode.code).toBe('1400');
     const otherMid = example('TokenizeCardRequest');
     otherMid.body.mid = 'OTHER';
-    const mismatch = validate('tokenizeCard', 'request', otherMid, { path });
+    const mismatch = validate('tokenizeCard', 'request', otherMid, { path, query });
     expect(!mismatch.valid && mismatch.errors.map((e) => [e.rule, e.resultCode])).toEqual([['tokenizeMidMatchesPath', '407']]);
   });
 

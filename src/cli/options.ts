@@ -8,9 +8,8 @@ export interface Io {
   stderr: NodeJS.WritableStream;
 }
 
-/** One command of `gateway-contract`: its help and what it does, resolving with the exit status. */
+/** One command of `gateway-contract`: its help and what it does, resolving with the exit status (its summary is in main.ts). */
 export interface Command {
-  summary: string;
   usage: string;
   help: string;
   run(args: string[], io: Io): Promise<number>;

@@ -5,13 +5,14 @@
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 
-function skipSpace(text: string, i: number): number {
+/** The index of the first character at or after `i` that is not JSON whitespace (or a byte order mark). */
+export function skipSpace(text: string, i: number): number {
   for (let c = text.charCodeAt(i); c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d || c === 0xfeff; c = text.charCodeAt(++i));
   return i;
 }
 
 /** The index just after the string that opens at `i`. */
-function stringEnd(text: string, i: number): number {
+export function stringEnd(text: string, i: number): number {
   for (let j = i + 1; j < text.length; j++) {
     const c = text.charCodeAt(j);
     if (c === BACKSLASH) j++;
@@ -21,7 +22,7 @@ function stringEnd(text: string, i: number): number {
 }
 
 /** The index just after the value that starts at `i` (no recursion: nesting is counted). */
-function valueEnd(text: string, i: number): number {
+export function valueEnd(text: string, i: number): number {
   const first = text.charCodeAt(i);
   if (first === QUOTE) return stringEnd(text, i);
   if (first === 0x7b || first === 0x5b) {

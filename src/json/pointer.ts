@@ -13,6 +13,15 @@ export const TRUNCATED = '<deeper>';
 
 const NAMES: ReadonlySet<string> = new Set(fieldNames);
 
+/**
+ * Whether a label that is not a payload key (an operationId or direction a record names, a segment
+ * of a recorded URL) reads like a name and may be shown: words of letters, `_` and `$`, joined by
+ * `.` or `-`, at most three digits at the end, at most 64 characters. A card number, a token or a
+ * signature does not.
+ */
+export const NAME_LIKE = /^(?=.{1,64}$)[A-Za-z_$][A-Za-z_$]*(?:[.-][A-Za-z_$]+)*[0-9]{0,3}$/;
+export const readsLikeName = (text: unknown): text is string => typeof text === 'string' && NAME_LIKE.test(text);
+
 /** Whether a key is a field name of the contract. */
 export const isFieldName = (key: unknown): boolean => typeof key === 'string' && NAMES.has(key);
 

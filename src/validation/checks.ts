@@ -9,6 +9,8 @@ import type { ValidationIssue } from './errors.js';
 export interface RequestContext {
   query?: Record<string, string | undefined> | undefined;
   path?: Record<string, string | undefined> | undefined;
+  /** `false`: missing parameters are not reported (the payload alone is judged). */
+  parameters?: boolean | undefined;
 }
 
 /** A rule JSON Schema cannot say, with its words and its check. */
@@ -74,10 +76,13 @@ export const namedChecks: Readonly<Record<NamedCheckName, NamedCheck>> = {
   requiredParameters: {
     ...namedCheckRules.requiredParameters,
     run(_payload, context, operation) {
+      // Not given is missing (DECISIONS.md, D-48): a request without its URL's parameters cannot be sent.
+      if (context.parameters === false) return NONE;
       let issues = NONE;
       for (const param of operation.parameters) {
-        const values = param.in === 'query' ? context.query : param.in === 'path' ? context.path : undefined;
-        if (!values || !param.required || (typeof values[param.name] === 'string' && values[param.name] !== '')) continue;
+        if (!param.required || (param.in !== 'query' && param.in !== 'path')) continue;
+        const values = (param.in === 'query' ? context.query : context.path) ?? {};
+        if (typeof values[param.name] === 'string' && values[param.name] !== '') continue;
         if (issues === NONE) issues = [];
         issues.push({
           in: param.in as 'query' | 'path',

@@ -34,6 +34,13 @@ export interface ValidationOptions extends RequestContext {
   query?: Record<string, string | undefined> | undefined;
   /** The request's path parameters (tokenize: `mid`). */
   path?: Record<string, string | undefined> | undefined;
+  /**
+   * Whether the request's required query and path parameters are demanded (default true: one
+   * missing, or no `query`/`path` given at all, is the issue `requiredParameters`). `false`
+   * validates the payload alone, as for a sample kept without its URL; parameters that are given
+   * are still compared with the body.
+   */
+  parameters?: boolean | undefined;
 }
 
 export type Direction = 'request' | 'response';
@@ -122,8 +129,9 @@ function lookup(operationId: string, direction: unknown): Entry {
 /**
  * Validates a payload of one operation, in one direction, against the contract and the named
  * checks. `payload` is the parsed JSON envelope `{ head, body }`; the webhook is `notifyTokenStatus`.
- * `options` gives the request's query and path parameters, for the checks that compare them with
- * the body. Never throws for anything inside the payload; throws a TypeError for an unknown
+ * `options` gives the request's query and path parameters: the required ones are demanded (a
+ * request of pay without `{ query: { mid, orderId } }` is invalid) unless `parameters: false`, and
+ * they are compared with the body. Never throws for anything inside the payload; throws a TypeError for an unknown
  * operationId or direction.
  */
 export function validate<O extends OperationId>(operationId: O, direction: Direction, payload: unknown, options: ValidationOptions = {}): ValidationResult<O> {

@@ -58,22 +58,33 @@ export interface SendTokenNotificationResult {
   requestId: string;
 }
 
+/** How to post a text to the merchant's address and wait for the reply. */
+export interface PostNotificationOptions {
+  /** The merchant's `{merchant_response_url}`. */
+  url: string;
+  /** The exact text to post as the request body, JSON or not. */
+  text: string;
+  /** Milliseconds to wait for the reply before `GatewayTimeoutError` (default 30 000). */
+  timeoutMs?: number | undefined;
+  /** Replies larger than this many bytes are not read: `GatewayNonJsonError` (default 1 MiB). */
+  maxReplyBytes?: number | undefined;
+  /** A fetch to use instead of the global one. */
+  fetch?: ((request: Request) => Promise<Response>) | undefined;
+}
+
+/** What `postNotification` learns of the reply. */
+export type PostNotificationResult = Omit<SendTokenNotificationResult, 'requestId'>;
+
 /**
- * Signs and posts one token status notification, then checks the merchant's reply. Rejects with
- * `GatewayNetworkError`, `GatewayTimeoutError`, `GatewayNonJsonError` (no usable reply) or
- * `RequestValidationError` (the notification breaks the contract; nothing was sent).
+ * Posts `text` as it is (with `Content-Type: application/json`) to the merchant's address and
+ * checks the reply against the contract, as `sendTokenNotification` does. For rehearsing requests
+ * that are not notifications at all: an envelope without a head, a body that is not JSON. Rejects
+ * like `sendTokenNotification`, except that nothing is checked before sending.
  */
-export async function sendTokenNotification(options: SendTokenNotificationOptions): Promise<SendTokenNotificationResult> {
-  const { url, body, signer, now = Date.now, timeoutMs = 30_000, maxReplyBytes = DEFAULT_MAX_ANSWER_BYTES, clientId, encryptionKeyVersion } = options;
+export async function postNotification(options: PostNotificationOptions): Promise<PostNotificationResult> {
+  const { url, text, timeoutMs = 30_000, maxReplyBytes = DEFAULT_MAX_ANSWER_BYTES } = options;
   if (typeof url !== 'string' || !/^https?:\/\//i.test(url)) throw new TypeError("url must be the merchant's http(s) address.");
-  if (!signer || typeof signer.sign !== 'function') throw new TypeError('sendTokenNotification needs a signer, for example createChecksumSigner(merchantKey).');
-  const requestId = options.requestId ?? randomUUID();
-
-  const head = { ...tokenServiceHead({ now, requestId, signatureType: signer.signatureType, clientId, encryptionKeyVersion }), ...options.head };
-  // A signature given in `head` is sent as it is (to rehearse a bad one); otherwise the body is signed.
-  const envelope = await buildEnvelope(head, body, options.head?.signature === undefined ? signer : undefined);
-  if (options.validateRequest !== false) checkRequest(OPERATION, envelope, {}, 'the notification');
-
+  if (typeof text !== 'string') throw new TypeError('text must be the request body to post, as a string.');
   const fetchImpl = options.fetch ?? fetch;
   const exchanged = await exchange(
     async (signal) => {
@@ -81,7 +92,7 @@ export async function sendTokenNotification(options: SendTokenNotificationOption
         new Request(url, {
           method: 'POST',
           headers: { 'content-type': 'application/json', accept: 'application/json' },
-          body: envelope.text,
+          body: text,
           redirect: 'manual',
           signal,
         }),
@@ -109,6 +120,24 @@ export async function sendTokenNotification(options: SendTokenNotificationOption
     issues,
     ...(typeof result.code === 'string' ? { code: result.code } : {}),
     outcome: result.outcome,
-    requestId,
   };
+}
+
+/**
+ * Signs and posts one token status notification, then checks the merchant's reply. Rejects with
+ * `GatewayNetworkError`, `GatewayTimeoutError`, `GatewayNonJsonError` (no usable reply) or
+ * `RequestValidationError` (the notification breaks the contract; nothing was sent).
+ */
+export async function sendTokenNotification(options: SendTokenNotificationOptions): Promise<SendTokenNotificationResult> {
+  const { url, body, signer, now = Date.now, clientId, encryptionKeyVersion } = options;
+  if (typeof url !== 'string' || !/^https?:\/\//i.test(url)) throw new TypeError("url must be the merchant's http(s) address.");
+  if (!signer || typeof signer.sign !== 'function') throw new TypeError('sendTokenNotification needs a signer, for example createChecksumSigner(merchantKey).');
+  const requestId = options.requestId ?? randomUUID();
+
+  const head = { ...tokenServiceHead({ now, requestId, signatureType: signer.signatureType, clientId, encryptionKeyVersion }), ...options.head };
+  // A signature given in `head` is sent as it is (to rehearse a bad one); otherwise the body is signed.
+  const envelope = await buildEnvelope(head, body, options.head?.signature === undefined ? signer : undefined);
+  if (options.validateRequest !== false) checkRequest(OPERATION, envelope, {}, 'the notification');
+  const result = await postNotification({ url, text: envelope.text, timeoutMs: options.timeoutMs, maxReplyBytes: options.maxReplyBytes, fetch: options.fetch });
+  return { ...result, requestId };
 }

@@ -18,4 +18,5 @@ declare const log: { warn(...values: unknown[]): void };
 declare const receiver: import('gateway-contract').WebhookReceiver;
 declare const client: import('gateway-contract').GatewayClient;
 declare const body: import('gateway-contract').RequestOf<'initiatePayment'>['body'];
+declare const capturedRequests: { id: string; body: unknown; query: Record<string, string> }[];
 declare function saveCardToken(token: { tokenIndexNumber: string; tokenStatus: string; cardSuffix: string }): Promise<void>;

@@ -10,9 +10,9 @@ export interface CliResult {
   stderr: string;
 }
 
-export function runCli(args: string[], input?: string | Buffer, env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
+export function runCli(args: string[], input?: string | Buffer, env: NodeJS.ProcessEnv = {}, cwd?: string): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'], ...(cwd ? { cwd } : {}) });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d) => {

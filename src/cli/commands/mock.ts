@@ -8,7 +8,6 @@ const LOG_LEVELS: readonly MockLogLevel[] = ['silent', 'error', 'warn', 'info'];
 const isLogLevel = (level: string): level is MockLogLevel => (LOG_LEVELS as readonly string[]).includes(level);
 
 export const mockCommand: Command = {
-  summary: 'Serve the mock gateway (Prism) and the reference docs on 127.0.0.1.',
   usage: 'gateway-contract mock [--host 127.0.0.1] [--port 4010] [--docs-port 4011] [--log silent]',
   help: [
     "Starts Prism on the bundled contract, serving the six operations at the description's paths",

@@ -4,7 +4,6 @@ import { operations } from '../../../generated/operations.js';
 import type { Command } from '../options.js';
 
 export const operationsCommand: Command = {
-  summary: 'List the operations and the webhook with method, host and path.',
   usage: 'gateway-contract operations [--json]',
   help: 'Lists every operationId with its method, host (gateway, router, or the merchant for the webhook) and path.\n\nOptions:\n  --json       print the operation index as JSON\n  -h, --help   show this help',
   async run(args, io) {

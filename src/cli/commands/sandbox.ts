@@ -7,7 +7,6 @@ import { DEFAULT_CLIENT_ID, DEFAULT_MID, DEFAULT_PORT, DEFAULT_RETENTION, DEFAUL
 import { type Command, UsageError, usageError as usage, wholeNumber } from '../options.js';
 
 export const sandboxCommand: Command = {
-  summary: 'Serve the stateful sandbox of the service on 127.0.0.1.',
   usage: 'gateway-contract sandbox [--port 4020] [--mid MERCHANT0001]... [--webhook-url <url>] [options]',
   help: [
     "Starts the sandbox: the six operations at the description's paths (gateway and router paths on one",

@@ -1,33 +1,25 @@
 // `gateway-contract send-webhook`: posts one signed token status notification, built from the
-// contract's own named example for the status, to a merchant's address and judges the reply.
-import { readFileSync } from 'node:fs';
+// contract's own named example for the status, to a merchant's address and judges the reply; with
+// --suite, runs every conformance case (runWebhookSuite) and reports them like `validate` does.
 import { parseArgs } from 'node:util';
+import type { Report } from '../../report/model.js';
 import { createChecksumSigner, type Signer } from '../../signing/checksum.js';
 import { GatewayError, GatewayNonJsonError, RequestValidationError } from '../../transport/errors.js';
 import type { Schemas } from '../../types.js';
+import { notificationBody, TOKEN_STATUSES } from '../../webhook/examples.js';
 import { type SendTokenNotificationResult, sendTokenNotification } from '../../webhook/send.js';
+import { runWebhookSuite, type WebhookSuiteResult } from '../../webhook/suite.js';
 import { type Command, usageError as usage } from '../options.js';
-
-const STATUSES = ['INIT', 'SUSPENDED', 'ACTIVE', 'DEAD', 'FAILED'];
-
-/** The body of the contract's example notification for a status (TokenStatusActive, ...). */
-function exampleBody(status: string): Schemas['TokenStatusNotificationBody'] {
-  const doc = JSON.parse(readFileSync(new URL('../../../generated/openapi.json', import.meta.url), 'utf8')) as {
-    components: { examples: Record<string, { value: { body: Schemas['TokenStatusNotificationBody'] } }> };
-  };
-  const name = `TokenStatus${status[0]}${status.slice(1).toLowerCase()}`;
-  const example = doc.components.examples[name];
-  if (!example) throw new Error(`the contract has no example ${name}`);
-  return structuredClone(example.value.body);
-}
+import { reportFormat, writeReport } from '../output.js';
 
 /** Text from the merchant's reply, made safe for one terminal line. */
 const shown = (value: unknown) => JSON.stringify(String(value ?? '').slice(0, 200));
 
 export const sendWebhookCommand: Command = {
-  summary: "Send a signed token status notification to a merchant's webhook and check the reply.",
-  usage:
+  usage: [
     'gateway-contract send-webhook --url <merchant url> --status <INIT|SUSPENDED|ACTIVE|DEAD|FAILED> [--key <merchant key>] [--mid <mid>] [--token-index <tokenIndexNumber>] [...]',
+    '       gateway-contract send-webhook --url <merchant url> --suite [--mid <mid>] [--format junit] [--output <file>] [...]',
+  ].join('\n'),
   help: [
     "Builds the token status notification of section 4.1 from the contract's example for the status,",
     "signs its body with the merchant key (CHECKSUM) and posts it to the merchant's address, as the",
@@ -38,9 +30,17 @@ export const sendWebhookCommand: Command = {
     'JSON object per problem on standard output) or carries another code; 2 usage error, or the address',
     'could not be reached or did not answer in time.',
     '',
+    'With --suite: a conformance run of the receiver. Sends a valid notification per token status, then',
+    'every notification the receiver must refuse (a bad signature, another or no signatureType, no',
+    'signature, no head, a mandatory field missing, a malformed tokenIndexNumber, another mid, a stale',
+    'requestTimestamp, the same notification twice, the same signature with a new requestId, a body that',
+    'is not JSON) and checks each reply code against the table of section 7.1 and the decisions D-34 to',
+    'D-37 and D-51. --mid names the merchant id the receiver serves. Exit status 0 every case passed; 1',
+    'any failed; 2 usage error, or the address could not be reached.',
+    '',
     'Options (environment variables in brackets):',
     "  --url <url>               the merchant's webhook address ({merchant_response_url})",
-    `  --status <status>         tokenStatus to notify: ${STATUSES.join(', ')}`,
+    `  --status <status>         tokenStatus to notify: ${TOKEN_STATUSES.join(', ')}`,
     '  --key <key>               the 16-character merchant key [MERCHANT_KEY]; prefer the environment',
     '                            variable: a command-line argument is visible to other users. Never printed.',
     "  --mid <mid>               body.mid (default: the example's MERCHANT0001)",
@@ -48,6 +48,10 @@ export const sendWebhookCommand: Command = {
     '  --request-id <id>         head.requestId (default: a random UUID)',
     '  --client-id <id>          head.clientId, when the merchant has several keys',
     '  --timeout-ms <n>          how long to wait for the reply (default 30000)',
+    '  --suite                   run every conformance case instead of sending one notification',
+    '  --format <format>         with --suite: text, json, junit, sarif, github (default: text on a terminal,',
+    '                            json otherwise)',
+    '  --output <file>           with --suite: write the report to <file>; standard output gets the summary',
     '  -h, --help                show this help',
   ].join('\n'),
   async run(args, io) {
@@ -63,12 +67,19 @@ export const sendWebhookCommand: Command = {
         'request-id': { type: 'string' },
         'client-id': { type: 'string' },
         'timeout-ms': { type: 'string' },
+        suite: { type: 'boolean' },
+        format: { type: 'string' },
+        output: { type: 'string' },
       },
     });
     if (!values.url) throw usage("--url is required: the merchant's webhook address");
     if (!/^https?:\/\/[^\s]+$/i.test(values.url) || !URL.canParse(values.url)) throw usage('--url must be an http(s) address');
+    if (values.suite && (values.status !== undefined || values['request-id'] !== undefined))
+      throw usage('--suite sends its own notifications: --status and --request-id are for one notification');
+    if (!values.suite && (values.format !== undefined || values.output !== undefined)) throw usage('--format and --output go with --suite');
     const status = values.status?.toUpperCase() as Schemas['TokenStatus'] | undefined;
-    if (!status || !STATUSES.includes(status)) throw usage(`--status must be one of ${STATUSES.join(', ')}`);
+    if (!values.suite && (!status || !TOKEN_STATUSES.includes(status))) throw usage(`--status must be one of ${TOKEN_STATUSES.join(', ')}`);
+    const format = values.suite ? reportFormat(values.format, io, values.output) : undefined;
     const key = values.key ?? process.env.MERCHANT_KEY;
     if (!key) throw usage('a merchant key is needed: set MERCHANT_KEY (or pass --key)');
     let signer: Signer;
@@ -80,8 +91,25 @@ export const sendWebhookCommand: Command = {
     const timeoutMs = values['timeout-ms'] === undefined ? 30_000 : Number(values['timeout-ms']);
     if (!Number.isSafeInteger(timeoutMs) || timeoutMs <= 0) throw usage('--timeout-ms takes a positive whole number of milliseconds');
 
-    const body = exampleBody(status);
-    body.tokenInfo.tokenStatus = status;
+    if (values.suite && format) {
+      let run: WebhookSuiteResult;
+      try {
+        run = await runWebhookSuite({
+          url: values.url,
+          signer,
+          mid: values.mid,
+          tokenIndexNumber: values['token-index'],
+          clientId: values['client-id'],
+          timeoutMs,
+        });
+      } catch (error) {
+        if (error instanceof GatewayError) throw usage(`${error.message.replace(/^notifyTokenStatus: /, '').replace(/\.$/, '')}; address ${values.url}`);
+        throw error;
+      }
+      writeReport(suiteReport(run), format, values.output, io);
+      return run.failed > 0 ? 1 : 0;
+    }
+    const body = notificationBody(status as Schemas['TokenStatus']);
     if (values.mid !== undefined) body.mid = values.mid;
     if (values['token-index'] !== undefined) body.tokenInfo.tokenIndexNumber = values['token-index'];
 
@@ -117,3 +145,25 @@ export const sendWebhookCommand: Command = {
     return 0;
   },
 };
+
+/** The conformance run as a report: one case per notification sent, its problems those of the reply. */
+function suiteReport(run: WebhookSuiteResult): Report {
+  return {
+    title: 'gateway-contract send-webhook --suite',
+    noun: 'case',
+    verdicts: { ok: 'passed', failed: 'failed' },
+    listAll: true,
+    cases: run.cases.map((c, index) => ({
+      index,
+      name: c.name,
+      operationId: 'notifyTokenStatus',
+      direction: 'reply',
+      valid: c.passed,
+      errors: c.issues,
+      errorCount: c.issues.length,
+    })),
+    skipped: [],
+    counts: { cases: run.cases.length, valid: run.passed, invalid: run.failed, skipped: 0 },
+    truncated: false,
+  };
+}

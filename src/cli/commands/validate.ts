@@ -1,77 +1,129 @@
-// `gateway-contract validate`: one payload against the contract.
-import { readFile, stat } from 'node:fs/promises';
+// `gateway-contract validate`: payloads against the contract, many in one run: files, directories
+// and globs of one operation and direction, NDJSON records, or recorded traffic (HAR), reported in
+// the formats CI systems read. The work is validateMany()'s; this file reads the command line.
 import { parseArgs } from 'node:util';
 import { operations } from '../../../generated/operations.js';
-import { parseJson } from '../../json/parse.js';
-import type { OperationId } from '../../types.js';
-import { validate } from '../../validation/validate.js';
-import { readStream } from '../input.js';
-import { type Command, pairs, UsageError, usageError } from '../options.js';
+import { fileRecords, STDIN } from '../../inputs/files.js';
+import { expandPaths } from '../../inputs/glob.js';
+import { harFileRecords } from '../../inputs/har.js';
+import { ndjsonFileRecords } from '../../inputs/ndjson.js';
+import { REPORT_FORMATS } from '../../report/format.js';
+import type { Report } from '../../report/model.js';
+import { BATCH_DEFAULTS, type PayloadRecord, validateMany } from '../../validation/validateMany.js';
+import { type Command, pairs, usageError, wholeNumber } from '../options.js';
+import { reportFormat, writeReport } from '../output.js';
 
 const OPERATION_IDS: readonly string[] = operations.map((o) => o.operationId);
-/** Payloads larger than this are refused unless --max-bytes says otherwise (16 MiB). */
+/** Inputs larger than this are failed cases unless --max-bytes says otherwise (16 MiB). */
 const DEFAULT_MAX_BYTES = 16 * 1024 * 1024;
 
+async function* chain(sources: Iterable<AsyncIterable<PayloadRecord> | Iterable<PayloadRecord>>): AsyncGenerator<PayloadRecord> {
+  for (const source of sources) yield* source;
+}
+
 export const validateCommand: Command = {
-  summary: 'Validate a request or response payload against the contract.',
-  usage: 'gateway-contract validate <operationId> <request|response> <file|-> [--query name=value]... [--path name=value]...',
+  usage: [
+    'gateway-contract validate <operationId> <request|response> <file|dir|glob|->... [--query name=value]... [--path name=value]...',
+    '       gateway-contract validate --ndjson <file|->...',
+    '       gateway-contract validate --har <file>... [--webhook-path <path>]',
+  ].join('\n'),
   help: [
-    'Validates the JSON envelope {head, body} in <file> (or standard input with -) as the request or the',
-    'response of <operationId>, with the schema and the named checks that compare query or path with body.',
+    'Validates JSON envelopes {head, body} against the contract, with the named checks, in one run:',
+    '  <operationId> <request|response> <file|dir|glob|->...  payloads of one operation and direction: files,',
+    '      the .json files of a directory (at any depth), glob patterns (*, **, ?; quote them), standard input (-)',
+    '  --ndjson <file|->...   one record per line: {"operationId", "direction", "payload", "query"?, "path"?, "name"?}',
+    '  --har <file>...        recorded traffic (HAR 1.2): each entry posted to a path of the contract, on any host',
+    '      and under any base path, gives its request (query and path parameters from the URL) and its',
+    '      response when it has a JSON body; the webhook is recognised by its envelope, or by --webhook-path.',
+    '      Other entries are listed as skipped.',
     '',
-    'Exit status: 0 valid; 1 invalid, with one JSON object per problem on standard output',
-    '({"in","pointer","rule","message","resultCode"?}); 2 usage error, unknown operationId, unreadable',
-    'file or malformed JSON, with a one-line message on standard error.',
+    'A request without its required query or path parameters is invalid (requiredParameters); give them',
+    'with --query and --path, in the records, or in the recorded URL, or judge the payloads alone with',
+    '--no-parameters. A file or line that cannot be read or parsed is a failed case with its reason.',
+    '',
+    'Exit status: 0 every payload is valid; 1 any is invalid or unreadable; 2 usage error (unknown',
+    'operationId, a directory or pattern that names no file, more than --max-cases records), with a',
+    'one-line message on standard error.',
     '',
     `operationIds: ${OPERATION_IDS.join(', ')} (the webhook is notifyTokenStatus).`,
     '',
     'Options:',
-    '  --query name=value   a query parameter of the request (repeatable), e.g. --query mid=M1 --query orderId=O1',
-    '  --path name=value    a path parameter of the request (repeatable), e.g. --path mid=M1',
-    '  --max-bytes <n>      refuse larger input (default 16777216, 16 MiB)',
+    `  --format <format>      ${REPORT_FORMATS.join(', ')} (default: text on a terminal, json otherwise):`,
+    '                         text: a readable report; json: one JSON object per problem, with the case name;',
+    '                         junit: JUnit XML, a testsuite per operation and direction; sarif: SARIF 2.1.0;',
+    '                         github: GitHub Actions annotations (::error file=...,line=...::)',
+    '  --output <file>        write the report to <file>; standard output gets the summary',
+    '  --query name=value     a query parameter of every request (repeatable), e.g. --query mid=M1 --query orderId=O1',
+    '  --path name=value      a path parameter of every request (repeatable), e.g. --path mid=M1',
+    '  --no-parameters        do not demand the required query and path parameters (payload-only samples)',
+    '  --webhook-path <path>  with --har: the path of your webhook address; entries posted there are notifications',
+    '  --max-bytes <n>        larger files (NDJSON: lines) are failed cases (default 16777216, 16 MiB)',
+    `  --max-cases <n>        read at most this many payloads (default ${BATCH_DEFAULTS.maxCases})`,
     '',
-    'Input must be UTF-8 JSON with no key repeated within an object.',
-    '  -h, --help           show this help',
+    'Input must be UTF-8 JSON with no key repeated within an object. No report ever holds the value of a field.',
+    '  -h, --help             show this help',
   ].join('\n'),
   async run(args, io) {
     const { values, positionals } = parseArgs({
       args,
       allowPositionals: true,
       strict: true,
-      options: { query: { type: 'string', multiple: true }, path: { type: 'string', multiple: true }, 'max-bytes': { type: 'string' } },
+      options: {
+        query: { type: 'string', multiple: true },
+        path: { type: 'string', multiple: true },
+        ndjson: { type: 'boolean' },
+        har: { type: 'boolean' },
+        'webhook-path': { type: 'string' },
+        'no-parameters': { type: 'boolean' },
+        format: { type: 'string' },
+        output: { type: 'string' },
+        'max-bytes': { type: 'string' },
+        'max-cases': { type: 'string' },
+      },
     });
-    if (positionals.length !== 3) throw usageError(`expected <operationId> <request|response> <file|->, got ${positionals.length} argument(s)`);
-    const [operationId, direction, source] = positionals as [string, string, string];
-    if (!OPERATION_IDS.includes(operationId)) throw usageError(`unknown operationId "${operationId.slice(0, 64)}"; known: ${OPERATION_IDS.join(', ')}`);
-    if (direction !== 'request' && direction !== 'response') throw usageError('the direction must be "request" or "response"');
-    const query = pairs(values.query ?? [], '--query');
-    const path = pairs(values.path ?? [], '--path');
-    const maxBytes = values['max-bytes'] === undefined ? DEFAULT_MAX_BYTES : Number(values['max-bytes']);
-    if (!Number.isSafeInteger(maxBytes) || maxBytes <= 0) throw usageError('--max-bytes takes a positive whole number');
-    let bytes: Buffer;
-    try {
-      if (source === '-') bytes = await readStream(io.stdin, maxBytes);
-      else {
-        const info = await stat(source);
-        if (!info.isFile()) throw Object.assign(new Error('not a file'), { code: 'not a file' });
-        if (info.size > maxBytes) throw usageError(`"${source}" is larger than ${maxBytes} bytes (see --max-bytes)`);
-        bytes = await readFile(source);
-      }
-    } catch (error) {
-      if (error instanceof UsageError) throw error;
-      throw usageError(`cannot read ${source === '-' ? 'standard input' : `"${source}"`}: ${(error as NodeJS.ErrnoException | null)?.code ?? 'read error'}`);
+    const maxBytes = wholeNumber(values['max-bytes'], '--max-bytes', { min: 1 }) ?? DEFAULT_MAX_BYTES;
+    const maxCases = wholeNumber(values['max-cases'], '--max-cases', { min: 1, max: 10_000_000 }) ?? BATCH_DEFAULTS.maxCases;
+    const format = reportFormat(values.format, io, values.output);
+    if (values.ndjson && values.har) throw usageError('--ndjson and --har read different inputs: give one of them');
+    if ((values.ndjson || values.har) && (values.query || values.path))
+      throw usageError('--query and --path are for payload files: NDJSON records and recorded URLs carry their own');
+    if (values['webhook-path'] !== undefined && !values.har) throw usageError('--webhook-path goes with --har');
+    if (positionals.filter((p) => p === STDIN).length > 1) throw usageError('standard input (-) can be read once');
+
+    let records: AsyncIterable<PayloadRecord>;
+    let truncated = false;
+    if (values.har) {
+      if (!positionals.length) throw usageError('--har needs at least one HAR file');
+      if (positionals.includes(STDIN)) throw usageError('--har reads files, not standard input');
+      const webhookPath = values['webhook-path'];
+      if (webhookPath !== undefined && !/^\/?[^\s?#]*[^\s?#/][^\s?#]*$/.test(webhookPath))
+        throw usageError('--webhook-path takes a URL path, e.g. /webhooks/token');
+      records = chain(positionals.map((file) => harFileRecords(file, { maxBytes, webhookPath })));
+    } else if (values.ndjson) {
+      if (!positionals.length) throw usageError('--ndjson needs a file, or - for standard input');
+      records = chain(positionals.map((file) => ndjsonFileRecords(file, { maxLineBytes: maxBytes, stdin: io.stdin })));
+    } else {
+      if (positionals.length < 3) throw usageError(`expected <operationId> <request|response> <file|dir|glob|->..., got ${positionals.length} argument(s)`);
+      const [operationId, direction, ...sources] = positionals as [string, string, ...string[]];
+      if (!OPERATION_IDS.includes(operationId)) throw usageError(`unknown operationId "${operationId.slice(0, 64)}"; known: ${OPERATION_IDS.join(', ')}`);
+      if (direction !== 'request' && direction !== 'response') throw usageError('the direction must be "request" or "response"');
+      const expanded = expandPaths(sources, { maxFiles: maxCases });
+      if (expanded.empty.length) throw usageError(`"${(expanded.empty[0] as string).slice(0, 200)}" names no file`);
+      truncated = expanded.truncated;
+      records = fileRecords(expanded.files, {
+        operationId,
+        direction,
+        query: values.query ? pairs(values.query, '--query') : undefined,
+        path: values.path ? pairs(values.path, '--path') : undefined,
+        maxBytes,
+        stdin: io.stdin,
+      });
     }
-    const parsed = parseJson(bytes);
-    if (!parsed.ok) throw usageError(`${source === '-' ? 'standard input' : `"${source}"`}: ${parsed.message}`);
-    const result = validate(operationId as OperationId, direction, parsed.value, {
-      ...(values.query ? { query } : {}),
-      ...(values.path ? { path } : {}),
-    });
-    if (result.valid) {
-      io.stderr.write(`valid: ${operationId} ${direction}\n`);
-      return 0;
-    }
-    for (const error of result.errors) io.stdout.write(`${JSON.stringify(error)}\n`);
-    return 1;
+
+    const result = await validateMany(records, { parameters: values['no-parameters'] !== true, maxCases });
+    const report: Report = { ...result, truncated: result.truncated || truncated, title: 'gateway-contract validate' };
+    writeReport(report, format, values.output, io);
+    if (report.truncated) throw usageError(`stopped after ${maxCases} payloads: the input holds more (see --max-cases)`);
+    return report.counts.invalid > 0 ? 1 : 0;
   },
 };

@@ -120,7 +120,8 @@ export function createControlActions(ctx: ControlContext): ControlActions {
           head: { tokenType: 'TXN_TOKEN', token: 'x' },
           body: { txnAmount, goodsInfo: input.goodsInfo, shippingInfo: input.shippingInfo, extendInfo: input.extendInfo },
         },
-        {},
+        // The shapes only: this is no modify order request, so it has no query.
+        { parameters: false },
       );
       if (givenAmount === undefined) return badRequest('txnAmount is mandatory: {"value": "100.00", "currency": "INR"}.', '/txnAmount');
       if (!shape.valid) {

@@ -1,0 +1,47 @@
+// Payload records from files (and standard input, `-`): one JSON envelope per file, all of one
+// operation and direction. Each file is read within the size limit, checked to be UTF-8 and parsed
+// without echoing it; one that cannot be is a record with the reason.
+import { decodeUtf8, NOT_UTF8, parseJson } from '../json/parse.js';
+import type { PayloadRecord } from '../validation/validateMany.js';
+import { type ReadOutcome, readFileBounded, readStreamBounded } from './read.js';
+
+export interface FileRecordOptions {
+  operationId: string;
+  direction: string;
+  /** The query parameters of every request. */
+  query?: Record<string, string> | undefined;
+  /** The path parameters of every request. */
+  path?: Record<string, string> | undefined;
+  /** Larger files are failed cases (default 16 MiB). */
+  maxBytes?: number | undefined;
+  /** What `-` reads (default: the process's standard input). */
+  stdin?: AsyncIterable<unknown> | undefined;
+}
+
+/** The name standard input has in reports. */
+export const STDIN = '-';
+
+/** The record of one input's bytes: the parsed payload and its text, or why it cannot be read. */
+export function payloadRecord(base: Omit<PayloadRecord, 'payload' | 'source' | 'unreadable'>, file: string, read: ReadOutcome): PayloadRecord {
+  if (!read.ok) return { ...base, source: { file }, unreadable: { rule: read.rule, message: read.message } };
+  const text = decodeUtf8(read.bytes);
+  if (text === null) return { ...base, source: { file }, unreadable: { rule: 'json', message: `The input is not JSON: ${NOT_UTF8}.` } };
+  const parsed = parseJson(text);
+  if (!parsed.ok) return { ...base, source: { file }, unreadable: { rule: 'json', message: `The input is not JSON: ${parsed.message}.` } };
+  return { ...base, payload: parsed.value, source: { file, text } };
+}
+
+/** One record per file, read one at a time, in the order given. */
+export async function* fileRecords(files: Iterable<string>, options: FileRecordOptions): AsyncGenerator<PayloadRecord> {
+  const maxBytes = options.maxBytes ?? 16 * 1024 * 1024;
+  const base = {
+    operationId: options.operationId,
+    direction: options.direction,
+    ...(options.query ? { query: options.query } : {}),
+    ...(options.path ? { path: options.path } : {}),
+  };
+  for (const file of files) {
+    const read = file === STDIN ? await readStreamBounded(options.stdin ?? process.stdin, maxBytes) : readFileBounded(file, maxBytes);
+    yield payloadRecord({ ...base, name: file === STDIN ? 'standard input' : file }, file, read);
+  }
+}

@@ -1,0 +1,185 @@
+// Payload records from recorded traffic: a HAR 1.2 file (a browser's or a proxy's export). Each
+// entry posted to a path of the contract (on any host, under any base path) gives the request, with
+// the query and path parameters of its URL, and the response when it has a JSON body; the webhook
+// is recognised by its envelope, or by the path `webhookPath` names. Other entries are skipped,
+// named by method, host and the parts of the path that read like names (DECISIONS.md, D-50).
+import { operations } from '../../generated/operations.js';
+import { decodeUtf8, parseJson } from '../json/parse.js';
+import { readsLikeName } from '../json/pointer.js';
+import { arrayItemOffsets, lineCounter, pointerOffset } from '../json/position.js';
+import type { PayloadRecord } from '../validation/validateMany.js';
+import { readFileBounded } from './read.js';
+
+/** The few fields of HAR 1.2 read here; everything is checked before use. */
+interface HarBody {
+  mimeType?: unknown;
+  text?: unknown;
+  encoding?: unknown;
+}
+interface HarEntry {
+  request?: { method?: unknown; url?: unknown; postData?: HarBody };
+  response?: { status?: unknown; content?: HarBody };
+}
+
+export interface HarOptions {
+  /** The name of the file in reports. */
+  file: string;
+  /** The path of the merchant's webhook address: entries posted there are token status notifications. */
+  webhookPath?: string | undefined;
+}
+
+const WEBHOOK = 'notifyTokenStatus';
+
+/** The path segments of each operation, longest first (a longer path is the more specific match). */
+const templates = operations
+  .filter((o) => o.path !== null)
+  .map((o) => ({ operationId: o.operationId, segments: (o.path as string).split('/').filter(Boolean) }))
+  .sort((a, b) => b.segments.length - a.segments.length);
+
+const splitPath = (pathname: string) => pathname.split('/').filter(Boolean);
+
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/** The path parameters when the path ends with the template (any base path before it), or null. */
+function matchSuffix(path: string[], template: string[]): Record<string, string> | null {
+  if (path.length < template.length) return null;
+  const offset = path.length - template.length;
+  const params: Record<string, string> = Object.create(null);
+  for (let i = 0; i < template.length; i++) {
+    const want = template[i] as string;
+    const got = path[offset + i] as string;
+    if (want.startsWith('{') && want.endsWith('}')) params[want.slice(1, -1)] = decodeSegment(got);
+    else if (want !== got) return null;
+  }
+  return params;
+}
+
+/** A URL as a skipped entry shows it: host and path, with the segments that do not read like names hidden, no query. */
+function shownUrl(url: URL): string {
+  const path = splitPath(url.pathname)
+    .slice(0, 12)
+    .map((s) => (readsLikeName(s) ? s : '<...>'))
+    .join('/');
+  return `${url.host.slice(0, 100)}/${path}`;
+}
+
+/** The text of a recorded body (decoded from base64 when the recording says so), or null when there is none. */
+function bodyText(body: HarBody | undefined): string | null {
+  if (!body || typeof body.text !== 'string' || body.text === '') return null;
+  if (body.encoding === 'base64') return decodeUtf8(Buffer.from(body.text, 'base64')) ?? '\ufffd';
+  return body.text;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** Whether a request body is a token status notification: `{ head: {...}, body: { tokenInfo: {...} } }`. */
+function isNotification(value: unknown): boolean {
+  return isObject(value) && isObject(value.head) && isObject(value.body) && isObject(value.body.tokenInfo);
+}
+
+/** The query of a URL: the first value of each name. */
+function queryOf(url: URL): Record<string, string> {
+  const query: Record<string, string> = Object.create(null);
+  for (const [name, value] of url.searchParams) if (!(name in query)) query[name] = value;
+  return query;
+}
+
+/** The records of a HAR text: per matching entry its request and, with a JSON body, its response; others skipped. */
+export function* harRecords(text: string, options: HarOptions): Generator<PayloadRecord> {
+  const { file } = options;
+  const parsed = parseJson(text);
+  if (!parsed.ok) {
+    yield { name: file, source: { file }, unreadable: { rule: 'json', message: `The input is not JSON: ${parsed.message}.` } };
+    return;
+  }
+  const log = isObject(parsed.value) ? parsed.value.log : undefined;
+  const entries = isObject(log) && Array.isArray(log.entries) ? (log.entries as unknown[]) : null;
+  if (!entries) {
+    yield { name: file, source: { file }, unreadable: { rule: 'har', message: 'The input is not a HAR file: it has no "log.entries" list.' } };
+    return;
+  }
+  const webhookPath = options.webhookPath === undefined ? null : splitPath(options.webhookPath);
+  const offsets = arrayItemOffsets(text, '/log/entries');
+  const lineAt = lineCounter(text);
+  /** The line of a member of entry `i` in the HAR file. */
+  const lineOf = (i: number, pointer: string) => {
+    const start = offsets[i];
+    return start === undefined ? 1 : lineAt(pointerOffset(text, pointer, start));
+  };
+
+  for (let i = 0; i < entries.length; i++) {
+    const name = `${file} entry ${i + 1}`;
+    const entry = (isObject(entries[i]) ? entries[i] : {}) as HarEntry;
+    const request = isObject(entry.request) ? entry.request : undefined;
+    const url = typeof request?.url === 'string' && URL.canParse(request.url) ? new URL(request.url) : null;
+    if (!url) {
+      yield { name, skipped: 'the entry has no URL' };
+      continue;
+    }
+    const method = typeof request?.method === 'string' && /^[A-Za-z]{1,16}$/.test(request.method) ? request.method.toUpperCase() : 'a request';
+    const path = splitPath(url.pathname);
+    let operationId: string | undefined;
+    let pathParams: Record<string, string> | undefined;
+    for (const t of templates) {
+      const params = matchSuffix(path, t.segments);
+      if (params) {
+        operationId = t.operationId;
+        if (Object.keys(params).length) pathParams = params;
+        break;
+      }
+    }
+    const requestText = bodyText(request?.postData);
+    const parsedRequest = requestText === null ? null : parseJson(requestText);
+    if (!operationId) {
+      const atWebhookPath = webhookPath !== null && webhookPath.length > 0 && matchSuffix(path, webhookPath) !== null;
+      const looksLikeOne = webhookPath === null && parsedRequest?.ok === true && isNotification(parsedRequest.value);
+      if (method === 'POST' && (atWebhookPath || looksLikeOne)) operationId = WEBHOOK;
+    }
+    if (!operationId) {
+      yield { name, skipped: `${method} ${shownUrl(url)}: no operation of the contract at this address` };
+      continue;
+    }
+    if (method !== 'POST') {
+      yield { name, skipped: `${method} ${shownUrl(url)}: not a POST, the method of ${operationId}` };
+      continue;
+    }
+    const base = { name, operationId, source: { file, line: lineOf(i, '/request/postData/text') } };
+    const params = operationId === WEBHOOK ? {} : { query: queryOf(url), ...(pathParams ? { path: pathParams } : {}) };
+    if (parsedRequest === null) yield { ...base, direction: 'request', unreadable: { rule: 'readable', message: 'The entry holds no request body.' } };
+    else if (!parsedRequest.ok)
+      yield { ...base, direction: 'request', unreadable: { rule: 'json', message: `The request body is not JSON: ${parsedRequest.message}.` } };
+    else yield { ...base, direction: 'request', payload: parsedRequest.value, ...params };
+
+    const content = isObject(entry.response) ? (entry.response.content as HarBody | undefined) : undefined;
+    const responseText = bodyText(isObject(content) ? content : undefined);
+    if (responseText === null) continue;
+    const parsedResponse = parseJson(responseText);
+    const declaredJson = typeof content?.mimeType === 'string' && /json/i.test(content.mimeType);
+    // A response is judged when it is JSON, or says it is; other answers (HTML error pages) are not payloads.
+    if (!parsedResponse.ok && !declaredJson) continue;
+    const response = { name, operationId, direction: 'response', source: { file, line: lineOf(i, '/response/content/text') } };
+    if (!parsedResponse.ok) yield { ...response, unreadable: { rule: 'json', message: `The response body is not JSON: ${parsedResponse.message}.` } };
+    else yield { ...response, payload: parsedResponse.value };
+  }
+}
+
+/** The records of a HAR file, read within `maxBytes` (the whole file is parsed at once). */
+export function* harFileRecords(file: string, options: { maxBytes?: number | undefined; webhookPath?: string | undefined } = {}): Generator<PayloadRecord> {
+  const read = readFileBounded(file, options.maxBytes ?? 16 * 1024 * 1024);
+  if (!read.ok) {
+    yield { name: file, source: { file }, unreadable: { rule: read.rule, message: read.message } };
+    return;
+  }
+  const text = decodeUtf8(read.bytes);
+  if (text === null) {
+    yield { name: file, source: { file }, unreadable: { rule: 'json', message: 'The input is not JSON: the input is not valid UTF-8 text.' } };
+    return;
+  }
+  yield* harRecords(text, { file, webhookPath: options.webhookPath });
+}

@@ -1,0 +1,20 @@
+// JSON lines: one object per problem, as `gateway-contract validate` has always printed them,
+// with the case's name, operation and direction, and the file and line when they are known.
+import { displayPath, fileOf, type Report, type ReportOptions } from './model.js';
+
+export function jsonReport(report: Report, options: Partial<ReportOptions> = {}): string {
+  let out = '';
+  for (const c of report.cases) {
+    if (c.valid) continue;
+    const file = fileOf(c);
+    for (const issue of c.errors) {
+      const { line, column, ...rest } = issue;
+      const at =
+        file === undefined
+          ? {}
+          : { file: displayPath(file, options.cwd), ...(line === undefined ? {} : { line }), ...(column === undefined ? {} : { column }) };
+      out += `${JSON.stringify({ name: c.name, operationId: c.operationId, direction: c.direction, ...rest, ...at })}\n`;
+    }
+  }
+  return out;
+}

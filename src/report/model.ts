@@ -1,0 +1,73 @@
+// What every report of a run shares: the run itself (the cases of validateMany(), or any list of
+// cases judged the same way), its groups, its one-line summary, and where a case's file is.
+import { isAbsolute, relative, sep } from 'node:path';
+import type { BatchResult, CaseIssue, CaseResult } from '../validation/validateMany.js';
+
+export type { BatchResult, CaseIssue, CaseResult };
+
+/** A run to report: its cases, skipped records and counts, and what produced it. */
+export interface Report extends BatchResult {
+  /** The run's name: `gateway-contract validate`. */
+  title: string;
+  /** What is counted: `payload` (the default), `case`. */
+  noun?: string | undefined;
+  /** The words of the two verdicts (default `valid` and `invalid`). */
+  verdicts?: { ok: string; failed: string } | undefined;
+  /** The text report lists the cases that passed too (a conformance run of a few cases). */
+  listAll?: boolean | undefined;
+}
+
+export const verdictWords = (report: Report) => report.verdicts ?? { ok: 'valid', failed: 'invalid' };
+
+export interface ReportOptions {
+  /** The tool, for SARIF. */
+  tool: { name: string; version: string };
+  /** Files are named relative to this directory where they lie within it (default: the working directory). */
+  cwd?: string | undefined;
+}
+
+/** A report's group of a case: its operation and direction (a JUnit testsuite, a line of the text summary). */
+export const groupOf = (c: CaseResult): string => `${c.operationId} ${c.direction}`;
+
+/** The cases by group, in the order the groups first appear. */
+export function groups(cases: readonly CaseResult[]): Map<string, CaseResult[]> {
+  const map = new Map<string, CaseResult[]>();
+  for (const c of cases) {
+    const key = groupOf(c);
+    const list = map.get(key);
+    if (list) list.push(c);
+    else map.set(key, [c]);
+  }
+  return map;
+}
+
+/** The file of a case, when it has one that can be pointed at (standard input cannot). */
+export const fileOf = (c: CaseResult): string | undefined => (c.file === undefined || c.file === '-' ? undefined : c.file);
+
+/** A file as a relative path with forward slashes, when it lies within `cwd`; otherwise as given. */
+export function displayPath(file: string, cwd = process.cwd()): string {
+  if (!isAbsolute(file)) return file.split(sep).join('/');
+  const rel = relative(cwd, file);
+  return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel.split(sep).join('/') : file.split(sep).join('/');
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** `12 payloads: 10 valid, 2 invalid; 3 skipped`, and a word when the run stopped early. */
+export function summaryLine(report: Report): string {
+  const { cases, valid, invalid, skipped } = report.counts;
+  const noun = report.noun ?? 'payload';
+  const words = verdictWords(report);
+  let line = cases === 0 ? `no ${noun} validated` : `${plural(cases, noun)}: ${valid} ${words.ok}, ${invalid} ${words.failed}`;
+  if (skipped) line += `; ${skipped} skipped (no operation of the contract)`;
+  if (report.truncated) line += `; stopped at ${cases + skipped} records (see --max-cases)`;
+  return line;
+}
+
+/** A problem in one line: where, the pointer, the rule, the message. */
+export function problemLine(issue: CaseIssue): string {
+  // A parameter is in no line of the file: its place is the request's URL.
+  const where = issue.line === undefined || issue.in !== 'body' ? '' : `line ${issue.line}${issue.column === undefined ? '' : `:${issue.column}`} `;
+  const pointer = issue.in === 'body' ? issue.pointer || '(the payload)' : `${issue.in} ${issue.pointer}`;
+  return `${where}${pointer} ${issue.rule}: ${issue.message}`;
+}

@@ -1,0 +1,240 @@
+// The records of a run, as read from files, directories and globs, NDJSON and HAR: what is read,
+// what is a failed case and why, what is skipped, and the lines problems are placed on.
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fileRecords } from '../src/inputs/files.js';
+import { expandPaths } from '../src/inputs/glob.js';
+import { harFileRecords, harRecords } from '../src/inputs/har.js';
+import { ndjsonFileRecords, ndjsonRecords } from '../src/inputs/ndjson.js';
+import type { PayloadRecord } from '../src/validation/validateMany.js';
+import { validateMany } from '../src/validation/validateMany.js';
+import { contractExamples } from './helpers/examples.js';
+import { harEntry, harOf } from './helpers/har.js';
+
+let dir: string;
+const cwd = process.cwd();
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'gateway-contract-inputs-'));
+  for (const f of ['a/one.json', 'a/two.json', 'a/notes.txt', 'a/b/three.json', 'a/b/c/four.json', 'a/.hidden/five.json', 'x.json']) {
+    mkdirSync(join(dir, f, '..'), { recursive: true });
+    writeFileSync(join(dir, f), '{}');
+  }
+  symlinkSync(join(dir, 'a'), join(dir, 'a', 'b', 'loop'));
+  process.chdir(dir);
+});
+afterAll(() => {
+  process.chdir(cwd);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function all(records: AsyncIterable<PayloadRecord> | Iterable<PayloadRecord>): Promise<PayloadRecord[]> {
+  const list: PayloadRecord[] = [];
+  for await (const r of records) list.push(r);
+  return list;
+}
+
+describe('files, directories and glob patterns', () => {
+  it('expands a directory to its .json files at any depth, in name order, without hidden ones or links to directories', () => {
+    expect(expandPaths(['a'])).toEqual({ files: ['a/b/c/four.json', 'a/b/three.json', 'a/one.json', 'a/two.json'].sort(), empty: [], truncated: false });
+  });
+
+  it('matches *, ** and ? in patterns, and keeps plain paths as given', () => {
+    expect(expandPaths(['a/*.json']).files).toEqual(['a/one.json', 'a/two.json']);
+    expect(expandPaths(['a/**/*.json']).files).toEqual(['a/b/c/four.json', 'a/b/three.json', 'a/one.json', 'a/two.json']);
+    expect(expandPaths(['**/t??.json']).files).toEqual(['a/two.json']);
+    expect(expandPaths(['a/**']).files).toEqual(['a/b/c/four.json', 'a/b/three.json', 'a/notes.txt', 'a/one.json', 'a/two.json']);
+    expect(expandPaths([`${dir}/a/*.json`]).files).toEqual([join(dir, 'a/one.json'), join(dir, 'a/two.json')]);
+    expect(expandPaths(['x.json', 'missing.json', 'x.json']).files).toEqual(['x.json', 'missing.json']);
+  });
+
+  it('reports the arguments that name no file, and cuts the list at maxFiles', () => {
+    expect(expandPaths(['a/*.yaml', 'a/.hidden/nothing-here']).empty).toEqual(['a/*.yaml']);
+    const cut = expandPaths(['a'], { maxFiles: 2 });
+    expect(cut.files).toHaveLength(2);
+    expect(cut.truncated).toBe(true);
+    expect(expandPaths(['a'], { maxFiles: 4 }).truncated).toBe(false);
+  });
+
+  it('reads each file within the size limit: a file that cannot be read or parsed is a failed record with its reason', async () => {
+    const [example] = contractExamples();
+    writeFileSync('good.json', JSON.stringify(example?.payload, null, 2));
+    writeFileSync('big.json', `{"body": "${'x'.repeat(3000)}"}`);
+    writeFileSync('bad.json', '{"head": {"token": 4111111111111111x}}');
+    writeFileSync('latin1.json', Buffer.from([0x7b, 0x22, 0xe9, 0x22, 0x3a, 0x31, 0x7d]));
+    writeFileSync('secret.json', '{}');
+    chmodSync('secret.json', 0o000);
+    const records = await all(
+      fileRecords(['good.json', 'big.json', 'bad.json', 'latin1.json', 'a', 'missing.json', '-', 'secret.json'], {
+        operationId: 'tokenizeCard',
+        direction: 'request',
+        maxBytes: 2000,
+        stdin: Readable.from([Buffer.from('{"head":')]),
+      }),
+    );
+    expect(records[0]).toMatchObject({ name: 'good.json', operationId: 'tokenizeCard', payload: example?.payload, source: { file: 'good.json' } });
+    const reasons = records.slice(1).map((r) => [r.name, r.unreadable?.rule, r.unreadable?.message]);
+    expect(reasons.slice(0, 6)).toEqual([
+      ['big.json', 'maxBytes', 'The input is larger than 2000 bytes (see --max-bytes); it was not read.'],
+      ['bad.json', 'json', expect.stringMatching(/^The input is not JSON: malformed JSON at line 1, column \d+\.$/)],
+      ['latin1.json', 'json', 'The input is not JSON: the input is not valid UTF-8 text.'],
+      ['a', 'readable', 'The input is a directory, not a file.'],
+      ['missing.json', 'readable', 'The input cannot be read (ENOENT).'],
+      ['standard input', 'json', expect.stringMatching(/^The input is not JSON: malformed JSON/)],
+    ]);
+    // Root reads every file: the last one is then simply read.
+    if (process.getuid?.() !== 0) expect(reasons[6]).toEqual(['secret.json', 'readable', 'The input cannot be read (EACCES).']);
+    expect(JSON.stringify(records.slice(1))).not.toContain('4111');
+  });
+});
+
+describe('NDJSON', () => {
+  const pay = contractExamples().find((e) => e.operationId === 'initiatePayment' && e.direction === 'request');
+  const record = (extra: object = {}) =>
+    JSON.stringify({ operationId: 'initiatePayment', direction: 'request', payload: pay?.payload, query: pay?.query, ...extra });
+
+  it('reads one record per line, whatever the chunks, with CRLF and blank lines', async () => {
+    const text = `${record({ name: 'first' })}\r\n\r\n   \n${record()}\n${record()}`;
+    // Cut into chunks of 7 bytes: lines span chunks.
+    const chunks = [];
+    for (let i = 0; i < text.length; i += 7) chunks.push(Buffer.from(text.slice(i, i + 7)));
+    const records = await all(ndjsonRecords(Readable.from(chunks), { file: 'cases.ndjson' }));
+    expect(records.map((r) => [r.name, r.source?.line, r.unreadable])).toEqual([
+      ['first', 1, undefined],
+      ['cases.ndjson:4', 4, undefined],
+      ['cases.ndjson:5', 5, undefined],
+    ]);
+    expect(records[0]).toMatchObject({ operationId: 'initiatePayment', direction: 'request', payload: pay?.payload, query: pay?.query });
+    expect((await validateMany(records)).counts).toMatchObject({ valid: 3 });
+  });
+
+  it('fails each malformed line with its reason, and reads on', async () => {
+    const lines = [
+      record(),
+      '{"operationId": "initiatePayment", "payload": {"cvv": 5817x}}',
+      '[1, 2]',
+      '{"direction": "request", "payload": {}}',
+      '{"operationId": "initiatePayment", "direction": "request"}',
+      '{"operationId": "initiatePayment", "direction": "request", "payload": {}, "query": {"mid": 5}}',
+      '{"operationId": "initiatePayment", "operationId": "modifyOrder", "direction": "request", "payload": {}}',
+      `{"operationId": "initiatePayment", "direction": "request", "payload": "${'x'.repeat(3000)}"}`,
+      record(),
+    ];
+    const records = await all(ndjsonRecords(Readable.from([Buffer.from(lines.join('\n'))]), { file: '-', maxLineBytes: 2000 }));
+    expect(records.map((r) => [r.source?.line, r.unreadable?.rule])).toEqual([
+      [1, undefined],
+      [2, 'json'],
+      [3, 'record'],
+      [4, 'record'],
+      [5, 'record'],
+      [6, 'record'],
+      [7, 'json'],
+      [8, 'maxBytes'],
+      [9, undefined],
+    ]);
+    expect(records[1]?.unreadable?.message).toMatch(/^Line 2 is not JSON: malformed JSON at column \d+\.$/);
+    expect(records[7]?.unreadable?.message).toBe('Line 8 is longer than 2000 bytes (see --max-bytes).');
+    expect(JSON.stringify(records)).not.toContain('5817');
+    const result = await validateMany(records);
+    expect(result.counts).toEqual({ cases: 9, valid: 2, invalid: 7, skipped: 0 });
+  });
+
+  it('fails a file that cannot be read as one case', async () => {
+    expect(await all(ndjsonFileRecords('missing.ndjson'))).toEqual([
+      { name: 'missing.ndjson', source: { file: 'missing.ndjson', line: 1 }, unreadable: { rule: 'readable', message: 'The input cannot be read (ENOENT).' } },
+    ]);
+    writeFileSync('two.ndjson', `${record()}\n${record()}\n`);
+    expect((await all(ndjsonFileRecords('two.ndjson'))).map((r) => r.source?.line)).toEqual([1, 2]);
+  });
+});
+
+describe('HAR', () => {
+  const examples = contractExamples();
+  const find = (operationId: string, direction: string) =>
+    examples.find((e) => e.operationId === operationId && e.direction === direction) as (typeof examples)[0];
+  const pay = find('initiatePayment', 'request');
+  const payAnswer = find('initiatePayment', 'response');
+  const tokenize = find('tokenizeCard', 'request');
+  const notification = find('notifyTokenStatus', 'request');
+  const reply = find('notifyTokenStatus', 'response');
+
+  const har = harOf([
+    // 1: pay on the router, under a base path, its answer as base64.
+    harEntry('POST', 'https://router.example/staging/aoa-acquiring-biz/v2/payment?mid=MERCHANT0001&orderId=ORDER-1001', pay.payload, payAnswer.payload, {
+      base64: true,
+    }),
+    // 2: tokenize on the gateway: mid in the path, requestId in the query.
+    harEntry('POST', `https://gateway.example/coft-center/coft/merchant/MERCHANT0001/tokenize?requestId=${tokenize.payload.head.requestId}`, tokenize.payload),
+    // 3: pay without its query: requiredParameters. Its answer is an HTML error page: not judged.
+    harEntry('POST', 'https://router.example/aoa-acquiring-biz/v2/payment', pay.payload, '<html>Bad gateway</html>', { mimeType: 'text/html' }),
+    // 4: another host altogether; 5: the browser's preflight of a contract path.
+    harEntry('GET', 'https://cdn.example/assets/4929180731215548/app.js?token=Zq7s3cr3T', undefined, 'x'),
+    harEntry('OPTIONS', 'https://router.example/aoa-acquiring-biz/v2/payment?mid=M', undefined, ''),
+    // 6: the token notification to the merchant's own address, recognised by its envelope.
+    harEntry('POST', 'https://merchant.example/hooks/token-status', notification.payload, reply.payload),
+    // 7: a body that is not JSON; 8: no body recorded; 9: a JSON answer that is broken.
+    harEntry('POST', 'https://router.example/aoa-acquiring-biz/v2/modifyOrder?mid=M&orderId=O', 'mid=M&orderId=O'),
+    harEntry('POST', 'https://router.example/aoa-acquiring-biz/v2/modifyOrder?mid=M&orderId=O', undefined),
+    harEntry('POST', 'https://gateway.example/order/v2/preAuth', find('preAuthorize', 'request').payload, '{"head": {', { mimeType: 'application/json' }),
+    // 10: no URL at all.
+    { request: { method: 'POST' }, response: {} },
+  ]);
+
+  it('validates each entry posted to a path of the contract, on any host and under any base path, and skips the others', async () => {
+    const records = [...harRecords(har, { file: 'traffic.har' })];
+    const result = await validateMany(records);
+    const summary = result.cases.map((c) => [c.name.replace('traffic.har entry ', '#'), c.operationId, c.direction, c.valid, c.errors.map((e) => e.rule)]);
+    expect(summary).toEqual([
+      ['#1', 'initiatePayment', 'request', true, []],
+      ['#1', 'initiatePayment', 'response', true, []],
+      ['#2', 'tokenizeCard', 'request', true, []],
+      ['#3', 'initiatePayment', 'request', false, ['requiredParameters', 'requiredParameters']],
+      ['#6', 'notifyTokenStatus', 'request', true, []],
+      ['#6', 'notifyTokenStatus', 'response', true, []],
+      ['#7', 'modifyOrder', 'request', false, ['json']],
+      ['#8', 'modifyOrder', 'request', false, ['readable']],
+      ['#9', 'preAuthorize', 'request', true, []],
+      ['#9', 'preAuthorize', 'response', false, ['json']],
+    ]);
+    expect(result.skipped).toEqual([
+      { index: 4, name: 'traffic.har entry 4', reason: 'GET cdn.example/assets/<...>/app.js: no operation of the contract at this address' },
+      { index: 5, name: 'traffic.har entry 5', reason: 'OPTIONS router.example/aoa-acquiring-biz/v2/payment: not a POST, the method of initiatePayment' },
+      { index: 12, name: 'traffic.har entry 10', reason: 'the entry has no URL' },
+    ]);
+    const text = JSON.stringify(result);
+    for (const secret of ['4929180731215548', 'Zq7s3cr3T']) expect(text).not.toContain(secret);
+  });
+
+  it('takes the webhook from the path --webhook-path names, whatever its envelope', async () => {
+    const broken = { head: notification.payload.head, body: { mid: 'MERCHANT0001' } };
+    const text = harOf([
+      harEntry('POST', 'https://merchant.example/base/hooks/token', broken, reply.payload),
+      harEntry('POST', 'https://merchant.example/hooks/other', notification.payload),
+    ]);
+    const result = await validateMany(harRecords(text, { file: 't.har', webhookPath: '/hooks/token' }));
+    expect(result.cases.map((c) => [c.name, c.operationId, c.direction, c.valid])).toEqual([
+      ['t.har entry 1', 'notifyTokenStatus', 'request', false],
+      ['t.har entry 1', 'notifyTokenStatus', 'response', true],
+    ]);
+    expect(result.skipped.map((s) => s.name)).toEqual(['t.har entry 2']);
+  });
+
+  it('places the problems of an entry on the line of its recorded body', async () => {
+    const text = harOf([harEntry('POST', 'https://router.example/aoa-acquiring-biz/v2/payment', pay.payload)], 2);
+    const result = await validateMany(harRecords(text, { file: 't.har' }));
+    const line = text.split('\n').findIndex((l) => l.includes('"text"')) + 1;
+    expect(line).toBeGreaterThan(5);
+    expect(result.cases[0]).toMatchObject({ file: 't.har', line, errors: [{ line }, { line }] });
+  });
+
+  it('fails a file that is not a HAR, not JSON or cannot be read as one case', async () => {
+    writeFileSync('not.har', '{"log": {}}');
+    writeFileSync('broken.har', '{"log": ');
+    const read = async (file: string) => (await all(harFileRecords(file))).map((r) => [r.name, r.unreadable?.rule]);
+    expect(await read('not.har')).toEqual([['not.har', 'har']]);
+    expect(await read('broken.har')).toEqual([['broken.har', 'json']]);
+    expect(await read('missing.har')).toEqual([['missing.har', 'readable']]);
+  });
+});
