@@ -25,7 +25,17 @@ export { ndjsonRecords } from './inputs/ndjson.js';
 export type { ReportFormat } from './report/format.js';
 export { formatReport, REPORT_FORMATS } from './report/format.js';
 export type { Report, ReportOptions } from './report/model.js';
-export type { CreateOrderSpec, Sandbox, SandboxOptions, SandboxOrder, WebhookDelivery } from './sandbox/index.js';
+export type {
+  ArmedFault,
+  CreateOrderSpec,
+  FaultSpec,
+  Sandbox,
+  SandboxOptions,
+  SandboxOrder,
+  WebhookAttempt,
+  WebhookDelivery,
+  WebhookRetry,
+} from './sandbox/index.js';
 export {
   DEFAULT_MERCHANT_KEY as SANDBOX_DEFAULT_MERCHANT_KEY,
   DEFAULT_MID as SANDBOX_DEFAULT_MID,

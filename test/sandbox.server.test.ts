@@ -245,6 +245,10 @@ describe('gateway-contract sandbox (command line)', () => {
     expect(help.status).toBe(0);
     expect(help.stdout).toContain('--webhook-url');
     expect((await runCli(['sandbox', '--port', 'eighty'])).status).toBe(2);
+    expect(help.stdout).toContain('--webhook-retries');
+    const tooMany = await runCli(['sandbox', '--port', '0', '--webhook-retries', '11']);
+    expect(tooMany).toMatchObject({ status: 2 });
+    expect(tooMany.stderr).toContain('webhook retries must be a whole number from 0 to 10');
     const badKey = await runCli(['sandbox', '--port', '0', '--merchant-key', 'short']);
     expect(badKey).toMatchObject({ status: 2 });
     expect(badKey.stderr).toContain('16 bytes');
@@ -252,7 +256,7 @@ describe('gateway-contract sandbox (command line)', () => {
   });
 
   it('starts on a free port, serves the operations and stops on SIGINT', async () => {
-    const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '--quiet'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '--webhook-retries', '0', '--quiet'], { stdio: ['ignore', 'pipe', 'pipe'] });
     try {
       const url = await new Promise<string>((resolve, reject) => {
         let out = '';

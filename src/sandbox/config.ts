@@ -21,6 +21,19 @@ export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 /** Records of each kind kept: about 10 to 20 MB of state at most (DECISIONS.md, D-58). */
 export const DEFAULT_RETENTION = 10_000;
 
+/** How a notification not answered 00 is sent again, in sandbox time (DECISIONS.md, D-60). */
+export interface WebhookRetry {
+  /** Attempts after the first, 0 to 10 (0: none). */
+  retries: number;
+  /** The wait before the first retry, in milliseconds. */
+  firstDelayMs: number;
+  /** Each wait is this many times the one before, 1 to 10. */
+  factor: number;
+}
+
+/** Five retries, 1, 2, 4, 8 and 16 minutes apart: the last about half an hour after the first attempt. */
+export const DEFAULT_WEBHOOK_RETRY: Readonly<WebhookRetry> = Object.freeze({ retries: 5, firstDelayMs: 60_000, factor: 2 });
+
 function wholeAtLeastOne(value: unknown, fallback: number, what: string): number {
   const n = value ?? fallback;
   if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 1) throw new TypeError(`${what} must be a whole number of 1 or more.`);
@@ -48,6 +61,8 @@ export interface SandboxOptions {
   tokenActivationDelayMs?: number | undefined;
   /** How long a webhook delivery may take (default 10 000 ms). */
   webhookTimeoutMs?: number | undefined;
+  /** How a notification not answered 00 is sent again, in sandbox time (default 5 retries, 1 minute first, each wait twice the one before; `{ retries: 0 }`: never). */
+  webhookRetry?: { [K in keyof WebhookRetry]?: WebhookRetry[K] | undefined } | undefined;
   /** How long a client may take to send a whole request, headers and body (default 30 000 ms). */
   requestTimeoutMs?: number | undefined;
   /** How many records of each kind the sandbox keeps (orders, card tokens, pre-auths, subscriptions, deliveries): past it the oldest finished ones are forgotten (default 10 000). */
@@ -80,6 +95,7 @@ export interface SandboxConfig {
   readonly maxBodyBytes: number;
   readonly tokenActivationDelayMs: number;
   readonly webhookTimeoutMs: number;
+  readonly webhookRetry: Readonly<WebhookRetry>;
   readonly requestTimeoutMs: number;
   readonly retention: number;
   readonly checkAnswers: boolean;
@@ -122,9 +138,27 @@ export function resolveConfig(options: SandboxOptions = {}): SandboxConfig {
     maxBodyBytes: positive(options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES, 'maxBodyBytes'),
     tokenActivationDelayMs: positive(options.tokenActivationDelayMs, DEFAULT_TOKEN_ACTIVATION_DELAY_MS, 'tokenActivationDelayMs'),
     webhookTimeoutMs: positive(options.webhookTimeoutMs, DEFAULT_WEBHOOK_TIMEOUT_MS, 'webhookTimeoutMs'),
+    webhookRetry: resolveWebhookRetry(options.webhookRetry),
     requestTimeoutMs: positive(options.requestTimeoutMs, DEFAULT_REQUEST_TIMEOUT_MS, 'requestTimeoutMs'),
     retention: wholeAtLeastOne(options.retention, DEFAULT_RETENTION, 'retention'),
     checkAnswers: options.checkAnswers === true,
     onLog: options.onLog,
   };
+}
+
+/** The retry settings, checked, with the defaults for what is not given. */
+function resolveWebhookRetry(given: unknown): Readonly<WebhookRetry> {
+  if (given === undefined) return DEFAULT_WEBHOOK_RETRY;
+  if (typeof given !== 'object' || given === null) throw new TypeError('webhookRetry must be an object {retries?, firstDelayMs?, factor?}.');
+  const {
+    retries = DEFAULT_WEBHOOK_RETRY.retries,
+    firstDelayMs = DEFAULT_WEBHOOK_RETRY.firstDelayMs,
+    factor = DEFAULT_WEBHOOK_RETRY.factor,
+  } = given as Partial<WebhookRetry>;
+  if (!Number.isSafeInteger(retries) || retries < 0 || retries > 10) throw new TypeError('webhookRetry.retries must be a whole number from 0 to 10.');
+  if (!Number.isSafeInteger(firstDelayMs) || firstDelayMs < 0 || firstDelayMs > 86_400_000)
+    throw new TypeError('webhookRetry.firstDelayMs must be a whole number of milliseconds from 0 to 86 400 000 (a day).');
+  if (typeof factor !== 'number' || !Number.isFinite(factor) || factor < 1 || factor > 10)
+    throw new TypeError('webhookRetry.factor must be a number from 1 to 10.');
+  return Object.freeze({ retries, firstDelayMs, factor });
 }

@@ -157,6 +157,15 @@ export interface Subscription {
 }
 
 /** One token status notification the sandbox sent (or could not send). */
+/** One attempt to deliver a notification, and what came of it. */
+export interface WebhookAttempt {
+  at: string;
+  state: 'delivered' | 'not-accepted' | 'invalid-reply' | 'failed';
+  httpStatus?: number;
+  code?: string;
+  error?: { name: string; kind?: string; message: string };
+}
+
 export interface WebhookDelivery {
   id: string;
   tokenIndexNumber: string;
@@ -166,7 +175,11 @@ export interface WebhookDelivery {
   requestId: string;
   createdAt: string;
   completedAt?: string;
-  /** `delivered` (valid reply, 00), `not-accepted` (valid reply, another code), `invalid-reply`, `failed` (no usable reply), `skipped` (no URL), `pending`. */
+  /**
+   * The outcome of the latest attempt: `delivered` (valid reply, 00), `not-accepted` (valid reply,
+   * another code), `invalid-reply`, `failed` (no usable reply), `skipped` (no URL), `pending` (an
+   * attempt on its way, or held back by the fault reorder-webhooks).
+   */
   state: 'pending' | 'delivered' | 'not-accepted' | 'invalid-reply' | 'failed' | 'skipped';
   httpStatus?: number;
   code?: string;
@@ -175,5 +188,14 @@ export interface WebhookDelivery {
   issues?: SendTokenNotificationResult['issues'];
   reply?: unknown;
   error?: { name: string; kind?: string; message: string };
+  /** Why the delivery ended without reaching the merchant, or why no further attempt is made. */
   reason?: string;
+  /** Every attempt so far, oldest first (at most 1 + webhookRetry.retries). */
+  attempts: WebhookAttempt[];
+  /** When the next attempt is due (sandbox time), while one is scheduled. */
+  nextAttemptAt?: string;
+  /** A copy sent by the fault duplicate-webhook: the id of the delivery it repeats (same requestId and bytes). */
+  duplicateOf?: string;
+  /** Held back by the fault reorder-webhooks, to go out after the notification that follows it. */
+  reordered?: true;
 }

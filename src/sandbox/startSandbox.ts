@@ -13,6 +13,7 @@ import { type CompletedPayment, type CreatedOrder, type CreateOrderSpec, createC
 import { createControlHandler } from './control/handle.js';
 import type { ControlAnswer } from './control/replies.js';
 import { createControlRoutes } from './control/routes.js';
+import { type ArmedFault, createFaults, type FaultSpec } from './faults.js';
 import { loadInstruments } from './instruments.js';
 import { createOperationHandler } from './operations/handle.js';
 import type { AnswerProblem } from './operations/respond.js';
@@ -22,6 +23,7 @@ import type { WebhookDelivery } from './records.js';
 import { createScheduler } from './scheduler.js';
 import { createSandboxServer, LISTEN_BACKLOG } from './server.js';
 import { createStore } from './store.js';
+import { createTimers } from './timers.js';
 import { createWebhooks } from './webhooks.js';
 
 export interface Sandbox {
@@ -45,8 +47,17 @@ export interface Sandbox {
   completePayment(orderId: string, outcome: 'success' | 'failure', mid?: string): CompletedPayment;
   /** Every token status notification so far, oldest first. */
   deliveries(): WebhookDelivery[];
-  /** Resolves when every delivery started so far has ended. */
+  /** Resolves when every delivery attempt started so far has ended (retries scheduled for later are not waited for). */
   idle(): Promise<void>;
+  /** The control calls under /sandbox/faults: faults of the next requests of an operation, or of the next notifications. */
+  faults: {
+    /** Arms a fault (POST /sandbox/faults). Throws (with `status`) what the call answers with an error. */
+    arm(spec: FaultSpec): ArmedFault;
+    /** The armed faults, oldest first (GET /sandbox/faults). */
+    list(): ArmedFault[];
+    /** Disarms every fault; answers how many there were (DELETE /sandbox/faults). */
+    clear(): number;
+  };
   /** The control call POST /sandbox/reset. */
   reset(): void;
   /** Stops the server (idempotent). */
@@ -68,11 +79,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const [instruments, cardKey] = await Promise.all([loadInstruments(options.instruments), cardKeyPair(options.cardPrivateKeyPem)]);
   const clock = createClock(options.now);
   const scheduler = createScheduler(clock);
+  const faults = createFaults(clock.now);
+  const timers = createTimers();
   const store = createStore(instruments, config.retention);
   let baseUrl = '';
   const orders = createOrders({ store, clock, instruments });
   const payments = createPayments({ store, instruments, clock, config, baseUrl: () => baseUrl });
-  const webhooks = createWebhooks({ store, clock, config, send: options.sendNotification ?? sendTokenNotification });
+  const webhooks = createWebhooks({ store, clock, config, scheduler, faults, timers, send: options.sendNotification ?? sendTokenNotification });
   const cardTokens = createCardTokens({ store, clock, scheduler, webhooks, config });
   const answerProblems: AnswerProblem[] = [];
   const ctx = {
@@ -86,6 +99,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     cardKey,
     scheduler,
     webhooks,
+    faults,
+    timers,
     answerProblems,
     /** The service's signature over an answer's body. */
     sign: (text: string) => generateSignature(text, config.merchantKey),
@@ -128,11 +143,18 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     },
     deliveries: () => webhooks.list(),
     idle: () => webhooks.idle(),
+    faults: {
+      arm: (spec) => unwrap(actions.armFault(spec)),
+      list: () => faults.list(),
+      clear: () => faults.clear(),
+    },
     reset: () => actions.reset(),
     async stop() {
       if (stopped) return;
       stopped = true;
       scheduler.stop();
+      webhooks.reset();
+      timers.clear();
       await new Promise((resolve) => {
         server.close(() => resolve(undefined));
         server.closeAllConnections();

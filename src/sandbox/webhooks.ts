@@ -1,58 +1,104 @@
 // Token status notifications to the merchant's {merchant_response_url} (sections 4.1 and 6), sent
 // with the package's webhook sender and the merchant's CHECKSUM signer. Each delivery is recorded
-// with the merchant's reply and its verdict against the contract. Notifications of one token go out
-// in order; there are no automatic retries (retries are not shown, D-26).
-import { createChecksumSigner } from '../signing/checksum.js';
+// with every attempt, the merchant's last reply and its verdict against the contract. First
+// attempts of one token go out in order; a notification not answered 00 is sent again on the
+// sandbox clock with growing waits, up to webhookRetry.retries times (D-60). The faults
+// duplicate-webhook and reorder-webhooks send a notification twice or after the next one (D-61).
+import { createChecksumSigner, type Signer } from '../signing/checksum.js';
 import type { Schemas } from '../types.js';
 import type { Clock } from './clock.js';
 import type { SandboxConfig, SandboxOptions } from './config.js';
+import type { Faults } from './faults.js';
 import { digitsId } from './ids.js';
-import type { WebhookDelivery } from './records.js';
+import type { WebhookAttempt, WebhookDelivery } from './records.js';
+import type { Scheduler } from './scheduler.js';
 import type { Store } from './store.js';
+import type { Timers } from './timers.js';
 import { memberOf } from './untrusted.js';
 
 /** The most of a merchant's reply a delivery reads and records. */
 export const MAX_REPLY_BYTES = 16 * 1024;
 
 export interface Webhooks {
-  /** Sends the notification of a token's status; resolves with the delivery record once it ends. */
+  /** Sends the notification of a token's status; resolves with the delivery record once its first attempt ends. */
   notify(mid: string, tokenInfo: Schemas['TokenInfo']): Promise<WebhookDelivery>;
-  /** Resolves when every delivery started so far has ended. */
+  /** Resolves when every attempt started so far has ended (scheduled retries are not waited for). */
   idle(): Promise<void>;
   /** Every delivery so far, oldest first. */
   list(): WebhookDelivery[];
+  /** Forgets scheduled retries and held notifications (the store and the scheduler forget the rest). */
+  reset(): void;
+}
+
+/** A notification on its way: its record and what it sends. */
+interface Notification {
+  delivery: WebhookDelivery;
+  mid: string;
+  tokenInfo: Schemas['TokenInfo'];
+  /** Order of creation: a later delivered notification ends the retries of earlier ones of its token. */
+  seq: number;
+  /** The signature and time of the first attempt, kept for a duplicate (never recorded or shown). */
+  sent?: { signature: string; at: number };
+  duplicate: boolean;
 }
 
 export function createWebhooks({
   store,
   clock,
   config,
+  scheduler,
+  faults,
+  timers,
   send,
 }: {
   store: Store;
   clock: Clock;
   config: SandboxConfig;
+  scheduler: Scheduler;
+  faults: Faults;
+  timers: Timers;
   send: NonNullable<SandboxOptions['sendNotification']>;
 }): Webhooks {
   const signer = createChecksumSigner(config.merchantKey);
-  /** Per token, the end of its chain of deliveries (so they are sent in order). */
+  /** Per token, the end of its chain of first attempts (so they are sent in order). */
   const chains = new Map<string, Promise<unknown>>();
+  /** Per token, its notifications waiting for a retry. */
+  const retrying = new Map<string, Set<Notification>>();
   const inFlight = new Set<Promise<unknown>>();
+  /** A notification held back by reorder-webhooks, and how to send it. */
+  let held: { notification: Notification; release: () => void; drop: () => void } | undefined;
   let sequence = 0;
+  /** Bumped by reset(): attempts of an earlier generation schedule nothing. */
+  let generation = 0;
 
-  async function deliver(delivery: WebhookDelivery, mid: string, tokenInfo: Schemas['TokenInfo']): Promise<WebhookDelivery> {
+  const iso = (ms: number) => new Date(ms).toISOString();
+
+  function track<T>(promise: Promise<T>): Promise<T> {
+    inFlight.add(promise);
+    promise.finally(() => inFlight.delete(promise)).catch(() => undefined);
+    return promise;
+  }
+
+  /** One attempt: send, record the outcome, then decide whether another follows. */
+  async function attempt(n: Notification): Promise<WebhookDelivery> {
+    const { delivery } = n;
+    const started = generation;
+    delete delivery.nextAttemptAt;
     if (!config.webhookUrl) {
       delivery.state = 'skipped';
       delivery.reason = 'No webhook URL is configured (option webhookUrl, flag --webhook-url).';
       return delivery;
     }
+    delivery.state = 'pending';
+    const at = n.duplicate && n.sent ? n.sent.at : clock.now();
+    const record: WebhookAttempt = { at: iso(clock.now()), state: 'failed' };
     try {
       const result = await send({
         url: config.webhookUrl,
-        body: { mid, tokenInfo },
-        signer,
+        body: { mid: n.mid, tokenInfo: n.tokenInfo },
+        signer: signerFor(n),
         requestId: delivery.requestId,
-        now: clock.now,
+        now: () => at,
         timeoutMs: config.webhookTimeoutMs,
         // A reply is a few hundred bytes; more is neither read nor kept in the record.
         maxReplyBytes: MAX_REPLY_BYTES,
@@ -60,10 +106,13 @@ export function createWebhooks({
       delivery.state = result.valid && result.outcome === 'success' ? 'delivered' : result.valid ? 'not-accepted' : 'invalid-reply';
       delivery.httpStatus = result.httpStatus;
       if (result.code !== undefined) delivery.code = result.code;
+      else delete delivery.code;
       delivery.outcome = result.outcome;
       delivery.valid = result.valid;
       delivery.issues = result.issues;
       delivery.reply = result.reply;
+      delete delivery.error;
+      Object.assign(record, { state: delivery.state, httpStatus: result.httpStatus }, result.code === undefined ? {} : { code: result.code });
     } catch (error) {
       // A sender given in the options may throw anything: only these three fields are kept.
       const kind = memberOf(error, 'kind');
@@ -73,38 +122,163 @@ export function createWebhooks({
         ...(typeof kind === 'string' ? { kind } : {}),
         message: String(memberOf(error, 'message') ?? 'the delivery failed').slice(0, 300),
       };
+      for (const key of ['httpStatus', 'code', 'outcome', 'valid', 'issues', 'reply'] as const) delete delivery[key];
+      record.error = delivery.error;
     }
-    delivery.completedAt = new Date(clock.now()).toISOString();
-    config.onLog?.(`webhook ${delivery.tokenStatus} ${delivery.tokenIndexNumber} -> ${delivery.state}${delivery.code ? ` (${delivery.code})` : ''}`);
+    delivery.attempts.push(record);
+    delivery.completedAt = iso(clock.now());
+    config.onLog?.(
+      `webhook ${delivery.tokenStatus} ${delivery.tokenIndexNumber} attempt ${delivery.attempts.length} -> ${delivery.state}${delivery.code ? ` (${delivery.code})` : ''}`,
+    );
+    if (started === generation) afterAttempt(n);
     return delivery;
+  }
+
+  /** The signer of an attempt: a duplicate repeats the signature of its original, byte for byte. */
+  function signerFor(n: Notification): Signer {
+    const { sent } = n;
+    if (n.duplicate && sent) return { signatureType: signer.signatureType, sign: () => sent.signature };
+    return {
+      signatureType: signer.signatureType,
+      sign: async (text) => {
+        const signature = await signer.sign(text);
+        n.sent = { signature, at: clock.now() };
+        return signature;
+      },
+    };
+  }
+
+  /** After an attempt: end the retries it makes stale, or schedule its own next one. */
+  function afterAttempt(n: Notification): void {
+    const { delivery } = n;
+    const token = delivery.tokenIndexNumber;
+    if (delivery.state === 'delivered') {
+      // An older status is not sent after a newer one reached the merchant.
+      for (const older of retrying.get(token) ?? []) {
+        if (older.seq > n.seq) continue;
+        delete older.delivery.nextAttemptAt;
+        older.delivery.reason =
+          older.seq === n.seq
+            ? `No further attempt: its copy ${delivery.id} was delivered.`
+            : `No further attempt: ${delivery.id}, a later status of this token, was delivered.`;
+        retrying.get(token)?.delete(older);
+      }
+      if (retrying.get(token)?.size === 0) retrying.delete(token);
+      return;
+    }
+    // A copy is sent once: its refusal (406, a replay) is what it is there to show.
+    if (n.duplicate) return;
+    const made = delivery.attempts.length;
+    if (made > 1 && delivery.code === '406') {
+      delivery.reason = 'No further attempt: the merchant refuses the repeated requestId (406), so an earlier attempt reached it.';
+      return;
+    }
+    const { retries, firstDelayMs, factor } = config.webhookRetry;
+    if (made > retries) {
+      if (retries > 0) delivery.reason = `No further attempt: ${made} attempts made (webhookRetry.retries is ${retries}).`;
+      return;
+    }
+    const due = clock.now() + Math.round(firstDelayMs * factor ** (made - 1));
+    delivery.nextAttemptAt = iso(due);
+    const waiting = retrying.get(token) ?? new Set<Notification>();
+    waiting.add(n);
+    retrying.set(token, waiting);
+    scheduler.at(due, () => {
+      // Ended meanwhile (a later status delivered, or a reset): nothing to send.
+      if (!waiting.has(n)) return undefined;
+      waiting.delete(n);
+      if (waiting.size === 0 && retrying.get(token) === waiting) retrying.delete(token);
+      return track(attempt(n));
+    });
+  }
+
+  function record(mid: string, tokenInfo: Schemas['TokenInfo'], extra: Partial<WebhookDelivery> = {}): WebhookDelivery {
+    const delivery: WebhookDelivery = {
+      id: `DLV${++sequence}`,
+      tokenIndexNumber: tokenInfo.tokenIndexNumber,
+      tokenStatus: tokenInfo.tokenStatus,
+      mid,
+      url: config.webhookUrl ?? null,
+      requestId: `NTF${digitsId(clock.now())}`,
+      createdAt: iso(clock.now()),
+      state: 'pending',
+      attempts: [],
+      ...extra,
+    };
+    store.addDelivery(delivery);
+    return delivery;
+  }
+
+  /** The first attempt of `n`, after the earlier ones of its token; then its copy, when one is armed. */
+  function chain(n: Notification, withDuplicate: boolean): Promise<WebhookDelivery> {
+    const token = n.tokenInfo.tokenIndexNumber;
+    const previous = chains.get(token) ?? Promise.resolve();
+    const done = previous.then(async () => {
+      await attempt(n);
+      if (withDuplicate && config.webhookUrl) {
+        const copy: Notification = {
+          delivery: record(n.mid, n.tokenInfo, { requestId: n.delivery.requestId, duplicateOf: n.delivery.id }),
+          mid: n.mid,
+          tokenInfo: n.tokenInfo,
+          seq: n.seq,
+          duplicate: true,
+          ...(n.sent ? { sent: n.sent } : {}),
+        };
+        await attempt(copy);
+      }
+      return n.delivery;
+    });
+    chains.set(token, done);
+    done.finally(() => {
+      if (chains.get(token) === done) chains.delete(token);
+    });
+    return track(done);
+  }
+
+  /** Sends the held notification, if any. */
+  function releaseHeld(): void {
+    const h = held;
+    held = undefined;
+    h?.release();
   }
 
   return {
     notify(mid, tokenInfo) {
-      const delivery: WebhookDelivery = {
-        id: `DLV${++sequence}`,
-        tokenIndexNumber: tokenInfo.tokenIndexNumber,
-        tokenStatus: tokenInfo.tokenStatus,
-        mid,
-        url: config.webhookUrl ?? null,
-        requestId: `NTF${digitsId(clock.now())}`,
-        createdAt: new Date(clock.now()).toISOString(),
-        state: 'pending',
-      };
-      store.addDelivery(delivery);
-      const previous = chains.get(tokenInfo.tokenIndexNumber) ?? Promise.resolve();
-      const done = previous.then(() => deliver(delivery, mid, tokenInfo));
-      chains.set(tokenInfo.tokenIndexNumber, done);
-      inFlight.add(done);
-      done.finally(() => {
-        inFlight.delete(done);
-        if (chains.get(tokenInfo.tokenIndexNumber) === done) chains.delete(tokenInfo.tokenIndexNumber);
-      });
+      // One notification is held back at a time: while one is, a reorder fault waits for the next.
+      const fault = faults.takeWebhookFault(held ? 'reorder-webhooks' : undefined);
+      const delivery = record(mid, tokenInfo);
+      const n: Notification = { delivery, mid, tokenInfo, seq: sequence, duplicate: false };
+      if (fault === 'reorder-webhooks') {
+        // Held back until the next notification's first attempt ends, or the webhook timeout passes.
+        delivery.reordered = true;
+        const sending = new Promise<WebhookDelivery>((resolve) => {
+          const release = () => resolve(attempt(n));
+          const drop = () => {
+            delivery.state = 'skipped';
+            delivery.reason = 'Held back by reorder-webhooks, and forgotten by a reset or stop before it was sent.';
+            resolve(delivery);
+          };
+          held = { notification: n, release, drop };
+          timers.later(config.webhookTimeoutMs, () => {
+            if (held?.notification === n) releaseHeld();
+          });
+        });
+        return track(sending);
+      }
+      const done = chain(n, fault === 'duplicate-webhook');
+      if (held) done.finally(releaseHeld).catch(() => undefined);
       return done;
     },
     async idle() {
       while (inFlight.size) await Promise.allSettled([...inFlight]);
     },
     list: () => store.deliveries,
+    reset() {
+      generation++;
+      retrying.clear();
+      const h = held;
+      held = undefined;
+      h?.drop();
+    },
   };
 }

@@ -3,7 +3,14 @@
 
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { DEFAULT_CLIENT_ID, DEFAULT_MID, DEFAULT_PORT, DEFAULT_RETENTION, DEFAULT_TOKEN_ACTIVATION_DELAY_MS } from '../../sandbox/config.js';
+import {
+  DEFAULT_CLIENT_ID,
+  DEFAULT_MID,
+  DEFAULT_PORT,
+  DEFAULT_RETENTION,
+  DEFAULT_TOKEN_ACTIVATION_DELAY_MS,
+  DEFAULT_WEBHOOK_RETRY,
+} from '../../sandbox/config.js';
 import { type Command, UsageError, usageError as usage, wholeNumber } from '../options.js';
 
 export const sandboxCommand: Command = {
@@ -22,6 +29,7 @@ export const sandboxCommand: Command = {
     `  --client-id <id>        the clientId that selects the key [SANDBOX_CLIENT_ID] (default ${DEFAULT_CLIENT_ID})`,
     "  --webhook-url <url>     the merchant's {merchant_response_url} for token notifications [SANDBOX_WEBHOOK_URL]",
     `  --token-delay <ms>      how long INIT tokens wait before ACTIVE or FAILED, sandbox time (default ${DEFAULT_TOKEN_ACTIVATION_DELAY_MS})`,
+    `  --webhook-retries <n>   attempts after the first for a notification not answered 00, 0 to 10; waits of 1, 2, 4... minutes of sandbox time (default ${DEFAULT_WEBHOOK_RETRY.retries})`,
     `  --retention <n>         records kept of each kind; past it the oldest finished ones are forgotten (default ${DEFAULT_RETENTION})`,
     '  --instruments <file>    a seed of test instruments replacing the built-in one (same form as src/sandbox/instruments.json)',
     '  --card-key <file>       the RSA private key (PEM) for encryptedCardData (default: generated at start)',
@@ -42,6 +50,7 @@ export const sandboxCommand: Command = {
         'webhook-url': { type: 'string' },
         'token-delay': { type: 'string' },
         retention: { type: 'string' },
+        'webhook-retries': { type: 'string' },
         instruments: { type: 'string' },
         'card-key': { type: 'string' },
         'check-answers': { type: 'boolean' },
@@ -84,6 +93,7 @@ export const sandboxCommand: Command = {
         webhookUrl: values['webhook-url'] ?? env.SANDBOX_WEBHOOK_URL,
         tokenActivationDelayMs: wholeNumber(values['token-delay'], 'token delay', { max: 2 ** 31 - 1 }),
         retention: wholeNumber(values.retention, 'retention', { min: 1 }),
+        webhookRetry: { retries: wholeNumber(values['webhook-retries'], 'webhook retries', { max: 10 }) },
         instruments,
         cardPrivateKeyPem,
         checkAnswers: values['check-answers'] === true,

@@ -8,6 +8,7 @@ import type { CardTokens } from '../cardTokens.js';
 import { checkRequest } from '../checkRequest.js';
 import type { Clock } from '../clock.js';
 import type { SandboxConfig } from '../config.js';
+import type { ArmedFault, Faults } from '../faults.js';
 import { newOrderId } from '../ids.js';
 import { toPaise } from '../money.js';
 import type { Orders } from '../orders.js';
@@ -56,6 +57,7 @@ export interface ControlContext {
   readonly cardTokens: CardTokens;
   readonly scheduler: Scheduler;
   readonly webhooks: Webhooks;
+  readonly faults: Faults;
 }
 
 export interface ControlActions {
@@ -75,7 +77,9 @@ export interface ControlActions {
   moveToken(token: CardToken, status: Schemas['TokenStatus']): Promise<ControlAnswer>;
   /** Moves the clock forward; due token changes run, and it resolves once their webhooks are delivered, or after webhookTimeoutMs. */
   advanceClock(ms: number): Promise<void>;
-  /** Forgets every order, token, pre-auth, subscription and delivery; wallets back to the seed; clock back to its base. */
+  /** Arms a fault from the control call's body (also used by startSandbox().faults.arm). */
+  armFault(input: unknown): ControlAnswer<ArmedFault>;
+  /** Forgets every order, token, pre-auth, subscription, delivery and fault; wallets back to the seed; clock back to its base. */
   reset(): void;
 }
 
@@ -89,7 +93,7 @@ export function merchantOf(config: SandboxConfig, query: Readonly<Record<string,
 }
 
 export function createControlActions(ctx: ControlContext): ControlActions {
-  const { config, store, clock, orders, payments, cardTokens, scheduler } = ctx;
+  const { config, store, clock, orders, payments, cardTokens, scheduler, webhooks, faults } = ctx;
 
   function completeOrder(order: Order, outcome: unknown): ControlAnswer<CompletedPayment> {
     if (outcome !== 'success' && outcome !== 'failure') return badRequest('outcome must be "success" or "failure".', '/outcome');
@@ -214,9 +218,16 @@ export function createControlActions(ctx: ControlContext): ControlActions {
       await within(scheduler.runDue(), config.webhookTimeoutMs);
     },
 
+    armFault(input) {
+      const result = faults.arm(input);
+      return result.ok ? reply(201, result.armed) : badRequest(result.message, result.pointer);
+    },
+
     reset() {
       store.reset();
       scheduler.clear();
+      webhooks.reset();
+      faults.clear();
       clock.reset();
     },
   };

@@ -4,6 +4,7 @@
 import type { CardKeyPair } from '../cardKeys.js';
 import type { Clock } from '../clock.js';
 import type { SandboxConfig } from '../config.js';
+import type { Faults } from '../faults.js';
 import type { Instruments } from '../instruments.js';
 import type { CardToken } from '../records.js';
 import type { Scheduler } from '../scheduler.js';
@@ -24,7 +25,7 @@ type ParamNames<P extends string> = P extends `${string}{${infer Name}}${infer R
 export type PathParams<P extends string> = { readonly [K in ParamNames<P>]: string };
 
 export interface ControlRoute {
-  readonly method: 'GET' | 'POST';
+  readonly method: 'GET' | 'POST' | 'DELETE';
   readonly path: string;
   readonly what: string;
   /** The template as a pattern: {txnId} is digits, any other {name} one path segment. */
@@ -34,7 +35,7 @@ export interface ControlRoute {
 }
 
 function route<P extends string>(
-  method: 'GET' | 'POST',
+  method: 'GET' | 'POST' | 'DELETE',
   path: P,
   action: (params: PathParams<P>, query: ControlQuery, body: unknown) => ControlAnswer | Promise<ControlAnswer>,
   what: string,
@@ -63,13 +64,14 @@ export interface RouteContext {
   readonly scheduler: Scheduler;
   readonly webhooks: Webhooks;
   readonly cardKey: CardKeyPair;
+  readonly faults: Faults;
   /** The sandbox's address, once it listens. */
   readonly baseUrl: () => string;
 }
 
 /** The control API's routes and their actions. */
 export function createControlRoutes(ctx: RouteContext, actions: ControlActions): readonly ControlRoute[] {
-  const { config, store, clock, instruments, scheduler, webhooks } = ctx;
+  const { config, store, clock, instruments, scheduler, webhooks, faults } = ctx;
   const routes: readonly ControlRoute[] = [
     route('GET', '/sandbox', () => reply(200, overview(config, clock, ctx.baseUrl(), routes)), 'this overview'),
     route(
@@ -79,8 +81,16 @@ export function createControlRoutes(ctx: RouteContext, actions: ControlActions):
         actions.reset();
         return reply(200, { reset: true, now: new Date(clock.now()).toISOString() });
       },
-      'forget every order, token, pre-auth, subscription and delivery; wallets back to the seed; clock back to its base',
+      'forget every order, token, pre-auth, subscription, delivery and fault; wallets back to the seed; clock back to its base',
     ),
+    route(
+      'POST',
+      '/sandbox/faults',
+      (_p, _q, body) => actions.armFault(body),
+      'arm a fault: {"operationId", "fault": "drop-answer" | "delay" | "reset" | "http-500" | "http-503", "count"?, "delayMs"?}, or for notifyTokenStatus "duplicate-webhook" | "reorder-webhooks"',
+    ),
+    route('GET', '/sandbox/faults', () => reply(200, { faults: faults.list() }), 'the armed faults'),
+    route('DELETE', '/sandbox/faults', () => reply(200, { cleared: faults.clear() }), 'disarm every fault'),
     route('GET', '/sandbox/clock', () => reply(200, clockView(clock, scheduler)), 'the sandbox clock'),
     route(
       'POST',

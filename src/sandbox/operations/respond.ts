@@ -30,6 +30,14 @@ export interface Outcome<O extends SandboxOperation> {
   issues?: Pick<ValidationIssue, 'in' | 'pointer' | 'rule' | 'message'>[] | undefined;
 }
 
+/**
+ * What happens to an answer once it is built: sent at once (the default), later (the fault delay)
+ * or never (the fault drop-answer).
+ */
+export type Hold = (send: () => void) => void;
+
+const sendNow: Hold = (send) => send();
+
 export interface RespondContext {
   readonly config: SandboxConfig;
   readonly clock: Clock;
@@ -46,6 +54,7 @@ export function respond<O extends SandboxOperation>(
   requestHead: unknown,
   outcome: Outcome<O>,
   httpStatus = 200,
+  hold: Hold = sendNow,
 ): void {
   const { config } = ctx;
   const result = resultFor(operationId, outcome.code, outcome.message);
@@ -57,7 +66,9 @@ export function respond<O extends SandboxOperation>(
       const issues = verdict.errors.map((e) => ({ pointer: e.pointer, rule: e.rule, message: e.message }));
       ctx.answerProblems.push({ operationId, code: outcome.code, issues });
       config.onLog?.(`ANSWER INVALID ${operationId} ${outcome.code}: ${issues.map((i) => `${i.pointer} ${i.rule}`).join('; ')}`);
-      sendJson(res, 500, { error: { code: 'answer-invalid', message: 'The sandbox built an answer that breaks the contract.', operationId, issues } });
+      hold(() =>
+        sendJson(res, 500, { error: { code: 'answer-invalid', message: 'The sandbox built an answer that breaks the contract.', operationId, issues } }),
+      );
       return;
     }
   }
@@ -66,7 +77,7 @@ export function respond<O extends SandboxOperation>(
   if (outcome.issues) headers['x-sandbox-issues'] = headerSafe(JSON.stringify(outcome.issues));
   if (httpStatus !== 200) headers.connection = 'close';
   config.onLog?.(`${operationId} -> ${result.code} ${result.status}${outcome.note ? `: ${outcome.note}` : ''}`);
-  sendText(res, httpStatus, env.text, headers);
+  hold(() => sendText(res, httpStatus, env.text, headers));
 }
 
 /** The answer to a method other than POST at an operation's path. */

@@ -1,0 +1,219 @@
+// Token status notifications delivered like a real service: a notification not answered 00 is sent
+// again on the sandbox clock with growing waits, up to a limit, every attempt recorded; an older
+// status is not sent after a newer one reached the merchant; the faults duplicate-webhook and
+// reorder-webhooks show a merchant's receiver (the package's own here) handling copies and order.
+
+import { createServer, type Server } from 'node:http';
+import { type AddressInfo, createServer as createTcpServer } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createChecksumVerifier, createWebhookReceiver, type Sandbox, type SandboxOptions, type TokenStatusEvent } from '../src/index.js';
+import { clientFor, control, KEY, MID, sandboxFor, T0, tokenizeBody } from './sandbox.support.js';
+
+/**
+ * The merchant's endpoint: the package's receiver on node:http, reading the sandbox's clock. Its
+ * handler fails (the receiver answers 500) while `failing` is above zero, counting down.
+ */
+async function merchantEndpoint(now: () => number) {
+  const state = { failing: 0, events: [] as TokenStatusEvent[], replies: [] as string[] };
+  const receiver = createWebhookReceiver({
+    verifier: createChecksumVerifier(KEY),
+    now,
+    expectedMid: MID,
+    onRejected: ({ code }) => void state.replies.push(code),
+  });
+  const server: Server = createServer(
+    receiver.nodeHandler((event) => {
+      if (state.failing > 0) {
+        state.failing--;
+        throw new Error('the merchant database is down');
+      }
+      state.events.push(event);
+    }),
+  );
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks/token-status`,
+    state,
+    statuses: () => state.events.map((e) => e.body.tokenInfo.tokenStatus),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+const cleanups: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+/** A sandbox whose webhooks go to a fresh merchant endpoint. */
+async function setup(options: SandboxOptions = {}) {
+  let sandbox: Sandbox | undefined;
+  const merchant = await merchantEndpoint(() => sandbox?.clock.now() ?? T0);
+  cleanups.push(merchant.close);
+  sandbox = await sandboxFor({ webhookUrl: merchant.url, ...options });
+  const s = sandbox;
+  cleanups.push(() => s.stop());
+  const tokenize = async (card = '4111111111111111') => {
+    const result = await clientFor(s).tokenizeCard({ mid: MID, body: tokenizeBody(s, card) });
+    return result.data.body.tokenIndexNumber as string;
+  };
+  return { sandbox: s, merchant, tokenize };
+}
+
+const minutes = (n: number) => n * 60_000;
+const iso = (ms: number) => new Date(ms).toISOString();
+
+describe('webhook retries', () => {
+  it('sends a notification again on the sandbox clock until it is answered 00, recording every attempt', async () => {
+    const { sandbox, merchant, tokenize } = await setup();
+    merchant.state.failing = 2;
+    const tin = await tokenize();
+    await sandbox.idle();
+    const [delivery] = sandbox.deliveries();
+    expect(delivery).toMatchObject({ tokenIndexNumber: tin, state: 'not-accepted', code: '500', nextAttemptAt: iso(T0 + minutes(1)) });
+    expect(delivery?.attempts).toEqual([{ at: iso(T0), state: 'not-accepted', httpStatus: 200, code: '500' }]);
+    // Not yet due: nothing is sent.
+    await sandbox.clock.advance(minutes(1) - 1);
+    expect(delivery?.attempts).toHaveLength(1);
+    await sandbox.clock.advance(1);
+    expect(delivery).toMatchObject({ state: 'not-accepted', code: '500', nextAttemptAt: iso(T0 + minutes(3)) });
+    await sandbox.clock.advance(minutes(2));
+    expect(delivery).toMatchObject({ state: 'delivered', code: '00' });
+    expect(delivery?.nextAttemptAt).toBeUndefined();
+    expect(delivery?.attempts.map((a) => [a.at, a.state, a.code])).toEqual([
+      [iso(T0), 'not-accepted', '500'],
+      [iso(T0 + minutes(1)), 'not-accepted', '500'],
+      [iso(T0 + minutes(3)), 'delivered', '00'],
+    ]);
+    // Every attempt carried the same requestId: the merchant processed the notification once.
+    expect(merchant.statuses()).toEqual(['ACTIVE']);
+    expect(merchant.state.events[0]?.head.requestId).toBe(delivery?.requestId);
+    // The control API shows the same record.
+    const listed = (await control(sandbox, 'GET', '/sandbox/webhooks/deliveries')).json.deliveries;
+    expect(listed[0]).toMatchObject({ id: delivery?.id, state: 'delivered', attempts: [{}, {}, {}] });
+  });
+
+  it('gives up after webhookRetry.retries, with waits growing by the factor; an endpoint that is down is retried too', async () => {
+    const down = createTcpServer((socket) => socket.destroy());
+    await new Promise<void>((resolve) => down.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise((resolve) => down.close(resolve)));
+    const sandbox = await sandboxFor({
+      webhookUrl: `http://127.0.0.1:${(down.address() as AddressInfo).port}/`,
+      webhookRetry: { retries: 2, firstDelayMs: 1_000, factor: 3 },
+    });
+    cleanups.push(() => sandbox.stop());
+    await clientFor(sandbox).tokenizeCard({ mid: MID, body: tokenizeBody(sandbox, '4111111111111111') });
+    await sandbox.idle();
+    const [delivery] = sandbox.deliveries();
+    expect(delivery).toMatchObject({ state: 'failed', error: { kind: 'network' }, nextAttemptAt: iso(T0 + 1_000) });
+    await sandbox.clock.advance(1_000);
+    expect(delivery?.nextAttemptAt).toBe(iso(T0 + 4_000));
+    await sandbox.clock.advance(3_000);
+    expect(delivery?.attempts.map((a) => [a.at, a.state])).toEqual([
+      [iso(T0), 'failed'],
+      [iso(T0 + 1_000), 'failed'],
+      [iso(T0 + 4_000), 'failed'],
+    ]);
+    expect(delivery?.nextAttemptAt).toBeUndefined();
+    expect(delivery?.reason).toBe('No further attempt: 3 attempts made (webhookRetry.retries is 2).');
+    await sandbox.clock.advance(minutes(60));
+    expect(delivery?.attempts).toHaveLength(3);
+  });
+
+  it('makes no retry with retries 0, and refuses settings out of bounds', async () => {
+    const { sandbox, merchant, tokenize } = await setup({ webhookRetry: { retries: 0 } });
+    merchant.state.failing = 1;
+    await tokenize();
+    await sandbox.idle();
+    await sandbox.clock.advance(minutes(60));
+    expect(sandbox.deliveries()[0]).toMatchObject({ state: 'not-accepted', attempts: [{ code: '500' }] });
+    expect(sandbox.deliveries()[0]?.nextAttemptAt).toBeUndefined();
+    for (const webhookRetry of [{ retries: 11 }, { retries: -1 }, { factor: 0.5 }, { firstDelayMs: 1.5 }, { factor: Number.NaN }])
+      await expect(sandboxFor({ webhookRetry })).rejects.toThrow(/webhookRetry/);
+  });
+
+  it('sends no older status after a newer one reached the merchant', async () => {
+    const { sandbox, merchant, tokenize } = await setup();
+    merchant.state.failing = 1;
+    const tin = await tokenize();
+    await sandbox.idle();
+    expect(sandbox.deliveries()[0]).toMatchObject({ tokenStatus: 'ACTIVE', nextAttemptAt: iso(T0 + minutes(1)) });
+    const moved = await control(sandbox, 'POST', `/sandbox/tokens/${tin}/status`, { status: 'SUSPENDED' });
+    expect(moved.json.delivery).toMatchObject({ tokenStatus: 'SUSPENDED', state: 'delivered' });
+    const [active] = sandbox.deliveries();
+    expect(active?.nextAttemptAt).toBeUndefined();
+    expect(active?.reason).toBe(`No further attempt: ${moved.json.delivery.id}, a later status of this token, was delivered.`);
+    await sandbox.clock.advance(minutes(60));
+    expect(merchant.statuses()).toEqual(['SUSPENDED']);
+  });
+
+  it('a reset forgets the retries it would have made', async () => {
+    const { sandbox, merchant, tokenize } = await setup();
+    merchant.state.failing = 5;
+    await tokenize();
+    await sandbox.idle();
+    sandbox.reset();
+    merchant.state.failing = 0;
+    await sandbox.clock.advance(minutes(60));
+    expect(sandbox.deliveries()).toEqual([]);
+    expect(merchant.statuses()).toEqual([]);
+  });
+});
+
+describe('webhook faults', () => {
+  it('duplicate-webhook: the same notification, byte for byte, twice; the receiver accepts the first and refuses the copy (406)', async () => {
+    const { sandbox, merchant, tokenize } = await setup();
+    await control(sandbox, 'POST', '/sandbox/faults', { operationId: 'notifyTokenStatus', fault: 'duplicate-webhook' });
+    await tokenize();
+    await sandbox.idle();
+    const [original, copy] = sandbox.deliveries();
+    expect(original).toMatchObject({ state: 'delivered', code: '00' });
+    expect(copy).toMatchObject({ duplicateOf: original?.id, requestId: original?.requestId, state: 'not-accepted', code: '406', attempts: [{ code: '406' }] });
+    // A copy is not sent again.
+    expect(copy?.nextAttemptAt).toBeUndefined();
+    expect(merchant.statuses()).toEqual(['ACTIVE']);
+    expect(merchant.state.replies).toEqual(['406']);
+    // The fault was used once: the next notification is sent once.
+    await tokenize();
+    await sandbox.idle();
+    expect(sandbox.deliveries()).toHaveLength(3);
+  });
+
+  it('reorder-webhooks: a notification goes out after the one that follows it', async () => {
+    const { sandbox, merchant, tokenize } = await setup({ webhookTimeoutMs: 5_000 });
+    const tin = await tokenize();
+    await sandbox.idle();
+    sandbox.faults.arm({ operationId: 'notifyTokenStatus', fault: 'reorder-webhooks' });
+    // SUSPENDED is held back; ACTIVE follows it and goes out first.
+    const suspending = control(sandbox, 'POST', `/sandbox/tokens/${tin}/status`, { status: 'SUSPENDED' });
+    while (sandbox.deliveries().length < 2) await new Promise((r) => setTimeout(r, 5));
+    expect(sandbox.deliveries()[1]).toMatchObject({ tokenStatus: 'SUSPENDED', state: 'pending', reordered: true });
+    const activating = await control(sandbox, 'POST', `/sandbox/tokens/${tin}/status`, { status: 'ACTIVE' });
+    expect(activating.json.delivery).toMatchObject({ tokenStatus: 'ACTIVE', state: 'delivered' });
+    expect((await suspending).json.delivery).toMatchObject({ tokenStatus: 'SUSPENDED', state: 'delivered' });
+    expect(merchant.statuses()).toEqual(['ACTIVE', 'ACTIVE', 'SUSPENDED']);
+    // The sandbox's own token is ACTIVE: the merchant saw its statuses out of order.
+    expect((await control(sandbox, 'GET', `/sandbox/tokens/${tin}`)).json).toMatchObject({ tokenStatus: 'ACTIVE' });
+  });
+
+  it('reorder-webhooks with nothing following: the held notification goes out after the webhook timeout, and stop() never waits for it', async () => {
+    const { sandbox, merchant, tokenize } = await setup({ webhookTimeoutMs: 300 });
+    sandbox.faults.arm({ operationId: 'notifyTokenStatus', fault: 'reorder-webhooks' });
+    await tokenize();
+    expect(sandbox.deliveries()[0]).toMatchObject({ state: 'pending', reordered: true });
+    await sandbox.idle();
+    expect(sandbox.deliveries()[0]).toMatchObject({ state: 'delivered' });
+    expect(merchant.statuses()).toEqual(['ACTIVE']);
+
+    const other = await setup({ webhookTimeoutMs: 60_000 });
+    other.sandbox.faults.arm({ operationId: 'notifyTokenStatus', fault: 'reorder-webhooks' });
+    await other.tokenize();
+    await other.sandbox.stop();
+    await other.sandbox.idle();
+    expect(other.sandbox.deliveries()[0]).toMatchObject({ state: 'skipped', reason: expect.stringMatching(/reorder-webhooks/) });
+    expect(other.merchant.statuses()).toEqual([]);
+  });
+});

@@ -1,0 +1,67 @@
+// The README's "When things go wrong", run as printed: its code arms drop-answer on a payment,
+// sees the client's error and its next step, queries the order, is refused a second payment, and
+// watches a failed notification go out again. Its own assertions must hold; this test gives it a
+// webhook endpoint (the package's receiver) that fails the first notification it gets, and checks
+// what the endpoint saw.
+
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import ts from 'typescript';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createChecksumVerifier, createWebhookReceiver, type TokenStatusEvent } from '../src/index.js';
+
+const root = fileURLToPath(new URL('../', import.meta.url));
+
+/** The TypeScript block of the README section, transpiled, importing the built package. */
+function readmeProgram(): string {
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const start = readme.indexOf('### When things go wrong');
+  const section = readme.slice(start, readme.indexOf('\n### ', start + 1));
+  const blocks = [...section.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1] ?? '');
+  expect(blocks).toHaveLength(1);
+  const code = (blocks[0] ?? '').replaceAll("from 'gateway-contract'", `from ${JSON.stringify(pathToFileURL(join(root, 'dist/index.js')).href)}`);
+  return ts.transpileModule(code, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
+}
+
+let endpoint: Server;
+const seen = { events: [] as TokenStatusEvent[], refused: [] as string[], failures: 0 };
+
+beforeAll(async () => {
+  const receiver = createWebhookReceiver({ verifier: createChecksumVerifier('SandboxTestKey01'), onRejected: ({ code }) => void seen.refused.push(code) });
+  endpoint = createServer(
+    receiver.nodeHandler((event) => {
+      // The first notification meets a failure of the merchant's own (the receiver answers 500).
+      if (seen.failures++ === 0) throw new Error('the merchant database is down');
+      seen.events.push(event);
+    }),
+  );
+  await new Promise<void>((resolve) => endpoint.listen(0, '127.0.0.1', resolve));
+});
+afterAll(async () => {
+  endpoint.closeAllConnections();
+  await new Promise<void>((resolve) => endpoint.close(() => resolve()));
+});
+
+describe('README: when things go wrong', () => {
+  it('runs as printed: a lost answer is queried, not paid twice, and a failed notification is delivered again', async () => {
+    const globals = globalThis as { webhookUrl?: string };
+    globals.webhookUrl = `http://127.0.0.1:${(endpoint.address() as AddressInfo).port}/webhooks/token-status`;
+    const dir = mkdtempSync(join(tmpdir(), 'readme-failures-'));
+    try {
+      const file = join(dir, 'rehearsal.mjs');
+      writeFileSync(file, readmeProgram());
+      await import(pathToFileURL(file).href);
+    } finally {
+      delete globals.webhookUrl;
+      rmSync(dir, { recursive: true, force: true });
+    }
+    // The endpoint failed the first delivery and accepted the second, of the same notification.
+    expect(seen.failures).toBe(2);
+    expect(seen.events.map((e) => e.body.tokenInfo.tokenStatus)).toEqual(['ACTIVE']);
+    expect(seen.refused).toEqual(['500']);
+  });
+});
