@@ -71,7 +71,15 @@ describe('sendTokenNotification', () => {
     const body = example('TokenStatusActive').body;
     const before = events.length;
     const result = await sendTokenNotification({ url: merchant.url, body, signer: createChecksumSigner(KEY), requestId: 'NTF-SEND-1' });
-    expect(result).toMatchObject({ httpStatus: 200, valid: true, issues: [], code: '00', outcome: 'success', requestId: 'NTF-SEND-1' });
+    expect(result).toMatchObject({
+      httpStatus: 200,
+      valid: true,
+      issues: [],
+      code: '00',
+      outcome: 'success',
+      nextStep: { action: 'none' },
+      requestId: 'NTF-SEND-1',
+    });
     expect(events.slice(before).map((e) => [e.head.requestId, e.body])).toEqual([['NTF-SEND-1', body]]);
   });
 
@@ -104,7 +112,8 @@ describe('sendTokenNotification', () => {
 
   it('reports a receiver with another key: a valid reply carrying 1001', async () => {
     const result = await sendTokenNotification({ url: otherKeyMerchant.url, body: example('TokenStatusActive').body, signer: createChecksumSigner(KEY) });
-    expect(result).toMatchObject({ httpStatus: 200, valid: true, code: '1001', outcome: 'failure' });
+    // Sending it again gets the same refusal: the keys must be checked.
+    expect(result).toMatchObject({ httpStatus: 200, valid: true, code: '1001', outcome: 'failure', nextStep: { action: 'check-credentials' } });
   });
 
   it('reports an invalid reply envelope with its issues', async () => {

@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Signer } from '../signing/checksum.js';
 import { tokenServiceHead } from '../transport/heads.js';
-import { resultOf } from '../transport/result.js';
+import { type CallResult, resultOf } from '../transport/result.js';
 import { buildEnvelope, checkRequest, DEFAULT_MAX_ANSWER_BYTES, exchange, readEnvelope, type Wording } from '../transport/send.js';
 import type { HeadOf, RequestOf, ResultCodeOf } from '../types.js';
 import { type ValidationIssue, validate } from '../validation/validate.js';
@@ -54,6 +54,12 @@ export interface SendTokenNotificationResult {
   /** `body.resultInfo.resultCode` of the reply, when it has one. */
   code?: ResultCodeOf<'notifyTokenStatus'> | (string & {});
   outcome: 'success' | 'pending' | 'failure';
+  /**
+   * What the sender does next, read from the reply code's `x-next-step` (D-52): `none` for 00,
+   * `retry-later` where the merchant failed, `fix-request` or `check-credentials` where sending the
+   * same notification again gets the same reply; `retry-later` for a reply outside the table.
+   */
+  nextStep: CallResult<'notifyTokenStatus'>['nextStep'];
   /** head.requestId of the notification sent. */
   requestId: string;
 }
@@ -120,6 +126,7 @@ export async function postNotification(options: PostNotificationOptions): Promis
     issues,
     ...(typeof result.code === 'string' ? { code: result.code } : {}),
     outcome: result.outcome,
+    nextStep: result.nextStep,
   };
 }
 
