@@ -11,7 +11,6 @@ export type {
   CallOptions,
   CallRequestEvent,
   CallResponseEvent,
-  ClientOperationId,
   GatewayClient,
   GatewayClientOptions,
   GatewayLogger,

@@ -1,13 +1,16 @@
 // Convenient names over the generated types: one place that says how the contract's operations map
 // to request, response and result-code types.
 import type { components, operations, paths, webhooks } from '../generated/openapi.js';
-import type { OperationId } from '../generated/operations.js';
+import type { OperationId, OperationInfo } from '../generated/operations.js';
 import type { ResultCodeOf } from '../generated/resultCodes.js';
 
 export type { components, OperationId, operations, paths, ResultCodeOf, webhooks };
 
 /** Every component schema of the contract, by name: `Schemas['CardInfo']`. */
 export type Schemas = components['schemas'];
+
+/** The operations the merchant calls (the token status webhook is the service's call, not the merchant's). */
+export type ClientOperationId = Extract<OperationInfo, { kind: 'operation' }>['operationId'];
 
 /** The request envelope `{head, body}` of an operation (the webhook: what the service sends). */
 export type RequestOf<O extends OperationId> = operations[O]['requestBody']['content']['application/json'];

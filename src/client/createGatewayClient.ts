@@ -22,7 +22,7 @@ import {
   readEnvelope,
   type Wording,
 } from '../transport/send.js';
-import type { BodyOf, HeadOf } from '../types.js';
+import type { BodyOf, ClientOperationId, HeadOf } from '../types.js';
 import { validate } from '../validation/validate.js';
 import { type CallErrorEvent, type CallRequestEvent, type CallResponseEvent, type GatewayLogger, type Observer, observerOf, responseEvent } from './observe.js';
 import { backoffMs, mayRepeat, pause, type RetryOptions, type RetryPolicy, retryPolicyOf } from './retry.js';
@@ -74,8 +74,6 @@ export interface GatewayClientOptions {
   logger?: GatewayLogger | undefined;
 }
 
-/** The operations the client calls (the webhook is the service's call, not the merchant's). */
-export type ClientOperationId = Extract<OperationInfo, { kind: 'operation' }>['operationId'];
 type Info<O extends ClientOperationId> = Extract<OperationInfo, { operationId: O }>;
 type ParameterFrom<O extends ClientOperationId, S extends string> = Extract<Info<O>['parameters'][number], { source: S }>['name'];
 

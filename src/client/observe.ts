@@ -6,7 +6,7 @@
 import type { GatewayError } from '../transport/errors.js';
 import type { NextStep } from '../transport/nextStep.js';
 import { type CallResult, codeEntry } from '../transport/result.js';
-import type { ClientOperationId } from './createGatewayClient.js';
+import type { ClientOperationId } from '../types.js';
 
 /** An attempt is about to be sent. */
 export interface CallRequestEvent {
