@@ -4,9 +4,9 @@
 
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { connect } from 'node:net';
+import { connect, Server as NetServer } from 'node:net';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { generateSignature, type Sandbox } from '../src/index.js';
 import { BIN, runCli } from './helpers/cli.js';
 import { clientFor, control, expectValidAnswer, KEY, MID, order, rawCall, sandboxFor, walletPay } from './sandbox.support.js';
@@ -235,6 +235,19 @@ describe('sandbox server: routes and control API', () => {
       expect((await control(s, 'GET', '/sandbox/orders/SAME-ID?mid=MERCHANT0001')).json.status).toBe('CREATED');
     } finally {
       await s.stop();
+    }
+  });
+});
+
+describe('listening', () => {
+  it('asks the kernel for a backlog of 2 048 connections (a thousand clients connecting at once)', async () => {
+    const listen = vi.spyOn(NetServer.prototype, 'listen');
+    try {
+      const s = await sandboxFor();
+      await s.stop();
+      expect(listen).toHaveBeenCalledWith(expect.objectContaining({ host: '127.0.0.1', port: 0, backlog: 2048 }), expect.any(Function));
+    } finally {
+      listen.mockRestore();
     }
   });
 });
