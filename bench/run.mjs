@@ -2,7 +2,7 @@
 import { spawn } from 'node:child_process';
 // `npm run bench`: how fast validation, start-up, the client, the mock and the sandbox are, each against a
 // reference measured in the same run. Loopback only, bounded in time. Prints a table and writes
-// bench/results.json. Usage: node bench/run.mjs [--only validation,startup,batch,client,mock,sandbox,generate,patterns]
+// bench/results.json. Usage: node bench/run.mjs [--only validation,formats,startup,batch,client,mock,sandbox,state,generate,patterns]
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { arch, cpus, platform, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -24,6 +24,10 @@ const log = (/** @type {string} */ s) => process.stderr.write(`bench: ${s}\n`);
 if (wanted('validation')) {
   log('validation vs JSON.parse');
   figures.push(...(await (await import('./validation.mjs')).validationFigures()));
+}
+if (wanted('formats')) {
+  log('formats alone vs ajv-formats');
+  figures.push(...(await import('./formats.mjs')).formatFigures());
 }
 if (wanted('startup')) {
   log('cold start');

@@ -69,7 +69,7 @@ async function serve(kind) {
     url = `http://127.0.0.1:${/** @type {any} */ (bare.address()).port}`;
   } else {
     const { startSandbox } = await import('../dist/sandbox/index.js');
-    sandbox = await startSandbox({ port: 0 });
+    sandbox = await startSandbox({ port: 0, retention: 2 * ORDERS });
     url = sandbox.url;
   }
   process.stdout.write(`${JSON.stringify({ url })}\n`);
