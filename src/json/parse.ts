@@ -30,7 +30,7 @@ export function parseJson(input: string | Uint8Array, { maxDepth }: { maxDepth?:
   if (decoded === null) return { ok: false, message: NOT_UTF8 };
   let text = decoded;
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  if (text.trim() === '') return { ok: false, message: 'the input is empty' };
+  if (blank(text)) return { ok: false, message: 'the input is empty' };
   if (maxDepth !== undefined && depthExceeds(text, maxDepth)) return { ok: false, message: `the input is nested deeper than ${maxDepth} levels` };
   let value: unknown;
   try {
@@ -48,6 +48,15 @@ export function parseJson(input: string | Uint8Array, { maxDepth }: { maxDepth?:
   const duplicate = duplicateKey(text);
   if (duplicate) return { ok: false, message: `duplicate key at ${duplicate}: a key may appear only once in an object` };
   return { ok: true, value };
+}
+
+/** Whether the text holds nothing but white space (without copying it, as trim() would). */
+function blank(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) return /^\s*$/.test(text.slice(i));
+  }
+  return true;
 }
 
 /** An object or array being read: its keys so far (objects), its item count (arrays), and where it is. */
