@@ -49,6 +49,10 @@ if (wanted('sandbox')) {
   log('sandbox vs Prism vs bare node:http (autocannon)');
   figures.push(...(await (await import('./sandbox.mjs')).sandboxFigures()));
 }
+if (wanted('state')) {
+  log('sandbox calls with 100 000 records vs none');
+  figures.push(...(await (await import('./state.mjs')).stateFigures()));
+}
 if (wanted('patterns')) {
   log('patterns against hostile input');
   figures.push(...(await (await import('./patterns.mjs')).patternFigures()));
