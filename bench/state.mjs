@@ -6,7 +6,7 @@
 // pre-auth, create subscription) or the sandbox's order creation; its clock is frozen, so nothing
 // expires or activates meanwhile. INIT tokens are kept whatever the retention, and are measured
 // at the default retention (10 000), where every new token passes the kept ones; orders, blocks and
-// subscriptions at a retention of 200 000, so that all 100 000 stay (DECISIONS.md, D-66).
+// subscriptions at a retention of 200 000, so that all 100 000 stay (DECISIONS.md, D-65).
 // Usage: node bench/run.mjs --only state (or node bench/state.mjs)
 
 import { fork } from 'node:child_process';

@@ -199,35 +199,6 @@ describe('createGatewayClient', () => {
     }
   });
 
-  it('answers a redirect with an HTTP error and does not follow it, and reads the raw headers of an answer', async () => {
-    const redirecting = await startServer((_req, res) => {
-      res.writeHead(307, { location: '/aoa-acquiring-biz/v2/payment-elsewhere' });
-      res.end();
-    });
-    const headed = await startServer((_req, res) => {
-      res.setHeader('x-trace', ['a', 'b']);
-      json(res, example('PaySucceeded'));
-    });
-    try {
-      const moved = await createGatewayClient({ gatewayUrl: redirecting.url, routerUrl: redirecting.url })
-        .initiatePayment({ txnToken: 'T', body: example('PayWithUpi').body })
-        .catch((e) => e);
-      expect(moved).toBeInstanceOf(GatewayHttpError);
-      expect(moved.status).toBe(307);
-      // A payment is not sent again to another address behind the caller's back.
-      expect(redirecting.requests.map((r) => r.url.split('?')[0])).toEqual(['/aoa-acquiring-biz/v2/payment']);
-      const result = await createGatewayClient({ gatewayUrl: headed.url, routerUrl: headed.url }).initiatePayment({
-        txnToken: 'T',
-        body: example('PayWithUpi').body,
-      });
-      expect(result.raw.status).toBe(200);
-      expect(result.raw.headers).toMatchObject({ 'content-type': 'application/json', 'x-trace': 'a, b' });
-    } finally {
-      await redirecting.close();
-      await headed.close();
-    }
-  });
-
   it('treats a JSON array as no envelope, names only the media type, and keeps answers out of printed errors', async () => {
     const marker = 'tok_LEAKED_4111111111111111';
     const array = await startServer((_req, res) => json(res, [marker]));

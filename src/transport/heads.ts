@@ -33,11 +33,9 @@ const nodeCrypto = (): typeof import('node:crypto') => (crypto ??= createRequire
 
 export const defaultRequestId = (): string => nodeCrypto().randomUUID();
 
-/** The fields that have a value, so optional head fields are absent rather than null. */
-function defined(fields: Head): Head {
-  const head: Head = {};
-  for (const key in fields) if (fields[key] !== undefined) head[key] = fields[key];
-  return head;
+/** Drops undefined values so optional head fields are absent rather than null. */
+function defined(head: Head): Head {
+  return Object.fromEntries(Object.entries(head).filter(([, v]) => v !== undefined));
 }
 
 /** Token-service head (tokenize; the webhook uses the same): version v1, epoch ms, signature type. */

@@ -52,13 +52,10 @@ export interface Wording {
   answer: string;
 }
 
-/** An answer's headers: fetch's Headers, or node:http's read the same way (lower-case names, repeats joined). */
-export type AnswerHeaderList = Pick<Headers, 'get'> & Iterable<[string, string]>;
-
 /** What came back: the HTTP status, the headers and the text of the body (at most `maxBytes`). */
 export interface Exchanged {
   status: number;
-  headers: AnswerHeaderList;
+  headers: Headers;
   text: string;
 }
 
@@ -71,45 +68,33 @@ export interface ExchangeOptions {
   wording: Wording;
 }
 
-/**
- * The text of an answer's body, or null as soon as it passes `maxBytes` (reading stops there).
- * An answer that declares its length (and is not compressed) within the limit is read at once,
- * since fetch delivers no more than the declared bytes; any other is read chunk by chunk.
- * Lossy: an answer that is not UTF-8 is judged by what it says, not refused for its bytes.
- */
-export async function readAnswer(response: Response, maxBytes: number): Promise<string | null> {
-  const declared = response.headers.get('content-length');
-  const encoding = response.headers.get('content-encoding');
-  if (declared !== null && /^[0-9]{1,15}$/.test(declared) && (encoding === null || encoding === 'identity')) {
-    if (Number(declared) > maxBytes) {
-      await response.body?.cancel().catch(() => undefined);
-      return null;
-    }
-    const bytes = Buffer.from(await response.arrayBuffer());
-    // A Response made by a caller's own fetch may declare less than it holds.
-    return bytes.byteLength > maxBytes ? null : bytes.toString('utf8');
-  }
-  const bytes = await readWebBody(response.body, maxBytes);
+/** The body's text, or null as soon as it passes `maxBytes` (reading stops there). */
+async function readBounded(body: ReadableStream<Uint8Array> | null | undefined, maxBytes: number): Promise<string | null> {
+  const bytes = await readWebBody(body, maxBytes);
+  // Lossy: an answer that is not UTF-8 is judged by what it says, not refused for its bytes.
   return bytes === null ? null : bytes.toString('utf8');
+}
+
+/** A `Response` whose body is at most `maxBytes` (read here), or null when it is larger. */
+export async function boundedResponse(response: Response, maxBytes: number): Promise<Response | null> {
+  const text = await readBounded(response.body, maxBytes);
+  if (text === null) return null;
+  return new Response(text, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
 /** A thrown value that says the answer was larger than allowed (see `exchange`). */
 export class AnswerTooLarge extends Error {}
 
-/** A fetch Response as an exchange's answer: its body read within `maxBytes` (AnswerTooLarge past it). */
-export async function answerOf(response: Response, maxBytes: number): Promise<Exchanged> {
-  const text = await readAnswer(response, maxBytes);
-  if (text === null) throw new AnswerTooLarge();
-  return { status: response.status, headers: response.headers, text };
-}
-
 /**
- * Posts with `post` within `timeoutMs`, the time covering reading the answer too (`post` reads it,
- * within `maxBytes`: `answerOf` for fetch). One controller serves the timeout and the caller's
- * signal (AbortSignal.timeout and AbortSignal.any make transferable signals, which cost a tenth of
- * a loopback call).
+ * Posts with `post` within `timeoutMs` (the time covers reading the answer too), and reads the
+ * answer's text within `maxBytes`. One controller serves the timeout and the caller's signal
+ * (AbortSignal.timeout and AbortSignal.any make transferable signals, which cost a tenth of a
+ * loopback call).
  */
-export async function exchange(post: (signal: AbortSignal) => Promise<Exchanged>, options: ExchangeOptions): Promise<Exchanged> {
+export async function exchange(
+  post: (signal: AbortSignal) => Promise<{ response: Response; body: ReadableStream<Uint8Array> | null | undefined }>,
+  options: ExchangeOptions,
+): Promise<Exchanged> {
   const { operationId, timeoutMs, signal, maxBytes, wording } = options;
   const controller = new AbortController();
   let timedOut = false;
@@ -121,7 +106,10 @@ export async function exchange(post: (signal: AbortSignal) => Promise<Exchanged>
   if (signal?.aborted) onCallerAbort();
   else signal?.addEventListener('abort', onCallerAbort, { once: true });
   try {
-    return await post(controller.signal);
+    const { response, body } = await post(controller.signal);
+    const text = await readBounded(body, maxBytes);
+    if (text === null) throw new AnswerTooLarge();
+    return { status: response.status, headers: response.headers, text };
   } catch (error) {
     // An error the poster decided (an HTTP status the caller refuses) stands as it is.
     if (error instanceof GatewayError) throw error;
@@ -129,12 +117,10 @@ export async function exchange(post: (signal: AbortSignal) => Promise<Exchanged>
       throw new GatewayNonJsonError(`${operationId}: ${wording.answer} is larger than ${maxBytes} bytes; it was not read.`, { operationId });
     if (timedOut) throw new GatewayTimeoutError(`${operationId}: ${wording.timeout(timeoutMs)}`, { operationId, cause: error });
     if (signal?.aborted) throw new GatewayAbortError(`${operationId}: aborted by the caller.`, { operationId, cause: error });
-    // fetch puts the system error in its cause; the client's own transport carries it itself.
     const cause = (error as { cause?: { code?: unknown; syscall?: unknown } } | null)?.cause;
     const code = cause?.code ?? (error as { code?: unknown } | null)?.code;
-    const syscall = cause?.syscall ?? (error as { syscall?: unknown } | null)?.syscall;
     const detail = typeof code === 'string' ? code.slice(0, 40) : undefined;
-    const sent = notSent(detail, syscall) ? 'no' : 'maybe';
+    const sent = notSent(detail, cause?.syscall) ? 'no' : 'maybe';
     throw new GatewayNetworkError(`${operationId}: ${wording.failed}${detail ? ` (${detail})` : ''}.`, { operationId, cause: error, sent });
   } finally {
     clearTimeout(timer);
@@ -149,11 +135,8 @@ export async function exchange(post: (signal: AbortSignal) => Promise<Exchanged>
  * request.
  */
 const BEFORE_CONNECTION = new Set(['ENOTFOUND', 'EAI_AGAIN', 'ECONNREFUSED', 'UND_ERR_CONNECT_TIMEOUT']);
-/**
- * Unreachable networks are refused at `connect` too, and a connection may not open in time, but the
- * same codes can come later on a write.
- */
-const AT_CONNECT = new Set(['EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'ETIMEDOUT']);
+/** Unreachable networks are refused at `connect` too, but the same codes can come later on a write. */
+const AT_CONNECT = new Set(['EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
 
 function notSent(code: string | undefined, syscall: unknown): boolean {
   if (code === undefined) return false;

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { Signer } from '../signing/checksum.js';
 import { tokenServiceHead } from '../transport/heads.js';
 import { resultOf } from '../transport/result.js';
-import { answerOf, buildEnvelope, checkRequest, DEFAULT_MAX_ANSWER_BYTES, exchange, readEnvelope, type Wording } from '../transport/send.js';
+import { buildEnvelope, checkRequest, DEFAULT_MAX_ANSWER_BYTES, exchange, readEnvelope, type Wording } from '../transport/send.js';
 import type { HeadOf, RequestOf, ResultCodeOf } from '../types.js';
 import { type ValidationIssue, validate } from '../validation/validate.js';
 
@@ -87,19 +87,18 @@ export async function postNotification(options: PostNotificationOptions): Promis
   if (typeof text !== 'string') throw new TypeError('text must be the request body to post, as a string.');
   const fetchImpl = options.fetch ?? fetch;
   const exchanged = await exchange(
-    async (signal) =>
-      answerOf(
-        await fetchImpl(
-          new Request(url, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json', accept: 'application/json' },
-            body: text,
-            redirect: 'manual',
-            signal,
-          }),
-        ),
-        maxReplyBytes,
-      ),
+    async (signal) => {
+      const response = await fetchImpl(
+        new Request(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json' },
+          body: text,
+          redirect: 'manual',
+          signal,
+        }),
+      );
+      return { response, body: response.body };
+    },
     { operationId: OPERATION, timeoutMs, maxBytes: maxReplyBytes, wording: MERCHANT },
   );
   const reply = readEnvelope(exchanged, { operationId: OPERATION, wording: MERCHANT });
