@@ -80,6 +80,18 @@ describe('loading on first use', () => {
     expect(modules).toContain('dist/validation/errors.js');
   });
 
+  it('a run of many small payloads loads one validator module per operation and direction, and the wording of problems only for a problem', async () => {
+    const record = (payload: unknown) => ({ operationId: 'initiatePayment', direction: 'request', payload, ...QUERY });
+    const valid = await loadedBy(`return (await entry.validateMany([${JSON.stringify(record(VALID_PAY))}, ${JSON.stringify(record(VALID_PAY))}])).counts;`);
+    expect(valid.output).toMatchObject({ valid: 2, invalid: 0 });
+    expect(valid.modules.filter((m) => m.startsWith('generated/validators'))).toEqual(['generated/validators/initiatePaymentRequest.detailed.cjs']);
+    expect(valid.modules).not.toContain('dist/validation/errors.js');
+    const invalid = await loadedBy(`return (await entry.validateMany([${JSON.stringify(record({ head: VALID_PAY.head }))}])).counts;`);
+    expect(invalid.output).toMatchObject({ valid: 0, invalid: 1 });
+    expect(invalid.modules.filter((m) => m.startsWith('generated/validators'))).toEqual(['generated/validators/initiatePaymentRequest.detailed.cjs']);
+    expect(invalid.modules).toContain('dist/validation/errors.js');
+  });
+
   it('each helper loads its module when first called, and works', async () => {
     const { modules, output } = await loadedBy(`
       const out = {};
