@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 import { spawn } from 'node:child_process';
 // `npm run bench`: how fast validation, start-up, the client, the mock and the sandbox are, each against a
-// reference measured in the same run. Loopback only, bounded in time. Prints a table and writes
-// bench/results.json. Usage: node bench/run.mjs [--only validation,formats,startup,batch,client,mock,sandbox,state,generate,patterns]
+// reference measured in the same run. Loopback only, bounded in time. Prints a table; a whole run
+// writes bench/results.json too. Usage: node bench/run.mjs [--only validation,formats,startup,batch,client,mock,sandbox,state,generate,patterns]
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { arch, cpus, platform, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -84,7 +84,8 @@ const results = {
   durationSeconds: Math.round((Date.now() - started) / 1000),
   figures,
 };
-writeFileSync(join(root, 'bench/results.json'), `${JSON.stringify(results, null, 2)}\n`);
+// Only a whole run is kept: a file of some groups would drop the others' figures.
+if (!only) writeFileSync(join(root, 'bench/results.json'), `${JSON.stringify(results, null, 2)}\n`);
 
 const fmt = (/** @type {number} */ n) => (n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(2));
 const rows = [['figure', 'subject', 'reference', 'ratio', 'target']];
@@ -102,4 +103,4 @@ for (const [i, r] of rows.entries()) {
   process.stdout.write(`| ${r.map((c, j) => c.padEnd(widths[j])).join(' | ')} |\n`);
   if (i === 0) process.stdout.write(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|\n`);
 }
-process.stdout.write(`\n${results.machine.cpus} cores, ${results.node}, ${results.durationSeconds} s; results in bench/results.json\n`);
+process.stdout.write(`\n${results.machine.cpus} cores, ${results.node}, ${results.durationSeconds} s${only ? '' : '; results in bench/results.json'}\n`);
