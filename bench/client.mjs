@@ -65,7 +65,7 @@ export async function clientFigures() {
       ...target,
     });
     return [
-      figure('pay, signing and validation off', payOff, { target: '<= 1.10x bare fetch', met: payOff.ratio.value <= 1.1 }),
+      figure('pay, signing and validation off', payOff, { target: '<= 1.05x bare fetch', met: payOff.ratio.value <= 1.05 }),
       figure('pay, request and answer validated', payOn),
       figure('modify order, signed, request and answer validated', modifyOn),
     ];

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 import { spawn } from 'node:child_process';
 // `npm run bench`: how fast validation, start-up, the client, the mock and the sandbox are, each against a
-// reference measured in the same run. Loopback only, bounded in time. Prints a table and writes
-// bench/results.json. Usage: node bench/run.mjs [--only validation,startup,batch,client,mock,sandbox,generate,patterns]
+// reference measured in the same run. Loopback only, bounded in time. Prints a table; a whole run
+// writes bench/results.json too. Usage: node bench/run.mjs [--only validation,formats,startup,batch,client,mock,sandbox,state,generate,patterns]
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { arch, cpus, platform, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -25,6 +25,10 @@ if (wanted('validation')) {
   log('validation vs JSON.parse');
   figures.push(...(await (await import('./validation.mjs')).validationFigures()));
 }
+if (wanted('formats')) {
+  log('formats alone vs ajv-formats');
+  figures.push(...(await import('./formats.mjs')).formatFigures());
+}
 if (wanted('startup')) {
   log('cold start');
   figures.push(...(await (await import('./startup.mjs')).startupFigures()));
@@ -44,6 +48,10 @@ if (wanted('mock')) {
 if (wanted('sandbox')) {
   log('sandbox vs Prism vs bare node:http (autocannon)');
   figures.push(...(await (await import('./sandbox.mjs')).sandboxFigures()));
+}
+if (wanted('state')) {
+  log('sandbox calls with 100 000 records vs none');
+  figures.push(...(await (await import('./state.mjs')).stateFigures()));
 }
 if (wanted('patterns')) {
   log('patterns against hostile input');
@@ -76,7 +84,8 @@ const results = {
   durationSeconds: Math.round((Date.now() - started) / 1000),
   figures,
 };
-writeFileSync(join(root, 'bench/results.json'), `${JSON.stringify(results, null, 2)}\n`);
+// Only a whole run is kept: a file of some groups would drop the others' figures.
+if (!only) writeFileSync(join(root, 'bench/results.json'), `${JSON.stringify(results, null, 2)}\n`);
 
 const fmt = (/** @type {number} */ n) => (n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(2));
 const rows = [['figure', 'subject', 'reference', 'ratio', 'target']];
@@ -94,4 +103,4 @@ for (const [i, r] of rows.entries()) {
   process.stdout.write(`| ${r.map((c, j) => c.padEnd(widths[j])).join(' | ')} |\n`);
   if (i === 0) process.stdout.write(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|\n`);
 }
-process.stdout.write(`\n${results.machine.cpus} cores, ${results.node}, ${results.durationSeconds} s; results in bench/results.json\n`);
+process.stdout.write(`\n${results.machine.cpus} cores, ${results.node}, ${results.durationSeconds} s${only ? '' : '; results in bench/results.json'}\n`);

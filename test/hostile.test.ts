@@ -5,9 +5,12 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operations, validate } from '../src/index.js';
 import { duplicateKey, parseJson } from '../src/json/parse.js';
+import { pointerSegment } from '../src/json/pointer.js';
+import { fcParameters } from './helpers/arbitraries.js';
 import { BIN, runCli } from './helpers/cli.js';
 import { expectPrototypesUnchanged, hostileBodies, prototypeSnapshot } from './helpers/hostile.js';
 
@@ -270,6 +273,100 @@ describe('parsing untrusted JSON text', () => {
     expect(duplicateKey('{"q\\"":"\\\\","q\\"":1}')).toBe('/<unknown key>');
     expect(duplicateKey('{"mid":"a\\"b\\\\","head":{"mid":"\\\\\\"","mid":0}}')).toBe('/head/mid');
     expect(duplicateKey('{"s":"\\\\","t":"\\\\\\\\"}')).toBeNull();
+  });
+
+  it('finds the first repeated key as a reading that keeps every key of every open object would, in objects of few and many keys', () => {
+    /** The reference: a recursive reading of the value that keeps each object's keys in a Set. */
+    function reference(text: string): string | null {
+      let i = 0;
+      /** The way down: keys (shown as pointers show them) and array indices. */
+      const path: string[] = [];
+      const space = () => {
+        while (/\s/.test(text[i] ?? '')) i++;
+      };
+      const string = () => {
+        const start = i;
+        i++;
+        while (text[i] !== '"') i += text[i] === '\\' ? 2 : 1;
+        i++;
+        return JSON.parse(text.slice(start, i)) as string;
+      };
+      const value = (): string | null => {
+        space();
+        if (text[i] === '{') {
+          i++;
+          const seen = new Set<string>();
+          space();
+          while (text[i] !== '}') {
+            space();
+            const key = string();
+            if (seen.has(key)) return [...path, pointerSegment(key)].map((k) => `/${k}`).join('');
+            seen.add(key);
+            space();
+            i++; // :
+            path.push(pointerSegment(key));
+            const found = value();
+            path.pop();
+            if (found) return found;
+            space();
+            if (text[i] === ',') i++;
+            space();
+          }
+          i++;
+          return null;
+        }
+        if (text[i] === '[') {
+          i++;
+          let n = 0;
+          space();
+          while (text[i] !== ']') {
+            path.push(String(n++));
+            const found = value();
+            path.pop();
+            if (found) return found;
+            space();
+            if (text[i] === ',') i++;
+            space();
+          }
+          i++;
+          return null;
+        }
+        if (text[i] === '"') string();
+        else while (i < text.length && !/[,\]}\s]/.test(text[i] as string)) i++;
+        return null;
+      };
+      return value();
+    }
+    const key = fc.constantFrom('mid', 'orderId', 'a', 'b', 'x\\"y', 'm\u0069d', 'head', 'body');
+    const leaf = fc.oneof(fc.integer(), fc.constantFrom('"s"', '"\\\\"', 'true', 'null'));
+    const json: fc.Arbitrary<string> = fc.letrec<{ value: string }>((tie) => ({
+      value: fc.oneof(
+        { depthSize: 'small', withCrossShrink: true },
+        leaf.map(String),
+        fc.array(tie('value'), { maxLength: 4 }).map((items) => `[${items.join(',')}]`),
+        fc
+          .array(
+            fc.tuple(
+              fc.oneof(
+                key,
+                fc.nat(40).map((n) => `k${n}`),
+              ),
+              tie('value'),
+            ),
+            { maxLength: 45 },
+          )
+          .map((members) => `{${members.map(([k, v]) => `"${k}": ${v}`).join(' ,')}}`),
+      ),
+    })).value;
+    fc.assert(
+      fc.property(json, (text) => duplicateKey(text) === reference(text)),
+      fcParameters(300),
+    );
+    // An object of many keys with one repeated far from its first use.
+    const many = Array.from({ length: 100 }, (_, n) => `"k${n}":${n}`);
+    expect(duplicateKey(`{"body":{${many.join(',')}}}`)).toBeNull();
+    expect(duplicateKey(`{"body":{${[...many, '"k5":0'].join(',')}}}`)).toBe('/body/<unknown key>');
+    expect(duplicateKey(`{"body":{${[...many.slice(0, 40), '"mid":1', ...many.slice(40), '"mid":2'].join(',')}}}`)).toBe('/body/mid');
   });
 
   it('refuses invalid UTF-8, binary input and empty input', () => {

@@ -3,7 +3,7 @@
 
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { validate } from '../src/index.js';
+import { namedChecks, validate } from '../src/index.js';
 import { contractExamples } from './helpers/examples.js';
 
 const doc = JSON.parse(readFileSync(new URL('../generated/openapi.json', import.meta.url), 'utf8'));
@@ -84,6 +84,51 @@ describe('validate()', () => {
     sub.body.subscriptionPaymentMode = 'CC';
     sub.body.renewalAmount = '1.00';
     expect(validate('createSubscription', 'request', sub, { query }).valid).toBe(true);
+  });
+
+  it('compares amounts as the contract writes them, and only well-formed ones', () => {
+    // The amounts of the contract (Amount): 0 or up to 12 digits without a leading zero, then 1 or 2 decimals.
+    const AMOUNT = /^(0|[1-9][0-9]{0,11})(\.[0-9]{1,2})?$/;
+    const hundredths = (a: string) => (AMOUNT.test(a) ? Math.round(Number(a) * 100) : null);
+    const amounts = [
+      '0',
+      '1',
+      '1.5',
+      '1.50',
+      '1.05',
+      '10',
+      '9.99',
+      '0.01',
+      '0.1',
+      '999999999999.99',
+      '999999999999.98',
+      '01',
+      '00',
+      '1.',
+      '.5',
+      '1.234',
+      '1e2',
+      '+1',
+      '-1',
+      ' 1',
+      '1 ',
+      '',
+      '1234567890123',
+      '１',
+    ];
+    const check = namedChecks.firstPaymentWithinRenewalAmount;
+    for (const first of amounts) {
+      for (const renewal of amounts) {
+        const payload = { body: { subscriptionPaymentMode: 'UPI', txnAmount: { value: first }, renewalAmount: renewal } };
+        const a = hundredths(first);
+        const b = hundredths(renewal);
+        const expected = a !== null && b !== null && a > b ? ['firstPaymentWithinRenewalAmount'] : [];
+        expect(
+          check.run(payload, {}, { parameters: [] }).map((i) => i.rule),
+          `${first} vs ${renewal}`,
+        ).toEqual(expected);
+      }
+    }
   });
 
   it('wants the expiry date after the start date', () => {

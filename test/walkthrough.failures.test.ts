@@ -2,8 +2,11 @@
 // sees the client's error and its next step, queries the order, is refused a second payment, and
 // watches a failed notification go out again. Its own assertions must hold; this test gives it a
 // webhook endpoint (the package's receiver) that fails the first notification it gets, and checks
-// what the endpoint saw.
+// what the endpoint saw. The program runs in a Node process of its own against the built package,
+// as a merchant's would (vitest's module runner would load a second copy of modules the package
+// loads on first use, and the program's instanceof checks would see two classes).
 
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -23,7 +26,10 @@ function readmeProgram(): string {
   const section = readme.slice(start, readme.indexOf('\n### ', start + 1));
   const blocks = [...section.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1] ?? '');
   expect(blocks).toHaveLength(1);
-  const code = (blocks[0] ?? '').replaceAll("from 'gateway-contract'", `from ${JSON.stringify(pathToFileURL(join(root, 'dist/index.js')).href)}`);
+  const code = `const webhookUrl = process.env.WEBHOOK_URL;\n${blocks[0] ?? ''}`.replaceAll(
+    "from 'gateway-contract'",
+    `from ${JSON.stringify(pathToFileURL(join(root, 'dist/index.js')).href)}`,
+  );
   return ts.transpileModule(code, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
 }
 
@@ -48,15 +54,22 @@ afterAll(async () => {
 
 describe('README: when things go wrong', () => {
   it('runs as printed: a lost answer is queried, not paid twice, and a failed notification is delivered again', async () => {
-    const globals = globalThis as { webhookUrl?: string };
-    globals.webhookUrl = `http://127.0.0.1:${(endpoint.address() as AddressInfo).port}/webhooks/token-status`;
+    const webhookUrl = `http://127.0.0.1:${(endpoint.address() as AddressInfo).port}/webhooks/token-status`;
     const dir = mkdtempSync(join(tmpdir(), 'readme-failures-'));
     try {
       const file = join(dir, 'rehearsal.mjs');
       writeFileSync(file, readmeProgram());
-      await import(pathToFileURL(file).href);
+      const child = spawn(process.execPath, [file], { env: { ...process.env, WEBHOOK_URL: webhookUrl }, stdio: ['ignore', 'pipe', 'pipe'] });
+      let output = '';
+      child.stdout.setEncoding('utf8').on('data', (d: string) => {
+        output = (output + d).slice(-20_000);
+      });
+      child.stderr.setEncoding('utf8').on('data', (d: string) => {
+        output = (output + d).slice(-20_000);
+      });
+      const status = await new Promise((resolve) => child.on('close', resolve));
+      expect(status, output).toBe(0);
     } finally {
-      delete globals.webhookUrl;
       rmSync(dir, { recursive: true, force: true });
     }
     // The endpoint failed the first delivery and accepted the second, of the same notification.

@@ -1,9 +1,26 @@
 // How the contract becomes AJV validators. Used by the generator (precompiled, standalone code)
 // and by tests and benchmarks that compile at runtime. One place, so both agree.
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import { createRequire } from 'node:module';
+import { _, Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
+import fullFormatsModule from 'ajv-formats/dist/formats.js';
+import { fasterKeywordCode } from './keywordCode.mjs';
 
 const addFormats = /** @type {any} */ (addFormatsModule).default ?? addFormatsModule;
+const { fullFormats } = /** @type {any} */ (fullFormatsModule);
+/** @type {{ exactFormats: Record<string, unknown>, characterCount: (s: string) => number }} */
+const { exactFormats, characterCount } = createRequire(import.meta.url)('./formats.cjs');
+
+/**
+ * ajv-formats' formats that are one regular expression (or none at all): the validators carry them
+ * as they are. Those it checks with a function are ours (formats.cjs), exact and faster; any other
+ * function format is left unknown, so that a contract using one fails to compile rather than
+ * silently getting another check.
+ */
+const REGEX_FORMATS = Object.keys(fullFormats).filter((name) => {
+  const def = fullFormats[name];
+  return !(name in exactFormats) && (def === true || def instanceof RegExp || (def && def.validate instanceof RegExp));
+});
 
 /** The id under which the bundled document is registered; schema refs are `${DOCUMENT_ID}#/...`. */
 export const DOCUMENT_ID = 'openapi.json';
@@ -67,8 +84,10 @@ function extraKeywords(/** @type {any} */ doc) {
  * the value that failed (card numbers, tokens, signatures).
  * @param {any} doc the bundled OpenAPI document
  * @param {Record<string, unknown>} [options] extra AJV options (the generator passes `code`)
+ * @param {string} [runtimeModule] how generated code requires formats.cjs (the generator's copy of
+ *   it in generated/), for the formats and the count of characters
  */
-export function createAjv(doc, options = {}) {
+export function createAjv(doc, options = {}, runtimeModule = './formats.cjs') {
   const prepared = prepareDocument(doc);
   const ajv = new Ajv2020({
     strict: true,
@@ -78,7 +97,11 @@ export function createAjv(doc, options = {}) {
     verbose: false,
     ...options,
   });
-  addFormats(ajv);
+  // Where generated code finds the function formats; ajv-formats would otherwise point it at its own.
+  /** @type {{ formats?: unknown }} */ (ajv.opts.code).formats = _`require(${runtimeModule}).exactFormats`;
+  fasterKeywordCode(ajv, characterCount, runtimeModule);
+  addFormats(ajv, { formats: REGEX_FORMATS, keywords: true });
+  for (const [name, def] of Object.entries(exactFormats)) ajv.addFormat(name, /** @type {any} */ (def));
   ajv.addVocabulary(extraKeywords(prepared).filter((k) => !ajv.getKeyword(k)));
   ajv.addSchema(prepared, DOCUMENT_ID);
   return ajv;

@@ -1,7 +1,13 @@
 // The card data of `encryptedCardData` (section 2.3): built, checked and encrypted with the
 // merchant's RSA public key. The card never appears in an error, a log or a return value other
 // than the ciphertext.
-import { constants, createPublicKey, type KeyObject, publicEncrypt } from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
+import { createRequire } from 'node:module';
+
+// node:crypto is loaded the first time it is needed, not with the package (it costs a few
+// milliseconds of every start).
+let crypto: typeof import('node:crypto') | undefined;
+const nodeCrypto = (): typeof import('node:crypto') => (crypto ??= createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto'));
 
 /** The card before encryption (section 2.3). */
 export interface CardData {
@@ -101,7 +107,10 @@ export function buildCardPlaintext(card: CardData, { now = new Date() }: { now?:
   return JSON.stringify({ cardNumber: c.cardNumber, expiryMonth: c.expiryMonth, expiryYear: c.expiryYear, securityCode: c.securityCode });
 }
 
-const PADDINGS = { RSA_PKCS1_OAEP_PADDING: constants.RSA_PKCS1_OAEP_PADDING, RSA_PKCS1_PADDING: constants.RSA_PKCS1_PADDING } as const;
+const PADDINGS = {
+  RSA_PKCS1_OAEP_PADDING: () => nodeCrypto().constants.RSA_PKCS1_OAEP_PADDING,
+  RSA_PKCS1_PADDING: () => nodeCrypto().constants.RSA_PKCS1_PADDING,
+} as const;
 
 /**
  * Builds, checks and encrypts the card data for `encryptedCardData`, as one Base64 string, with the
@@ -118,16 +127,15 @@ export function encryptCardData(
   const plaintext = buildCardPlaintext(card, { now });
   let key: KeyObject;
   try {
-    key = createPublicKey(publicKeyPem);
+    key = nodeCrypto().createPublicKey(publicKeyPem);
   } catch {
     throw new TypeError('The public key is not a valid PEM-encoded key.');
   }
   if (key.asymmetricKeyType !== 'rsa') throw new TypeError('The public key must be an RSA key.');
   try {
-    return publicEncrypt(
-      { key, padding: PADDINGS[padding], ...(padding === 'RSA_PKCS1_OAEP_PADDING' ? { oaepHash } : {}) },
-      Buffer.from(plaintext, 'utf8'),
-    ).toString('base64');
+    return nodeCrypto()
+      .publicEncrypt({ key, padding: PADDINGS[padding](), ...(padding === 'RSA_PKCS1_OAEP_PADDING' ? { oaepHash } : {}) }, Buffer.from(plaintext, 'utf8'))
+      .toString('base64');
   } catch {
     throw new TypeError('The card data could not be encrypted with this key (is the key large enough?).');
   }

@@ -2,9 +2,13 @@
 // `{"operationId", "direction", "payload", "query"?, "path"?, "name"?}`. Lines are read one at a
 // time from a stream, each within the size limit; a line that cannot be read, is not JSON or is not
 // such a record is a record with the reason, and reading goes on. Blank lines are skipped.
-import { closeSync, openSync, readSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { decodeUtf8, NOT_UTF8, parseJson } from '../json/parse.js';
 import type { PayloadRecord } from '../validation/validateMany.js';
+
+// node:fs through require: an ES import of it also loads its streams and promises, which a start
+// that never reads a file through them need not pay for.
+const { closeSync, openSync, readSync } = createRequire(import.meta.url)('node:fs') as typeof import('node:fs');
 
 export interface NdjsonOptions {
   /** The name of the input in reports (a file name, or `-` for standard input). */

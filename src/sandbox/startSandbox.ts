@@ -3,7 +3,7 @@
 // programmatic forms of the control calls tests need.
 import type { AddressInfo } from 'node:net';
 import { generateSignature } from '../signing/checksum.js';
-import { validate } from '../validation/validate.js';
+import { loadEveryValidator } from '../validation/validate.js';
 import { sendTokenNotification } from '../webhook/send.js';
 import { cardKeyPair } from './cardKeys.js';
 import { createCardTokens } from './cardTokens.js';
@@ -73,9 +73,10 @@ function unwrap<T>(answer: ControlAnswer<T>): T {
 /** Starts the sandbox and resolves once it listens. */
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const config = resolveConfig(options);
-  // validate() loads its every-problem validators and the bundled contract (synchronously) the
-  // first time a payload is invalid: that happens here, before the first request, not during one.
-  validate('initiatePayment', 'request', null);
+  // validate() loads each operation's validators, its every-problem ones and the bundled contract
+  // (synchronously) the first time it needs them: that happens here, before the first request,
+  // not during one.
+  loadEveryValidator();
   const [instruments, cardKey] = await Promise.all([loadInstruments(options.instruments), cardKeyPair(options.cardPrivateKeyPem)]);
   const clock = createClock(options.now);
   const scheduler = createScheduler(clock);

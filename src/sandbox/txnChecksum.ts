@@ -14,16 +14,32 @@ const CHECKSUM_KEYS = new Set(['checksumHash', 'CHECKSUMHASH']);
  * utility reads a map). Takes the txnInfo object as received, checksumHash included.
  */
 export function txnInfoChecksumText(txnInfo: Record<string, unknown>): string {
-  const keys = Object.keys(txnInfo).sort();
+  const keys = inCodePointOrder(Object.keys(txnInfo));
   let text = '';
   let first = true;
   for (const k of keys) {
     if (CHECKSUM_KEYS.has(k)) continue;
     const v = txnInfo[k];
-    text += `${first ? '' : '|'}${v === null || v === undefined || (typeof v === 'string' && v.toLowerCase() === 'null') ? '' : String(v)}`;
+    text += `${first ? '' : '|'}${v === null || v === undefined || (typeof v === 'string' && v.length === 4 && v.toLowerCase() === 'null') ? '' : String(v)}`;
     first = false;
   }
   return text;
+}
+
+/**
+ * The keys in code-point order, sorted in place: a txnInfo's dozen keys by insertion, without the
+ * copies of Array.prototype.sort (it runs for every answer of a wallet payment); many keys (a
+ * txnInfo from anywhere may hold any number) by that sort, which is not quadratic.
+ */
+function inCodePointOrder(keys: string[]): string[] {
+  if (keys.length > 32) return keys.sort();
+  for (let i = 1; i < keys.length; i++) {
+    const key = keys[i] as string;
+    let j = i - 1;
+    for (; j >= 0 && (keys[j] as string) > key; j--) keys[j + 1] = keys[j] as string;
+    keys[j + 1] = key;
+  }
+  return keys;
 }
 
 /** Adds its checksumHash to txnInfo (in place) and returns it. */

@@ -1,7 +1,12 @@
 // The service's published CHECKSUM scheme: SHA-256 of "text|salt", the salt appended, encrypted
 // with AES-128-CBC under the merchant key and a fixed IV, Base64 (108 characters). Verification
 // decrypts, takes the last four characters as the salt, recomputes and compares in constant time.
-import { createCipheriv, createDecipheriv, createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createRequire } from 'node:module';
+
+// node:crypto is loaded the first time it is needed, not with the package (it costs a few
+// milliseconds of every start).
+let crypto: typeof import('node:crypto') | undefined;
+const nodeCrypto = (): typeof import('node:crypto') => (crypto ??= createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto'));
 
 const IV = Buffer.from('@@@@&&&&####$$$$', 'utf8');
 // 64 characters, so one random byte masked to 6 bits picks each one without bias.
@@ -23,7 +28,7 @@ let offset = 0;
 
 function randomSalt() {
   if (offset + SALT_LENGTH > pool.length) {
-    pool = randomBytes(4096);
+    pool = nodeCrypto().randomBytes(4096);
     offset = 0;
   }
   let salt = '';
@@ -32,14 +37,14 @@ function randomSalt() {
 }
 
 function saltedDigest(text: string, salt: string): string {
-  return `${createHash('sha256').update(`${text}|${salt}`, 'utf8').digest('hex')}${salt}`;
+  return `${nodeCrypto().createHash('sha256').update(`${text}|${salt}`, 'utf8').digest('hex')}${salt}`;
 }
 
 /** Signs `text` with a given four-character salt. Exposed for known-answer tests; use generateSignature. */
 export function generateSignatureWithSalt(text: string, merchantKey: string, salt: string): string {
   if (typeof text !== 'string') throw new TypeError('The signed text must be a string.');
   if (typeof salt !== 'string' || salt.length !== SALT_LENGTH) throw new TypeError('The salt must be four characters.');
-  const cipher = createCipheriv('aes-128-cbc', keyBytes(merchantKey), IV);
+  const cipher = nodeCrypto().createCipheriv('aes-128-cbc', keyBytes(merchantKey), IV);
   return Buffer.concat([cipher.update(saltedDigest(text, salt), 'utf8'), cipher.final()]).toString('base64');
 }
 
@@ -52,7 +57,7 @@ export function generateSignature(text: string, merchantKey: string): string {
 export function constantTimeEqual(a: string, b: string): boolean {
   const x = Buffer.from(a, 'utf8');
   const y = Buffer.from(b, 'utf8');
-  return x.length === y.length && timingSafeEqual(x, y);
+  return x.length === y.length && nodeCrypto().timingSafeEqual(x, y);
 }
 
 /**
@@ -69,7 +74,7 @@ export function verifySignature(text: string, merchantKey: string, signature: un
   if (bytes.toString('base64') !== signature) return false;
   let plain: string;
   try {
-    const decipher = createDecipheriv('aes-128-cbc', key, IV);
+    const decipher = nodeCrypto().createDecipheriv('aes-128-cbc', key, IV);
     plain = Buffer.concat([decipher.update(bytes), decipher.final()]).toString('utf8');
   } catch {
     return false;

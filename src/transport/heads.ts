@@ -1,7 +1,7 @@
 // The heads of each operation family (section 4), built for the caller: timestamps in the form of
 // the family, request ids, versions, signature type and transaction tokens. The caller's own head
 // fields win. Which family an operation belongs to is its head schema in the operation index.
-import { randomUUID } from 'node:crypto';
+import { createRequire } from 'node:module';
 import type { OperationInfo } from '../../generated/operations.js';
 
 /** What the heads are built from: the client's settings and this call's values. */
@@ -26,7 +26,12 @@ type HeadSchema = OperationInfo['head']['schema'];
 const epochMs = (t: number) => String(Math.trunc(t));
 const epochSeconds = (t: number) => String(Math.trunc(t / 1000));
 
-export const defaultRequestId = (): string => randomUUID();
+// node:crypto is loaded the first time it is needed, not with the package (it costs a few
+// milliseconds of every start).
+let crypto: typeof import('node:crypto') | undefined;
+const nodeCrypto = (): typeof import('node:crypto') => (crypto ??= createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto'));
+
+export const defaultRequestId = (): string => nodeCrypto().randomUUID();
 
 /** Drops undefined values so optional head fields are absent rather than null. */
 function defined(head: Head): Head {

@@ -27,17 +27,42 @@ export interface NamedCheck {
 }
 
 const NONE: ValidationIssue[] = [];
-const AMOUNT = /^(0|[1-9][0-9]{0,11})(\.[0-9]{1,2})?$/;
-const DATE = /^[0-9]{4}-[0-9]{2}-[0-9]{2}$/;
+
+/** The value of the ASCII digit at `i`, or -1. */
+function digitAt(text: string, i: number): number {
+  const d = text.charCodeAt(i) - 48;
+  return d >= 0 && d <= 9 ? d : -1;
+}
 
 /**
- * An amount string in hundredths, or null when it is not a well-formed amount. At most 12 digits
- * before the point, so the integer stays exact in a double.
+ * An amount string in hundredths, or null when it is not a well-formed amount (the contract's
+ * `Amount`: `0` or up to 12 digits without a leading zero, then optionally a point and one or two
+ * digits). Read digit by digit: at most 14 digits, so the integer is exact.
  */
 function hundredths(amount: unknown): number | null {
-  if (typeof amount !== 'string' || !AMOUNT.test(amount)) return null;
-  // At most 12 digits and 2 decimals: the product is within 0.5 of the exact number of hundredths.
-  return Math.round(Number(amount) * 100);
+  if (typeof amount !== 'string') return null;
+  const end = amount.length;
+  let i = 0;
+  let whole = 0;
+  for (let d = digitAt(amount, 0); d >= 0 && i < end; d = digitAt(amount, ++i)) whole = whole * 10 + d;
+  // 1 to 12 digits, no leading zero unless the zero is all there is.
+  if (i === 0 || i > 12 || (i > 1 && amount.charCodeAt(0) === 48)) return null;
+  if (i === end) return whole * 100;
+  const tenths = digitAt(amount, i + 1);
+  if (amount.charCodeAt(i) !== 46 || tenths < 0) return null;
+  if (i + 2 === end) return whole * 100 + tenths * 10;
+  const cents = digitAt(amount, i + 2);
+  return cents >= 0 && i + 3 === end ? whole * 100 + tenths * 10 + cents : null;
+}
+
+/** Whether a string has the shape of a date, `YYYY-MM-DD` (its format says whether it is a real day). */
+function dateShaped(text: string): boolean {
+  return (
+    text.length === 10 &&
+    text.charCodeAt(4) === 45 &&
+    text.charCodeAt(7) === 45 &&
+    (digitAt(text, 0) | digitAt(text, 1) | digitAt(text, 2) | digitAt(text, 3) | digitAt(text, 5) | digitAt(text, 6) | digitAt(text, 8) | digitAt(text, 9)) >= 0
+  );
 }
 
 /** The subscription payment modes whose first payment may not exceed the renewal amount. */
@@ -98,6 +123,8 @@ export const namedChecks: Readonly<Record<NamedCheckName, NamedCheck>> = {
     ...namedCheckRules.queryMatchesBody,
     run(payload, { query }) {
       const body = bodyOf(payload);
+      // The usual case first: both given and equal.
+      if (query && body && query.mid === body.mid && query.orderId === body.orderId) return NONE;
       const mid = sameAsBody('query', 'mid', query, body, '2013', 'both must be the same merchant id.');
       const orderId = sameAsBody('query', 'orderId', query, body, '2014', 'both must be the same order id.');
       return mid === NONE && orderId === NONE ? NONE : [...mid, ...orderId];
@@ -136,7 +163,8 @@ export const namedChecks: Readonly<Record<NamedCheckName, NamedCheck>> = {
       const body = bodyOf(payload);
       const start = body?.subscriptionStartDate;
       const expiry = body?.subscriptionExpiryDate;
-      if (typeof start !== 'string' || typeof expiry !== 'string' || !DATE.test(start) || !DATE.test(expiry) || expiry > start) return NONE;
+      // Later is the usual case, whatever the shapes; only two well-formed dates can be out of order.
+      if (typeof start !== 'string' || typeof expiry !== 'string' || expiry > start || !dateShaped(start) || !dateShaped(expiry)) return NONE;
       return [
         {
           in: 'body',

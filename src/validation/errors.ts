@@ -3,6 +3,7 @@
 // contract, schema facts (lengths, allowed values) and rule titles.
 import type { CompiledValidatorError } from '../../generated/validators.js';
 import { HIDDEN_KEY, isFieldName, pointerSegment, pointerSegments, safePointer, TRUNCATED } from '../json/pointer.js';
+import { MAX_ISSUES } from './limits.js';
 import { conditionTitle, locateRule, schemaAt } from './schemaLocation.js';
 
 /** One problem of a payload. Never carries the value that failed. */
@@ -22,9 +23,6 @@ export interface ValidationIssue {
   /** The operation's own result code the service answers for this failure, when the description gives one. */
   resultCode?: string;
 }
-
-/** At most this many issues are described; a payload with more gets one closing issue that counts them. */
-export const MAX_ISSUES = 100;
 
 function fieldName(pointer: string): string {
   if (pointer === '') return 'The payload';

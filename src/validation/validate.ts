@@ -1,14 +1,12 @@
 // The validation API: a payload of an operation, in one direction, against the contract's
 // precompiled validators and the named checks. Never throws for anything inside the payload.
-import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { type OperationId, type OperationInfo, operations } from '../../generated/operations.js';
 import { resultCodes } from '../../generated/resultCodes.js';
 import type { CompiledValidator, CompiledValidatorError } from '../../generated/validators.js';
-import * as validators from '../../generated/validators.js';
 import type { ResultCodeOf } from '../types.js';
 import { type NamedCheck, namedChecks, type RequestContext } from './checks.js';
-import { issuesFromAjv, type ValidationIssue } from './errors.js';
+import type { ValidationIssue } from './errors.js';
 import { resultCodeFor } from './resultCodeRules.js';
 
 export type { ValidationIssue };
@@ -53,16 +51,50 @@ const unreadable = (): ValidationIssue => ({
   rule: 'validatable',
   message: 'The payload could not be validated (it is too large, too deeply nested, or cannot be read).',
 });
-const compiled = validators as unknown as Record<string, CompiledValidator>;
+
+/** The validators of one module of generated/validators/, by name. */
+type ValidatorModule = Readonly<Record<string, CompiledValidator | undefined>>;
+
+const require = createRequire(import.meta.url);
+
+/**
+ * The precompiled validators of one operation and direction (`initiatePaymentRequest`), loaded the
+ * first time they are used: a program that validates one operation loads that operation's
+ * validators only. `detailed` reports every problem (loaded when a payload is invalid).
+ */
+function validatorModule(name: string, detailed: boolean): ValidatorModule {
+  return require(`../../generated/validators/${name}${detailed ? '.detailed' : ''}.cjs`) as ValidatorModule;
+}
+
+/** A validator the generator made for the operation index (its absence is a broken package). */
+function present(validator: CompiledValidator | undefined, name: string): CompiledValidator {
+  if (!validator) throw new Error(`The precompiled validator ${name} is missing: regenerate with npm run generate.`);
+  return validator;
+}
+
+/** One direction of an operation: its module's name and, once loaded, its validators. */
+class Side {
+  private fast: ValidatorModule | undefined;
+  private all: ValidatorModule | undefined;
+  constructor(readonly name: string) {}
+  /** The validator `name` of this side (by default the payload's own), stopping at the first problem. */
+  validator(name = this.name): CompiledValidator {
+    this.fast ??= validatorModule(this.name, false);
+    return present(this.fast[name], name);
+  }
+  /** The validator `name` of this side reporting every problem. */
+  detailed(name = this.name): CompiledValidator {
+    this.all ??= validatorModule(this.name, true);
+    return present(this.all[name], name);
+  }
+}
 
 interface Entry {
   op: OperationInfo;
-  request: CompiledValidator;
-  response: CompiledValidator;
-  names: Record<Direction, string>;
+  sides: Record<Direction, Side>;
   checks: NamedCheck[];
-  /** The validators of the values of its query and path parameters, when it has some. */
-  parameters: { in: 'query' | 'path'; name: string; validator: CompiledValidator; schemaPath: (name: string) => string }[];
+  /** The validators of the values of its query and path parameters (in the request's module), when it has some. */
+  parameters: { in: 'query' | 'path'; name: string; schemaPath: (name: string) => string }[];
 }
 
 /** Where a parameter's schema lives in the bundled contract. */
@@ -71,34 +103,27 @@ function parameterSchemaPath(op: OperationInfo, name: string): string {
   return param && 'component' in param ? `#/components/parameters/${param.component}/schema` : '';
 }
 
-/** Per operation: its index entry, its two validators and its named checks, looked up once. */
+/** Per operation: its index entry, where its validators are, and its named checks, looked up once. */
 const byId = new Map<string, Entry>(
   operations.map((op) => [
     op.operationId,
     {
       op,
-      request: compiled[`${op.operationId}Request`] as CompiledValidator,
-      response: compiled[`${op.operationId}Response`] as CompiledValidator,
-      names: { request: `${op.operationId}Request`, response: `${op.operationId}Response` },
+      sides: { request: new Side(`${op.operationId}Request`), response: new Side(`${op.operationId}Response`) },
       checks: op.namedChecks.map((name) => namedChecks[name]),
-      parameters: (['query', 'path'] as const).flatMap((where) => {
-        const name = `${op.operationId}${where === 'query' ? 'Query' : 'Path'}`;
-        const validator = compiled[name] as CompiledValidator | undefined;
-        return validator ? [{ in: where, name, validator, schemaPath: (param: string) => parameterSchemaPath(op, param) }] : [];
-      }),
+      parameters: (['query', 'path'] as const)
+        .filter((where) => op.parameters.some((p) => p.in === where))
+        .map((where) => ({
+          in: where,
+          name: `${op.operationId}${where === 'query' ? 'Query' : 'Path'}`,
+          schemaPath: (param: string) => parameterSchemaPath(op, param),
+        })),
     },
   ]),
 );
 
 /** Payloads with more JSON values than this are described by their first problem only. */
 const DETAIL_LIMIT = 20_000;
-const require = createRequire(import.meta.url);
-let detailed: Record<string, CompiledValidator> | undefined;
-/** The all-errors validators, loaded the first time a payload is invalid. */
-function detailedValidator(name: string): CompiledValidator {
-  detailed ??= require('../../generated/validators-detailed.cjs') as Record<string, CompiledValidator>;
-  return detailed[name] as CompiledValidator;
-}
 
 /** Whether `value` holds at most `limit` JSON values (counted without recursion, stopping early). */
 function smallEnough(value: unknown, limit: number): boolean {
@@ -112,10 +137,15 @@ function smallEnough(value: unknown, limit: number): boolean {
   return true;
 }
 
+/** AJV's errors in the words of validate(): loaded with the first invalid payload (require of an ES module). */
+function issuesFromAjv(...args: Parameters<typeof import('./errors.js').issuesFromAjv>): ValidationIssue[] {
+  return (require('./errors.js') as typeof import('./errors.js')).issuesFromAjv(...args);
+}
+
 let contract: unknown;
 /** The bundled contract, read only when a payload is invalid (to place and title the rules). */
 function contractDocument(): unknown {
-  contract ??= JSON.parse(readFileSync(new URL('../../generated/openapi.json', import.meta.url), 'utf8'));
+  contract ??= require('../../generated/openapi.json');
   return contract;
 }
 
@@ -136,7 +166,66 @@ function lookup(operationId: string, direction: unknown): Entry {
  */
 export function validate<O extends OperationId>(operationId: O, direction: Direction, payload: unknown, options: ValidationOptions = {}): ValidationResult<O> {
   const entry = lookup(operationId, direction);
-  const fn = direction === 'request' ? entry.request : entry.response;
+  const side = entry.sides[direction];
+  return passes(entry, side, direction, payload, options, false) ? VALID : describe(operationId, entry, side, direction, payload, options, false);
+}
+
+/**
+ * validate(), the same verdict and problems, reading a payload of bounded size at once with the
+ * validators that list every problem (they are as fast on a valid payload): a run of many payloads
+ * then loads one module per operation and direction rather than two, and reads an invalid payload
+ * once. Larger payloads go the way of validate(), where the first problem ends the reading.
+ */
+export function validateEvery<O extends OperationId>(
+  operationId: O,
+  direction: Direction,
+  payload: unknown,
+  options: ValidationOptions = {},
+): ValidationResult<O> {
+  const entry = lookup(operationId, direction);
+  const side = entry.sides[direction];
+  let every = false;
+  try {
+    every = smallEnough(payload, DETAIL_LIMIT);
+  } catch {
+    // a payload that cannot be read goes the way of validate()
+  }
+  return passes(entry, side, direction, payload, options, every) ? VALID : describe(operationId, entry, side, direction, payload, options, every);
+}
+
+/**
+ * Whether the payload passes, on a short path: a valid payload is the common case, and a small
+ * function stays fast. Any doubt (a problem, a check or a read that throws) is left to `describe`.
+ */
+function passes(entry: Entry, side: Side, direction: Direction, payload: unknown, options: ValidationOptions, every: boolean): boolean {
+  try {
+    if (!(every ? side.detailed() : side.validator())(payload)) return false;
+    if (direction === 'response') return true;
+    for (const set of entry.parameters) {
+      const values = options[set.in];
+      if (values && !(every ? side.detailed(set.name) : side.validator(set.name))(values)) return false;
+    }
+    for (const check of entry.checks) if (check.run(payload, options, entry.op).length > 0) return false;
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Every problem of a payload that did not pass: the validators' and the named checks'. `every`:
+ * the payload is small enough to be read with the validators that list every problem from the start.
+ */
+function describe<O extends OperationId>(
+  operationId: O,
+  entry: Entry,
+  side: Side,
+  direction: Direction,
+  payload: unknown,
+  options: ValidationOptions,
+  every: boolean,
+): ValidationResult<O> {
+  const fn = every ? side.detailed() : side.validator();
   let issues: ValidationIssue[] = [];
   let ok: boolean;
   let readable = true;
@@ -154,8 +243,10 @@ export function validate<O extends OperationId>(operationId: O, direction: Direc
     // otherwise the first one, with a word about the rest.
     let errors: CompiledValidatorError[] = fn.errors;
     try {
-      if (smallEnough(payload, DETAIL_LIMIT)) {
-        const all = detailedValidator(entry.names[direction]);
+      if (every) {
+        // fn listed every problem already.
+      } else if (smallEnough(payload, DETAIL_LIMIT)) {
+        const all = side.detailed();
         if (!all(payload) && all.errors) errors = all.errors;
       } else {
         issues.push({
@@ -174,10 +265,12 @@ export function validate<O extends OperationId>(operationId: O, direction: Direc
   if (direction === 'request' && readable) {
     for (const set of entry.parameters) {
       const values = options[set.in];
-      if (!values || set.validator(values)) continue;
-      const all = detailedValidator(set.name);
-      all(values);
-      for (const issue of issuesFromAjv(all.errors ?? set.validator.errors ?? [], undefined, '', values)) {
+      if (!values) continue;
+      const first = every ? side.detailed(set.name) : side.validator(set.name);
+      if (first(values)) continue;
+      const all = every ? first : side.detailed(set.name);
+      if (!every) all(values);
+      for (const issue of issuesFromAjv(all.errors ?? first.errors ?? [], undefined, '', values)) {
         issues.push({ ...issue, in: set.in, schemaPath: `${set.schemaPath(issue.pointer.slice(1))}/${issue.rule}` });
       }
     }
@@ -213,6 +306,22 @@ function describeCode<O extends OperationId>(operationId: O, issue: ValidationIs
   if (issue.resultCode === '1001' && /^[A-Za-z]+$/.test(field)) message = `Invalid ${field}`;
   if (issue.resultCode === '1011') message = `Parameter [${issue.pointer.slice(1).replace(/\//g, '.')}] has invalid value`;
   return { code: entry.code as ResultCodeOf<O>, status: entry.status, message };
+}
+
+/**
+ * Loads now, synchronously, what validate() otherwise loads the first time it needs it: every
+ * operation's validators in both directions (first problem and every problem), the wording of
+ * problems and the contract. For a server that validates from its first request on.
+ */
+export function loadEveryValidator(): void {
+  for (const entry of byId.values()) {
+    for (const side of Object.values(entry.sides)) {
+      side.validator();
+      side.detailed();
+    }
+  }
+  require('./errors.js');
+  contractDocument();
 }
 
 /** The operationIds known to the contract, with method, host and path. */

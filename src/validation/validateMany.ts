@@ -6,8 +6,8 @@ import { type OperationId, operations } from '../../generated/operations.js';
 import { readsLikeName } from '../json/pointer.js';
 import { pointerOffset, positionAt } from '../json/position.js';
 import type { ResultCodeOf } from '../types.js';
-import { MAX_ISSUES } from './errors.js';
-import { type Direction, type ValidationIssue, validate } from './validate.js';
+import { MAX_ISSUES } from './limits.js';
+import { type Direction, type ValidationIssue, validateEvery } from './validate.js';
 
 /** Where a record's payload was read: reports place each problem in this file and, when they can, on the line of its field. */
 export interface PayloadSource {
@@ -169,7 +169,7 @@ export async function validateMany(records: Iterable<PayloadRecord> | AsyncItera
     let resultCode: CaseResult['resultCode'];
     if (known) issues = [known];
     else {
-      const verdict = validate(record.operationId as OperationId, record.direction as Direction, record.payload, {
+      const verdict = validateEvery(record.operationId as OperationId, record.direction as Direction, record.payload, {
         query: record.query,
         path: record.path,
         parameters: options.parameters,
@@ -177,7 +177,7 @@ export async function validateMany(records: Iterable<PayloadRecord> | AsyncItera
       issues = verdict.valid ? [] : verdict.errors;
       if (!verdict.valid && verdict.resultCode) resultCode = verdict.resultCode;
     }
-    const kept = issues.slice(0, Math.max(1, Math.min(MAX_ISSUES, budget)));
+    const kept = issues.length === 0 ? issues : issues.slice(0, Math.max(1, Math.min(MAX_ISSUES, budget)));
     budget -= kept.length;
     const source = record.source;
     const one: CaseResult = {

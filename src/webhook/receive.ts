@@ -8,8 +8,9 @@
 //   6. replay (requestId or signature accepted within replayWindowMs)      -> 406
 // Nothing about the payload is judged before its signature is known to be good, except what is
 // needed to check the signature at all.
-import { createHash } from 'node:crypto';
+
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createRequire } from 'node:module';
 import { memberText } from '../json/member.js';
 import { parseJson } from '../json/parse.js';
 import type { Verifier } from '../signing/checksum.js';
@@ -17,10 +18,11 @@ import type { RequestOf, ResponseOf } from '../types.js';
 import { resultCodeFor } from '../validation/resultCodeRules.js';
 import { type ValidationIssue, validate } from '../validation/validate.js';
 import { fetchHandler, nodeHandler, type ReceiverCore, type TokenStatusHandler, type WebhookRejected } from './adapters.js';
-import { createMemoryReplayStore, DEFAULT_MAX_ENTRIES, type ReplayStore } from './replayStore.js';
+import { WEBHOOK_DEFAULTS } from './defaults.js';
+import { createMemoryReplayStore, type ReplayStore } from './replayStore.js';
 import { type ReplyCode, replyFor } from './reply.js';
 
-export { createMemoryReplayStore, type ReplayStore };
+export { createMemoryReplayStore, type ReplayStore, WEBHOOK_DEFAULTS };
 
 /** A token status notification as the service sent it: `{ head, body: { mid, tokenInfo } }`. */
 export type TokenStatusEvent = RequestOf<'notifyTokenStatus'>;
@@ -70,14 +72,6 @@ export interface WebhookReceiver {
   fetchHandler(onEvent: TokenStatusHandler): (request: Request) => Promise<Response>;
 }
 
-/** Defaults: see DECISIONS.md, D-35. */
-export const WEBHOOK_DEFAULTS = Object.freeze({
-  replayWindowMs: 24 * 60 * 60 * 1000,
-  maxClockSkewMs: 5 * 60 * 1000,
-  maxBytes: 1024 * 1024,
-  maxRemembered: DEFAULT_MAX_ENTRIES,
-});
-
 const OPERATION = 'notifyTokenStatus';
 const utf8 = new TextDecoder('utf-8');
 
@@ -109,6 +103,11 @@ function envelopeProblem(envelope: unknown, signatureType: string) {
   return null;
 }
 
+// node:crypto is loaded the first time it is needed, not with the package (it costs a few
+// milliseconds of every start).
+let crypto: typeof import('node:crypto') | undefined;
+const nodeCrypto = (): typeof import('node:crypto') => (crypto ??= createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto'));
+
 /** head.requestTimestamp (10 digits: seconds, 13: milliseconds; DECISIONS.md, D-05) in milliseconds. */
 const epochMs = (text: string) => (text.length <= 10 ? Number(text) * 1000 : Number(text));
 
@@ -117,7 +116,7 @@ const epochMs = (text: string) => (text.length <= 10 ? Number(text) * 1000 : Num
  * requestId: the signature (kept as a digest, never itself) catches that.
  */
 function replayKeys(head: { requestId: string; signature: string }): string[] {
-  const digest = (data: string | Uint8Array) => createHash('sha256').update(data).digest('hex');
+  const digest = (data: string | Uint8Array) => nodeCrypto().createHash('sha256').update(data).digest('hex');
   // A Base64 signature is remembered by the bytes it stands for: the unused bits of its last
   // character let other spellings carry the same bytes. Every key has the same small size,
   // whatever the requestId.

@@ -3,10 +3,7 @@
 // the formats CI systems read. The work is validateMany()'s; this file reads the command line.
 import { parseArgs } from 'node:util';
 import { operations } from '../../../generated/operations.js';
-import { fileRecords, STDIN } from '../../inputs/files.js';
-import { expandPaths } from '../../inputs/glob.js';
-import { harFileRecords } from '../../inputs/har.js';
-import { ndjsonFileRecords } from '../../inputs/ndjson.js';
+import { STDIN } from '../../inputs/files.js';
 import { REPORT_FORMATS } from '../../report/format.js';
 import type { Report } from '../../report/model.js';
 import { BATCH_DEFAULTS, type PayloadRecord, validateMany } from '../../validation/validateMany.js';
@@ -98,15 +95,19 @@ export const validateCommand: Command = {
       const webhookPath = values['webhook-path'];
       if (webhookPath !== undefined && !/^\/?[^\s?#]*[^\s?#/][^\s?#]*$/.test(webhookPath))
         throw usageError('--webhook-path takes a URL path, e.g. /webhooks/token');
+      // Each input form's reader is loaded when the run reads that form.
+      const { harFileRecords } = await import('../../inputs/har.js');
       records = chain(positionals.map((file) => harFileRecords(file, { maxBytes, webhookPath })));
     } else if (values.ndjson) {
       if (!positionals.length) throw usageError('--ndjson needs a file, or - for standard input');
+      const { ndjsonFileRecords } = await import('../../inputs/ndjson.js');
       records = chain(positionals.map((file) => ndjsonFileRecords(file, { maxLineBytes: maxBytes, stdin: io.stdin })));
     } else {
       if (positionals.length < 3) throw usageError(`expected <operationId> <request|response> <file|dir|glob|->..., got ${positionals.length} argument(s)`);
       const [operationId, direction, ...sources] = positionals as [string, string, ...string[]];
       if (!OPERATION_IDS.includes(operationId)) throw usageError(`unknown operationId "${operationId.slice(0, 64)}"; known: ${OPERATION_IDS.join(', ')}`);
       if (direction !== 'request' && direction !== 'response') throw usageError('the direction must be "request" or "response"');
+      const [{ expandPaths }, { fileRecords }] = await Promise.all([import('../../inputs/glob.js'), import('../../inputs/files.js')]);
       const expanded = expandPaths(sources, { maxFiles: maxCases });
       if (expanded.empty.length) throw usageError(`"${(expanded.empty[0] as string).slice(0, 200)}" names no file`);
       truncated = expanded.truncated;
