@@ -27,7 +27,7 @@ if (wanted('validation')) {
 }
 if (wanted('formats')) {
   log('formats alone vs ajv-formats');
-  figures.push(...(await import('./formats.mjs')).formatFigures());
+  figures.push(...(await import('./formatChecks.mjs')).formatFigures());
 }
 if (wanted('startup')) {
   log('cold start');
