@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { startPrism } from '../dist/mock/launch.js';
+import { asker } from './ask.mjs';
 import { load, loadFigures } from './load.mjs';
 import { freePort } from './ports.mjs';
 
@@ -79,18 +80,7 @@ async function serve(kind) {
 /** Starts a server process and reads its first line: its URL. @param {string} kind */
 function startChild(kind) {
   const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--serve', kind], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
-  /** @param {string} question @param {string} key */
-  const ask = (question, key) =>
-    new Promise((resolve) => {
-      const listen = (/** @type {any} */ m) => {
-        if (m && key in m) {
-          child.off('message', listen);
-          resolve(m[key]);
-        }
-      };
-      child.on('message', listen);
-      child.send(question);
-    });
+  const ask = asker(child);
   const server = {
     /** The child's CPU time so far, microseconds (user + system). */
     cpu: async () => {

@@ -13,6 +13,7 @@ import { fork } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createChecksumSigner, createGatewayClient, encryptCardData } from '../dist/index.js';
+import { asker } from './ask.mjs';
 import { summarize } from './stats.mjs';
 
 const doc = JSON.parse(readFileSync(new URL('../generated/openapi.json', import.meta.url), 'utf8'));
@@ -55,18 +56,7 @@ async function serve(/** @type {number} */ retention) {
 /** A sandbox in a child process, and the typed client for it. @param {number} retention */
 async function sandboxChild(retention) {
   const child = fork(fileURLToPath(import.meta.url), ['--serve', String(retention)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  /** @param {object} question @param {string} key */
-  const ask = (question, key) =>
-    new Promise((resolve) => {
-      const listen = (/** @type {any} */ m) => {
-        if (m && key in m) {
-          child.off('message', listen);
-          resolve(m[key]);
-        }
-      };
-      child.on('message', listen);
-      child.send(question);
-    });
+  const ask = asker(child);
   const ready = /** @type {{ url: string, publicKeyPem: string }} */ (
     await new Promise((resolve, reject) => {
       child.once('message', resolve);

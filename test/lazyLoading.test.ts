@@ -3,9 +3,9 @@
 // launcher, the webhook sender, the client, the readers, the reports or node:crypto; a helper's
 // module is loaded when the helper is first called, and works then (DECISIONS.md, D-63, D-64).
 // Speed is the benchmark's (bench/startup.mjs), never asserted here.
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { runNode } from './helpers/cli.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const HOOK = fileURLToPath(new URL('./helpers/moduleLog.mjs', import.meta.url));
@@ -17,16 +17,7 @@ const entry = await import('./dist/index.js');
 const output = await (async () => { ${program} })();
 const cache = Object.keys(createRequire(import.meta.url).cache);
 process.stdout.write(JSON.stringify({ output, cache, builtins: process.moduleLoadList }));`;
-  const child = spawn(process.execPath, ['--import', HOOK, '--input-type=module', '-e', code], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (d) => {
-    stdout += d;
-  });
-  child.stderr.setEncoding('utf8').on('data', (d) => {
-    stderr += d;
-  });
-  const status = await new Promise((resolve) => child.on('close', resolve));
+  const { status, stdout, stderr } = await runNode(['--import', HOOK, '--input-type=module', '-e', code], { cwd: root });
   expect(status, stderr).toBe(0);
   const { output, cache, builtins } = JSON.parse(stdout);
   const esm = [...stderr.matchAll(/^module: (file:.*)$/gm)].map((m) => fileURLToPath(m[1] as string));

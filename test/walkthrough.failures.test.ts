@@ -6,7 +6,6 @@
 // as a merchant's would (vitest's module runner would load a second copy of modules the package
 // loads on first use, and the program's instanceof checks would see two classes).
 
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -16,6 +15,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createChecksumVerifier, createWebhookReceiver, type TokenStatusEvent } from '../src/index.js';
+import { runNode } from './helpers/cli.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 
@@ -59,16 +59,8 @@ describe('README: when things go wrong', () => {
     try {
       const file = join(dir, 'rehearsal.mjs');
       writeFileSync(file, readmeProgram());
-      const child = spawn(process.execPath, [file], { env: { ...process.env, WEBHOOK_URL: webhookUrl }, stdio: ['ignore', 'pipe', 'pipe'] });
-      let output = '';
-      child.stdout.setEncoding('utf8').on('data', (d: string) => {
-        output = (output + d).slice(-20_000);
-      });
-      child.stderr.setEncoding('utf8').on('data', (d: string) => {
-        output = (output + d).slice(-20_000);
-      });
-      const status = await new Promise((resolve) => child.on('close', resolve));
-      expect(status, output).toBe(0);
+      const { status, stdout, stderr } = await runNode([file], { env: { WEBHOOK_URL: webhookUrl } });
+      expect(status, `${stdout}${stderr}`.slice(-20_000)).toBe(0);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
