@@ -9,6 +9,7 @@ import { main } from '../src/cli/main.js';
 import { runCli } from './helpers/cli.js';
 import { contractExamples } from './helpers/examples.js';
 import { harEntry, harOf } from './helpers/har.js';
+import { sarifProblems } from './helpers/sarifSchema.js';
 
 const examples = contractExamples();
 const find = (operationId: string, direction = 'request') => examples.find((e) => e.operationId === operationId && e.direction === direction)!;
@@ -147,6 +148,7 @@ describe('NDJSON', () => {
     );
     const result = await runCli(['validate', '--ndjson', path, '--format', 'sarif']);
     expect(result.status).toBe(1);
+    expect(sarifProblems(JSON.parse(result.stdout))).toEqual([]);
     const [only] = JSON.parse(result.stdout).runs[0].results;
     expect(only.locations[0].physicalLocation).toMatchObject({ artifactLocation: { uri: expect.stringMatching(/cases\.ndjson$/) }, region: { startLine: 2 } });
   });

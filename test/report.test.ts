@@ -5,6 +5,7 @@ import { formatReport, REPORT_FORMATS } from '../src/report/format.js';
 import type { Report } from '../src/report/model.js';
 import { validateMany } from '../src/validation/validateMany.js';
 import { contractExamples } from './helpers/examples.js';
+import { sarifProblems } from './helpers/sarifSchema.js';
 
 const TOOL = { tool: { name: 'gateway-contract', version: '1.0.0' }, cwd: '/work/project' };
 const pay = contractExamples().find((e) => e.operationId === 'initiatePayment' && e.direction === 'request')!;
@@ -132,6 +133,10 @@ describe('reports', () => {
   it('sarif: 2.1.0, one result per problem, in its file and on the line of its field', async () => {
     const report = await sampleReport();
     const sarif = JSON.parse(formatReport(report, 'sarif', TOOL));
+    expect(sarifProblems(sarif)).toEqual([]);
+    const wrong = structuredClone(sarif);
+    wrong.runs[0].results[0].level = 'fatal';
+    expect(sarifProblems(wrong)).toEqual(['/runs/0/results/0/level must be equal to one of the allowed values']);
     expect(sarif.version).toBe('2.1.0');
     expect(sarif.$schema).toMatch(/sarif-2\.1\.0/);
     const [run] = sarif.runs;

@@ -9,6 +9,7 @@ import { REPORT_FORMATS } from '../src/report/format.js';
 import { replyFor } from '../src/webhook/reply.js';
 import { runWebhookSuite } from '../src/webhook/suite.js';
 import { runCli } from './helpers/cli.js';
+import { sarifProblems } from './helpers/sarifSchema.js';
 import { freePort, json, startServer, type TestServer } from './helpers/servers.js';
 
 const KEY = 'k3yK3yk3yK3yk3yK';
@@ -156,6 +157,7 @@ describe('send-webhook --suite', () => {
       expect(result.status, format).toBe(1);
       const out = result.stdout + result.stderr;
       expect(out, format).toContain(format === 'json' ? '"rule":"replyCode"' : '1001');
+      if (format === 'sarif') expect(sarifProblems(JSON.parse(result.stdout))).toEqual([]);
       expect(out).not.toContain(KEY);
       const sent = alwaysAccepts.requests.slice(before);
       expect(sent).toHaveLength(18);
