@@ -3,8 +3,8 @@
 // tools, must stay lean (packages, bytes, commands), compile with the strictest settings and
 // `skipLibCheck: false` under both module resolutions (a program using the client, validate(),
 // the webhook receiver, the signer, encryptCardData, startSandbox and the subpaths, and every
-// TypeScript example of the README as written), run against an in-process sandbox, load from
-// CommonJS, tell exactly what to install for the mock, and, so installed, answer as this
+// TypeScript example of the README as written), run against an in-process sandbox, also bundled
+// with the package external (esbuild), load from CommonJS, tell exactly what to install for the mock, and, so installed, answer as this
 // repository's mock does. Usage: node scripts/check-consumer.mjs
 import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -123,6 +123,23 @@ try {
 
   const ran = run(process.execPath, ['out/app.js'], { cwd: app });
   check('the program runs against an in-process sandbox', ran.status === 0 && ran.out.includes('consumer program: ok'), ran.out.slice(-2000));
+
+  // Bundled as the README says an app bundles itself, the package kept external: the same run.
+  const { build } = await import('esbuild');
+  const bundled = await build({
+    absWorkingDir: app,
+    entryPoints: ['out/app.js'],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    external: ['gateway-contract'],
+    outfile: 'bundle/app.mjs',
+    logLevel: 'silent',
+  }).then(
+    () => run(process.execPath, ['bundle/app.mjs'], { cwd: app }),
+    (/** @type {Error} */ error) => ({ status: 1, out: error.message }),
+  );
+  check('bundled with the package external, the program runs', bundled.status === 0 && bundled.out.includes('consumer program: ok'), bundled.out.slice(-2000));
 
   writeFileSync(
     join(app, 'require.cjs'),
