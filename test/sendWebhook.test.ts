@@ -3,7 +3,7 @@
 // wrongly or not at all.
 
 import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -19,41 +19,28 @@ import {
   verifySignature,
 } from '../src/index.js';
 import { runCli } from './helpers/cli.js';
-import { freePort, json, startServer, type TestServer } from './helpers/servers.js';
+import { freePort, json, listenWith, startServer, type TestServer } from './helpers/servers.js';
 
 const doc = JSON.parse(readFileSync(new URL('../generated/openapi.json', import.meta.url), 'utf8'));
 const example = (name: string) => structuredClone(doc.components.examples[name].value);
 const KEY = 'k3yK3yk3yK3yk3yK';
 const OTHER_KEY = 'another-key-16by';
 
-async function listen(handler: Parameters<typeof createServer>[1]) {
-  const server: Server = createServer(handler);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks/token`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
-
 const events: TokenStatusEvent[] = [];
-let merchant: Awaited<ReturnType<typeof listen>>;
-let otherKeyMerchant: Awaited<ReturnType<typeof listen>>;
+let merchant: Awaited<ReturnType<typeof listenWith>>;
+let otherKeyMerchant: Awaited<ReturnType<typeof listenWith>>;
 let recorder: TestServer;
 let badEnvelope: TestServer;
 let html: TestServer;
 let silent: TestServer;
 
 beforeAll(async () => {
-  merchant = await listen(
+  merchant = await listenWith(
     createWebhookReceiver({ verifier: createChecksumVerifier(KEY) }).nodeHandler((event) => {
       events.push(event);
     }),
   );
-  otherKeyMerchant = await listen(createWebhookReceiver({ verifier: createChecksumVerifier(OTHER_KEY) }).nodeHandler(() => undefined));
+  otherKeyMerchant = await listenWith(createWebhookReceiver({ verifier: createChecksumVerifier(OTHER_KEY) }).nodeHandler(() => undefined));
   recorder = await startServer((_req, res) => json(res, example('ReplyAccepted')));
   badEnvelope = await startServer((_req, res) => json(res, { head: { version: 'v1' }, body: { resultInfo: { resultCode: '00', resultStatus: 'FAILED' } } }));
   html = await startServer((_req, res) => {

@@ -1,8 +1,6 @@
 // The conformance run of a merchant's webhook address (`send-webhook --suite`, runWebhookSuite()):
 // every case passes against the package's own receiver, and each kind of faulty receiver fails the
 // cases it gets wrong, with the expected and the received code; no key or signature is printed.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createChecksumSigner, createChecksumVerifier, createWebhookReceiver, type TokenStatusEvent } from '../src/index.js';
 import { REPORT_FORMATS } from '../src/report/format.js';
@@ -10,35 +8,22 @@ import { replyFor } from '../src/webhook/reply.js';
 import { runWebhookSuite } from '../src/webhook/suite.js';
 import { runCli } from './helpers/cli.js';
 import { sarifProblems } from './helpers/sarifSchema.js';
-import { freePort, json, startServer, type TestServer } from './helpers/servers.js';
+import { freePort, json, listenWith, startServer, type TestServer } from './helpers/servers.js';
 
 const KEY = 'k3yK3yk3yK3yk3yK';
 const MID = 'MERCHANT0001';
 const signer = createChecksumSigner(KEY);
 
-async function listen(handler: Parameters<typeof createServer>[1]) {
-  const server: Server = createServer(handler);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks/token`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
-
 const events: TokenStatusEvent[] = [];
-let strict: Awaited<ReturnType<typeof listen>>;
-let anyMid: Awaited<ReturnType<typeof listen>>;
+let strict: Awaited<ReturnType<typeof listenWith>>;
+let anyMid: Awaited<ReturnType<typeof listenWith>>;
 let alwaysAccepts: TestServer;
 let requestIdsOnly: TestServer;
 let html: TestServer;
 
 beforeAll(async () => {
-  strict = await listen(createWebhookReceiver({ verifier: createChecksumVerifier(KEY), expectedMid: MID }).nodeHandler((e) => void events.push(e)));
-  anyMid = await listen(createWebhookReceiver({ verifier: createChecksumVerifier(KEY) }).nodeHandler(() => undefined));
+  strict = await listenWith(createWebhookReceiver({ verifier: createChecksumVerifier(KEY), expectedMid: MID }).nodeHandler((e) => void events.push(e)));
+  anyMid = await listenWith(createWebhookReceiver({ verifier: createChecksumVerifier(KEY) }).nodeHandler(() => undefined));
   alwaysAccepts = await startServer((_req, res) => json(res, replyFor('00', Date.now())));
   // Checks like the package's receiver, but remembers request ids only: a replay with a new requestId gets through.
   const seenIds = new Set<string>();

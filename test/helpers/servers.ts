@@ -25,11 +25,21 @@ export async function startServer(answer: (request: Recorded, res: ServerRespons
     requests.push(recorded);
     await answer(recorded, res);
   });
+  return { ...(await listening(server)), requests };
+}
+
+/** A server whose requests `handler` answers as they come (a webhook receiver's node handler), at `path`. */
+export async function listenWith(handler: Parameters<typeof createServer>[1], path = '/webhooks/token'): Promise<Omit<TestServer, 'requests'>> {
+  const { url, close } = await listening(createServer(handler));
+  return { url: `${url}${path}`, close };
+}
+
+/** Listens on 127.0.0.1 on a free port: the server's address and how to close it, connections and all. */
+async function listening(server: Server): Promise<{ url: string; close: () => Promise<void> }> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
-    requests,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
