@@ -859,14 +859,14 @@ export function sensitiveSitesOf(view: OperationView, direction: Direction, samp
   return sites;
 }
 
-/** Where the contract marks a field sensitive, for every field reachable from `root`. */
-export function sensitiveLocations(root: any): Set<string> {
+/** Where, among the schemas reachable from `root`, `wanted` holds. */
+function locationsWhere(root: any, wanted: (schema: any) => boolean): Set<string> {
   const found = new Set<string>();
   const seen = new Set<any>();
   const visit = (s: any) => {
     if (!s || typeof s !== 'object' || seen.has(s)) return;
     seen.add(s);
-    if (isSensitive(s)) found.add(where(s));
+    if (wanted(s)) found.add(where(s));
     if (s.$ref) visit(resolveRef(s.$ref));
     for (const p of Object.values(s.properties ?? {})) visit(p);
     for (const k of ['allOf', 'oneOf', 'anyOf']) for (const b of s[k] ?? []) visit(b);
@@ -874,6 +874,11 @@ export function sensitiveLocations(root: any): Set<string> {
   };
   visit(root);
   return found;
+}
+
+/** Where the contract marks a field sensitive, for every field reachable from `root`. */
+export function sensitiveLocations(root: any): Set<string> {
+  return locationsWhere(root, isSensitive);
 }
 
 /** A copy of the sample with `value` at `at` (a payload path). */
@@ -907,17 +912,5 @@ export function openMapSitesOf(view: OperationView, direction: Direction, sample
 
 /** Where the contract has an open map, for every map reachable from `root`. */
 export function openMapLocations(root: any): Set<string> {
-  const found = new Set<string>();
-  const seen = new Set<any>();
-  const visit = (s: any) => {
-    if (!s || typeof s !== 'object' || seen.has(s)) return;
-    seen.add(s);
-    if (isOpenMap(s)) found.add(where(s));
-    if (s.$ref) visit(resolveRef(s.$ref));
-    for (const p of Object.values(s.properties ?? {})) visit(p);
-    for (const k of ['allOf', 'oneOf', 'anyOf']) for (const b of s[k] ?? []) visit(b);
-    for (const k of ['then', 'items', 'additionalProperties']) visit(s[k]);
-  };
-  visit(root);
-  return found;
+  return locationsWhere(root, isOpenMap);
 }
