@@ -1,6 +1,6 @@
 // The contract's named examples, per operation and direction, with the query and path parameters a
 // merchant sends with each request (from its head or body as the operation index says, or the
-// examples' merchant and order ids).
+// examples' merchant and order ids). The tests read the same list (test/helpers/examples.ts).
 import { readFileSync } from 'node:fs';
 import { operations } from '../generated/operations.js';
 
