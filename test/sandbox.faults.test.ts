@@ -4,15 +4,8 @@
 // answering other requests while an answer is held back.
 
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createChecksumSigner,
-  createGatewayClient,
-  GatewayError,
-  GatewayHttpError,
-  GatewayNetworkError,
-  GatewayTimeoutError,
-  type Sandbox,
-} from '../src/index.js';
+import { createChecksumSigner, createGatewayClient, GatewayError, GatewayHttpError, GatewayNetworkError, GatewayTimeoutError } from '../src/index.js';
+import { type Sandbox } from '../src/sandbox/index.js';
 import { control, KEY, MID, order, sandboxFor, tokenizeBody, walletPay } from './sandbox.support.js';
 
 let sandbox: Sandbox;

@@ -3,7 +3,8 @@
 // add-and-pay, a deep link for UPI intent), and the documented test instruments decide success,
 // failure or pending. Pending payments complete through the bank form or a control call.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Sandbox, txnInfoChecksumText, verifySignature, verifyTxnInfoChecksum } from '../src/index.js';
+import { txnInfoChecksumText, verifySignature, verifyTxnInfoChecksum } from '../src/index.js';
+import { type Sandbox } from '../src/sandbox/index.js';
 import { clientFor, control, KEY, newCard, order, payBody, sandboxFor } from './sandbox.support.js';
 
 let sandbox: Sandbox;

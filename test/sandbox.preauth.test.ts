@@ -2,7 +2,8 @@
 // txnToken, STANDARD_AUTH blocking with blockedAmount, DELAYED_AUTH blocking nothing, SR_1004,
 // WM_1006) and the description's other pre-auth failures, every answer signed by the service.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Sandbox, verifySignature } from '../src/index.js';
+import { verifySignature } from '../src/index.js';
+import { type Sandbox } from '../src/sandbox/index.js';
 import { clientFor, control, KEY, MID, OTHER_KEY, payBody, rawCall, sandboxFor } from './sandbox.support.js';
 
 let sandbox: Sandbox;

@@ -2,7 +2,7 @@
 // kind (the oldest finished ones are forgotten first; payments in process are kept), expired
 // transaction tokens are forgotten, and the control API lists a page at a time.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../src/index.js';
+import type { Sandbox } from '../src/sandbox/index.js';
 import { clientFor, control, MID, order, payBody, sandboxFor, tokenizeBody } from './sandbox.support.js';
 
 let sandbox: Sandbox | undefined;

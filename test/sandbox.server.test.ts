@@ -7,7 +7,8 @@ import { readFileSync } from 'node:fs';
 import { connect, Server as NetServer } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { generateSignature, type Sandbox } from '../src/index.js';
+import { generateSignature } from '../src/index.js';
+import { type Sandbox } from '../src/sandbox/index.js';
 import { BIN, runCli } from './helpers/cli.js';
 import { clientFor, control, expectValidAnswer, KEY, MID, order, rawCall, sandboxFor, walletPay } from './sandbox.support.js';
 

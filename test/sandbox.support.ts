@@ -2,16 +2,8 @@
 // answer checked against the contract, typed clients for it, its control calls, and the request
 // bodies the scenarios start from.
 import { expect } from 'vitest';
-import {
-  createChecksumSigner,
-  createGatewayClient,
-  encryptCardData,
-  type GatewayClient,
-  type Sandbox,
-  type SandboxOptions,
-  startSandbox,
-  validate,
-} from '../src/index.js';
+import { createChecksumSigner, createGatewayClient, encryptCardData, type GatewayClient, validate } from '../src/index.js';
+import { type Sandbox, type SandboxOptions, startSandbox } from '../src/sandbox/index.js';
 
 /** The sandbox clock's base: a fixed moment, so tokens, dates and expiries are deterministic. */
 export const T0 = Date.parse('2026-01-21T10:00:00.000Z');

@@ -7,7 +7,8 @@ import { generateKeyPairSync } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { type AddressInfo, createServer as createTcpServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createChecksumVerifier, createWebhookReceiver, encryptCardData, type Sandbox, type TokenStatusEvent } from '../src/index.js';
+import { createChecksumVerifier, createWebhookReceiver, encryptCardData, type TokenStatusEvent } from '../src/index.js';
+import { type Sandbox } from '../src/sandbox/index.js';
 import { clientFor, control, KEY, MID, OTHER_KEY, order, payBody, sandboxFor, tokenizeBody } from './sandbox.support.js';
 
 /** A merchant's webhook endpoint: the package's receiver behind node:http, recording what it accepted. */

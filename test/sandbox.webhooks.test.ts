@@ -6,7 +6,8 @@
 import { createServer, type Server } from 'node:http';
 import { type AddressInfo, createServer as createTcpServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createChecksumVerifier, createWebhookReceiver, type Sandbox, type SandboxOptions, type TokenStatusEvent } from '../src/index.js';
+import { createChecksumVerifier, createWebhookReceiver, type TokenStatusEvent } from '../src/index.js';
+import { type Sandbox, type SandboxOptions } from '../src/sandbox/index.js';
 import { clientFor, control, KEY, MID, sandboxFor, T0, tokenizeBody } from './sandbox.support.js';
 
 /**

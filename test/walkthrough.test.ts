@@ -4,10 +4,9 @@
 // of each step is the README's code, with local addresses.
 
 import { constants, generateKeyPairSync, privateDecrypt, randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
@@ -209,8 +208,10 @@ describe('README walkthrough: the code as printed', () => {
       "declare const res: import('node:http').ServerResponse, log: { warn(...args: unknown[]): void };",
       'declare function saveCardToken(token: { tokenIndexNumber: string; tokenStatus: string; cardSuffix: string }): Promise<void>;',
     ].join('\n');
-    const code = `${given}\n${blocks.join('\n').replaceAll("from 'gateway-contract'", `from ${JSON.stringify(join(root, 'src/index.js'))}`)}\nexport {};\n`;
-    const dir = mkdtempSync(join(tmpdir(), 'readme-'));
+    const code = `${given}\n${blocks.join('\n')}\nexport {};\n`;
+    // Inside the repository, so that \`gateway-contract\` resolves to this package by its name, as in an app.
+    mkdirSync(join(root, 'test/.artifacts'), { recursive: true });
+    const dir = mkdtempSync(join(root, 'test/.artifacts/readme-'));
     try {
       const file = join(dir, 'walkthrough.mts');
       writeFileSync(file, code);

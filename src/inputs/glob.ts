@@ -1,13 +1,8 @@
 // The files that command-line arguments name: a file, a directory (its `.json` files, at any
 // depth) or a glob pattern (`*`, `**`, `?`). Directories are walked with an explicit stack, never
 // through symbolic links, and the walk stops at a bounded number of entries.
-import type { Dirent } from 'node:fs';
-import { createRequire } from 'node:module';
+import { type Dirent, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-
-// node:fs through require: an ES import of it also loads its streams and promises, which a start
-// that never reads a file through them need not pay for.
-const { readdirSync, statSync } = createRequire(import.meta.url)('node:fs') as typeof import('node:fs');
 
 /** What expanding the arguments found: the files in order, and the arguments that name nothing. */
 export interface ExpandedPaths {

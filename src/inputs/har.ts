@@ -8,7 +8,6 @@ import { decodeUtf8, parseJson } from '../json/parse.js';
 import { readsLikeName } from '../json/pointer.js';
 import { arrayItemOffsets, lineCounter, pointerOffset } from '../json/position.js';
 import type { PayloadRecord } from '../validation/validateMany.js';
-import { readFileBounded } from './read.js';
 
 /** The few fields of HAR 1.2 read here; everything is checked before use. */
 interface HarBody {
@@ -167,19 +166,4 @@ export function* harRecords(text: string, options: HarOptions): Generator<Payloa
     if (!parsedResponse.ok) yield { ...response, unreadable: { rule: 'json', message: `The response body is not JSON: ${parsedResponse.message}.` } };
     else yield { ...response, payload: parsedResponse.value };
   }
-}
-
-/** The records of a HAR file, read within `maxBytes` (the whole file is parsed at once). */
-export function* harFileRecords(file: string, options: { maxBytes?: number | undefined; webhookPath?: string | undefined } = {}): Generator<PayloadRecord> {
-  const read = readFileBounded(file, options.maxBytes ?? 16 * 1024 * 1024);
-  if (!read.ok) {
-    yield { name: file, source: { file }, unreadable: { rule: read.rule, message: read.message } };
-    return;
-  }
-  const text = decodeUtf8(read.bytes);
-  if (text === null) {
-    yield { name: file, source: { file }, unreadable: { rule: 'json', message: 'The input is not JSON: the input is not valid UTF-8 text.' } };
-    return;
-  }
-  yield* harRecords(text, { file, webhookPath: options.webhookPath });
 }

@@ -2,13 +2,8 @@
 // `{"operationId", "direction", "payload", "query"?, "path"?, "name"?}`. Lines are read one at a
 // time from a stream, each within the size limit; a line that cannot be read, is not JSON or is not
 // such a record is a record with the reason, and reading goes on. Blank lines are skipped.
-import { createRequire } from 'node:module';
 import { decodeUtf8, NOT_UTF8, parseJson } from '../json/parse.js';
 import type { PayloadRecord } from '../validation/validateMany.js';
-
-// node:fs through require: an ES import of it also loads its streams and promises, which a start
-// that never reads a file through them need not pay for.
-const { closeSync, openSync, readSync } = createRequire(import.meta.url)('node:fs') as typeof import('node:fs');
 
 export interface NdjsonOptions {
   /** The name of the input in reports (a file name, or `-` for standard input). */
@@ -137,28 +132,4 @@ export async function* ndjsonRecords(stream: AsyncIterable<unknown> | Iterable<u
 function isBlank(bytes: Uint8Array): boolean {
   for (const b of bytes) if (b !== 0x20 && b !== 0x09 && b !== 0x0d) return false;
   return true;
-}
-
-/**
- * The chunks of a file, read synchronously one after the other (a file is read far faster so than
- * through a stream, and a run reads one input at a time anyway). Closed when the reader stops.
- */
-export function* fileChunks(path: string, size = 1024 * 1024): Generator<Buffer> {
-  const fd = openSync(path, 'r');
-  try {
-    for (;;) {
-      const buffer = Buffer.allocUnsafe(size);
-      const n = readSync(fd, buffer, 0, size, null);
-      if (n === 0) return;
-      yield buffer.subarray(0, n);
-    }
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/** The records of an NDJSON file, or of standard input for `-`. */
-export function ndjsonFileRecords(file: string, options: { maxLineBytes?: number | undefined; stdin?: AsyncIterable<unknown> | undefined } = {}) {
-  const stream = file === '-' ? (options.stdin ?? process.stdin) : fileChunks(file);
-  return ndjsonRecords(stream, { file, maxLineBytes: options.maxLineBytes });
 }

@@ -1,10 +1,6 @@
 // Reading one input within a size limit, with a reason instead of an exception: a file that cannot
 // be read, or is larger than allowed, is a failed case of the run, not the end of it.
-import { createRequire } from 'node:module';
-
-// node:fs through require: an ES import of it also loads its streams and promises, which a start
-// that never reads a file through them need not pay for.
-const { closeSync, fstatSync, openSync, readSync } = createRequire(import.meta.url)('node:fs') as typeof import('node:fs');
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 
 /** The bytes read, or why there are none (an error code or the size limit; never content). */
 export type ReadOutcome = { ok: true; bytes: Buffer } | { ok: false; rule: 'readable' | 'maxBytes'; message: string };

@@ -73,7 +73,7 @@ export interface SandboxOptions {
   checkAnswers?: boolean | undefined;
   /** Receives one line per request, webhook delivery and unexpected error. Never a secret. */
   onLog?: ((line: string) => void) | undefined;
-  /** The seed of test instruments: a file (path or URL) or the parsed object (default `src/sandbox/instruments.json`). */
+  /** The seed of test instruments: a file (path or URL) or the parsed object (default: the built-in seed, `src/sandbox/instrumentSeed.ts`). */
   instruments?: string | URL | object | undefined;
   /** The RSA private key (PEM) for `encryptedCardData` (default: one generated per process). */
   cardPrivateKeyPem?: string | undefined;

@@ -3,7 +3,6 @@
 // programmatic forms of the control calls tests need.
 import type { AddressInfo } from 'node:net';
 import { generateSignature } from '../signing/checksum.js';
-import { loadEveryValidator } from '../validation/validate.js';
 import { sendTokenNotification } from '../webhook/send.js';
 import { cardKeyPair } from './cardKeys.js';
 import { createCardTokens } from './cardTokens.js';
@@ -73,10 +72,6 @@ function unwrap<T>(answer: ControlAnswer<T>): T {
 /** Starts the sandbox and resolves once it listens. */
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const config = resolveConfig(options);
-  // validate() loads each operation's validators, its every-problem ones and the bundled contract
-  // (synchronously) the first time it needs them: that happens here, before the first request,
-  // not during one.
-  loadEveryValidator();
   const [instruments, cardKey] = await Promise.all([loadInstruments(options.instruments), cardKeyPair(options.cardPrivateKeyPem)]);
   const clock = createClock(options.now);
   const scheduler = createScheduler(clock);

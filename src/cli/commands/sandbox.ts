@@ -31,7 +31,7 @@ export const sandboxCommand: Command = {
     `  --token-delay <ms>      how long INIT tokens wait before ACTIVE or FAILED, sandbox time (default ${DEFAULT_TOKEN_ACTIVATION_DELAY_MS})`,
     `  --webhook-retries <n>   attempts after the first for a notification not answered 00, 0 to 10; waits of 1, 2, 4... minutes of sandbox time (default ${DEFAULT_WEBHOOK_RETRY.retries})`,
     `  --retention <n>         records kept of each kind; past it the oldest finished ones are forgotten (default ${DEFAULT_RETENTION})`,
-    '  --instruments <file>    a seed of test instruments replacing the built-in one (same form as src/sandbox/instruments.json)',
+    '  --instruments <file>    a seed of test instruments replacing the built-in one (JSON of the form of src/sandbox/instrumentSeed.ts)',
     '  --card-key <file>       the RSA private key (PEM) for encryptedCardData (default: generated at start)',
     '  --check-answers         validate every answer against the contract before sending it (debug)',
     '  --quiet                 do not log requests',

@@ -96,11 +96,11 @@ export const validateCommand: Command = {
       if (webhookPath !== undefined && !/^\/?[^\s?#]*[^\s?#/][^\s?#]*$/.test(webhookPath))
         throw usageError('--webhook-path takes a URL path, e.g. /webhooks/token');
       // Each input form's reader is loaded when the run reads that form.
-      const { harFileRecords } = await import('../../inputs/har.js');
+      const { harFileRecords } = await import('../../inputs/harFile.js');
       records = chain(positionals.map((file) => harFileRecords(file, { maxBytes, webhookPath })));
     } else if (values.ndjson) {
       if (!positionals.length) throw usageError('--ndjson needs a file, or - for standard input');
-      const { ndjsonFileRecords } = await import('../../inputs/ndjson.js');
+      const { ndjsonFileRecords } = await import('../../inputs/ndjsonFile.js');
       records = chain(positionals.map((file) => ndjsonFileRecords(file, { maxLineBytes: maxBytes, stdin: io.stdin })));
     } else {
       if (positionals.length < 3) throw usageError(`expected <operationId> <request|response> <file|dir|glob|->..., got ${positionals.length} argument(s)`);
