@@ -25,7 +25,7 @@ const QUERY = JSON.stringify({ query: { mid: 'MERCHANT0001', orderId: 'ORDER-100
 export async function startupFigures() {
   const bare = run('0');
   const firstOperation = await pairedMsPerRun(
-    run(`const v = require('./generated/validators/initiatePaymentRequest.cjs'); if (!v.initiatePaymentRequest(${VALID_PAY})) process.exit(1);`, 'commonjs'),
+    run(`const v = await import('./generated/validators/initiatePaymentRequest.js'); if (!v.initiatePaymentRequest(${VALID_PAY})) process.exit(1);`),
     bare,
     { rounds: 9, warmup: 1 },
   );

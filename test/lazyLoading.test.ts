@@ -40,7 +40,7 @@ describe('loading on first use', () => {
     );
     expect(output).toBe(true);
     expect(modules).toContain('dist/validation/validate.js');
-    expect(modules.filter((m) => m.startsWith('generated/validators'))).toEqual(['generated/validators/initiatePaymentRequest.cjs']);
+    expect(modules.filter((m) => m.startsWith('generated/validators'))).toEqual(['generated/validators/initiatePaymentRequest.js']);
     for (const unwanted of [
       /^dist\/sandbox\/(?!config\.js$)/,
       /^dist\/mock\//,
@@ -65,8 +65,8 @@ describe('loading on first use', () => {
     const { modules, output } = await loadedBy(`return entry.validate('tokenizeCard', 'response', {}).valid;`);
     expect(output).toBe(false);
     expect(modules.filter((m) => m.startsWith('generated/validators')).sort()).toEqual([
-      'generated/validators/tokenizeCardResponse.cjs',
-      'generated/validators/tokenizeCardResponse.detailed.cjs',
+      'generated/validators/tokenizeCardResponse.js',
+      'generated/validators/tokenizeCardResponse.detailed.js',
     ]);
     expect(modules).toContain('dist/validation/errors.js');
   });
@@ -75,11 +75,11 @@ describe('loading on first use', () => {
     const record = (payload: unknown) => ({ operationId: 'initiatePayment', direction: 'request', payload, ...QUERY });
     const valid = await loadedBy(`return (await entry.validateMany([${JSON.stringify(record(VALID_PAY))}, ${JSON.stringify(record(VALID_PAY))}])).counts;`);
     expect(valid.output).toMatchObject({ valid: 2, invalid: 0 });
-    expect(valid.modules.filter((m) => m.startsWith('generated/validators'))).toEqual(['generated/validators/initiatePaymentRequest.detailed.cjs']);
+    expect(valid.modules.filter((m) => m.startsWith('generated/validators'))).toEqual(['generated/validators/initiatePaymentRequest.detailed.js']);
     expect(valid.modules).not.toContain('dist/validation/errors.js');
     const invalid = await loadedBy(`return (await entry.validateMany([${JSON.stringify(record({ head: VALID_PAY.head }))}])).counts;`);
     expect(invalid.output).toMatchObject({ valid: 0, invalid: 1 });
-    expect(invalid.modules.filter((m) => m.startsWith('generated/validators'))).toEqual(['generated/validators/initiatePaymentRequest.detailed.cjs']);
+    expect(invalid.modules.filter((m) => m.startsWith('generated/validators'))).toEqual(['generated/validators/initiatePaymentRequest.detailed.js']);
     expect(invalid.modules).toContain('dist/validation/errors.js');
   });
 
