@@ -7,6 +7,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundle, loadConfig, stringifyYaml } from '@redocly/openapi-core';
+import { buildContractModules } from './lib/contractModules.mjs';
 import { buildDocs } from './lib/docs.mjs';
 import { buildFieldNames } from './lib/fieldNames.mjs';
 import { buildOperationIndex } from './lib/operationIndex.mjs';
@@ -38,6 +39,8 @@ ${HEADER} \`npm run check:generated\` fails when these files differ from what op
 | \`validators.js\`, \`validators.d.ts\` | precompiled AJV validators (JSON Schema 2020-12, strict), one per operation and direction: \`initiatePaymentRequest\`, \`initiatePaymentResponse\`, ...; they stop at the first problem |
 | \`validators/<name>.js\`, \`validators/<name>.detailed.js\` (and their \`.d.ts\`) | the same validators, one module per operation and direction (a request's with the validators of its query and path parameters, \`<operationId>Query\`, \`<operationId>Path\`), so that a program or a bundle takes only the operations it uses; \`.detailed\` reports every problem. Without AJV's messages: \`validate()\` words the problems |
 | \`formats.js\` | what the validators run besides their own code: the exact date, time, URI and IPv6 checks and the count of characters (a copy of \`scripts/lib/formats.mjs\`) |
+| \`contract.js\`, \`contract.d.ts\` | \`contract\`: the part of the bundled contract that words a validation problem (the component schemas and parameters with their constraints, \`$ref\`s and titles, and the descriptions a problem quotes); an issue's \`schemaPath\` resolves in it as in \`openapi.json\` |
+| \`examples.js\`, \`examples.d.ts\` | \`examples\`: the contract's named examples (\`components.examples\`), by name: summary and value |
 | \`fieldNames.js\`, \`fieldNames.d.ts\` | every field name of the contract: the only keys an error, log or report names |
 | \`operations.js\`, \`operations.d.ts\` | the operation index: operationId, method, host, path, parameters, schemas, examples, authentication, named checks, idempotence, and how a call is put together |
 | \`resultCodes.js\`, \`resultCodes.d.ts\`, \`resultCodes.json\`, \`result-codes.md\` | the result-code catalog: per operation, each code with its status, message(s), meaning and next step; the next-step actions |
@@ -83,6 +86,8 @@ async function main() {
   Object.assign(files, buildResultCatalog(doc, HEADER));
   step('validators');
   Object.assign(files, buildValidators(doc, HEADER));
+  step('contract and examples modules');
+  Object.assign(files, buildContractModules(doc, HEADER));
   step('types');
   Object.assign(files, await buildTypes(doc, HEADER));
   if (!skipDocs) {
