@@ -1,29 +1,29 @@
-// The formats the validators check with our own code (scripts/lib/formats.cjs, shipped as
-// generated/formats.cjs) give exactly ajv-formats' full verdicts: on hand-picked cases (impossible
+// The formats the validators check with our own code (scripts/lib/formats.mjs, shipped as
+// generated/formats.js) give exactly ajv-formats' full verdicts: on hand-picked cases (impossible
 // days, leap years, leap seconds, time zones, IP literals in URIs, percent-encoding, compressed
 // IPv6) and on generated strings. Their fast paths only ever accept what the full checks accept.
 // And the keyword code the generator writes (scripts/lib/keywordCode.mjs) gives AJV's own verdicts
 // and errors. Speed is measured in the benchmark (`npm run bench -- --only formats`), never here.
 
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import formatsModule from 'ajv-formats/dist/formats.js';
 import fc from 'fast-check';
 import { checkSync } from 'recheck';
 import { describe, expect, it } from 'vitest';
+import * as shippedModule from '../generated/formats.js';
 import { createAjv } from '../scripts/lib/ajvBuild.mjs';
+import * as oursModule from '../scripts/lib/formats.mjs';
 import { validate } from '../src/validation/validate.js';
 import { fcParameters } from './helpers/arbitraries.js';
 
-const require = createRequire(import.meta.url);
-const ours = require('../scripts/lib/formats.cjs') as {
+const ours = oursModule as {
   exactFormats: Record<string, ((s: string) => boolean) | { validate: (s: string) => boolean }>;
   commonUri: (s: string) => boolean;
   commonIpv6: (s: string) => boolean;
   COMMON_URI: RegExp;
 };
-const shipped = require('../generated/formats.cjs') as typeof ours;
+const shipped = shippedModule as typeof ours;
 const contract = JSON.parse(readFileSync(new URL('../generated/openapi.json', import.meta.url), 'utf8'));
 const example = (name: string) => structuredClone(contract.components.examples[name].value);
 const full: Record<string, any> = (formatsModule as any).fullFormats ?? (formatsModule as any).default.fullFormats;
@@ -261,7 +261,7 @@ describe('exact formats', () => {
     );
   });
 
-  it('are what the package ships (generated/formats.cjs)', () => {
+  it('are what the package ships (generated/formats.js)', () => {
     for (const name of NAMES) for (const s of CASES[name]) expect(check(shipped.exactFormats[name])(s)).toBe(oursOf(name)(s));
   });
 
