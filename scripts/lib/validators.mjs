@@ -172,6 +172,22 @@ export function buildValidators(doc, header) {
     files[`validators/${name}.d.ts`] = declarations(header, '../validators.js', exported);
     files[`validators/${name}.detailed.d.ts`] = declarations(header, '../validators.js', exported, ', reporting every problem');
   }
+  // Per operation, its four modules by role: what src/validation/operations/<operationId>.ts imports.
+  for (const op of operationsOf(doc)) {
+    const request = validatorName(op.operationId, 'request');
+    const response = validatorName(op.operationId, 'response');
+    const roles = [
+      ['request', `./${request}.js`],
+      ['requestDetailed', `./${request}.detailed.js`],
+      ['response', `./${response}.js`],
+      ['responseDetailed', `./${response}.detailed.js`],
+    ];
+    const text = [`// ${header}`, `// The validators of ${op.operationId}: each direction's, stopping at the first problem and listing every problem.`]
+      .concat(roles.map(([role, file]) => `export * as ${role} from '${file}';`))
+      .join('\n');
+    files[`validators/${op.operationId}.js`] = `${text}\n`;
+    files[`validators/${op.operationId}.d.ts`] = `${text}\n`;
+  }
   files[FORMATS_FILE] = `// ${header} Copied from scripts/lib/formats.mjs.\n${readFileSync(new URL('./formats.mjs', import.meta.url), 'utf8')}`;
   const names = Object.keys(refs).sort();
   files['validators.d.ts'] = [
