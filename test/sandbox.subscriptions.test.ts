@@ -62,7 +62,7 @@ describe('sandbox create subscription', () => {
     expect(created).toMatchObject({ outcome: 'success', code: '0', message: 'Success' });
     const { subscriptionId, txnToken } = created.data.body as any;
     expect(subscriptionId).toMatch(/^SUB[0-9]{16}$/);
-    expect(verifySignature(JSON.stringify(created.data.body), KEY, created.data.head.signature)).toBe(true);
+    expect(await verifySignature(JSON.stringify(created.data.body), KEY, created.data.head.signature)).toBe(true);
     expect((await control(sandbox, 'GET', `/sandbox/orders/${body.orderId}`)).json).toMatchObject({
       kind: 'SUBSCRIPTION',
       subscriptionId,

@@ -55,9 +55,9 @@ const savedTokens = new Map<string, { tokenIndexNumber: string; tokenStatus: str
 beforeAll(async () => {
   // The gateway stand-in: checks the signature over the raw body, decrypts the card, answers 100
   // (INIT, pending), then sends the token status notification ACTIVE to the merchant's webhook.
-  gateway = await startServer((req, res) => {
+  gateway = await startServer(async (req, res) => {
     const envelope = JSON.parse(req.text);
-    const signed = createChecksumVerifier(MERCHANT_KEY).verify(memberText(req.text, 'body')!, envelope.head.signature);
+    const signed = await createChecksumVerifier(MERCHANT_KEY).verify(memberText(req.text, 'body')!, envelope.head.signature);
     if (!signed)
       return json(res, {
         head: { version: 'v1', responseTimestamp: String(Date.now()), requestId: envelope.head.requestId },

@@ -17,6 +17,7 @@ import {
   type WebhookVerdict,
 } from '../src/index.js';
 import { memberText } from '../src/json/member.js';
+import { generateSignatureSync } from '../src/signing/checksumNode.js';
 
 const doc = JSON.parse(readFileSync(new URL('../generated/openapi.json', import.meta.url), 'utf8'));
 const example = (name: string) => structuredClone(doc.components.examples[name].value);
@@ -31,7 +32,8 @@ const signatures: string[] = [];
 /** The envelope text as the service sends it: the signature covers exactly `bodyText`. */
 function notification(options: { body?: unknown; bodyText?: string; head?: Record<string, unknown>; key?: string; dropHead?: string[] } = {}) {
   const bodyText = options.bodyText ?? JSON.stringify(options.body ?? example('TokenStatusActive').body);
-  const signature = generateSignature(bodyText, options.key ?? KEY);
+  // Signed synchronously (the sandbox's node:crypto form, test/signing.test.ts proves it the same as the Web Crypto one).
+  const signature = generateSignatureSync(bodyText, options.key ?? KEY);
   signatures.push(signature);
   const head: Record<string, unknown> = {
     version: 'v1',
@@ -110,7 +112,7 @@ describe('receive(): a good notification', () => {
       '{\n  "mid" : "MERCHANT0001",\n  "tokenInfo": ' +
       JSON.stringify(example('TokenStatusActive').body.tokenInfo, null, 4).replace('Example Bank"', 'Example \\u0042ank"') +
       '\n}';
-    const signature = generateSignature(pretty, KEY);
+    const signature = await generateSignature(pretty, KEY);
     signatures.push(signature);
     const head = JSON.stringify({ version: 'v1', requestTimestamp: String(NOW), requestId: 'NTF-PRETTY', signature, signatureType: 'CHECKSUM' });
     const verdict = await r.receive(`\ufeff { "bo\\u0064y" :  ${pretty} ,\n "head": ${head} }  `);
@@ -121,7 +123,7 @@ describe('receive(): a good notification', () => {
   it('does not accept a signature over a re-serialized body when other bytes were sent (D-36)', async () => {
     const r = receiver();
     const body = example('TokenStatusActive').body;
-    const signature = generateSignature(JSON.stringify(body), KEY);
+    const signature = await generateSignature(JSON.stringify(body), KEY);
     signatures.push(signature);
     const head = JSON.stringify({ version: 'v1', requestTimestamp: String(NOW), requestId: 'NTF-RE', signature, signatureType: 'CHECKSUM' });
     expectRejected(await r.receive(`{"head":${head},"body":${JSON.stringify(body, null, 2)}}`), '1001', '/head/signature', 'signature');
