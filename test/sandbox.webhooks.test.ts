@@ -57,7 +57,7 @@ async function setup(options: SandboxOptions = {}) {
   const s = sandbox;
   cleanups.push(() => s.stop());
   const tokenize = async (card = '4111111111111111') => {
-    const result = await clientFor(s).tokenizeCard({ mid: MID, body: tokenizeBody(s, card) });
+    const result = await clientFor(s).tokenizeCard({ mid: MID, body: await tokenizeBody(s, card) });
     return result.data.body.tokenIndexNumber as string;
   };
   return { sandbox: s, merchant, tokenize };
@@ -105,7 +105,7 @@ describe('webhook retries', () => {
       webhookRetry: { retries: 2, firstDelayMs: 1_000, factor: 3 },
     });
     cleanups.push(() => sandbox.stop());
-    await clientFor(sandbox).tokenizeCard({ mid: MID, body: tokenizeBody(sandbox, '4111111111111111') });
+    await clientFor(sandbox).tokenizeCard({ mid: MID, body: await tokenizeBody(sandbox, '4111111111111111') });
     await sandbox.idle();
     const [delivery] = sandbox.deliveries();
     expect(delivery).toMatchObject({ state: 'failed', error: { kind: 'network' }, nextAttemptAt: iso(T0 + 1_000) });

@@ -149,7 +149,7 @@ describe('README walkthrough: pay with a token-index card', () => {
     });
 
   it('1. encrypts the card and tokenizes it', async () => {
-    const encryptedCardData = encryptCardData(CARD, servicePublicKeyPem, { now: new Date('2026-01-21T10:15:30Z') });
+    const encryptedCardData = await encryptCardData(CARD, servicePublicKeyPem, { now: new Date('2026-01-21T10:15:30Z') });
     expect(encryptedCardData).not.toContain(CARD.cardNumber);
     const tokenized = await client().tokenizeCard({
       mid: MID,
