@@ -1,7 +1,6 @@
 // The service's side of the token status notification, for development: sign the serialized body,
 // post exactly those bytes to the merchant's address, and judge the merchant's reply against the
 // contract (notifyTokenStatus response). The same send pipeline as the typed client's.
-import { randomUUID } from 'node:crypto';
 import type { Signer } from '../signing/checksum.js';
 import { tokenServiceHead } from '../transport/heads.js';
 import { type CallResult, resultOf } from '../transport/result.js';
@@ -139,7 +138,7 @@ export async function sendTokenNotification(options: SendTokenNotificationOption
   const { url, body, signer, now = Date.now, clientId, encryptionKeyVersion } = options;
   if (typeof url !== 'string' || !/^https?:\/\//i.test(url)) throw new TypeError("url must be the merchant's http(s) address.");
   if (!signer || typeof signer.sign !== 'function') throw new TypeError('sendTokenNotification needs a signer, for example createChecksumSigner(merchantKey).');
-  const requestId = options.requestId ?? randomUUID();
+  const requestId = options.requestId ?? globalThis.crypto.randomUUID();
 
   const head = { ...tokenServiceHead({ now, requestId, signatureType: signer.signatureType, clientId, encryptionKeyVersion }), ...options.head };
   // A signature given in `head` is sent as it is (to rehearse a bad one); otherwise the body is signed.
