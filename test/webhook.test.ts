@@ -2,6 +2,7 @@
 // for each failure, the order of checks, clock and replay protection, the node:http and Fetch API
 // adapters, and hostile input. Every reply must be a valid reply of the contract.
 
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -387,6 +388,20 @@ describe('receive(): clock and replay', () => {
       const text = first.text.replace(first.signature, variant).replace('"requestId":"NTF-0001"', `"requestId":"NTF-W${i}"`);
       expectRejected(await l.receive(text), '406', '/head/requestId', 'replay');
     }
+  });
+
+  it("remembers the SHA-256 digests of the requestId and of the signature's bytes (a shared store keeps its ids across versions)", async () => {
+    const ids: string[] = [];
+    const r = receiver({ seen: { has: () => false, add: (id: string) => void ids.push(id) } });
+    const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
+    const first = notification({ head: { requestId: 'NTF-ÉTÉ-1' } });
+    expect((await r.receive(first.text)).accepted).toBe(true);
+    expect(ids).toEqual([`requestId:${sha256('NTF-ÉTÉ-1')}`, `signature:${sha256(Buffer.from(first.signature, 'base64'))}`]);
+    // A verifier that takes any text: a signature that is not Base64 is remembered by its UTF-8 bytes.
+    const any = receiver({ verifier: { signatureType: 'CHECKSUM', verify: () => true }, seen: { has: () => false, add: (id: string) => void ids.push(id) } });
+    const text = notification({ head: { requestId: 'NTF-TEXT' } }).text.replace(/"signature":"[^"]+"/, '"signature":"not base64: é"');
+    expect((await any.receive(text)).accepted).toBe(true);
+    expect(ids[3]).toBe(`signature:${sha256('not base64: é')}`);
   });
 
   it('remembers a notification in ids of a fixed size, whatever its requestId, and at most maxRemembered of them', async () => {
