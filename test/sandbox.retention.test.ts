@@ -39,7 +39,7 @@ describe('sandbox retention', () => {
     const client = clientFor(s);
     const tins: string[] = [];
     for (let i = 0; i < 6; i++) {
-      const r = await client.tokenizeCard({ mid: MID, body: tokenizeBody(s, '4111111111111111') });
+      const r = await client.tokenizeCard({ mid: MID, body: await tokenizeBody(s, '4111111111111111') });
       tins.push(r.data.body.tokenIndexNumber as string);
     }
     await s.idle();
@@ -55,7 +55,7 @@ describe('sandbox control listings', () => {
     const client = clientFor(s);
     const tins: string[] = [];
     for (let i = 0; i < 7; i++)
-      tins.push((await client.tokenizeCard({ mid: MID, body: tokenizeBody(s, '4111111111111111') })).data.body.tokenIndexNumber as string);
+      tins.push((await client.tokenizeCard({ mid: MID, body: await tokenizeBody(s, '4111111111111111') })).data.body.tokenIndexNumber as string);
     const first = await control(s, 'GET', '/sandbox/tokens?limit=3');
     expect(first.json.tokens.map((t: { tokenIndexNumber: string }) => t.tokenIndexNumber)).toEqual(tins.slice(0, 3));
     const second = await control(s, 'GET', `/sandbox/tokens?limit=3&after=${first.json.next}`);

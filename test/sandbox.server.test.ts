@@ -8,7 +8,7 @@ import { connect, Server as NetServer } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { generateSignature } from '../src/index.js';
-import { type Sandbox } from '../src/sandbox/index.js';
+import type { Sandbox } from '../src/sandbox/index.js';
 import { BIN, runCli } from './helpers/cli.js';
 import { clientFor, control, expectValidAnswer, KEY, MID, order, rawCall, sandboxFor, walletPay } from './sandbox.support.js';
 
@@ -131,9 +131,9 @@ describe("sandbox server: signatures cover the body's exact bytes", () => {
     const pretty = JSON.stringify(body, null, 2);
     const send = (text: string, signature: string) =>
       rawCall(sandbox, '/order/v2/preAuth', `{\n  "head": {"clientId": "C11", "signature": "${signature}"},\n  "body": ${text}\n}`);
-    expect((await send(pretty, generateSignature(pretty, KEY))).json.body.statusCode).toBe('01');
+    expect((await send(pretty, await generateSignature(pretty, KEY))).json.body.statusCode).toBe('01');
     const compact = { ...body, orderId: 'P-BYTES-2' };
-    const answer = await send(JSON.stringify(compact, null, 1), generateSignature(JSON.stringify(compact), KEY));
+    const answer = await send(JSON.stringify(compact, null, 1), await generateSignature(JSON.stringify(compact), KEY));
     expect(answer.json.body.statusCode).toBe('330');
   });
 });

@@ -73,10 +73,10 @@ export const newCard = (number: string, mode: 'CREDIT_CARD' | 'DEBIT_CARD' = 'CR
 });
 
 /** The tokenize body for a card number, encrypted with the sandbox's public key. */
-export function tokenizeBody(sandbox: Sandbox, cardNumber: string, extra: Record<string, unknown> = {}) {
+export async function tokenizeBody(sandbox: Sandbox, cardNumber: string, extra: Record<string, unknown> = {}) {
   return {
     cardSource: 'MANUAL_ENTERED',
-    encryptedCardData: encryptCardData({ cardNumber, expiryMonth: '12', expiryYear: '2030', securityCode: '123' }, sandbox.publicKeyPem, {
+    encryptedCardData: await encryptCardData({ cardNumber, expiryMonth: '12', expiryYear: '2030', securityCode: '123' }, sandbox.publicKeyPem, {
       now: new Date(sandbox.clock.now()),
     }),
     userInfo: { custId: 'CUST_001', firstName: 'Asha' },

@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import { type AddressInfo, createServer as createTcpServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createChecksumVerifier, createWebhookReceiver, type TokenStatusEvent } from '../src/index.js';
-import { type Sandbox, type SandboxOptions } from '../src/sandbox/index.js';
+import type { Sandbox, SandboxOptions } from '../src/sandbox/index.js';
 import { clientFor, control, KEY, MID, sandboxFor, T0, tokenizeBody } from './sandbox.support.js';
 
 /**
@@ -58,7 +58,7 @@ async function setup(options: SandboxOptions = {}) {
   const s = sandbox;
   cleanups.push(() => s.stop());
   const tokenize = async (card = '4111111111111111') => {
-    const result = await clientFor(s).tokenizeCard({ mid: MID, body: tokenizeBody(s, card) });
+    const result = await clientFor(s).tokenizeCard({ mid: MID, body: await tokenizeBody(s, card) });
     return result.data.body.tokenIndexNumber as string;
   };
   return { sandbox: s, merchant, tokenize };
@@ -106,7 +106,7 @@ describe('webhook retries', () => {
       webhookRetry: { retries: 2, firstDelayMs: 1_000, factor: 3 },
     });
     cleanups.push(() => sandbox.stop());
-    await clientFor(sandbox).tokenizeCard({ mid: MID, body: tokenizeBody(sandbox, '4111111111111111') });
+    await clientFor(sandbox).tokenizeCard({ mid: MID, body: await tokenizeBody(sandbox, '4111111111111111') });
     await sandbox.idle();
     const [delivery] = sandbox.deliveries();
     expect(delivery).toMatchObject({ state: 'failed', error: { kind: 'network' }, nextAttemptAt: iso(T0 + 1_000) });

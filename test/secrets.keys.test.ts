@@ -4,8 +4,8 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validate } from '../src/index.js';
-import { type Sandbox } from '../src/sandbox/index.js';
 import { HIDDEN_KEY } from '../src/json/pointer.js';
+import type { Sandbox } from '../src/sandbox/index.js';
 import { type Direction, fcParameters, openMapLocations, openMapSitesOf, operationViews, plant, type Sample, sampleArbitrary } from './helpers/arbitraries.js';
 import { runCli } from './helpers/cli.js';
 import { control, MID, rawCall, sandboxFor } from './sandbox.support.js';

@@ -409,7 +409,7 @@ describe('the card helper', () => {
     ['an extra field holding the card', { ...good, pan: CARD_NUMBER, cvc: CVV }],
   ];
 
-  it.each(cards)('keeps the card out of its CardDataError: %s', (_what, card) => {
+  it.each(cards)('keeps the card out of its CardDataError: %s', async (_what, card) => {
     let error: unknown;
     try {
       buildCardPlaintext(card, { now: NOW });
@@ -419,7 +419,9 @@ describe('the card helper', () => {
     expect(error).toBeInstanceOf(CardDataError);
     const text = `${seen(error)}\n${(error as Error).message}\n${JSON.stringify((error as CardDataError).issues)}\n${JSON.stringify((error as any).toJSON())}`;
     for (const secret of [CARD_NUMBER, CVV, CARD_NUMBER.slice(0, 12)]) expectNoSecret(text, secret, _what);
-    expect(() => encryptCardData(card, publicKey, { now: NOW })).toThrow(CardDataError);
+    const rejected = await encryptCardData(card, publicKey, { now: NOW }).catch((e: unknown) => e);
+    expect(rejected).toBeInstanceOf(CardDataError);
+    expectNoSecret(`${seen(rejected)}\n${JSON.stringify((rejected as CardDataError).issues)}`, CARD_NUMBER, _what);
   });
 
   it.each([
@@ -427,13 +429,13 @@ describe('the card helper', () => {
     ['a key too small for the card', () => encryptCardData(good, small, { now: NOW, oaepHash: 'sha512' })],
     ['an unknown padding', () => encryptCardData(good, publicKey, { now: NOW, padding: CARD_NUMBER as any })],
     ['an unknown hash', () => encryptCardData(good, publicKey, { now: NOW, oaepHash: `sha-${CVV}` })],
-  ])('keeps the card out of a TypeError: %s', (what, call) => {
-    let error: unknown;
-    try {
-      call();
-    } catch (e) {
-      error = e;
-    }
+    ['a key too small for PKCS#1 v1.5', () => encryptCardData(good, small, { now: NOW, padding: 'RSA_PKCS1_PADDING' })],
+    [
+      'a key of another type',
+      () => encryptCardData(good, generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({ type: 'spki', format: 'pem' }) as string, { now: NOW }),
+    ],
+  ])('keeps the card out of a TypeError: %s', async (what, call) => {
+    const error = await call().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TypeError);
     for (const secret of [CARD_NUMBER, CVV]) expectNoSecret(seen(error), secret, what);
   });

@@ -94,7 +94,7 @@ describe('sendTokenNotification', () => {
       clientId: 'C11',
       signature: expect.any(String),
     });
-    expect(verifySignature(bodyText, KEY, head.signature)).toBe(true);
+    expect(await verifySignature(bodyText, KEY, head.signature)).toBe(true);
   });
 
   it('reports a receiver with another key: a valid reply carrying 1001', async () => {

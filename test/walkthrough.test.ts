@@ -54,9 +54,9 @@ const savedTokens = new Map<string, { tokenIndexNumber: string; tokenStatus: str
 beforeAll(async () => {
   // The gateway stand-in: checks the signature over the raw body, decrypts the card, answers 100
   // (INIT, pending), then sends the token status notification ACTIVE to the merchant's webhook.
-  gateway = await startServer((req, res) => {
+  gateway = await startServer(async (req, res) => {
     const envelope = JSON.parse(req.text);
-    const signed = createChecksumVerifier(MERCHANT_KEY).verify(memberText(req.text, 'body')!, envelope.head.signature);
+    const signed = await createChecksumVerifier(MERCHANT_KEY).verify(memberText(req.text, 'body')!, envelope.head.signature);
     if (!signed)
       return json(res, {
         head: { version: 'v1', responseTimestamp: String(Date.now()), requestId: envelope.head.requestId },
@@ -148,7 +148,7 @@ describe('README walkthrough: pay with a token-index card', () => {
     });
 
   it('1. encrypts the card and tokenizes it', async () => {
-    const encryptedCardData = encryptCardData(CARD, servicePublicKeyPem, { now: new Date('2026-01-21T10:15:30Z') });
+    const encryptedCardData = await encryptCardData(CARD, servicePublicKeyPem, { now: new Date('2026-01-21T10:15:30Z') });
     expect(encryptedCardData).not.toContain(CARD.cardNumber);
     const tokenized = await client().tokenizeCard({
       mid: MID,

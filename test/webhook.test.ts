@@ -2,6 +2,7 @@
 // for each failure, the order of checks, clock and replay protection, the node:http and Fetch API
 // adapters, and hostile input. Every reply must be a valid reply of the contract.
 
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -17,6 +18,7 @@ import {
   type WebhookVerdict,
 } from '../src/index.js';
 import { memberText } from '../src/json/member.js';
+import { generateSignatureSync } from '../src/signing/checksumNode.js';
 
 const doc = JSON.parse(readFileSync(new URL('../generated/openapi.json', import.meta.url), 'utf8'));
 const example = (name: string) => structuredClone(doc.components.examples[name].value);
@@ -31,7 +33,8 @@ const signatures: string[] = [];
 /** The envelope text as the service sends it: the signature covers exactly `bodyText`. */
 function notification(options: { body?: unknown; bodyText?: string; head?: Record<string, unknown>; key?: string; dropHead?: string[] } = {}) {
   const bodyText = options.bodyText ?? JSON.stringify(options.body ?? example('TokenStatusActive').body);
-  const signature = generateSignature(bodyText, options.key ?? KEY);
+  // Signed synchronously (the sandbox's node:crypto form, test/signing.test.ts proves it the same as the Web Crypto one).
+  const signature = generateSignatureSync(bodyText, options.key ?? KEY);
   signatures.push(signature);
   const head: Record<string, unknown> = {
     version: 'v1',
@@ -110,7 +113,7 @@ describe('receive(): a good notification', () => {
       '{\n  "mid" : "MERCHANT0001",\n  "tokenInfo": ' +
       JSON.stringify(example('TokenStatusActive').body.tokenInfo, null, 4).replace('Example Bank"', 'Example \\u0042ank"') +
       '\n}';
-    const signature = generateSignature(pretty, KEY);
+    const signature = await generateSignature(pretty, KEY);
     signatures.push(signature);
     const head = JSON.stringify({ version: 'v1', requestTimestamp: String(NOW), requestId: 'NTF-PRETTY', signature, signatureType: 'CHECKSUM' });
     const verdict = await r.receive(`\ufeff { "bo\\u0064y" :  ${pretty} ,\n "head": ${head} }  `);
@@ -121,7 +124,7 @@ describe('receive(): a good notification', () => {
   it('does not accept a signature over a re-serialized body when other bytes were sent (D-36)', async () => {
     const r = receiver();
     const body = example('TokenStatusActive').body;
-    const signature = generateSignature(JSON.stringify(body), KEY);
+    const signature = await generateSignature(JSON.stringify(body), KEY);
     signatures.push(signature);
     const head = JSON.stringify({ version: 'v1', requestTimestamp: String(NOW), requestId: 'NTF-RE', signature, signatureType: 'CHECKSUM' });
     expectRejected(await r.receive(`{"head":${head},"body":${JSON.stringify(body, null, 2)}}`), '1001', '/head/signature', 'signature');
@@ -385,6 +388,20 @@ describe('receive(): clock and replay', () => {
       const text = first.text.replace(first.signature, variant).replace('"requestId":"NTF-0001"', `"requestId":"NTF-W${i}"`);
       expectRejected(await l.receive(text), '406', '/head/requestId', 'replay');
     }
+  });
+
+  it("remembers the SHA-256 digests of the requestId and of the signature's bytes (a shared store keeps its ids across versions)", async () => {
+    const ids: string[] = [];
+    const r = receiver({ seen: { has: () => false, add: (id: string) => void ids.push(id) } });
+    const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
+    const first = notification({ head: { requestId: 'NTF-ÉTÉ-1' } });
+    expect((await r.receive(first.text)).accepted).toBe(true);
+    expect(ids).toEqual([`requestId:${sha256('NTF-ÉTÉ-1')}`, `signature:${sha256(Buffer.from(first.signature, 'base64'))}`]);
+    // A verifier that takes any text: a signature that is not Base64 is remembered by its UTF-8 bytes.
+    const any = receiver({ verifier: { signatureType: 'CHECKSUM', verify: () => true }, seen: { has: () => false, add: (id: string) => void ids.push(id) } });
+    const text = notification({ head: { requestId: 'NTF-TEXT' } }).text.replace(/"signature":"[^"]+"/, '"signature":"not base64: é"');
+    expect((await any.receive(text)).accepted).toBe(true);
+    expect(ids[3]).toBe(`signature:${sha256('not base64: é')}`);
   });
 
   it('remembers a notification in ids of a fixed size, whatever its requestId, and at most maxRemembered of them', async () => {

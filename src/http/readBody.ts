@@ -1,8 +1,10 @@
 // Reading a body within a size limit: a request on node:http, shared by the servers of the package
 // (the webhook receiver's adapter, the sandbox), and a Fetch API body (the Fetch adapter, the answers
 // the client and the webhook sender read). On node:http, events rather than async iteration: leaving a
-// `for await` loop early destroys the socket before an answer can be written.
+// `for await` loop early destroys the socket before an answer can be written. The node:http reader
+// runs only under Node, where Buffer is a global; the Fetch reader uses Web APIs alone.
 import type { IncomingMessage } from 'node:http';
+import { concatBytes } from '../encoding/bytes.js';
 
 /** Why a body was not read: larger than the limit, or the client went away. */
 export type BodyProblem = 'too-large' | 'aborted';
@@ -44,8 +46,8 @@ export function readBody(req: IncomingMessage, maxBytes: number, done: (body: Bu
  * Reads a Fetch API body (a request's or a response's) within a size limit: its bytes, or null as
  * soon as it passes `maxBytes` (reading stops there and the rest is cancelled).
  */
-export async function readWebBody(body: ReadableStream<Uint8Array> | null | undefined, maxBytes: number): Promise<Buffer | null> {
-  if (!body) return Buffer.alloc(0);
+export async function readWebBody(body: ReadableStream<Uint8Array> | null | undefined, maxBytes: number): Promise<Uint8Array | null> {
+  if (!body) return new Uint8Array(0);
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -59,5 +61,5 @@ export async function readWebBody(body: ReadableStream<Uint8Array> | null | unde
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks);
+  return chunks.length === 1 ? (chunks[0] as Uint8Array) : concatBytes(chunks);
 }

@@ -2,9 +2,9 @@
 // lookups. The behaviour of an instrument is one of success, failure or pending; cards add what
 // tokenize does with them.
 import { readFile } from 'node:fs/promises';
-import { INSTRUMENT_SEED } from './instrumentSeed.js';
 import { type ResultCodeCatalog, resultCodes } from '../../generated/resultCodes.js';
 import { passesLuhn } from '../card/encryptCardData.js';
+import { INSTRUMENT_SEED } from './instrumentSeed.js';
 import { toPaise } from './money.js';
 import { memberOf } from './untrusted.js';
 

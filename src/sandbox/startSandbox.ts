@@ -2,7 +2,7 @@
 // operation index, validators and result-code catalog. Returns its URL, stop(), the clock and the
 // programmatic forms of the control calls tests need.
 import type { AddressInfo } from 'node:net';
-import { generateSignature } from '../signing/checksum.js';
+import { generateSignatureSync } from '../signing/checksumNode.js';
 import { sendTokenNotification } from '../webhook/send.js';
 import { cardKeyPair } from './cardKeys.js';
 import { createCardTokens } from './cardTokens.js';
@@ -99,7 +99,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     timers,
     answerProblems,
     /** The service's signature over an answer's body. */
-    sign: (text: string) => generateSignature(text, config.merchantKey),
+    sign: (text: string) => generateSignatureSync(text, config.merchantKey),
     baseUrl: () => baseUrl,
   };
   const actions = createControlActions(ctx);

@@ -3,6 +3,7 @@
 // sign those bytes, check the request against the contract, post it within a time limit, read the
 // answer within a size limit, and read its JSON envelope. Every failure is a typed error whose
 // message never holds a value of the payload or the answer.
+import { utf8Text } from '../encoding/bytes.js';
 import { readWebBody } from '../http/readBody.js';
 import { parseJson } from '../json/parse.js';
 import type { Signer } from '../signing/checksum.js';
@@ -72,7 +73,7 @@ export interface ExchangeOptions {
 async function readBounded(body: ReadableStream<Uint8Array> | null | undefined, maxBytes: number): Promise<string | null> {
   const bytes = await readWebBody(body, maxBytes);
   // Lossy: an answer that is not UTF-8 is judged by what it says, not refused for its bytes.
-  return bytes === null ? null : bytes.toString('utf8');
+  return bytes === null ? null : utf8Text(bytes);
 }
 
 /** A `Response` whose body is at most `maxBytes` (read here), or null when it is larger. */

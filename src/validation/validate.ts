@@ -3,7 +3,6 @@
 // A program that validates one operation only can import `gateway-contract/validators/<operationId>`
 // instead, and load that operation's validators alone.
 import { type OperationId, type OperationInfo, operations } from '../../generated/operations.js';
-import type { Direction, OperationValidation, ValidationOptions, ValidationResult } from './operationValidation.js';
 import { createSubscription } from './operations/createSubscription.js';
 import { initiatePayment } from './operations/initiatePayment.js';
 import { listSubscriptions } from './operations/listSubscriptions.js';
@@ -11,6 +10,7 @@ import { modifyOrder } from './operations/modifyOrder.js';
 import { notifyTokenStatus } from './operations/notifyTokenStatus.js';
 import { preAuthorize } from './operations/preAuthorize.js';
 import { tokenizeCard } from './operations/tokenizeCard.js';
+import type { Direction, OperationValidation, ValidationOptions, ValidationResult } from './operationValidation.js';
 
 export type {
   Direction,
@@ -47,7 +47,12 @@ export function validate<O extends OperationId>(operationId: O, direction: Direc
  * validate(), the same verdict and problems, reading a payload of bounded size at once with the
  * validators that list every problem: a run of many payloads then reads an invalid payload once.
  */
-export function validateEvery<O extends OperationId>(operationId: O, direction: Direction, payload: unknown, options: ValidationOptions = {}): ValidationResult<O> {
+export function validateEvery<O extends OperationId>(
+  operationId: O,
+  direction: Direction,
+  payload: unknown,
+  options: ValidationOptions = {},
+): ValidationResult<O> {
   return lookup(operationId).validateEvery(direction, payload, options) as ValidationResult<O>;
 }
 

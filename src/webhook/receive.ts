@@ -3,20 +3,21 @@
 //   1. the bytes: size, UTF-8, nesting (a linear scan), JSON, no repeated key -> 400
 //   2. what the signature check needs: head, signatureType, signature, body -> 1006, 1005, 1400, 410
 //   3. the signature over the exact bytes of the "body" member             -> 1001
-//   4. the contract (validate()), the expected mid                          -> 410, 400, 406, 405, 1004, 407
+//   4. the contract (its validation), the expected mid                         -> 410, 400, 406, 405, 1004, 407
 //   5. the clock (requestTimestamp within maxClockSkewMs)                  -> 400
 //   6. replay (requestId or signature accepted within replayWindowMs)      -> 406
 // Nothing about the payload is judged before its signature is known to be good, except what is
 // needed to check the signature at all.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createRequire } from 'node:module';
+import { type Bytes, fromBase64, toHex, utf8Bytes, utf8Length, webCrypto } from '../encoding/bytes.js';
 import { memberText } from '../json/member.js';
 import { parseJson } from '../json/parse.js';
 import type { Verifier } from '../signing/checksum.js';
 import type { RequestOf, ResponseOf } from '../types.js';
+import { validateRequest } from '../validation/operations/notifyTokenStatus.js';
+import type { ValidationIssue } from '../validation/operationValidation.js';
 import { resultCodeFor } from '../validation/resultCodeRules.js';
-import { type ValidationIssue, validate } from '../validation/validate.js';
 import { fetchHandler, nodeHandler, type ReceiverCore, type TokenStatusHandler, type WebhookRejected } from './adapters.js';
 import { WEBHOOK_DEFAULTS } from './defaults.js';
 import { createMemoryReplayStore, type ReplayStore } from './replayStore.js';
@@ -103,11 +104,6 @@ function envelopeProblem(envelope: unknown, signatureType: string) {
   return null;
 }
 
-// node:crypto is loaded the first time it is needed, not with the package (it costs a few
-// milliseconds of every start).
-let crypto: typeof import('node:crypto') | undefined;
-const nodeCrypto = (): typeof import('node:crypto') => (crypto ??= createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto'));
-
 /** head.requestTimestamp (10 digits: seconds, 13: milliseconds; DECISIONS.md, D-05) in milliseconds. */
 const epochMs = (text: string) => (text.length <= 10 ? Number(text) * 1000 : Number(text));
 
@@ -115,13 +111,13 @@ const epochMs = (text: string) => (text.length <= 10 ? Number(text) * 1000 : Num
  * The ids a notification is remembered by. The head is not signed, so a replay may carry a new
  * requestId: the signature (kept as a digest, never itself) catches that.
  */
-function replayKeys(head: { requestId: string; signature: string }): string[] {
-  const digest = (data: string | Uint8Array) => nodeCrypto().createHash('sha256').update(data).digest('hex');
+async function replayKeys(head: { requestId: string; signature: string }): Promise<string[]> {
+  const digest = async (data: Bytes) => toHex(new Uint8Array(await webCrypto().subtle.digest('SHA-256', data)));
   // A Base64 signature is remembered by the bytes it stands for: the unused bits of its last
-  // character let other spellings carry the same bytes. Every key has the same small size,
-  // whatever the requestId.
-  const signature = BASE64.test(head.signature) ? Buffer.from(head.signature, 'base64') : head.signature;
-  return [`requestId:${digest(head.requestId)}`, `signature:${digest(signature)}`];
+  // character let other spellings carry the same bytes (a verifier may accept them). Every key has
+  // the same small size, whatever the requestId.
+  const signature = (BASE64.test(head.signature) && fromBase64(head.signature)) || utf8Bytes(head.signature);
+  return [`requestId:${await digest(utf8Bytes(head.requestId))}`, `signature:${await digest(signature)}`];
 }
 
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
@@ -179,7 +175,7 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
         ),
       ]);
     }
-    const size = typeof raw === 'string' ? Buffer.byteLength(raw) : raw.byteLength;
+    const size = typeof raw === 'string' ? utf8Length(raw) : raw.byteLength;
     if (size > maxBytes) return reject('400', [issue('', 'maxBytes', `The notification is larger than ${maxBytes} bytes.`, '400')]);
     const parsed = parseJson(raw, { maxDepth: MAX_DEPTH });
     if (!parsed.ok) return reject('400', [issue('', 'json', `The body is not a JSON notification: ${parsed.message}.`, '400')]);
@@ -198,7 +194,7 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
     }
     if (!authentic) return reject('1001', [{ ...SIGNATURE_FAILURE }]);
 
-    const verdict = validate(OPERATION, 'request', envelope);
+    const verdict = validateRequest(envelope);
     if (!verdict.valid) return reject((verdict.resultCode?.code ?? '400') as ReplyCode, verdict.errors);
     const event = envelope as TokenStatusEvent;
     if (mids && !mids.includes(event.body.mid)) {
@@ -217,7 +213,7 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
         ),
       ]);
     }
-    const keys = replayKeys(event.head);
+    const keys = await replayKeys(event.head);
     for (const key of keys) if (await seen.has(key)) return reject('406', [{ ...REPLAY }]);
     // No await between this check and the reservation: two copies arriving together cannot both pass.
     if (keys.some((key) => inFlight.has(key))) return reject('406', [{ ...REPLAY }]);

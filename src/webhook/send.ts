@@ -1,13 +1,13 @@
 // The service's side of the token status notification, for development: sign the serialized body,
 // post exactly those bytes to the merchant's address, and judge the merchant's reply against the
 // contract (notifyTokenStatus response). The same send pipeline as the typed client's.
-import { randomUUID } from 'node:crypto';
 import type { Signer } from '../signing/checksum.js';
 import { tokenServiceHead } from '../transport/heads.js';
 import { type CallResult, resultOf } from '../transport/result.js';
 import { buildEnvelope, checkRequest, DEFAULT_MAX_ANSWER_BYTES, exchange, readEnvelope, type Wording } from '../transport/send.js';
 import type { HeadOf, RequestOf, ResultCodeOf } from '../types.js';
-import { type ValidationIssue, validate } from '../validation/validate.js';
+import { validateResponse } from '../validation/operations/notifyTokenStatus.js';
+import type { ValidationIssue } from '../validation/operationValidation.js';
 
 const OPERATION = 'notifyTokenStatus';
 
@@ -108,7 +108,7 @@ export async function postNotification(options: PostNotificationOptions): Promis
     { operationId: OPERATION, timeoutMs, maxBytes: maxReplyBytes, wording: MERCHANT },
   );
   const reply = readEnvelope(exchanged, { operationId: OPERATION, wording: MERCHANT });
-  const verdict = validate(OPERATION, 'response', reply);
+  const verdict = validateResponse(reply);
   const issues = verdict.valid ? [] : [...verdict.errors];
   if (exchanged.status !== 200) {
     issues.unshift({
@@ -139,7 +139,7 @@ export async function sendTokenNotification(options: SendTokenNotificationOption
   const { url, body, signer, now = Date.now, clientId, encryptionKeyVersion } = options;
   if (typeof url !== 'string' || !/^https?:\/\//i.test(url)) throw new TypeError("url must be the merchant's http(s) address.");
   if (!signer || typeof signer.sign !== 'function') throw new TypeError('sendTokenNotification needs a signer, for example createChecksumSigner(merchantKey).');
-  const requestId = options.requestId ?? randomUUID();
+  const requestId = options.requestId ?? globalThis.crypto.randomUUID();
 
   const head = { ...tokenServiceHead({ now, requestId, signatureType: signer.signatureType, clientId, encryptionKeyVersion }), ...options.head };
   // A signature given in `head` is sent as it is (to rehearse a bad one); otherwise the body is signed.

@@ -61,7 +61,7 @@ try {
   assert.equal(paid.data.body.txnInfo?.status, 'TXN_SUCCESS');
 
   // Tokenize a card, receive its notification, pay with the token index.
-  const encryptedCardData = encryptCardData(
+  const encryptedCardData = await encryptCardData(
     { cardNumber: '4111111111111111', expiryMonth: '12', expiryYear: '2030', securityCode: '123' },
     sandbox.publicKeyPem,
   );
