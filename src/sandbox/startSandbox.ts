@@ -38,7 +38,7 @@ export interface Sandbox {
   answerProblems: AnswerProblem[];
   clock: {
     now(): number;
-    /** Moves the clock forward; token changes that became due run, and it resolves once their webhooks are delivered (or after webhookTimeoutMs). */
+    /** Moves the clock forward (at most 3660 days a call, never past the year 9999: a RangeError otherwise); token changes that became due run, and it resolves once their webhooks are delivered (or after webhookTimeoutMs). */
     advance(ms: number): Promise<void>;
   };
   /** The control call POST /sandbox/orders. Throws (with `status`) what the call answers with an error. */

@@ -102,10 +102,13 @@ export function createControlRoutes(ctx: RouteContext, actions: ControlActions):
           (Number(memberOf(body, 'minutes') ?? 0) || 0) * 60_000;
         if (!body || typeof body !== 'object' || !Number.isFinite(ms) || ms <= 0)
           return badRequest('Give how far to move the clock: {"ms": n}, {"seconds": n} or {"minutes": n}, more than zero.');
+        // Refused before anything moves: the clock stays where it was.
+        const tooFar = clock.advanceProblem(ms);
+        if (tooFar) return badRequest(tooFar);
         await actions.advanceClock(ms);
         return reply(200, clockView(clock, scheduler));
       },
-      'move the clock forward ({"minutes": 16}); due token changes run, and the answer waits for their webhooks at most webhookTimeoutMs',
+      'move the clock forward ({"minutes": 16}; at most 3660 days a call, never past the year 9999); due token changes run, and the answer waits for their webhooks at most webhookTimeoutMs',
     ),
     route(
       'GET',
