@@ -217,3 +217,43 @@ describe('webhook faults', () => {
     expect(other.merchant.statuses()).toEqual([]);
   });
 });
+
+/** A sender that answers a notification only when the test says so (an accepted 00 reply). */
+function heldSender() {
+  const sent: { status: string; answer: () => void }[] = [];
+  const sendNotification: NonNullable<SandboxOptions['sendNotification']> = (options) =>
+    new Promise((resolve) =>
+      sent.push({
+        status: options.body.tokenInfo.tokenStatus,
+        answer: () =>
+          resolve({ httpStatus: 200, reply: {}, valid: true, issues: [], code: '00', outcome: 'success', nextStep: { action: 'none' } as any, requestId: 'R' }),
+      }),
+    );
+  return { sent, sendNotification };
+}
+
+const until = async (condition: () => boolean) => {
+  while (!condition()) await new Promise((r) => setTimeout(r, 5));
+};
+
+describe('idle()', () => {
+  it('waits for the deliveries started before it was called, not for those started while it waits', async () => {
+    const { sent, sendNotification } = heldSender();
+    const sandbox = await sandboxFor({ webhookUrl: 'http://127.0.0.1:9/webhooks', sendNotification });
+    cleanups.push(() => sandbox.stop());
+    const client = clientFor(sandbox);
+    await client.tokenizeCard({ mid: MID, body: tokenizeBody(sandbox, '4111111111111111') });
+    await until(() => sent.length === 1);
+    const idle = sandbox.idle().then(() => 'idle');
+    // A delivery that starts while idle() waits, and is not answered.
+    await client.tokenizeCard({ mid: MID, body: tokenizeBody(sandbox, '4111111111111111') });
+    await until(() => sent.length === 2);
+    sent[0]?.answer();
+    const first = await Promise.race([idle, new Promise((r) => setTimeout(() => r('still waiting'), 1_000))]);
+    expect(first).toBe('idle');
+    expect(sandbox.deliveries().map((d) => d.state)).toEqual(['delivered', 'pending']);
+    sent[1]?.answer();
+    await sandbox.idle();
+    expect(sandbox.deliveries().map((d) => d.state)).toEqual(['delivered', 'delivered']);
+  });
+});

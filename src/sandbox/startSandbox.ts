@@ -47,7 +47,7 @@ export interface Sandbox {
   completePayment(orderId: string, outcome: 'success' | 'failure', mid?: string): CompletedPayment;
   /** Every token status notification so far, oldest first. */
   deliveries(): WebhookDelivery[];
-  /** Resolves when every delivery attempt started so far has ended (retries scheduled for later are not waited for). */
+  /** Resolves when every delivery attempt started before the call has ended (not those started while it waits, nor retries scheduled for later). */
   idle(): Promise<void>;
   /** The control calls under /sandbox/faults: faults of the next requests of an operation, or of the next notifications. */
   faults: {

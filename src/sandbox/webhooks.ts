@@ -22,7 +22,7 @@ export const MAX_REPLY_BYTES = 16 * 1024;
 export interface Webhooks {
   /** Sends the notification of a token's status; resolves with the delivery record once its first attempt ends. */
   notify(mid: string, tokenInfo: Schemas['TokenInfo']): Promise<WebhookDelivery>;
-  /** Resolves when every attempt started so far has ended (scheduled retries are not waited for). */
+  /** Resolves when every attempt started before the call has ended (not those started later, nor scheduled retries). */
   idle(): Promise<void>;
   /** Every delivery so far, oldest first. */
   list(): WebhookDelivery[];
@@ -270,7 +270,9 @@ export function createWebhooks({
       return done;
     },
     async idle() {
-      while (inFlight.size) await Promise.allSettled([...inFlight]);
+      // What is on its way now, and only that: deliveries that start while it waits (under traffic,
+      // one after another) would otherwise keep it waiting without end.
+      await Promise.allSettled([...inFlight]);
     },
     list: () => store.deliveries,
     reset() {
