@@ -6,7 +6,14 @@
 import { createServer, type Server } from 'node:http';
 import { type AddressInfo, createServer as createTcpServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createChecksumVerifier, createWebhookReceiver, type Sandbox, type SandboxOptions, type TokenStatusEvent } from '../src/index.js';
+import {
+  createChecksumVerifier,
+  createWebhookReceiver,
+  type Sandbox,
+  type SandboxOptions,
+  sendTokenNotification,
+  type TokenStatusEvent,
+} from '../src/index.js';
 import { clientFor, control, KEY, MID, sandboxFor, T0, tokenizeBody } from './sandbox.support.js';
 
 /**
@@ -255,5 +262,76 @@ describe('idle()', () => {
     sent[1]?.answer();
     await sandbox.idle();
     expect(sandbox.deliveries().map((d) => d.state)).toEqual(['delivered', 'delivered']);
+  });
+});
+
+describe('deliveries at once', () => {
+  /**
+   * A merchant that reads notifications and never answers, counting the requests it was sent; and
+   * the package's own sender, counting the notifications on their way at once.
+   */
+  async function silentMerchant() {
+    const counts = { received: 0, sending: 0, most: 0 };
+    const sockets = new Set<import('node:net').Socket>();
+    const server = createTcpServer((socket) => {
+      sockets.add(socket);
+      socket.once('data', () => counts.received++);
+      socket.on('close', () => sockets.delete(socket));
+      socket.on('error', () => undefined);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    cleanups.push(
+      () =>
+        new Promise((resolve) => {
+          for (const socket of sockets) socket.destroy();
+          server.close(resolve);
+        }),
+    );
+    const sendNotification: NonNullable<SandboxOptions['sendNotification']> = async (options) => {
+      counts.most = Math.max(counts.most, ++counts.sending);
+      try {
+        return await sendTokenNotification(options);
+      } finally {
+        counts.sending--;
+      }
+    };
+    return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`, counts, sendNotification, sockets };
+  }
+
+  it('sends at most webhookConcurrency notifications at once; the others wait their turn and all go out', async () => {
+    const merchant = await silentMerchant();
+    const sandbox = await sandboxFor({
+      webhookUrl: merchant.url,
+      sendNotification: merchant.sendNotification,
+      webhookTimeoutMs: 200,
+      webhookRetry: { retries: 0 },
+      webhookConcurrency: 3,
+    });
+    cleanups.push(() => sandbox.stop());
+    const client = clientFor(sandbox);
+    for (let i = 0; i < 10; i++) await client.tokenizeCard({ mid: MID, body: tokenizeBody(sandbox, '4111111111111111') });
+    expect(merchant.sockets.size).toBeLessThanOrEqual(2 * 3);
+    await sandbox.idle();
+    expect(merchant.counts.most).toBe(3);
+    expect(merchant.counts.received).toBe(10);
+    // Each attempt is timed from when it goes out, not from when it was queued: each one timed out.
+    expect(sandbox.deliveries().map((d) => [d.state, d.error?.kind])).toEqual(Array(10).fill(['failed', 'timeout']));
+  });
+
+  it('by default sends at most 16 at once, and refuses a concurrency out of bounds', async () => {
+    const merchant = await silentMerchant();
+    const sandbox = await sandboxFor({
+      webhookUrl: merchant.url,
+      sendNotification: merchant.sendNotification,
+      webhookTimeoutMs: 300,
+      webhookRetry: { retries: 0 },
+    });
+    cleanups.push(() => sandbox.stop());
+    const client = clientFor(sandbox);
+    for (let i = 0; i < 40; i++) await client.tokenizeCard({ mid: MID, body: tokenizeBody(sandbox, '4111111111111111') });
+    await sandbox.idle();
+    expect(merchant.counts.most).toBe(16);
+    expect(merchant.counts.received).toBe(40);
+    for (const webhookConcurrency of [0, 1.5, 1001, Number.NaN]) await expect(sandboxFor({ webhookConcurrency })).rejects.toThrow(/webhookConcurrency/);
   });
 });

@@ -2,13 +2,15 @@
 // with the package's webhook sender and the merchant's CHECKSUM signer. Each delivery is recorded
 // with every attempt, the merchant's last reply and its verdict against the contract. First
 // attempts of one token go out in order; a notification not answered 00 is sent again on the
-// sandbox clock with growing waits, up to webhookRetry.retries times (D-60). The faults
+// sandbox clock with growing waits, up to webhookRetry.retries times (D-60). At most
+// webhookConcurrency are sent at once; the others wait their turn (D-58). The faults
 // duplicate-webhook and reorder-webhooks send a notification twice or after the next one (D-61).
 import { createChecksumSigner, type Signer } from '../signing/checksum.js';
 import type { Schemas } from '../types.js';
 import type { Clock } from './clock.js';
 import type { SandboxConfig, SandboxOptions } from './config.js';
 import type { Faults } from './faults.js';
+import { Fifo } from './fifo.js';
 import { digitsId } from './ids.js';
 import type { WebhookAttempt, WebhookDelivery } from './records.js';
 import type { Scheduler } from './scheduler.js';
@@ -70,6 +72,26 @@ export function createWebhooks({
   let sequence = 0;
   /** Bumped by reset(): attempts of an earlier generation schedule nothing. */
   let generation = 0;
+  /** Notifications being sent, at most webhookConcurrency: a merchant that never answers holds that many sockets, not one per token. */
+  let sending = 0;
+  /** Attempts waiting for their turn, oldest first; each is told whether to go (false: a reset or stop dropped it). */
+  const waiting = new Fifo<(go: boolean) => void>();
+
+  /** A turn to send: at once when fewer than webhookConcurrency are being sent, else once one ends. */
+  function turn(): true | Promise<boolean> {
+    if (sending < config.webhookConcurrency) {
+      sending++;
+      return true;
+    }
+    return new Promise((resolve) => waiting.push(resolve));
+  }
+
+  /** Ends a send: its turn passes to the oldest waiting attempt. */
+  function endTurn(): void {
+    const next = waiting.shift();
+    if (next) next(true);
+    else sending--;
+  }
 
   const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -90,6 +112,13 @@ export function createWebhooks({
       return delivery;
     }
     delivery.state = 'pending';
+    const go = turn();
+    if (go !== true && !(await go)) {
+      delivery.state = 'skipped';
+      delivery.reason = 'Waiting for its turn to be sent, and forgotten by a reset or stop.';
+      return delivery;
+    }
+    // Timed from when it goes out, not from when it was queued: its timestamp stays fresh.
     const at = n.duplicate && n.sent ? n.sent.at : clock.now();
     const record: WebhookAttempt = { at: iso(clock.now()), state: 'failed' };
     try {
@@ -124,6 +153,8 @@ export function createWebhooks({
       };
       for (const key of ['httpStatus', 'code', 'outcome', 'valid', 'issues', 'reply'] as const) delete delivery[key];
       record.error = delivery.error;
+    } finally {
+      endTurn();
     }
     delivery.attempts.push(record);
     delivery.completedAt = iso(clock.now());
@@ -278,6 +309,7 @@ export function createWebhooks({
     reset() {
       generation++;
       retrying.clear();
+      for (const go of waiting.drain()) go(false);
       const h = held;
       held = undefined;
       h?.drop();
