@@ -335,3 +335,36 @@ describe('deliveries at once', () => {
     for (const webhookConcurrency of [0, 1.5, 1001, Number.NaN]) await expect(sandboxFor({ webhookConcurrency })).rejects.toThrow(/webhookConcurrency/);
   });
 });
+
+describe('deliveries forgotten past the retention', () => {
+  it('are not sent again: their retries leave the scheduler', async () => {
+    const { sandbox, merchant, tokenize } = await setup({ retention: 3 });
+    merchant.state.failing = 1_000;
+    for (let i = 0; i < 12; i++) await tokenize();
+    await sandbox.idle();
+    expect(merchant.state.failing).toBe(1_000 - 12);
+    const kept = sandbox.deliveries();
+    expect(kept.length).toBeLessThanOrEqual(4);
+    expect((await control(sandbox, 'GET', '/sandbox')).json.retention.kept.scheduledJobs).toBe(kept.length);
+    await sandbox.clock.advance(minutes(1));
+    expect(merchant.state.failing).toBe(1_000 - 12 - kept.length);
+  });
+
+  it('are not sent when they were still waiting for their turn', async () => {
+    const { sent, sendNotification } = heldSender();
+    const sandbox = await sandboxFor({ webhookUrl: 'http://127.0.0.1:9/webhooks', sendNotification, webhookConcurrency: 1, retention: 3 });
+    cleanups.push(() => sandbox.stop());
+    for (let i = 0; i < 10; i++) await clientFor(sandbox).tokenizeCard({ mid: MID, body: tokenizeBody(sandbox, '4111111111111111') });
+    await until(() => sent.length === 1);
+    const kept = sandbox.deliveries();
+    expect(kept.length).toBeLessThanOrEqual(4);
+    for (let answered = 0; answered < sent.length; answered++) {
+      sent[answered]?.answer();
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    await sandbox.idle();
+    // The first went out before the others were recorded; of the others, only those still kept.
+    expect(sent).toHaveLength(1 + kept.length);
+    expect(kept.map((d) => d.state)).toEqual(Array(kept.length).fill('delivered'));
+  });
+});

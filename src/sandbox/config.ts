@@ -22,7 +22,7 @@ export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 export const DEFAULT_WEBHOOK_CONCURRENCY = 16;
 /** The most webhookConcurrency may be. */
 export const MAX_WEBHOOK_CONCURRENCY = 1_000;
-/** Records of each kind kept: about 10 to 20 MB of state at most (DECISIONS.md, D-58). */
+/** Records of each kind kept, and as many more in use: about 10 to 20 MB of state at most (DECISIONS.md, D-58, D-67). */
 export const DEFAULT_RETENTION = 10_000;
 
 /** How a notification not answered 00 is sent again, in sandbox time (DECISIONS.md, D-60). */
@@ -71,7 +71,7 @@ export interface SandboxOptions {
   webhookRetry?: { [K in keyof WebhookRetry]?: WebhookRetry[K] | undefined } | undefined;
   /** How long a client may take to send a whole request, headers and body (default 30 000 ms). */
   requestTimeoutMs?: number | undefined;
-  /** How many records of each kind the sandbox keeps (orders, card tokens, pre-auths, subscriptions, deliveries): past it the oldest finished ones are forgotten (default 10 000). */
+  /** How many records of each kind the sandbox keeps (orders, transaction tokens, card tokens, pre-auths and their blocks, subscriptions, deliveries): past it the oldest are forgotten; payments in process, pending pre-auths and INIT tokens are kept aside, up to as many more (default 10 000; DECISIONS.md, D-67). */
   retention?: number | undefined;
   /** Largest request body accepted (default 65 536 bytes). */
   maxBodyBytes?: number | undefined;

@@ -33,7 +33,7 @@ export const sandboxCommand: Command = {
     `  --token-delay <ms>      how long INIT tokens wait before ACTIVE or FAILED, sandbox time (default ${DEFAULT_TOKEN_ACTIVATION_DELAY_MS})`,
     `  --webhook-retries <n>   attempts after the first for a notification not answered 00, 0 to 10; waits of 1, 2, 4... minutes of sandbox time (default ${DEFAULT_WEBHOOK_RETRY.retries})`,
     `  --webhook-concurrency <n>  notifications sent at once, 1 to ${MAX_WEBHOOK_CONCURRENCY}; the others wait their turn (default ${DEFAULT_WEBHOOK_CONCURRENCY})`,
-    `  --retention <n>         records kept of each kind; past it the oldest finished ones are forgotten (default ${DEFAULT_RETENTION})`,
+    `  --retention <n>         records kept of each kind; past it the oldest are forgotten, those in use (payments in process, INIT tokens) up to as many more (default ${DEFAULT_RETENTION})`,
     '  --instruments <file>    a seed of test instruments replacing the built-in one (same form as src/sandbox/instruments.json)',
     '  --card-key <file>       the RSA private key (PEM) for encryptedCardData (default: generated at start)',
     '  --check-answers         validate every answer against the contract before sending it (debug)',

@@ -73,7 +73,7 @@ export interface RouteContext {
 export function createControlRoutes(ctx: RouteContext, actions: ControlActions): readonly ControlRoute[] {
   const { config, store, clock, instruments, scheduler, webhooks, faults } = ctx;
   const routes: readonly ControlRoute[] = [
-    route('GET', '/sandbox', () => reply(200, overview(config, clock, ctx.baseUrl(), routes)), 'this overview'),
+    route('GET', '/sandbox', () => reply(200, overview(ctx, ctx.baseUrl(), routes)), 'this overview'),
     route(
       'POST',
       '/sandbox/reset',
