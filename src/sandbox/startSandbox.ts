@@ -110,7 +110,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const actions = createControlActions(ctx);
   const server = createSandboxServer({
     operations: createOperationHandler(ctx),
-    control: createControlHandler(createControlRoutes(ctx, actions)),
+    control: createControlHandler(createControlRoutes(ctx, actions), config.host),
     requestTimeoutMs: config.requestTimeoutMs,
   });
   await new Promise((resolve, reject) => {
