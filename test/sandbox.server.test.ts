@@ -226,6 +226,35 @@ describe('sandbox server: routes and control API', () => {
     expect((await control(sandbox, 'POST', '/sandbox/clock/advance', { minutes: 2 })).json.epochMs).toBe(before + 120_000);
   });
 
+  it('refuses an advance above its maximum, or past the year 9999, with a 400 problem; the sandbox goes on', async () => {
+    const s = await sandboxFor();
+    try {
+      for (const body of [{ ms: 1e17 }, { minutes: 1e12 }, { ms: 3661 * 86_400_000 }]) {
+        const refused = await control(s, 'POST', '/sandbox/clock/advance', body);
+        expect(refused.status).toBe(400);
+        expect(refused.json.error).toMatchObject({ code: 'invalid-request', message: expect.stringContaining('at most 3660 days') });
+      }
+      await expect(s.clock.advance(1e17)).rejects.toThrow(RangeError);
+      expect(s.clock.now()).toBe(Date.parse('2026-01-21T10:00:00.000Z'));
+      // The largest advance is allowed; the clock, order creation and the overview go on answering.
+      expect((await control(s, 'POST', '/sandbox/clock/advance', { ms: 3660 * 86_400_000 })).status).toBe(200);
+      expect((await control(s, 'GET', '/sandbox/clock')).status).toBe(200);
+      expect((await control(s, 'GET', '/sandbox')).status).toBe(200);
+      expect((await control(s, 'POST', '/sandbox/orders', { txnAmount: { value: '1.00' } })).status).toBe(201);
+    } finally {
+      await s.stop();
+    }
+    const late = await sandboxFor({ now: () => Date.parse('9995-06-01T00:00:00.000Z') });
+    try {
+      const refused = await control(late, 'POST', '/sandbox/clock/advance', { minutes: 5 * 366 * 1440 });
+      expect(refused.status).toBe(400);
+      expect(refused.json.error.message).toContain('9999-12-31T23:59:59.999Z');
+      expect((await control(late, 'GET', '/sandbox')).status).toBe(200);
+    } finally {
+      await late.stop();
+    }
+  });
+
   it('serves several merchant ids, each with its own orders', async () => {
     const s = await sandboxFor({ mids: ['MERCHANT0001', 'MERCHANT0002'] });
     try {

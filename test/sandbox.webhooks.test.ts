@@ -6,7 +6,7 @@
 import { createServer, type Server } from 'node:http';
 import { type AddressInfo, createServer as createTcpServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createChecksumVerifier, createWebhookReceiver, type TokenStatusEvent } from '../src/index.js';
+import { createChecksumVerifier, createWebhookReceiver, sendTokenNotification, type TokenStatusEvent } from '../src/index.js';
 import type { Sandbox, SandboxOptions } from '../src/sandbox/index.js';
 import { clientFor, control, KEY, MID, sandboxFor, T0, tokenizeBody } from './sandbox.support.js';
 
@@ -216,5 +216,149 @@ describe('webhook faults', () => {
     await other.sandbox.idle();
     expect(other.sandbox.deliveries()[0]).toMatchObject({ state: 'skipped', reason: expect.stringMatching(/reorder-webhooks/) });
     expect(other.merchant.statuses()).toEqual([]);
+  });
+});
+
+/** A sender that answers a notification only when the test says so (an accepted 00 reply). */
+function heldSender() {
+  const sent: { status: string; answer: () => void }[] = [];
+  const sendNotification: NonNullable<SandboxOptions['sendNotification']> = (options) =>
+    new Promise((resolve) =>
+      sent.push({
+        status: options.body.tokenInfo.tokenStatus,
+        answer: () =>
+          resolve({ httpStatus: 200, reply: {}, valid: true, issues: [], code: '00', outcome: 'success', nextStep: { action: 'none' } as any, requestId: 'R' }),
+      }),
+    );
+  return { sent, sendNotification };
+}
+
+const until = async (condition: () => boolean) => {
+  while (!condition()) await new Promise((r) => setTimeout(r, 5));
+};
+
+describe('idle()', () => {
+  it('waits for the deliveries started before it was called, not for those started while it waits', async () => {
+    const { sent, sendNotification } = heldSender();
+    const sandbox = await sandboxFor({ webhookUrl: 'http://127.0.0.1:9/webhooks', sendNotification });
+    cleanups.push(() => sandbox.stop());
+    const client = clientFor(sandbox);
+    await client.tokenizeCard({ mid: MID, body: tokenizeBody(sandbox, '4111111111111111') });
+    await until(() => sent.length === 1);
+    const idle = sandbox.idle().then(() => 'idle');
+    // A delivery that starts while idle() waits, and is not answered.
+    await client.tokenizeCard({ mid: MID, body: tokenizeBody(sandbox, '4111111111111111') });
+    await until(() => sent.length === 2);
+    sent[0]?.answer();
+    const first = await Promise.race([idle, new Promise((r) => setTimeout(() => r('still waiting'), 1_000))]);
+    expect(first).toBe('idle');
+    expect(sandbox.deliveries().map((d) => d.state)).toEqual(['delivered', 'pending']);
+    sent[1]?.answer();
+    await sandbox.idle();
+    expect(sandbox.deliveries().map((d) => d.state)).toEqual(['delivered', 'delivered']);
+  });
+});
+
+describe('deliveries at once', () => {
+  /**
+   * A merchant that reads notifications and never answers, counting the requests it was sent; and
+   * the package's own sender, counting the notifications on their way at once.
+   */
+  async function silentMerchant() {
+    const counts = { received: 0, sending: 0, most: 0 };
+    const sockets = new Set<import('node:net').Socket>();
+    const server = createTcpServer((socket) => {
+      sockets.add(socket);
+      socket.once('data', () => counts.received++);
+      socket.on('close', () => sockets.delete(socket));
+      socket.on('error', () => undefined);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    cleanups.push(
+      () =>
+        new Promise((resolve) => {
+          for (const socket of sockets) socket.destroy();
+          server.close(resolve);
+        }),
+    );
+    const sendNotification: NonNullable<SandboxOptions['sendNotification']> = async (options) => {
+      counts.most = Math.max(counts.most, ++counts.sending);
+      try {
+        return await sendTokenNotification(options);
+      } finally {
+        counts.sending--;
+      }
+    };
+    return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`, counts, sendNotification, sockets };
+  }
+
+  it('sends at most webhookConcurrency notifications at once; the others wait their turn and all go out', async () => {
+    const merchant = await silentMerchant();
+    const sandbox = await sandboxFor({
+      webhookUrl: merchant.url,
+      sendNotification: merchant.sendNotification,
+      webhookTimeoutMs: 200,
+      webhookRetry: { retries: 0 },
+      webhookConcurrency: 3,
+    });
+    cleanups.push(() => sandbox.stop());
+    const client = clientFor(sandbox);
+    for (let i = 0; i < 10; i++) await client.tokenizeCard({ mid: MID, body: tokenizeBody(sandbox, '4111111111111111') });
+    expect(merchant.sockets.size).toBeLessThanOrEqual(2 * 3);
+    await sandbox.idle();
+    expect(merchant.counts.most).toBe(3);
+    expect(merchant.counts.received).toBe(10);
+    // Each attempt is timed from when it goes out, not from when it was queued: each one timed out.
+    expect(sandbox.deliveries().map((d) => [d.state, d.error?.kind])).toEqual(Array(10).fill(['failed', 'timeout']));
+  });
+
+  it('by default sends at most 16 at once, and refuses a concurrency out of bounds', async () => {
+    const merchant = await silentMerchant();
+    const sandbox = await sandboxFor({
+      webhookUrl: merchant.url,
+      sendNotification: merchant.sendNotification,
+      webhookTimeoutMs: 300,
+      webhookRetry: { retries: 0 },
+    });
+    cleanups.push(() => sandbox.stop());
+    const client = clientFor(sandbox);
+    for (let i = 0; i < 40; i++) await client.tokenizeCard({ mid: MID, body: tokenizeBody(sandbox, '4111111111111111') });
+    await sandbox.idle();
+    expect(merchant.counts.most).toBe(16);
+    expect(merchant.counts.received).toBe(40);
+    for (const webhookConcurrency of [0, 1.5, 1001, Number.NaN]) await expect(sandboxFor({ webhookConcurrency })).rejects.toThrow(/webhookConcurrency/);
+  });
+});
+
+describe('deliveries forgotten past the retention', () => {
+  it('are not sent again: their retries leave the scheduler', async () => {
+    const { sandbox, merchant, tokenize } = await setup({ retention: 3 });
+    merchant.state.failing = 1_000;
+    for (let i = 0; i < 12; i++) await tokenize();
+    await sandbox.idle();
+    expect(merchant.state.failing).toBe(1_000 - 12);
+    const kept = sandbox.deliveries();
+    expect(kept.length).toBeLessThanOrEqual(4);
+    expect((await control(sandbox, 'GET', '/sandbox')).json.retention.kept.scheduledJobs).toBe(kept.length);
+    await sandbox.clock.advance(minutes(1));
+    expect(merchant.state.failing).toBe(1_000 - 12 - kept.length);
+  });
+
+  it('are not sent when they were still waiting for their turn', async () => {
+    const { sent, sendNotification } = heldSender();
+    const sandbox = await sandboxFor({ webhookUrl: 'http://127.0.0.1:9/webhooks', sendNotification, webhookConcurrency: 1, retention: 3 });
+    cleanups.push(() => sandbox.stop());
+    for (let i = 0; i < 10; i++) await clientFor(sandbox).tokenizeCard({ mid: MID, body: tokenizeBody(sandbox, '4111111111111111') });
+    await until(() => sent.length === 1);
+    const kept = sandbox.deliveries();
+    expect(kept.length).toBeLessThanOrEqual(4);
+    for (let answered = 0; answered < sent.length; answered++) {
+      sent[answered]?.answer();
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    await sandbox.idle();
+    // The first went out before the others were recorded; of the others, only those still kept.
+    expect(sent).toHaveLength(1 + kept.length);
+    expect(kept.map((d) => d.state)).toEqual(Array(kept.length).fill('delivered'));
   });
 });

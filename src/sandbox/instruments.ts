@@ -1,4 +1,4 @@
-// The seed of test instruments (instruments.json): loaded once at start, checked, and turned into
+// The seed of test instruments (by default the built-in seed, instrumentSeed.ts): loaded once at start, checked, and turned into
 // lookups. The behaviour of an instrument is one of success, failure or pending; cards add what
 // tokenize does with them.
 import { readFile } from 'node:fs/promises';

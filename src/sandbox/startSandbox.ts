@@ -37,7 +37,7 @@ export interface Sandbox {
   answerProblems: AnswerProblem[];
   clock: {
     now(): number;
-    /** Moves the clock forward; token changes that became due run, and it resolves once their webhooks are delivered (or after webhookTimeoutMs). */
+    /** Moves the clock forward (at most 3660 days a call, never past the year 9999: a RangeError otherwise); token changes that became due run, and it resolves once their webhooks are delivered (or after webhookTimeoutMs). */
     advance(ms: number): Promise<void>;
   };
   /** The control call POST /sandbox/orders. Throws (with `status`) what the call answers with an error. */
@@ -46,7 +46,7 @@ export interface Sandbox {
   completePayment(orderId: string, outcome: 'success' | 'failure', mid?: string): CompletedPayment;
   /** Every token status notification so far, oldest first. */
   deliveries(): WebhookDelivery[];
-  /** Resolves when every delivery attempt started so far has ended (retries scheduled for later are not waited for). */
+  /** Resolves when every delivery attempt started before the call has ended (not those started while it waits, nor retries scheduled for later). */
   idle(): Promise<void>;
   /** The control calls under /sandbox/faults: faults of the next requests of an operation, or of the next notifications. */
   faults: {
@@ -105,7 +105,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const actions = createControlActions(ctx);
   const server = createSandboxServer({
     operations: createOperationHandler(ctx),
-    control: createControlHandler(createControlRoutes(ctx, actions)),
+    control: createControlHandler(createControlRoutes(ctx, actions), config.host),
     requestTimeoutMs: config.requestTimeoutMs,
   });
   await new Promise((resolve, reject) => {
