@@ -5,7 +5,7 @@
 // bankForm declares). The operations are served as before.
 import { request } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../src/index.js';
+import type { Sandbox } from '../src/sandbox/index.js';
 import { clientFor, control, MID, order, payBody, sandboxFor, walletPay } from './sandbox.support.js';
 
 let sandbox: Sandbox;

@@ -4,7 +4,7 @@
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../src/index.js';
+import type { Sandbox } from '../src/sandbox/index.js';
 import { sandboxFor } from './sandbox.support.js';
 
 /** Each curl command of the README's shell blocks that calls the sandbox, in order (a line ending in \ goes on). */

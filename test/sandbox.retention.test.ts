@@ -82,10 +82,10 @@ describe('sandbox retention: every kind of record', () => {
     const s = await sandboxFor({ retention: 3 });
     sandbox = s;
     const client = clientFor(s);
-    for (let i = 0; i < 70; i++) await client.tokenizeCard({ mid: MID, body: tokenizeBody(s, '5555555555554444') });
+    for (let i = 0; i < 70; i++) await client.tokenizeCard({ mid: MID, body: await tokenizeBody(s, '5555555555554444') });
     const active: string[] = [];
     for (let i = 0; i < 10; i++)
-      active.push((await client.tokenizeCard({ mid: MID, body: tokenizeBody(s, '4111111111111111') })).data.body.tokenIndexNumber as string);
+      active.push((await client.tokenizeCard({ mid: MID, body: await tokenizeBody(s, '4111111111111111') })).data.body.tokenIndexNumber as string);
     const tokens = (await control(s, 'GET', '/sandbox/tokens?limit=1000')).json.tokens as { tokenIndexNumber: string; tokenStatus: string }[];
     expect(tokens.filter((t) => t.tokenStatus === 'ACTIVE').map((t) => t.tokenIndexNumber)).toEqual(active.slice(-3));
     expect(tokens.filter((t) => t.tokenStatus === 'INIT')).toHaveLength(3);
@@ -137,7 +137,7 @@ describe('sandbox retention: every kind of record', () => {
   it("a token's history keeps its latest 20 changes", async () => {
     const s = await sandboxFor();
     sandbox = s;
-    const tin = (await clientFor(s).tokenizeCard({ mid: MID, body: tokenizeBody(s, '4111111111111111') })).data.body.tokenIndexNumber as string;
+    const tin = (await clientFor(s).tokenizeCard({ mid: MID, body: await tokenizeBody(s, '4111111111111111') })).data.body.tokenIndexNumber as string;
     for (let i = 0; i < 30; i++) await control(s, 'POST', `/sandbox/tokens/${tin}/status`, { status: i % 2 ? 'ACTIVE' : 'SUSPENDED' });
     const { history, tokenStatus } = (await control(s, 'GET', `/sandbox/tokens/${tin}`)).json;
     expect(history).toHaveLength(20);
@@ -170,7 +170,7 @@ describe('sandbox retention: every kind of record', () => {
         } as any,
       });
     }
-    for (let i = 0; i < 8; i++) await client.tokenizeCard({ mid: MID, body: tokenizeBody(s, '4111111111111111') });
+    for (let i = 0; i < 8; i++) await client.tokenizeCard({ mid: MID, body: await tokenizeBody(s, '4111111111111111') });
     const list = (custId: string) => client.listSubscriptions({ token: 'SSO', body: { mid: MID, custId } as any });
     expect((await list('CUST_0')).code).toBe('200');
     expect((await list('CUST_7')).code).toBe('3006');

@@ -243,11 +243,11 @@ describe('idle()', () => {
     const sandbox = await sandboxFor({ webhookUrl: 'http://127.0.0.1:9/webhooks', sendNotification });
     cleanups.push(() => sandbox.stop());
     const client = clientFor(sandbox);
-    await client.tokenizeCard({ mid: MID, body: tokenizeBody(sandbox, '4111111111111111') });
+    await client.tokenizeCard({ mid: MID, body: await tokenizeBody(sandbox, '4111111111111111') });
     await until(() => sent.length === 1);
     const idle = sandbox.idle().then(() => 'idle');
     // A delivery that starts while idle() waits, and is not answered.
-    await client.tokenizeCard({ mid: MID, body: tokenizeBody(sandbox, '4111111111111111') });
+    await client.tokenizeCard({ mid: MID, body: await tokenizeBody(sandbox, '4111111111111111') });
     await until(() => sent.length === 2);
     sent[0]?.answer();
     const first = await Promise.race([idle, new Promise((r) => setTimeout(() => r('still waiting'), 1_000))]);
@@ -303,7 +303,7 @@ describe('deliveries at once', () => {
     });
     cleanups.push(() => sandbox.stop());
     const client = clientFor(sandbox);
-    for (let i = 0; i < 10; i++) await client.tokenizeCard({ mid: MID, body: tokenizeBody(sandbox, '4111111111111111') });
+    for (let i = 0; i < 10; i++) await client.tokenizeCard({ mid: MID, body: await tokenizeBody(sandbox, '4111111111111111') });
     expect(merchant.sockets.size).toBeLessThanOrEqual(2 * 3);
     await sandbox.idle();
     expect(merchant.counts.most).toBe(3);
@@ -322,7 +322,7 @@ describe('deliveries at once', () => {
     });
     cleanups.push(() => sandbox.stop());
     const client = clientFor(sandbox);
-    for (let i = 0; i < 40; i++) await client.tokenizeCard({ mid: MID, body: tokenizeBody(sandbox, '4111111111111111') });
+    for (let i = 0; i < 40; i++) await client.tokenizeCard({ mid: MID, body: await tokenizeBody(sandbox, '4111111111111111') });
     await sandbox.idle();
     expect(merchant.counts.most).toBe(16);
     expect(merchant.counts.received).toBe(40);
@@ -348,7 +348,7 @@ describe('deliveries forgotten past the retention', () => {
     const { sent, sendNotification } = heldSender();
     const sandbox = await sandboxFor({ webhookUrl: 'http://127.0.0.1:9/webhooks', sendNotification, webhookConcurrency: 1, retention: 3 });
     cleanups.push(() => sandbox.stop());
-    for (let i = 0; i < 10; i++) await clientFor(sandbox).tokenizeCard({ mid: MID, body: tokenizeBody(sandbox, '4111111111111111') });
+    for (let i = 0; i < 10; i++) await clientFor(sandbox).tokenizeCard({ mid: MID, body: await tokenizeBody(sandbox, '4111111111111111') });
     await until(() => sent.length === 1);
     const kept = sandbox.deliveries();
     expect(kept.length).toBeLessThanOrEqual(4);
