@@ -104,7 +104,10 @@ async function run(step, command, args, options) {
   return result.out;
 }
 
-/** Starts a server and resolves with it, its match and the lines before it, once a line of its stdout matches `ready`. */
+/**
+ * Starts a server and resolves with it, its match and the lines before it, once a line of its
+ * stdout matches `ready`; a server not ready within LIMITS.start is stopped.
+ */
 function startServer(step, command, args, { ready, ...options }) {
   return new Promise((resolveServer, reject) => {
     const before = [];
@@ -112,13 +115,27 @@ function startServer(step, command, args, { ready, ...options }) {
       ...options,
       onLine: (line) => {
         const match = line.match(ready);
-        if (match) resolveServer({ ...server, match, before });
-        else before.push(line);
+        if (!match) {
+          before.push(line);
+          return;
+        }
+        clearTimeout(late);
+        resolveServer({ ...server, match, before });
       },
     });
-    server.done.then((result) => reject(new StepError(step, `stopped before it was ready\n${tail(result.out)}`)));
+    const late = setTimeout(() => {
+      server.stop();
+      reject(new StepError(step, `not ready after ${LIMITS.start / 1000} s`));
+    }, LIMITS.start);
+    server.done.then((result) => {
+      clearTimeout(late);
+      reject(new StepError(step, `stopped before it was ready\n${tail(result.out)}`));
+    });
   });
 }
+
+/** The run's temporary directory, removed at the end unless --keep. */
+let cleanUp = () => {};
 
 /** Ends every child still running: on exit, and on Ctrl-C. */
 function stopAll() {
@@ -128,6 +145,7 @@ process.on('exit', stopAll);
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, () => {
     stopAll();
+    cleanUp();
     process.exit(130);
   });
 }
@@ -375,6 +393,7 @@ async function main() {
   const names = options.only ?? Object.keys(TARGETS);
   const started = Date.now();
   const work = mkdtempSync(join(tmpdir(), 'gateway-contract-runtimes-'));
+  cleanUp = () => (options.keep ? console.log(`runtimes: kept ${work}`) : rmSync(work, { recursive: true, force: true }));
   const ctx = { work, tarball: options.tarball, host: null, sandboxUrl: null };
   let sandbox = null;
   let failures = 0;
@@ -418,8 +437,7 @@ async function main() {
       sandbox.stop();
       await sandbox.done;
     }
-    if (options.keep) console.log(`runtimes: kept ${work}`);
-    else rmSync(work, { recursive: true, force: true });
+    cleanUp();
   }
   console.log(`runtimes: ${names.length - failures} PASS, ${failures} FAIL in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   return failures ? 1 : 0;
