@@ -164,7 +164,11 @@ export async function checkClient(sandboxUrl) {
   const listed = await client.listSubscriptions({ token: 'SSO-TOKEN', body: { mid: SANDBOX.mid, custId: 'CUST_RUNTIMES' } });
   expect(listed?.code === '200', 'listSubscriptions answers 200 (none found)', listed?.code);
   // Orders are made through the sandbox's control API, outside the contract.
-  const created = await fetch(`${sandboxUrl}/sandbox/orders`, { method: 'POST', body: JSON.stringify({ txnAmount: { value: '12.00' } }) });
+  const created = await fetch(`${sandboxUrl}/sandbox/orders`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ txnAmount: { value: '12.00' } }),
+  });
   expect(created.ok, 'the sandbox creates an order', created.status);
   const order = await created.json();
   const paid = await client.initiatePayment({
