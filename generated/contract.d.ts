@@ -6,7 +6,7 @@
  * examples, defaults or `x-` extensions). An issue's `schemaPath` (`#/components/schemas/...`,
  * `#/components/parameters/...`) resolves in it as in openapi.json.
  */
-export declare const contract: {
+export declare function contract(): {
   readonly components: {
     /** The component schemas, by name: JSON Schema 2020-12 objects as above. */
     readonly schemas: Readonly<Record<string, unknown>>;

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import standaloneCodeModule from 'ajv/dist/standalone/index.js';
 import { createAjv, DOCUMENT_ID } from './ajvBuild.mjs';
 import { operationsOf } from './operationIndex.mjs';
+import { resultCatalogOf } from './resultCatalog.mjs';
 
 const standaloneCode = /** @type {any} */ (standaloneCodeModule).default ?? standaloneCodeModule;
 
@@ -119,6 +120,8 @@ function declarations(header, types, exported, what = '') {
  * @param {any} doc @param {string} header
  */
 export function buildValidators(doc, header) {
+  /** @type {Record<string, { codes: any[] }>} */
+  const codeTables = resultCatalogOf(doc);
   // Only the component schemas are compiled; the rest of the document is not needed.
   const schemas = {
     openapi: doc.openapi,
@@ -182,11 +185,19 @@ export function buildValidators(doc, header) {
       ['response', `./${response}.js`],
       ['responseDetailed', `./${response}.detailed.js`],
     ];
-    const text = [`// ${header}`, `// The validators of ${op.operationId}: each direction's, stopping at the first problem and listing every problem.`]
-      .concat(roles.map(([role, file]) => `export * as ${role} from '${file}';`))
-      .join('\n');
-    files[`validators/${op.operationId}.js`] = `${text}\n`;
-    files[`validators/${op.operationId}.d.ts`] = `${text}\n`;
+    const reexports = [`// ${header}`, `// The validators of ${op.operationId}: each direction's, stopping at the first problem and listing every problem,`]
+      .concat(`// and the codes of its result-code table that a problem of its request is answered with.`)
+      .concat(roles.map(([role, file]) => `export * as ${role} from '${file}';`));
+    const codes = (codeTables[op.operationId]?.codes ?? []).map((/** @type {any} */ c) => ({ code: c.code, status: c.status, messages: c.messages }));
+    files[`validators/${op.operationId}.js`] = [...reexports, `export const codes = [\n${codes.map((c) => `  ${JSON.stringify(c)},`).join('\n')}\n];`, ''].join(
+      '\n',
+    );
+    files[`validators/${op.operationId}.d.ts`] = [
+      ...reexports,
+      "/** The codes of the operation's result-code table: code, status and the message(s) the service answers. */",
+      'export declare const codes: readonly { readonly code: string; readonly status: string; readonly messages: readonly string[] }[];',
+      '',
+    ].join('\n');
   }
   files[FORMATS_FILE] = `// ${header} Copied from scripts/lib/formats.mjs.\n${readFileSync(new URL('./formats.mjs', import.meta.url), 'utf8')}`;
   const names = Object.keys(refs).sort();

@@ -5,7 +5,6 @@
 // Never throws for anything inside the payload.
 import { contract } from '../../generated/contract.js';
 import { type OperationId, type OperationInfo, operations } from '../../generated/operations.js';
-import { resultCodes } from '../../generated/resultCodes.js';
 import type { CompiledValidator, CompiledValidatorError } from '../../generated/validators.js';
 import type { ResultCodeOf } from '../types.js';
 import { type NamedCheck, namedChecks, type RequestContext } from './checks.js';
@@ -51,13 +50,22 @@ export type ValidatorModule = Readonly<Record<string, CompiledValidator | undefi
 
 /**
  * An operation's generated validators (`generated/validators/<operationId>.js`): per direction,
- * the one that stops at the first problem (the verdict) and the one that lists every problem.
+ * the one that stops at the first problem (the verdict) and the one that lists every problem; and
+ * the codes of its result-code table.
  */
 export interface OperationValidators {
   request: ValidatorModule;
   requestDetailed: ValidatorModule;
   response: ValidatorModule;
   responseDetailed: ValidatorModule;
+  codes: readonly ResultCodeEntry[];
+}
+
+/** A code of an operation's result-code table: its status and the message(s) the service answers. */
+export interface ResultCodeEntry {
+  readonly code: string;
+  readonly status: string;
+  readonly messages: readonly string[];
 }
 
 /** The validation of one operation's payloads. */
@@ -128,8 +136,11 @@ function parameterSchemaPath(op: OperationInfo, name: string): string {
 }
 
 /** The code, status and message the service answers for an issue (with a code). */
-function describeCode<O extends OperationId>(operationId: O, issue: ValidationIssue): { code: ResultCodeOf<O>; status: string; message: string } {
-  const codes: readonly { code: string; status: string; messages: readonly string[] }[] = resultCodes[operationId].codes;
+function describeCode<O extends OperationId>(
+  operationId: O,
+  codes: readonly ResultCodeEntry[],
+  issue: ValidationIssue,
+): { code: ResultCodeOf<O>; status: string; message: string } {
   const entry = codes.find((c) => c.code === issue.resultCode);
   if (!entry) throw new Error(`${operationId} has no result code ${issue.resultCode} in its table.`);
   const rule = resultCodeFor(operationId, { ...issue, resultCode: undefined });
@@ -231,7 +242,7 @@ export function operationValidation<O extends OperationId>(operationId: O, valid
         // Parts the first-problem validator did not read cannot be read (a getter or proxy that throws).
         issues.push(unreadable());
       }
-      issues.unshift(...issuesFromAjv(errors, contract, `#/components/schemas/${side.schema}`, payload));
+      issues.unshift(...issuesFromAjv(errors, contract(), `#/components/schemas/${side.schema}`, payload));
     }
     if (side.direction === 'request' && readable) {
       for (const set of side.parameters) {
@@ -259,7 +270,7 @@ export function operationValidation<O extends OperationId>(operationId: O, valid
       return hit ? { ...issue, resultCode: hit.code } : issue;
     });
     const first = issues.find((i) => i.resultCode);
-    return { valid: false, errors: issues, ...(first ? { resultCode: describeCode(operationId, first) } : {}) };
+    return { valid: false, errors: issues, ...(first ? { resultCode: describeCode(operationId, validators.codes, first) } : {}) };
   }
 
   function sideOf(direction: unknown): Side {
