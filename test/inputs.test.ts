@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileRecords } from '../src/inputs/files.js';
-import { expandPaths } from '../src/inputs/glob.js';
+import { expandPaths, matchName } from '../src/inputs/glob.js';
 import { harFileRecords, harRecords } from '../src/inputs/har.js';
 import { ndjsonFileRecords, ndjsonRecords } from '../src/inputs/ndjson.js';
 import type { PayloadRecord } from '../src/validation/validateMany.js';
@@ -56,6 +56,53 @@ describe('files, directories and glob patterns', () => {
     expect(cut.files).toHaveLength(2);
     expect(cut.truncated).toBe(true);
     expect(expandPaths(['a'], { maxFiles: 4 }).truncated).toBe(false);
+  });
+
+  it('matches a name against a pattern in steps bounded by their lengths, whatever the stars', () => {
+    // A pattern of many stars against a long name that almost matches: a backtracking matcher
+    // takes seconds (six stars, 60 characters) to minutes (five stars, 255 characters).
+    const cases: [string, string][] = [
+      ['*a*a*a*a*b.json', `${'a'.repeat(250)}.json`],
+      ['*a*a*a*a*a*b.json', `${'a'.repeat(55)}.json`],
+      ['*?*?*?*?*?*?*x', '?'.repeat(255)],
+    ];
+    for (const [pattern, name] of cases) {
+      const work = { steps: 0 };
+      expect(matchName(pattern, name, work)).toBe(false);
+      expect(work.steps, pattern).toBeLessThanOrEqual(2 * (name.length + 1) * (pattern.length + 1));
+    }
+    const long = `${'a'.repeat(250)}.json`;
+    writeFileSync(long, '{}');
+    const started = performance.now();
+    expect(expandPaths(['*a*a*a*a*b.json']).files).toEqual([]);
+    expect(expandPaths(['*a*a*a*a*.json']).files).toEqual([long]);
+    expect(performance.now() - started).toBeLessThan(1000);
+    rmSync(long);
+  });
+
+  it('matches * and ? as before: any run of characters, one character', () => {
+    const yes: [string, string][] = [
+      ['*', ''],
+      ['*', 'x.json'],
+      ['*.json', '.json'],
+      ['a*b*c', 'abc'],
+      ['a*b*c', 'aXbYbZc'],
+      ['?', 'é'],
+      ['??', '😀x'],
+      ['*x*', 'axbxc'],
+      ['a**b', 'ab'],
+      ['t??.json', 'two.json'],
+    ];
+    const no: [string, string][] = [
+      ['?', ''],
+      ['a*b*c', 'acb'],
+      ['*.json', 'x.jsonx'],
+      ['t??.json', 'three.json'],
+      ['x', 'X'],
+      ['a.c', 'abc'],
+    ];
+    for (const [pattern, name] of yes) expect(matchName(pattern, name), `${pattern} ${name}`).toBe(true);
+    for (const [pattern, name] of no) expect(matchName(pattern, name), `${pattern} ${name}`).toBe(false);
   });
 
   it('reads each file within the size limit: a file that cannot be read or parsed is a failed record with its reason', async () => {

@@ -30,13 +30,44 @@ export interface ExpandOptions {
 /** Whether an argument is a pattern rather than a path. */
 export const isPattern = (arg: string): boolean => /[*?]/.test(arg);
 
-/** A segment of a pattern as a regular expression: `*` any run of characters but `/`, `?` one. */
-function segmentMatcher(segment: string): RegExp {
-  const body = segment
-    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
-    .replace(/\*+/g, '[^/]*')
-    .replace(/\?/g, '[^/]');
-  return new RegExp(`^${body}$`);
+/**
+ * Whether a name matches one segment of a pattern: `*` any run of characters, `?` one character
+ * (a code point), anything else itself. Greedy, with one place to go back to (the last `*` seen):
+ * a star never needs more than the last one's choice revisited, so the work is at most the
+ * product of the two lengths, where a regular expression of several `[^/]*` backtracks
+ * exponentially (`*a*a*a*a*b.json` against a name of 255 `a`s took minutes). `work.steps` counts
+ * the loop's turns, for tests.
+ */
+export function matchName(segment: string, name: string, work?: { steps: number }): boolean {
+  const p = Array.from(segment);
+  const n = Array.from(name);
+  let i = 0;
+  let j = 0;
+  // The last star's place in the pattern, and the place in the name it is tried up to.
+  let star = -1;
+  let mark = 0;
+  let steps = 0;
+  while (j < n.length) {
+    steps++;
+    const c = p[i];
+    if (c !== undefined && c !== '*' && (c === '?' || c === n[j])) {
+      i++;
+      j++;
+    } else if (c === '*') {
+      star = i++;
+      mark = j;
+    } else if (star >= 0) {
+      // The last star takes one character more; the rest of the pattern is tried again after it.
+      i = star + 1;
+      j = ++mark;
+    } else {
+      if (work) work.steps += steps;
+      return false;
+    }
+  }
+  while (p[i] === '*') i++;
+  if (work) work.steps += steps;
+  return i === p.length;
 }
 
 function entries(dir: string): Dirent[] {
@@ -129,7 +160,6 @@ function walkPattern(pattern: string, walk: Walk): void {
       } else stack.push([path, at + 1]);
       continue;
     }
-    const matcher = segmentMatcher(segment);
     const next: [string, number][] = [];
     for (const entry of entries(dir)) {
       if (++walk.seen > walk.maxEntries || walk.files.length >= walk.maxFiles) {
@@ -138,7 +168,7 @@ function walkPattern(pattern: string, walk: Walk): void {
       }
       // Hidden names match only a segment that starts with a dot itself.
       if (entry.name.startsWith('.') && !segment.startsWith('.')) continue;
-      if (!matcher.test(entry.name)) continue;
+      if (!matchName(segment, entry.name)) continue;
       const path = dir === '.' && !absolute ? entry.name : join(dir, entry.name);
       if (last) {
         if (isFile(dir, entry)) walk.files.push(path);
