@@ -6,7 +6,7 @@
 import { operations } from '../../generated/operations.js';
 import { decodeUtf8, parseJson } from '../json/parse.js';
 import { readsLikeName } from '../json/pointer.js';
-import { arrayItemOffsets, lineCounter, pointerOffset } from '../json/position.js';
+import { arrayItemOffsets, lineIndex, pointerOffset } from '../json/position.js';
 import type { PayloadRecord } from '../validation/validateMany.js';
 import { readFileBounded } from './read.js';
 
@@ -106,7 +106,7 @@ export function* harRecords(text: string, options: HarOptions): Generator<Payloa
   }
   const webhookPath = options.webhookPath === undefined ? null : splitPath(options.webhookPath);
   const offsets = arrayItemOffsets(text, '/log/entries');
-  const lineAt = lineCounter(text);
+  const lineAt = lineIndex(text);
   /** The line of a member of entry `i` in the HAR file. */
   const lineOf = (i: number, pointer: string) => {
     const start = offsets[i];
