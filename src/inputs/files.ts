@@ -3,7 +3,7 @@
 // without echoing it; one that cannot be is a record with the reason.
 import { decodeUtf8, NOT_UTF8, parseJson } from '../json/parse.js';
 import type { PayloadRecord } from '../validation/validateMany.js';
-import { type ReadOutcome, readFileBounded, readStreamBounded } from './read.js';
+import { MAX_DEPTH, type ReadOutcome, readFileBounded, readStreamBounded, unparsed } from './read.js';
 
 export interface FileRecordOptions {
   operationId: string;
@@ -26,8 +26,8 @@ export function payloadRecord(base: Omit<PayloadRecord, 'payload' | 'source' | '
   if (!read.ok) return { ...base, source: { file }, unreadable: { rule: read.rule, message: read.message } };
   const text = decodeUtf8(read.bytes);
   if (text === null) return { ...base, source: { file }, unreadable: { rule: 'json', message: `The input is not JSON: ${NOT_UTF8}.` } };
-  const parsed = parseJson(text);
-  if (!parsed.ok) return { ...base, source: { file }, unreadable: { rule: 'json', message: `The input is not JSON: ${parsed.message}.` } };
+  const parsed = parseJson(text, { maxDepth: MAX_DEPTH });
+  if (!parsed.ok) return { ...base, source: { file }, unreadable: unparsed(parsed, 'The input') };
   return { ...base, payload: parsed.value, source: { file, text } };
 }
 

@@ -5,6 +5,7 @@
 import { createRequire } from 'node:module';
 import { decodeUtf8, NOT_UTF8, parseJson } from '../json/parse.js';
 import type { PayloadRecord } from '../validation/validateMany.js';
+import { MAX_DEPTH, unparsed } from './read.js';
 
 // node:fs through require: an ES import of it also loads its streams and promises, which a start
 // that never reads a file through them need not pay for.
@@ -37,8 +38,11 @@ export function ndjsonRecord(bytes: Uint8Array, file: string, line: number): Pay
   const unreadable = (rule: string, message: string): PayloadRecord => ({ ...at, unreadable: { rule, message } });
   const text = decodeUtf8(bytes);
   if (text === null) return unreadable('json', `Line ${line} is not JSON: ${NOT_UTF8}.`);
-  const parsed = parseJson(text);
-  if (!parsed.ok) return unreadable('json', `Line ${line} is not JSON: ${parsed.message.replace(/at line 1, column/, 'at column')}.`);
+  const parsed = parseJson(text, { maxDepth: MAX_DEPTH });
+  if (!parsed.ok) {
+    const why = unparsed({ ...parsed, message: parsed.message.replace(/at line 1, column/, 'at column') }, `Line ${line}`);
+    return unreadable(why.rule, why.message);
+  }
   const record = parsed.value;
   if (record === null || typeof record !== 'object' || Array.isArray(record)) return unreadable('record', `Line ${line} is not an object: ${FIELDS}.`);
   const r = record as Record<string, unknown>;

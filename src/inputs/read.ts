@@ -6,6 +6,20 @@ import { createRequire } from 'node:module';
 // that never reads a file through them need not pay for.
 const { closeSync, fstatSync, openSync, readSync } = createRequire(import.meta.url)('node:fs') as typeof import('node:fs');
 
+/**
+ * Objects and arrays nest at most this deep in an input (a file, an NDJSON line, a recorded body):
+ * deeper text is refused before it is parsed, since what JSON.parse builds grows with the depth
+ * (16 MB of brackets, 8 million levels, took over 1 GB and ended the process). The contract's
+ * payloads nest a dozen levels.
+ */
+export const MAX_DEPTH = 1_000;
+
+/** Why a text that parseJson refused is a failed case: `what` is `The input`, `Line 3`, `The request body`. */
+export function unparsed(parsed: { message: string; tooDeep?: true }, what: string): { rule: string; message: string } {
+  if (parsed.tooDeep) return { rule: 'maxDepth', message: `${what} is nested deeper than ${MAX_DEPTH} levels of objects and arrays; it was not parsed.` };
+  return { rule: 'json', message: `${what} is not JSON: ${parsed.message}.` };
+}
+
 /** The bytes read, or why there are none (an error code or the size limit; never content). */
 export type ReadOutcome = { ok: true; bytes: Buffer } | { ok: false; rule: 'readable' | 'maxBytes'; message: string };
 
