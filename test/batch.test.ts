@@ -101,6 +101,35 @@ describe('validateMany()', () => {
     expect(third.errorCount).toBe(first.errorCount);
   });
 
+  it('describes payloads of many unknown keys, or many invalid items, at a cost near a valid one', async () => {
+    const [example] = contractExamples().filter((e) => e.operationId === 'modifyOrder' && e.direction === 'request');
+    const keys = structuredClone(example?.payload);
+    keys.body.TXN_AMOUNT = '1.00';
+    for (let k = 0; k < 150; k++) keys.body[`unknownKey${k}`] = k;
+    const items = structuredClone(example?.payload);
+    items.body.goodsInfo = Array.from({ length: 150 }, (_, i) => ({ unknownKey: i }));
+    const run = (payload: unknown, n: number) =>
+      validateMany(
+        Array.from({ length: n }, () => ({ operationId: 'modifyOrder', direction: 'request', payload })),
+        { parameters: false },
+      );
+    // The unknown keys of one object are one problem; the first is named by the field it most likely meant.
+    const one = (await run(keys, 1)).cases[0] as CaseResult;
+    expect(one.errors.map((e) => [e.pointer, e.rule])).toEqual([['/body/<unknown key>', 'additionalProperties']]);
+    expect(one.errors[0]?.message).toContain('Did you mean "txnAmount"?');
+    expect(bare(one)).toEqual((validate('modifyOrder', 'request', keys, { parameters: false }) as { errors: unknown[] }).errors);
+    // Each unknown key was described on its own, then found to be the same problem: 4.6 ms a
+    // payload (0.03 ms valid), 10 000 such NDJSON lines 41 s. Each problem is now described once.
+    for (const payload of [keys, items]) {
+      await run(payload, 20);
+      const started = performance.now();
+      const result = await run(payload, 1000);
+      const elapsed = performance.now() - started;
+      expect(result.counts.invalid).toBe(1000);
+      expect(elapsed, `${Math.round(elapsed)} ms for 1 000 payloads`).toBeLessThan(1500);
+    }
+  });
+
   it('stops at maxCases and says so', async () => {
     function* endless() {
       for (;;) yield { operationId: 'preAuthorize', direction: 'request', payload: {} };
