@@ -67,20 +67,24 @@ function declaredFieldsOf(doc: unknown, holder: unknown): string[] {
 /** Lower case, letters and digits only: `ORDER_ID` and `orderId` are the same word. */
 const folded = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, '');
 
-/** Edit distance, bounded: `limit + 1` as soon as it is more than `limit`. */
+/** Edit distance, bounded: `limit + 1` as soon as it is more than `limit` (two rows of numbers, no other allocation). */
 function distance(a: string, b: string, limit: number): number {
   if (Math.abs(a.length - b.length) > limit) return limit + 1;
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  let previous = new Uint16Array(b.length + 1);
+  let current = new Uint16Array(b.length + 1);
+  for (let j = 0; j <= b.length; j++) previous[j] = j;
   for (let i = 1; i <= a.length; i++) {
-    const current = [i];
+    current[0] = i;
     let best = i;
+    const c = a.charCodeAt(i - 1);
     for (let j = 1; j <= b.length; j++) {
-      const value = Math.min((previous[j] as number) + 1, (current[j - 1] as number) + 1, (previous[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1));
-      current.push(value);
-      best = Math.min(best, value);
+      const value = Math.min((previous[j] as number) + 1, (current[j - 1] as number) + 1, (previous[j - 1] as number) + (c === b.charCodeAt(j - 1) ? 0 : 1));
+      current[j] = value;
+      if (value < best) best = value;
     }
+    // Every way on is already longer than allowed.
     if (best > limit) return limit + 1;
-    previous = current;
+    [previous, current] = [current, previous];
   }
   return previous[b.length] as number;
 }
@@ -194,7 +198,14 @@ function rulePlace(error: CompiledValidatorError, at: string, doc: unknown, root
 }
 
 /** The issue of an error: `at` is the shown pointer of the value that broke the rule, `pointer` the field's. */
-function toIssue(error: CompiledValidatorError, at: string, pointer: string, doc: unknown, rootRef: string): ValidationIssue | null {
+function toIssue(
+  error: CompiledValidatorError,
+  at: string,
+  pointer: string,
+  doc: unknown,
+  rootRef: string,
+  budget: { suggestions: number },
+): ValidationIssue | null {
   const { keyword } = error;
   const params = error.params as ErrorParams;
   if (keyword === 'if') return null; // the failing `then` keyword is reported on its own
@@ -209,7 +220,13 @@ function toIssue(error: CompiledValidatorError, at: string, pointer: string, doc
     case 'additionalProperties':
     case 'unevaluatedProperties': {
       const sent = keyword === 'additionalProperties' ? params.additionalProperty : params.unevaluatedProperty;
-      const closest = isFieldName(sent) ? undefined : closestField(sent, declaredFieldsOf(doc, holder));
+      // The likely field is looked for for the first few unknown keys of a payload only: each
+      // search compares the key with every field of its object.
+      let closest: string | undefined;
+      if (!isFieldName(sent) && budget.suggestions > 0) {
+        budget.suggestions--;
+        closest = closestField(sent, declaredFieldsOf(doc, holder));
+      }
       const what = pointer.endsWith(`/${HIDDEN_KEY}`) ? 'A key that is not a field of the contract (not shown: it may hold data)' : field;
       message = `${what} is not a field of this object: only the documented fields are accepted.${closest ? ` Did you mean "${closest}"?` : ''}`;
       break;
@@ -275,6 +292,9 @@ function toIssue(error: CompiledValidatorError, at: string, pointer: string, doc
   return { in: 'body', pointer, rule: keyword, message, schemaPath, ...(condition ? { condition } : {}) };
 }
 
+/** The unknown keys of one payload for which the field they most likely meant is looked for. */
+const MAX_SUGGESTIONS = 5;
+
 /**
  * The issues of AJV's errors, one per field and rule, at most MAX_ISSUES of them.
  * `doc` is the bundled contract (for rule locations and titles); `rootRef` the schema the payload
@@ -282,6 +302,7 @@ function toIssue(error: CompiledValidatorError, at: string, pointer: string, doc
  */
 export function issuesFromAjv(errors: readonly CompiledValidatorError[], doc: unknown, rootRef: string, payload: unknown): ValidationIssue[] {
   const unique = new Map<string, ValidationIssue>();
+  const budget = { suggestions: MAX_SUGGESTIONS };
   let rest = 0;
   for (const error of errors) {
     if (unique.size >= MAX_ISSUES) {
@@ -296,7 +317,7 @@ export function issuesFromAjv(errors: readonly CompiledValidatorError[], doc: un
     const pointer = issuePointer(error, at);
     const key = `${pointer}\u0000${error.keyword}`;
     if (unique.has(key)) continue;
-    const issue = toIssue(error, at, pointer, doc, rootRef);
+    const issue = toIssue(error, at, pointer, doc, rootRef, budget);
     if (issue) unique.set(key, issue);
   }
   const list = [...unique.values()];
