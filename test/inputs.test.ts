@@ -1,5 +1,6 @@
 // The records of a run, as read from files, directories and globs, NDJSON and HAR: what is read,
 // what is a failed case and why, what is skipped, and the lines problems are placed on.
+import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -157,7 +158,7 @@ describe('NDJSON', () => {
     expect((await validateMany(records)).counts).toMatchObject({ valid: 3 });
   });
 
-  it('fails each malformed line with its reason, and reads on', async () => {
+  it('fails each malformed line with its reason, and reads on up to a line longer than the limit', async () => {
     const lines = [
       record(),
       '{"operationId": "initiatePayment", "payload": {"cvv": 5817x}}',
@@ -179,13 +180,85 @@ describe('NDJSON', () => {
       [6, 'record'],
       [7, 'json'],
       [8, 'maxBytes'],
-      [9, undefined],
     ]);
     expect(records[1]?.unreadable?.message).toMatch(/^Line 2 is not JSON: malformed JSON at column \d+\.$/);
-    expect(records[7]?.unreadable?.message).toBe('Line 8 is longer than 2000 bytes (see --max-bytes).');
+    // Its end could be any number of bytes away: the input is not read past it.
+    expect(records[7]?.unreadable?.message).toBe('Line 8 is longer than 2000 bytes (see --max-bytes); the input was not read past it.');
     expect(JSON.stringify(records)).not.toContain('5817');
     const result = await validateMany(records);
-    expect(result.counts).toEqual({ cases: 9, valid: 2, invalid: 7, skipped: 0 });
+    expect(result.counts).toEqual({ cases: 8, valid: 1, invalid: 7, skipped: 0 });
+  });
+
+  it('reads no more than --max-bytes of a line that never ends, or of blank lines', async () => {
+    let pulled = 0;
+    function* endless(chunk: Buffer) {
+      for (;;) {
+        pulled += chunk.length;
+        yield chunk;
+      }
+    }
+    // `--ndjson /dev/zero`: one line of zero bytes, forever.
+    const zeros = await all(ndjsonRecords(endless(Buffer.alloc(64 * 1024)), { file: '/dev/zero', maxLineBytes: 1024 * 1024 }));
+    expect(zeros.map((r) => [r.source?.line, r.unreadable?.rule])).toEqual([[1, 'maxBytes']]);
+    expect(pulled).toBeLessThanOrEqual(1024 * 1024 + 64 * 1024);
+    // Blank lines, forever (1 GB of them took over two minutes and validated nothing).
+    pulled = 0;
+    const blank = await all(ndjsonRecords(endless(Buffer.alloc(64 * 1024, '\n')), { file: 'blank.ndjson', maxLineBytes: 1024 * 1024 }));
+    expect(blank).toEqual([
+      {
+        name: 'blank.ndjson:1',
+        source: { file: 'blank.ndjson', line: 1 },
+        unreadable: {
+          rule: 'maxBytes',
+          message: 'Lines 1 to 1048577 hold no record: more than 1048576 bytes of blank lines (see --max-bytes); the input was not read past them.',
+        },
+      },
+    ]);
+    expect(pulled).toBeLessThanOrEqual(1024 * 1024 + 64 * 1024);
+    // Blank lines between records count from the last record.
+    const limit = Buffer.byteLength(record()) + 1;
+    const a = Math.floor(limit / 2);
+    const b = Math.floor(limit / 4);
+    const spaced = `${record()}\n${'\n'.repeat(a)}${record()}\n${' \r\n'.repeat(b)}${record()}\n`;
+    const read = await all(ndjsonRecords([Buffer.from(spaced)], { file: 's.ndjson', maxLineBytes: limit }));
+    expect(read.map((r) => [r.source?.line, r.unreadable?.rule])).toEqual([
+      [1, undefined],
+      [a + 2, undefined],
+      [a + b + 3, undefined],
+    ]);
+  });
+
+  it('waits a bounded time for a FIFO or a pipe, and reads one as a stream within the limits', async () => {
+    if (process.platform === 'win32') return;
+    const fifo = join(dir, 'records.fifo');
+    spawnSync('mkfifo', [fifo]);
+    // No writer: opening it for reading waited forever.
+    const started = performance.now();
+    const nobody = await all(ndjsonFileRecords(fifo, { waitMs: 200 }));
+    expect(performance.now() - started).toBeLessThan(5000);
+    expect(nobody).toEqual([
+      { name: fifo, source: { file: fifo, line: 1 }, unreadable: { rule: 'readable', message: 'The input sent nothing for 200 ms (see --timeout-ms).' } },
+    ]);
+    // A writer: its records are read as they come.
+    const writer = spawn('sh', ['-c', `printf '%s\\n' "$1" > "$2"; printf '%s\\n' "$1" > /dev/null`, 'sh', record(), fifo]);
+    const records = await all(ndjsonFileRecords(fifo, { waitMs: 5000 }));
+    await new Promise((resolve) => writer.on('close', resolve));
+    expect(records.map((r) => [r.source?.line, r.operationId])).toEqual([[1, 'initiatePayment']]);
+    // A payload file that is a pipe (`<(cmd)` names one): read as a stream, within --max-bytes.
+    const [example] = contractExamples();
+    for (const [content, rule] of [
+      [JSON.stringify(example?.payload), undefined],
+      ['x'.repeat(5000), 'maxBytes'],
+    ] as const) {
+      const feeder = spawn('sh', ['-c', 'printf %s "$1" > "$2"', 'sh', content, fifo]);
+      const [one] = await all(fileRecords([fifo], { operationId: 'tokenizeCard', direction: 'request', maxBytes: 2000, waitMs: 5000 }));
+      feeder.kill();
+      expect(one?.unreadable?.rule).toBe(rule);
+      if (!rule) expect(one?.payload).toEqual(example?.payload);
+    }
+    const [stalled] = await all(fileRecords([fifo], { operationId: 'tokenizeCard', direction: 'request', waitMs: 200 }));
+    expect(stalled?.unreadable).toEqual({ rule: 'readable', message: 'The input sent nothing for 200 ms (see --timeout-ms).' });
+    rmSync(fifo);
   });
 
   it('fails a file that cannot be read as one case', async () => {

@@ -1,9 +1,10 @@
-// Payload records from files (and standard input, `-`): one JSON envelope per file, all of one
-// operation and direction. Each file is read within the size limit, checked to be UTF-8 and parsed
-// without echoing it; one that cannot be is a record with the reason.
+// Payload records from files (and standard input, `-`, and pipes such as `<(cmd)`): one JSON
+// envelope per file, all of one operation and direction. Each file is read within the size limit
+// (a pipe within a time limit too), checked to be UTF-8 and parsed without echoing it; one that
+// cannot be is a record with the reason.
 import { decodeUtf8, NOT_UTF8, parseJson } from '../json/parse.js';
 import type { PayloadRecord } from '../validation/validateMany.js';
-import { MAX_DEPTH, type ReadOutcome, readFileBounded, readStreamBounded, unparsed } from './read.js';
+import { DEFAULT_WAIT_MS, MAX_DEPTH, type ReadOutcome, readInputBounded, readStreamBounded, unparsed } from './read.js';
 
 export interface FileRecordOptions {
   operationId: string;
@@ -16,6 +17,8 @@ export interface FileRecordOptions {
   maxBytes?: number | undefined;
   /** What `-` reads (default: the process's standard input). */
   stdin?: AsyncIterable<unknown> | undefined;
+  /** The longest wait for the next bytes of standard input, a pipe or a FIFO, in milliseconds (default 30 000). */
+  waitMs?: number | undefined;
 }
 
 /** The name standard input has in reports. */
@@ -34,6 +37,7 @@ export function payloadRecord(base: Omit<PayloadRecord, 'payload' | 'source' | '
 /** One record per file, read one at a time, in the order given. */
 export async function* fileRecords(files: Iterable<string>, options: FileRecordOptions): AsyncGenerator<PayloadRecord> {
   const maxBytes = options.maxBytes ?? 16 * 1024 * 1024;
+  const waitMs = options.waitMs ?? DEFAULT_WAIT_MS;
   const base = {
     operationId: options.operationId,
     direction: options.direction,
@@ -41,7 +45,7 @@ export async function* fileRecords(files: Iterable<string>, options: FileRecordO
     ...(options.path ? { path: options.path } : {}),
   };
   for (const file of files) {
-    const read = file === STDIN ? await readStreamBounded(options.stdin ?? process.stdin, maxBytes) : readFileBounded(file, maxBytes);
+    const read = file === STDIN ? await readStreamBounded(options.stdin ?? process.stdin, maxBytes, waitMs) : await readInputBounded(file, maxBytes, waitMs);
     yield payloadRecord({ ...base, name: file === STDIN ? 'standard input' : file }, file, read);
   }
 }

@@ -8,7 +8,7 @@ import { decodeUtf8, parseJson } from '../json/parse.js';
 import { readsLikeName } from '../json/pointer.js';
 import { arrayItemOffsets, lineIndex, pointerOffset } from '../json/position.js';
 import type { PayloadRecord } from '../validation/validateMany.js';
-import { MAX_DEPTH, readFileBounded, unparsed } from './read.js';
+import { DEFAULT_WAIT_MS, MAX_DEPTH, readInputBounded, unparsed } from './read.js';
 
 /** The few fields of HAR 1.2 read here; everything is checked before use. */
 interface HarBody {
@@ -168,9 +168,12 @@ export function* harRecords(text: string, options: HarOptions): Generator<Payloa
   }
 }
 
-/** The records of a HAR file, read within `maxBytes` (the whole file is parsed at once). */
-export function* harFileRecords(file: string, options: { maxBytes?: number | undefined; webhookPath?: string | undefined } = {}): Generator<PayloadRecord> {
-  const read = readFileBounded(file, options.maxBytes ?? 16 * 1024 * 1024);
+/** The records of a HAR file (or a pipe), read within `maxBytes` (the whole file is parsed at once), a pipe waited for at most `waitMs` at a time. */
+export async function* harFileRecords(
+  file: string,
+  options: { maxBytes?: number | undefined; webhookPath?: string | undefined; waitMs?: number | undefined } = {},
+): AsyncGenerator<PayloadRecord> {
+  const read = await readInputBounded(file, options.maxBytes ?? 16 * 1024 * 1024, options.waitMs ?? DEFAULT_WAIT_MS);
   if (!read.ok) {
     yield { name: file, source: { file }, unreadable: { rule: read.rule, message: read.message } };
     return;
