@@ -96,6 +96,24 @@ describe('many payload files in one run', () => {
   });
 });
 
+describe('file names', () => {
+  it('reads a file whose name is not UTF-8, and escapes bytes and bidirectional-text characters in every name shown', async () => {
+    file('names/keep.txt', '');
+    const dirOf = at('names');
+    writeFileSync(Buffer.concat([Buffer.from(`${dirOf}/`), Buffer.from('caf\xe9.json', 'latin1')]), JSON.stringify({ head: {}, body: {} }));
+    writeFileSync(join(dirOf, 'invoice_\u202enosj.json'), JSON.stringify({ head: {}, body: {} }));
+    for (const format of ['json', 'text', 'junit', 'sarif', 'github']) {
+      const result = await runCli(['validate', 'preAuthorize', 'request', dirOf, '--format', format], undefined, {}, dirOf);
+      expect(result.status, result.stderr).toBe(1);
+      const out = result.stdout + result.stderr;
+      expect(out, format).not.toMatch(/[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c\ufffd]/);
+      expect(out, format).not.toContain('cannot be read');
+      expect(out, format).toMatch(/caf\\{1,2}xE9\.json/);
+      expect(out, format).toMatch(/invoice_\\{1,2}u202Enosj\.json/);
+    }
+  });
+});
+
 describe('NDJSON', () => {
   it('validates records of every operation and direction, from a file or standard input', async () => {
     const records = examples.map((e) => ({

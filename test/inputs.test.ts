@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileRecords } from '../src/inputs/files.js';
-import { expandPaths, matchName } from '../src/inputs/glob.js';
+import { expandPaths, matchName, shownPath } from '../src/inputs/glob.js';
 import { harFileRecords, harRecords } from '../src/inputs/har.js';
 import { ndjsonFileRecords, ndjsonRecords } from '../src/inputs/ndjson.js';
 import type { PayloadRecord } from '../src/validation/validateMany.js';
@@ -104,6 +104,28 @@ describe('files, directories and glob patterns', () => {
     ];
     for (const [pattern, name] of yes) expect(matchName(pattern, name), `${pattern} ${name}`).toBe(true);
     for (const [pattern, name] of no) expect(matchName(pattern, name), `${pattern} ${name}`).toBe(false);
+  });
+
+  it('reads a file whose name is not UTF-8 by its own name, and shows that name with its bytes escaped', async () => {
+    // `café.json` written in Latin-1, in a directory named so too: a name read as text no longer
+    // names the file (it was listed, then "cannot be read (ENOENT)").
+    const [example] = contractExamples();
+    const latin = Buffer.from('latin');
+    const sub = Buffer.concat([latin, Buffer.from('/d\xe9j\xe0', 'latin1')]);
+    mkdirSync(sub, { recursive: true });
+    writeFileSync(Buffer.concat([latin, Buffer.from('/caf\xe9.json', 'latin1')]), JSON.stringify(example?.payload));
+    writeFileSync(Buffer.concat([sub, Buffer.from('/\xff.json', 'latin1')]), JSON.stringify(example?.payload));
+    const shown = ['latin/caf\\xE9.json', 'latin/d\\xE9j\\xE0/\\xFF.json'];
+    for (const args of [['latin'], ['latin/*.json', 'latin/*/*.json'], ['latin/**/*.json']]) {
+      const expanded = expandPaths(args);
+      expect(expanded.files.map(shownPath), args.join(' ')).toEqual(shown);
+      const records = await all(fileRecords(expanded.files, { operationId: example?.operationId as string, direction: example?.direction as string }));
+      expect(records.map((r) => [r.name, r.source?.file, r.unreadable])).toEqual(shown.map((name) => [name, name, undefined]));
+      expect(records[0]?.payload).toEqual(example?.payload);
+    }
+    expect(shownPath(Buffer.from('ok/\u00e9t\u00e9 \u{1f600}.json'))).toBe('ok/\u00e9t\u00e9 \u{1f600}.json');
+    expect(shownPath(Buffer.from([0x61, 0xc3, 0x28, 0xed, 0xa0, 0x80, 0xf0, 0x9f, 0x98]))).toBe('a\\xC3(\\xED\\xA0\\x80\\xF0\\x9F\\x98');
+    rmSync('latin', { recursive: true });
   });
 
   it('reads each file within the size limit: a file that cannot be read or parsed is a failed record with its reason', async () => {

@@ -4,6 +4,7 @@
 // cannot be is a record with the reason.
 import { decodeUtf8, NOT_UTF8, parseJson } from '../json/parse.js';
 import type { PayloadRecord } from '../validation/validateMany.js';
+import { type InputPath, shownPath } from './glob.js';
 import { DEFAULT_WAIT_MS, MAX_DEPTH, type ReadOutcome, readInputBounded, readStreamBounded, unparsed } from './read.js';
 
 export interface FileRecordOptions {
@@ -34,8 +35,8 @@ export function payloadRecord(base: Omit<PayloadRecord, 'payload' | 'source' | '
   return { ...base, payload: parsed.value, source: { file, text } };
 }
 
-/** One record per file, read one at a time, in the order given. */
-export async function* fileRecords(files: Iterable<string>, options: FileRecordOptions): AsyncGenerator<PayloadRecord> {
+/** One record per file, read one at a time, in the order given (a path of bytes is read by its bytes, shown escaped). */
+export async function* fileRecords(files: Iterable<InputPath>, options: FileRecordOptions): AsyncGenerator<PayloadRecord> {
   const maxBytes = options.maxBytes ?? 16 * 1024 * 1024;
   const waitMs = options.waitMs ?? DEFAULT_WAIT_MS;
   const base = {
@@ -46,6 +47,7 @@ export async function* fileRecords(files: Iterable<string>, options: FileRecordO
   };
   for (const file of files) {
     const read = file === STDIN ? await readStreamBounded(options.stdin ?? process.stdin, maxBytes, waitMs) : await readInputBounded(file, maxBytes, waitMs);
-    yield payloadRecord({ ...base, name: file === STDIN ? 'standard input' : file }, file, read);
+    const shown = shownPath(file);
+    yield payloadRecord({ ...base, name: file === STDIN ? 'standard input' : shown }, shown, read);
   }
 }

@@ -63,7 +63,7 @@ export type OpenedInput =
  * and the whole process with it, with no timer able to end the wait; opened non-blocking, it is
  * read as a stream whose waits are bounded (waitBounded). Throws what open throws (ENOENT, ...).
  */
-export function openInput(path: string): OpenedInput {
+export function openInput(path: string | Buffer): OpenedInput {
   const fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   let info: import('node:fs').Stats;
   try {
@@ -152,7 +152,7 @@ function readOpen(fd: number, size: number, maxBytes: number): ReadOutcome {
  * are of the same file), a device, or a pipe or FIFO read as a stream, waiting at most `waitMs` for
  * each of its chunks.
  */
-export async function readInputBounded(path: string, maxBytes: number, waitMs = DEFAULT_WAIT_MS): Promise<ReadOutcome> {
+export async function readInputBounded(path: string | Buffer, maxBytes: number, waitMs = DEFAULT_WAIT_MS): Promise<ReadOutcome> {
   let opened: OpenedInput;
   try {
     opened = openInput(path);

@@ -7,7 +7,7 @@ import { STDIN } from '../../inputs/files.js';
 import { DEFAULT_WAIT_MS } from '../../inputs/read.js';
 import { REPORT_FORMATS } from '../../report/format.js';
 import type { Report } from '../../report/model.js';
-import { BATCH_DEFAULTS, type PayloadRecord, validateMany } from '../../validation/validateMany.js';
+import { BATCH_DEFAULTS, caseName, type PayloadRecord, validateMany } from '../../validation/validateMany.js';
 import { type Command, pairs, usageError, wholeNumber } from '../options.js';
 import { reportFormat, writeReport } from '../output.js';
 
@@ -118,7 +118,7 @@ export const validateCommand: Command = {
       if (direction !== 'request' && direction !== 'response') throw usageError('the direction must be "request" or "response"');
       const [{ expandPaths }, { fileRecords }] = await Promise.all([import('../../inputs/glob.js'), import('../../inputs/files.js')]);
       const expanded = expandPaths(sources, { maxFiles: maxCases });
-      if (expanded.empty.length) throw usageError(`"${(expanded.empty[0] as string).slice(0, 200)}" names no file`);
+      if (expanded.empty.length) throw usageError(`"${caseName(expanded.empty[0] as string)}" names no file`);
       truncated = expanded.truncated;
       records = fileRecords(expanded.files, {
         operationId,
