@@ -549,6 +549,61 @@ describe('named checks are part of the contract', () => {
   });
 });
 
+describe('fields that become an enum', () => {
+  it('a request field, a request body or a request parameter that becomes an enum is breaking, as one change; in a response it is compatible', () => {
+    const field = only(
+      changesAfter((d) => {
+        S(d).PaymentRequestBody.properties.txnNote.enum = ['A', 'B'];
+      }),
+    );
+    expect(field).toMatchObject({
+      operation: 'initiatePayment',
+      direction: 'request',
+      level: 'breaking',
+      kind: 'became-enum',
+      location: '/components/schemas/PaymentRequestBody/properties/txnNote/enum',
+      message: 'request body.txnNote: now limited to ["A","B"]',
+    });
+    // The way back: any string again.
+    expect(
+      only(
+        changesBefore((d) => {
+          S(d).PaymentRequestBody.properties.txnNote.enum = ['A', 'B'];
+        }),
+      ),
+    ).toMatchObject({ level: 'notable', kind: 'enum-removed' });
+    expect(
+      only(
+        changesAfter((d) => {
+          S(d).PreAuthRequest.enum = [{ head: {}, body: {} }];
+        }),
+      ),
+    ).toMatchObject({ operation: 'preAuthorize', direction: 'request', level: 'breaking', kind: 'became-enum', location: '/components/schemas/PreAuthRequest/enum' });
+    // A parameter of three operations, its schema written in place.
+    const inline = (values?: string[]) => (d: any) => {
+      d.components.parameters.OrderIdQuery.schema = { type: 'string', ...(values ? { enum: values } : {}) };
+    };
+    const parameter = diffContracts(edited(inline()), edited(inline(['O1', 'O2'])));
+    expect(parameter.map((c) => [c.operation, c.level, c.kind, c.message])).toEqual(
+      ['initiatePayment', 'modifyOrder', 'createSubscription'].map((op) => [op, 'breaking', 'became-enum', 'query parameter orderId: now limited to ["O1","O2"]']),
+    );
+    const answer = only(
+      changesAfter((d) => {
+        S(d).PreAuthResponseBody.properties.preAuthId.enum = ['P1', 'P2'];
+      }),
+    );
+    expect(answer).toMatchObject({ direction: 'response', level: 'notable', kind: 'became-enum', message: 'response body.preAuthId: now one of ["P1","P2"]' });
+    // An answer's field no longer limited: a validator of the released contract refuses what it may now hold.
+    expect(
+      only(
+        changesBefore((d) => {
+          S(d).PreAuthResponseBody.properties.preAuthId.enum = ['P1', 'P2'];
+        }),
+      ),
+    ).toMatchObject({ direction: 'response', level: 'breaking', kind: 'enum-removed' });
+  });
+});
+
 describe('documentation, operations, components and what the check must not invent', () => {
   it('an unchanged contract has no change, and the inputs are not modified', () => {
     const copy = structuredClone(base);

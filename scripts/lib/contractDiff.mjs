@@ -345,13 +345,28 @@ function schemaChange(ctx, diff, at) {
   if (parsed.keyword === '') return make('schema-changed', levelOfLibraryType(diff.type), `schema ${actionWord(diff.action)}`);
   if (annotation) return make(annotation.startsWith('x-') ? 'extension' : 'annotation', 'patch', `${parsed.keyword}: ${annotation} changed`);
 
-  const isItem = parsed.item !== undefined && !parsed.nested;
+  let isItem = parsed.item !== undefined && !parsed.nested;
+  let [valueBefore, valueAfter] = [diff.before, diff.after];
+  // A list of values where the schema had none (or none where it had one) is one change of the
+  // field, the whole list added or removed: the library reports each value of the list on its own,
+  // as if the field had been an enum with fewer values. A `const` already limited the field.
+  if (parsed.keyword === 'enum' && isItem && (diff.action === 'add' || diff.action === 'remove') && location.endsWith('/enum')) {
+    const holder = location.slice(0, -'/enum'.length);
+    const other = valueAt(diff.action === 'add' ? before : after, holder);
+    if (other && typeof other === 'object' && !Object.hasOwn(other, 'enum') && !Object.hasOwn(other, 'const')) {
+      const whole = `whole enum|${at.operation}|${at.direction}|${location}|${diff.action}`;
+      if (ctx.seen.has(whole)) return null;
+      ctx.seen.add(whole);
+      isItem = false;
+      [valueBefore, valueAfter] = [valueAt(before, location), valueAt(after, location)];
+    }
+  }
   const verdict = classifySchemaChange({
     sender,
     keyword: parsed.keyword,
     action: diff.action,
-    before: diff.before,
-    after: diff.after,
+    before: valueBefore,
+    after: valueAfter,
     item: isItem,
     nested: parsed.nested,
     wasClosed:

@@ -92,9 +92,16 @@ export function classifySchemaChange(change) {
 
   if (keyword === 'enum' && (item || action !== 'replace')) {
     if (!item) {
-      // The whole list added or removed.
-      if (added) return verdict('breaking', 'value-removed', `now limited to ${value(after)}`);
-      return verdict('notable', 'value-added', `no longer limited to ${value(before)}`);
+      // The whole list added or removed: the field becomes an enum, or stops being one. What the
+      // merchant sends is then refused outside the list; what the merchant receives is one of it
+      // (oasdiff: request-property-became-enum is breaking, response-property-became-enum is not).
+      if (added)
+        return merchantSends
+          ? verdict('breaking', 'became-enum', `now limited to ${value(after)}`)
+          : verdict('notable', 'became-enum', `now one of ${value(after)}`);
+      return merchantSends
+        ? verdict('notable', 'enum-removed', `no longer limited to ${value(before)}`)
+        : verdict('breaking', 'enum-removed', `no longer limited to ${value(before)}: answers may hold what a validator of the released contract refuses`);
     }
     if (added)
       return verdict(
