@@ -549,7 +549,7 @@ describe('named checks are part of the contract', () => {
   });
 });
 
-describe('fields that become an enum', () => {
+describe('fields that become an enum, empty patterns', () => {
   it('a request field, a request body or a request parameter that becomes an enum is breaking, as one change; in a response it is compatible', () => {
     const field = only(
       changesAfter((d) => {
@@ -601,6 +601,44 @@ describe('fields that become an enum', () => {
         }),
       ),
     ).toMatchObject({ direction: 'response', level: 'breaking', kind: 'enum-removed' });
+  });
+
+  it('an empty pattern accepts every string: put in place of one it removes the constraint; added, it changes nothing', () => {
+    const replaced = only(
+      changesAfter((d) => {
+        S(d).PreAuthRequestBody.properties.orderId.pattern = '';
+      }),
+    );
+    expect(replaced).toMatchObject({ level: 'notable', kind: 'pattern-changed', message: 'request body.orderId: pattern "^[A-Za-z0-9@._-]+$" removed (an empty pattern accepts every string)' });
+    expect(
+      only(
+        changesBefore((d) => {
+          S(d).PreAuthRequestBody.properties.orderId.pattern = '';
+        }),
+      ),
+    ).toMatchObject({ level: 'breaking', kind: 'pattern-changed' });
+    expect(
+      only(
+        changesAfter((d) => {
+          S(d).PaymentRequestBody.properties.txnNote.pattern = '';
+        }),
+      ),
+    ).toMatchObject({ level: 'patch', kind: 'pattern-changed', message: 'request body.txnNote: pattern "" added: it accepts every string' });
+    expect(
+      only(
+        changesAfter((d) => {
+          S(d).PreAuthResponseBody.properties.orderId.pattern = '';
+        }),
+      ),
+    ).toMatchObject({ direction: 'response', level: 'patch', kind: 'pattern-changed' });
+    // An answer's pattern removed: it may now hold what a validator of the released contract refuses.
+    expect(
+      only(
+        changesAfter((d) => {
+          S(d).PreAuthResponseBody.properties.preAuthId.pattern = '';
+        }),
+      ),
+    ).toMatchObject({ direction: 'response', level: 'breaking', kind: 'pattern-changed' });
   });
 });
 
