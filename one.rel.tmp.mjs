@@ -1,1 +1,11 @@
-const e = await import('./dist/validation/operations/initiatePayment.js'); if (!e.validateRequest({head:{requestTimeStamp:'1768971330000',channelId:'WEB',tokenType:'TXN_TOKEN',token:'T',version:'v1'},body:{mid:'MERCHANT0001',orderId:'ORDER-1001',requestType:'PAYMENT',paymentMode:'UPI_INTENT'}}, {query:{mid:'MERCHANT0001',orderId:'ORDER-1001'}}).valid) process.exit(1);
+const e = await import('./dist/validation/operations/initiatePayment.js');
+if (
+  !e.validateRequest(
+    {
+      head: { requestTimeStamp: '1768971330000', channelId: 'WEB', tokenType: 'TXN_TOKEN', token: 'T', version: 'v1' },
+      body: { mid: 'MERCHANT0001', orderId: 'ORDER-1001', requestType: 'PAYMENT', paymentMode: 'UPI_INTENT' },
+    },
+    { query: { mid: 'MERCHANT0001', orderId: 'ORDER-1001' } },
+  ).valid
+)
+  process.exit(1);

@@ -12,7 +12,7 @@ import { duplicateKey, parseJson } from '../src/json/parse.js';
 import { pointerSegment } from '../src/json/pointer.js';
 import { fcParameters } from './helpers/arbitraries.js';
 import { BIN, runCli } from './helpers/cli.js';
-import { expectPrototypesUnchanged, hostileBodies, prototypeSnapshot } from './helpers/hostile.js';
+import { expectPrototypesUnchanged, hostileBodies, nestedObjects, prototypeSnapshot } from './helpers/hostile.js';
 
 const doc = JSON.parse(readFileSync(new URL('../generated/openapi.json', import.meta.url), 'utf8'));
 const example = (name: string) => structuredClone(doc.components.examples[name].value);
@@ -464,6 +464,51 @@ describe('the CLI process with hostile bodies', () => {
       }
       expect(result.stderr).not.toMatch(/\n\s+at |Error|EPIPE/);
     }
+  });
+
+  it('refuses nesting deeper than 1 000 levels before parsing, in every input form, within the heap --max-bytes allows', async () => {
+    // 16 MB of brackets is 8 million levels: parsed, it took over 1 GB and the process died out
+    // of memory. Each reader refuses it as a failed case, having built nothing.
+    const levels = 8_000_000;
+    const deep = `${'['.repeat(levels)}${']'.repeat(levels)}`;
+    const file = join(dir, 'deep.json');
+    writeFileSync(file, deep);
+    const lines = join(dir, 'deep.ndjson');
+    writeFileSync(lines, `{"operationId":"modifyOrder","direction":"request","payload":${deep}}\n`);
+    const har = join(dir, 'deep.har');
+    writeFileSync(
+      har,
+      JSON.stringify({
+        log: {
+          entries: [
+            {
+              request: {
+                method: 'POST',
+                url: 'https://router.example/aoa-acquiring-biz/v2/modifyOrder',
+                postData: { text: deep.slice(4_000_000, -4_000_000) },
+              },
+            },
+          ],
+        },
+      }),
+    );
+    const atLimit = join(dir, 'limit.json');
+    writeFileSync(atLimit, `{"head":{},"body":{"extendInfo":${nestedObjects(998)}}}`);
+    const runs = [
+      ['validate', 'modifyOrder', 'request', file],
+      ['validate', '--ndjson', lines],
+      ['validate', '--har', har],
+    ];
+    for (const args of runs) {
+      const result = await runCli([...args, '--format', 'json', '--max-bytes', String(17_000_000)], undefined, { NODE_OPTIONS: '--max-old-space-size=512' });
+      expect(result.status, result.stderr.slice(0, 300)).toBe(1);
+      const [line, ...more] = result.stdout.trim().split('\n');
+      expect(more).toEqual([]);
+      expect(JSON.parse(line as string)).toMatchObject({ pointer: '', rule: 'maxDepth', message: expect.stringMatching(/nested deeper than 1000 levels/) });
+    }
+    // 1 000 levels in all are read and judged.
+    const judged = await runCli(['validate', 'modifyOrder', 'request', atLimit, '--no-parameters']);
+    expect(JSON.parse(judged.stdout.trim().split('\n')[0] as string).rule).not.toBe('maxDepth');
   });
 
   it('stops quietly when the reader closes the pipe early (`| head -1`)', async () => {

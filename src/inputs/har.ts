@@ -6,8 +6,9 @@
 import { operations } from '../../generated/operations.js';
 import { decodeUtf8, parseJson } from '../json/parse.js';
 import { readsLikeName } from '../json/pointer.js';
-import { arrayItemOffsets, lineCounter, pointerOffset } from '../json/position.js';
+import { arrayItemOffsets, lineIndex, pointerOffset } from '../json/position.js';
 import type { PayloadRecord } from '../validation/validateMany.js';
+import { MAX_DEPTH, unparsed } from './limits.js';
 
 /** The few fields of HAR 1.2 read here; everything is checked before use. */
 interface HarBody {
@@ -92,9 +93,9 @@ function queryOf(url: URL): Record<string, string> {
 /** The records of a HAR text: per matching entry its request and, with a JSON body, its response; others skipped. */
 export function* harRecords(text: string, options: HarOptions): Generator<PayloadRecord> {
   const { file } = options;
-  const parsed = parseJson(text);
+  const parsed = parseJson(text, { maxDepth: MAX_DEPTH });
   if (!parsed.ok) {
-    yield { name: file, source: { file }, unreadable: { rule: 'json', message: `The input is not JSON: ${parsed.message}.` } };
+    yield { name: file, source: { file }, unreadable: unparsed(parsed, 'The input') };
     return;
   }
   const log = isObject(parsed.value) ? parsed.value.log : undefined;
@@ -105,7 +106,7 @@ export function* harRecords(text: string, options: HarOptions): Generator<Payloa
   }
   const webhookPath = options.webhookPath === undefined ? null : splitPath(options.webhookPath);
   const offsets = arrayItemOffsets(text, '/log/entries');
-  const lineAt = lineCounter(text);
+  const lineAt = lineIndex(text);
   /** The line of a member of entry `i` in the HAR file. */
   const lineOf = (i: number, pointer: string) => {
     const start = offsets[i];
@@ -134,7 +135,7 @@ export function* harRecords(text: string, options: HarOptions): Generator<Payloa
       }
     }
     const requestText = bodyText(request?.postData);
-    const parsedRequest = requestText === null ? null : parseJson(requestText);
+    const parsedRequest = requestText === null ? null : parseJson(requestText, { maxDepth: MAX_DEPTH });
     if (!operationId) {
       const atWebhookPath = webhookPath !== null && webhookPath.length > 0 && matchSuffix(path, webhookPath) !== null;
       const looksLikeOne = webhookPath === null && parsedRequest?.ok === true && isNotification(parsedRequest.value);
@@ -151,19 +152,18 @@ export function* harRecords(text: string, options: HarOptions): Generator<Payloa
     const base = { name, operationId, source: { file, line: lineOf(i, '/request/postData/text') } };
     const params = operationId === WEBHOOK ? {} : { query: queryOf(url), ...(pathParams ? { path: pathParams } : {}) };
     if (parsedRequest === null) yield { ...base, direction: 'request', unreadable: { rule: 'readable', message: 'The entry holds no request body.' } };
-    else if (!parsedRequest.ok)
-      yield { ...base, direction: 'request', unreadable: { rule: 'json', message: `The request body is not JSON: ${parsedRequest.message}.` } };
+    else if (!parsedRequest.ok) yield { ...base, direction: 'request', unreadable: unparsed(parsedRequest, 'The request body') };
     else yield { ...base, direction: 'request', payload: parsedRequest.value, ...params };
 
     const content = isObject(entry.response) ? (entry.response.content as HarBody | undefined) : undefined;
     const responseText = bodyText(isObject(content) ? content : undefined);
     if (responseText === null) continue;
-    const parsedResponse = parseJson(responseText);
+    const parsedResponse = parseJson(responseText, { maxDepth: MAX_DEPTH });
     const declaredJson = typeof content?.mimeType === 'string' && /json/i.test(content.mimeType);
     // A response is judged when it is JSON, or says it is; other answers (HTML error pages) are not payloads.
-    if (!parsedResponse.ok && !declaredJson) continue;
+    if (!parsedResponse.ok && !declaredJson && !parsedResponse.tooDeep) continue;
     const response = { name, operationId, direction: 'response', source: { file, line: lineOf(i, '/response/content/text') } };
-    if (!parsedResponse.ok) yield { ...response, unreadable: { rule: 'json', message: `The response body is not JSON: ${parsedResponse.message}.` } };
+    if (!parsedResponse.ok) yield { ...response, unreadable: unparsed(parsedResponse, 'The response body') };
     else yield { ...response, payload: parsedResponse.value };
   }
 }

@@ -1,27 +1,19 @@
-// The records of an NDJSON file on disk or of standard input (Node): its chunks, then ndjsonRecords().
-import { closeSync, openSync, readSync } from 'node:fs';
+// The records of an NDJSON file, a pipe or standard input (Node): their chunks, each waited for
+// within a time limit, then ndjsonRecords().
+import { DEFAULT_WAIT_MS, waitBounded } from './limits.js';
 import { ndjsonRecords } from './ndjson.js';
+import { inputChunks } from './read.js';
 
 /**
- * The chunks of a file, read synchronously one after the other (a file is read far faster so than
- * through a stream, and a run reads one input at a time anyway). Closed when the reader stops.
+ * The records of an NDJSON file, or of standard input for `-`: a file or a device is read in place,
+ * a pipe or a FIFO (`<(cmd)`) as a stream; standard input, a pipe and a FIFO are waited for at most
+ * `waitMs` at a time.
  */
-export function* fileChunks(path: string, size = 1024 * 1024): Generator<Buffer> {
-  const fd = openSync(path, 'r');
-  try {
-    for (;;) {
-      const buffer = Buffer.allocUnsafe(size);
-      const n = readSync(fd, buffer, 0, size, null);
-      if (n === 0) return;
-      yield buffer.subarray(0, n);
-    }
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/** The records of an NDJSON file, or of standard input for `-`. */
-export function ndjsonFileRecords(file: string, options: { maxLineBytes?: number | undefined; stdin?: AsyncIterable<unknown> | undefined } = {}) {
-  const stream = file === '-' ? (options.stdin ?? process.stdin) : fileChunks(file);
+export function ndjsonFileRecords(
+  file: string,
+  options: { maxLineBytes?: number | undefined; stdin?: AsyncIterable<unknown> | undefined; waitMs?: number | undefined } = {},
+) {
+  const waitMs = options.waitMs ?? DEFAULT_WAIT_MS;
+  const stream = file === '-' ? waitBounded(options.stdin ?? process.stdin, waitMs) : inputChunks(file, waitMs);
   return ndjsonRecords(stream, { file, maxLineBytes: options.maxLineBytes });
 }
