@@ -4,28 +4,10 @@
 // and schemaLocation.ts), the component schemas and parameters with the structure of the bundle,
 // so that every JSON Pointer `#/components/schemas/...` or `#/components/parameters/...` of an
 // issue resolves in it as in openapi.json. `examples.js`: the contract's named examples.
+import { SCHEMA_MAPS, SUBSCHEMAS } from './validators.mjs';
 
 /** Keywords nothing at run time reads: left out of contract.js. */
 const LEFT_OUT = new Set(['examples', 'example', 'default', 'deprecated', 'readOnly', 'writeOnly', '$comment', 'externalDocs', 'xml']);
-/** Keywords whose value is a map of names to schemas (the names are data, never keywords). */
-const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'dependentSchemas']);
-/** Keywords whose value is a schema or a list of schemas. */
-const SUBSCHEMAS = new Set([
-  'items',
-  'prefixItems',
-  'additionalProperties',
-  'unevaluatedProperties',
-  'unevaluatedItems',
-  'not',
-  'if',
-  'then',
-  'else',
-  'contains',
-  'propertyNames',
-  'allOf',
-  'anyOf',
-  'oneOf',
-]);
 
 /**
  * The keywords whose problem is worded with the description of the schema that holds them

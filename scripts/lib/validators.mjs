@@ -27,9 +27,9 @@ const ANNOTATIONS = new Set([
   'xml',
 ]);
 /** Keywords whose value is a map of names to schemas (the names are data, never annotations). */
-const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'dependentSchemas']);
+export const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'dependentSchemas']);
 /** Keywords whose value is a schema or a list of schemas. */
-const SUBSCHEMAS = new Set([
+export const SUBSCHEMAS = new Set([
   'items',
   'prefixItems',
   'additionalProperties',
