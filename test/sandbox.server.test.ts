@@ -118,7 +118,11 @@ describe("sandbox server: bad input gets the operation's envelope", () => {
     ] as const;
     for (const [path, payload] of calls) {
       const answer = await rawCall(sandbox, path, JSON.stringify(payload));
-      const seen = answer.text + JSON.stringify([...answer.headers]);
+      // The answer's own head.signature is the sandbox's CHECKSUM of the answer, Base64 over a random
+      // salt: a three-digit CVV can stand in it by chance. It is a value of the sandbox, not an echo.
+      const own = (JSON.parse(answer.text) as { head?: { signature?: unknown } }).head?.signature;
+      const text = typeof own === 'string' && own.length === 108 ? answer.text.replace(own, '') : answer.text;
+      const seen = text + JSON.stringify([...answer.headers]);
       for (const secret of secrets) expect(seen).not.toContain(secret);
     }
     for (const secret of secrets) expect(logs.join('\n')).not.toContain(secret);
