@@ -31,7 +31,7 @@ function describeCounted(payload: unknown): { issues: ValidationIssue[]; reads: 
     return proxy;
   };
   modifyOrderRequest(payload);
-  const issues = issuesFromAjv(modifyOrderRequest.errors, counted(contract), '#/components/schemas/ModifyOrderRequest', payload);
+  const issues = issuesFromAjv(modifyOrderRequest.errors ?? [], counted(contract), '#/components/schemas/ModifyOrderRequest', payload);
   return { issues, reads };
 }
 

@@ -4,6 +4,7 @@
 // is recognised by its envelope, or by the path `webhookPath` names. Other entries are skipped,
 // named by method, host and the parts of the path that read like names (DECISIONS.md, D-50).
 import { operations } from '../../generated/operations.js';
+import { fromBase64 } from '../encoding/bytes.js';
 import { decodeUtf8, parseJson } from '../json/parse.js';
 import { readsLikeName } from '../json/pointer.js';
 import { arrayItemOffsets, lineIndex, pointerOffset } from '../json/position.js';
@@ -72,7 +73,10 @@ function shownUrl(url: URL): string {
 /** The text of a recorded body (decoded from base64 when the recording says so), or null when there is none. */
 function bodyText(body: HarBody | undefined): string | null {
   if (!body || typeof body.text !== 'string' || body.text === '') return null;
-  if (body.encoding === 'base64') return decodeUtf8(Buffer.from(body.text, 'base64')) ?? '\ufffd';
+  if (body.encoding === 'base64') {
+    const bytes = fromBase64(body.text);
+    return (bytes && decodeUtf8(bytes)) ?? '\ufffd';
+  }
   return body.text;
 }
 

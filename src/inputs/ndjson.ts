@@ -5,6 +5,7 @@
 // bounded: a line longer than the limit, or more blank lines in a row than the limit holds, ends
 // the reading of the input (their end could be any number of bytes away: `/dev/zero` is one line
 // that never ends).
+import { concatBytes, utf8Bytes } from '../encoding/bytes.js';
 import { decodeUtf8, NOT_UTF8, parseJson } from '../json/parse.js';
 import type { PayloadRecord } from '../validation/validateMany.js';
 import { InputStalled, MAX_DEPTH, unparsed } from './limits.js';
@@ -70,7 +71,7 @@ export async function* ndjsonRecords(stream: AsyncIterable<unknown> | Iterable<u
   const maxLineBytes = options.maxLineBytes ?? 16 * 1024 * 1024;
   const { file } = options;
   /** The start of the line being read, kept across chunks. */
-  let pending: Buffer[] = [];
+  let pending: Uint8Array[] = [];
   let pendingSize = 0;
   /** Lines ended so far. */
   let line = 0;
@@ -97,8 +98,8 @@ export async function* ndjsonRecords(stream: AsyncIterable<unknown> | Iterable<u
     return blankBytes > maxLineBytes;
   };
   /** The line that ended with `last` (and what is pending): its record, or null for a blank line. */
-  const finish = (last: Buffer): PayloadRecord | null => {
-    let bytes = pending.length ? Buffer.concat([...pending, last]) : last;
+  const finish = (last: Uint8Array): PayloadRecord | null => {
+    let bytes: Uint8Array = pending.length ? concatBytes([...pending, last]) : last;
     pending = [];
     pendingSize = 0;
     if (isBlank(bytes)) return null;
@@ -124,7 +125,7 @@ export async function* ndjsonRecords(stream: AsyncIterable<unknown> | Iterable<u
       }
       if (next.done) break;
       const chunk = next.value;
-      const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+      const buffer = typeof chunk === 'string' ? utf8Bytes(chunk) : (chunk as Uint8Array);
       let start = 0;
       for (let nl = buffer.indexOf(0x0a, start); nl !== -1; nl = buffer.indexOf(0x0a, start)) {
         line++;
@@ -156,7 +157,7 @@ export async function* ndjsonRecords(stream: AsyncIterable<unknown> | Iterable<u
       }
       if (rest.length) {
         // Copied: the stream may reuse its chunk.
-        pending.push(Buffer.from(rest));
+        pending.push(rest.slice());
         pendingSize += rest.length;
       }
     }
@@ -166,7 +167,7 @@ export async function* ndjsonRecords(stream: AsyncIterable<unknown> | Iterable<u
   }
   if (pendingSize) {
     line++;
-    const record = finish(Buffer.alloc(0));
+    const record = finish(new Uint8Array(0));
     if (record) yield record;
   }
 }
