@@ -124,6 +124,32 @@ describe('webhook retries', () => {
     expect(delivery?.attempts).toHaveLength(3);
   });
 
+  it('never follows a redirect: the attempt fails as an HTTP error, is retried, and nothing goes to the other address', async () => {
+    const elsewhere = await merchantEndpoint(() => T0);
+    cleanups.push(elsewhere.close);
+    const redirecting = createServer((req, res) => {
+      res.writeHead(307, { location: `${elsewhere.url}${req.url}` });
+      res.end();
+    });
+    await new Promise<void>((resolve) => redirecting.listen(0, '127.0.0.1', resolve));
+    cleanups.push(
+      () =>
+        new Promise((resolve) => {
+          redirecting.closeAllConnections();
+          redirecting.close(resolve);
+        }),
+    );
+    const sandbox = await sandboxFor({ webhookUrl: `http://127.0.0.1:${(redirecting.address() as AddressInfo).port}/hook` });
+    cleanups.push(() => sandbox.stop());
+    await clientFor(sandbox).tokenizeCard({ mid: MID, body: await tokenizeBody(sandbox, '4111111111111111') });
+    await sandbox.idle();
+    const [delivery] = sandbox.deliveries();
+    expect(delivery).toMatchObject({ state: 'failed', error: { kind: 'http' }, nextAttemptAt: iso(T0 + minutes(1)) });
+    expect(delivery?.error?.message).toMatch(/redirect/);
+    expect(elsewhere.state.events).toEqual([]);
+    expect(elsewhere.state.replies).toEqual([]);
+  });
+
   it('makes no retry with retries 0, and refuses settings out of bounds', async () => {
     const { sandbox, merchant, tokenize } = await setup({ webhookRetry: { retries: 0 } });
     merchant.state.failing = 1;

@@ -10,9 +10,11 @@ import {
   createChecksumSigner,
   createChecksumVerifier,
   createWebhookReceiver,
+  GatewayHttpError,
   GatewayNetworkError,
   GatewayNonJsonError,
   GatewayTimeoutError,
+  postNotification,
   RequestValidationError,
   sendTokenNotification,
   type TokenStatusEvent,
@@ -118,6 +120,33 @@ describe('sendTokenNotification', () => {
     expect(nonJson.status).toBe(404);
     await expect(send(`http://127.0.0.1:${await freePort()}/hook`)).rejects.toBeInstanceOf(GatewayNetworkError);
     await expect(send(silent.url, 300)).rejects.toBeInstanceOf(GatewayTimeoutError);
+  });
+
+  it('never follows a redirect: it is an HTTP error, sent again later, and nothing goes to the other address', async () => {
+    const elsewhere = await startServer((_req, res) => json(res, example('ReplyAccepted')));
+    let status = 307;
+    // A reply envelope in the redirect's body is not the merchant's reply either.
+    const redirecting = await startServer((req, res) => {
+      res.writeHead(status, { location: `${elsewhere.url}${req.url}`, 'content-type': 'application/json' });
+      res.end(JSON.stringify(example('ReplyAccepted')));
+    });
+    try {
+      for (status of [301, 302, 303, 307, 308]) {
+        const before = redirecting.requests.length;
+        const sent = await sendTokenNotification({ url: redirecting.url, body: example('TokenStatusActive').body, signer: createChecksumSigner(KEY) }).catch(
+          (e) => e,
+        );
+        expect(sent, String(status)).toBeInstanceOf(GatewayHttpError);
+        expect(sent).toMatchObject({ kind: 'http', status, sent: 'yes', nextStep: { action: 'retry-later' } });
+        const posted = await postNotification({ url: redirecting.url, text: '{}' }).catch((e) => e);
+        expect(posted).toMatchObject({ kind: 'http', status, sent: 'yes' });
+        expect(redirecting.requests.length - before).toBe(2);
+      }
+      expect(elsewhere.requests).toEqual([]);
+    } finally {
+      await elsewhere.close();
+      await redirecting.close();
+    }
   });
 
   it('refuses to send a notification that breaks the contract, unless told to', async () => {

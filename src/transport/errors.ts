@@ -15,8 +15,11 @@ export interface GatewayErrorDetails {
   issues?: ValidationIssue[];
   /** The answer as received (not enumerable: it may echo a card number or a token). */
   data?: unknown;
-  /** `network`: whether the request may have been sent (`no`: it failed before any byte was written). */
-  sent?: 'no' | 'maybe';
+  /**
+   * Whether the request was sent: `no`, it failed before any byte was written; `maybe`, the
+   * connection failed on the way; `yes`, something at the address answered it (an HTTP error).
+   */
+  sent?: 'no' | 'maybe' | 'yes';
 }
 
 /**
@@ -97,7 +100,7 @@ export class GatewayNetworkError extends GatewayError {
   constructor(...args: KindArgs<'network'>) {
     const [message, details] = messageAndDetails('network', args);
     super('network', message, details);
-    this.sent = details.sent ?? 'maybe';
+    this.sent = details.sent === 'no' ? 'no' : 'maybe';
   }
 }
 /** No answer within the configured timeout. The payment may or may not have been made: query its status. */
@@ -124,11 +127,15 @@ export class GatewayNonJsonError extends GatewayError {
     super('non-json', ...messageAndDetails('non-json', args));
   }
 }
-/** The answer had an HTTP status other than 200 (the service answers every outcome with 200). */
+/**
+ * The answer had an HTTP status other than 200 (the service answers every outcome with 200), a
+ * redirect included: the request was sent (`sent: 'yes'`) and something at the address answered.
+ */
 export class GatewayHttpError extends GatewayError {
   declare readonly kind: 'http';
   declare readonly status: number;
   declare readonly nextStep: NextStep<'query-status' | 'retry-later' | 'fix-request'>;
+  readonly sent = 'yes' as const;
   constructor(...args: KindArgs<'http'>) {
     super('http', ...messageAndDetails('http', args));
   }

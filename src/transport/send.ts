@@ -9,7 +9,15 @@ import { parseJson } from '../json/parse.js';
 import type { Signer } from '../signing/checksum.js';
 import type { OperationId } from '../types.js';
 import { type ValidationOptions, validate } from '../validation/validate.js';
-import { GatewayAbortError, GatewayError, GatewayNetworkError, GatewayNonJsonError, GatewayTimeoutError, RequestValidationError } from './errors.js';
+import {
+  GatewayAbortError,
+  GatewayError,
+  GatewayHttpError,
+  GatewayNetworkError,
+  GatewayNonJsonError,
+  GatewayTimeoutError,
+  RequestValidationError,
+} from './errors.js';
 import type { Head } from './heads.js';
 
 /** Answers larger than this are not read (1 MiB; the largest answer of the contract is a few kB). */
@@ -142,6 +150,28 @@ const AT_CONNECT = new Set(['EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
 function notSent(code: string | undefined, syscall: unknown): boolean {
   if (code === undefined) return false;
   return BEFORE_CONNECTION.has(code) || (AT_CONNECT.has(code) && syscall === 'connect');
+}
+
+/**
+ * Whether an answer is a redirect: a 3xx status, or the opaque answer a browser's fetch gives for
+ * one under `redirect: 'manual'` (status 0). Every request of the package is sent with
+ * `redirect: 'manual'`: the service and a merchant's webhook answer a POST themselves, and
+ * following a redirect would post the whole signed request (card data, tokens, signature) again,
+ * to an address the answer chose, and read that address's answer as theirs.
+ */
+export function isRedirect(response: Response): boolean {
+  return response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400);
+}
+
+/**
+ * The error of a redirect: an HTTP error (the request was sent and answered) whose outcome is
+ * unknown. It names the status only, never the address the answer points to.
+ */
+export function redirectError(operationId: string, status: number, wording: Wording): GatewayHttpError {
+  return new GatewayHttpError(
+    `${operationId}: ${wording.answer} is a redirect (HTTP ${status}), which is not followed: the request was sent, and sent nowhere else. Its outcome is unknown.`,
+    { operationId, status },
+  );
 }
 
 /** The media type of a content-type header, without parameters, or a word when it is not one. */

@@ -4,7 +4,7 @@
 import type { Signer } from '../signing/checksum.js';
 import { tokenServiceHead } from '../transport/heads.js';
 import { type CallResult, resultOf } from '../transport/result.js';
-import { buildEnvelope, checkRequest, DEFAULT_MAX_ANSWER_BYTES, exchange, readEnvelope, type Wording } from '../transport/send.js';
+import { buildEnvelope, checkRequest, DEFAULT_MAX_ANSWER_BYTES, exchange, isRedirect, readEnvelope, redirectError, type Wording } from '../transport/send.js';
 import type { HeadOf, RequestOf, ResultCodeOf } from '../types.js';
 import { validateResponse } from '../validation/operations/notifyTokenStatus.js';
 import type { ValidationIssue } from '../validation/operationValidation.js';
@@ -103,6 +103,11 @@ export async function postNotification(options: PostNotificationOptions): Promis
           signal,
         }),
       );
+      // A redirect is no reply of the merchant's (see isRedirect): nothing of it is read.
+      if (isRedirect(response)) {
+        await response.body?.cancel().catch(() => undefined);
+        throw redirectError(OPERATION, response.status, MERCHANT);
+      }
       return { response, body: response.body };
     },
     { operationId: OPERATION, timeoutMs, maxBytes: maxReplyBytes, wording: MERCHANT },
