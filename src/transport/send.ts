@@ -77,9 +77,9 @@ export interface ExchangeOptions {
   wording: Wording;
 }
 
-/** The body's text, or null as soon as it passes `maxBytes` (reading stops there). */
-async function readBounded(body: ReadableStream<Uint8Array> | null | undefined, maxBytes: number): Promise<string | null> {
-  const bytes = await readWebBody(body, maxBytes);
+/** The body's text, or null as soon as it passes `maxBytes` (reading stops there, and at `signal`). */
+async function readBounded(body: ReadableStream<Uint8Array> | null | undefined, maxBytes: number, signal?: AbortSignal): Promise<string | null> {
+  const bytes = await readWebBody(body, maxBytes, signal);
   // Lossy: an answer that is not UTF-8 is judged by what it says, not refused for its bytes.
   return bytes === null ? null : utf8Text(bytes);
 }
@@ -99,6 +99,12 @@ export class AnswerTooLarge extends Error {}
  * answer's text within `maxBytes`. One controller serves the timeout and the caller's signal
  * (AbortSignal.timeout and AbortSignal.any make transferable signals, which cost a tenth of a
  * loopback call).
+ *
+ * The time limit and the caller's signal end the exchange by themselves, whether or not the fetch
+ * honours the abort: a fetch may lose its signal (Node 20's fetch given a Request loses the
+ * Request's signal once the garbage collector has run, nodejs/node#55428), and a caller's own
+ * fetch may ignore it. The call then ends in time all the same, and its answer, should one come,
+ * is cancelled unread.
  */
 export async function exchange(
   post: (signal: AbortSignal) => Promise<{ response: Response; body: ReadableStream<Uint8Array> | null | undefined }>,
@@ -107,18 +113,34 @@ export async function exchange(
   const { operationId, timeoutMs, signal, maxBytes, wording } = options;
   const controller = new AbortController();
   let timedOut = false;
+  let stop: (reason: unknown) => void = () => undefined;
+  const stopped = new Promise<never>((_resolve, reject) => {
+    stop = reject;
+  });
+  const abort = (reason?: unknown) => {
+    controller.abort(reason);
+    stop(controller.signal.reason);
+  };
   const timer = setTimeout(() => {
     timedOut = true;
-    controller.abort();
+    abort();
   }, timeoutMs);
-  const onCallerAbort = () => controller.abort(signal?.reason);
+  const onCallerAbort = () => abort(signal?.reason);
   if (signal?.aborted) onCallerAbort();
   else signal?.addEventListener('abort', onCallerAbort, { once: true });
-  try {
+  const work = async (): Promise<Exchanged> => {
     const { response, body } = await post(controller.signal);
-    const text = await readBounded(body, maxBytes);
+    if (controller.signal.aborted) {
+      // Answered after the end (a fetch that did not honour the abort): nothing of it is read.
+      await body?.cancel().catch(() => undefined);
+      throw controller.signal.reason;
+    }
+    const text = await readBounded(body, maxBytes, controller.signal);
     if (text === null) throw new AnswerTooLarge();
     return { status: response.status, headers: response.headers, text };
+  };
+  try {
+    return await Promise.race([work(), stopped]);
   } catch (error) {
     // An error the poster decided (an HTTP status the caller refuses) stands as it is.
     if (error instanceof GatewayError) throw error;
