@@ -6,6 +6,7 @@
 //   4. the contract (its validation), the expected mid                         -> 410, 400, 406, 405, 1004, 407
 //   5. the clock (requestTimestamp within maxClockSkewMs)                  -> 400
 //   6. replay (requestId or signature accepted within replayWindowMs)      -> 406
+//      and room to remember it (a replay store at its cap)                 -> 500
 // Nothing about the payload is judged before its signature is known to be good, except what is
 // needed to check the signature at all.
 
@@ -41,7 +42,11 @@ export interface WebhookReceiverOptions {
   now?: (() => number) | undefined;
   /** Larger bodies are refused (default 1 MiB). */
   maxBytes?: number | undefined;
-  /** How many ids the default replay store holds at most (two per notification; default 100 000). */
+  /**
+   * How many ids the default replay store holds at most (two per notification; default 100 000).
+   * When it is full of ids within their window, a new notification is answered 500 (not processed;
+   * the service delivers it again later) and no id is forgotten before its time.
+   */
   maxRemembered?: number | undefined;
   /** Replay store (default: in memory, one process, expired ids evicted). */
   seen?: ReplayStore | undefined;
@@ -130,6 +135,12 @@ const SIGNATURE_FAILURE = issue(
   'The signature does not match the body. Check the merchant key, and pass the raw request body (the exact bytes received), not a parsed and re-serialized object.',
   '1001',
 );
+const MEMORY_FULL = issue(
+  '',
+  'replayMemoryFull',
+  'The notification was not processed: the replay memory is full of notifications still within their window (maxRemembered), and one it could not remember could later be replayed. The service delivers it again later.',
+  '500',
+);
 const REPLAY = issue(
   '/head/requestId',
   'replay',
@@ -215,8 +226,13 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
     }
     const keys = await replayKeys(event.head);
     for (const key of keys) if (await seen.has(key)) return reject('406', [{ ...REPLAY }]);
-    // No await between this check and the reservation: two copies arriving together cannot both pass.
+    const room = seen.room ? await seen.room() : Number.POSITIVE_INFINITY;
+    // No await between these checks and the reservation: two copies arriving together cannot both
+    // pass, nor can two notifications take the last room for one.
     if (keys.some((key) => inFlight.has(key))) return reject('406', [{ ...REPLAY }]);
+    // Its ids and those of the notifications being handled must fit: a store at its cap refuses
+    // what it cannot remember rather than forget an id within its window (D-35).
+    if (inFlight.size + keys.length > room) return reject('500', [{ ...MEMORY_FULL }]);
     for (const key of keys) inFlight.add(key);
     return { accepted: true, event, reply: replyFor('00', at), keys };
   }
@@ -229,7 +245,12 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
   async function remember(keys: string[]) {
     try {
       const expiresAt = now() + replayWindowMs;
-      for (const key of keys) await seen.add(key, expiresAt);
+      // Each id leaves the reservations once the store holds it, so that it is not counted twice
+      // against the store's room.
+      for (const key of keys) {
+        await seen.add(key, expiresAt);
+        inFlight.delete(key);
+      }
     } finally {
       release(keys);
     }
