@@ -148,8 +148,16 @@ class OutgoingCall {
   }
 }
 
+/**
+ * The base URL of a host, checked. One holding credentials (`user:password@`) is refused here: the
+ * runtime's fetch refuses it anyway, and its error quotes the whole address, password included.
+ * The messages name the option, never the value.
+ */
 function baseUrlOf(url: unknown, name: string): string {
-  if (typeof url !== 'string' || !/^https?:\/\//.test(url)) throw new TypeError(`${name} must be an http(s) URL`);
+  if (typeof url !== 'string' || !/^https?:\/\//i.test(url) || !URL.canParse(url)) throw new TypeError(`${name} must be an http(s) URL`);
+  const { username, password } = new URL(url);
+  if (username || password)
+    throw new TypeError(`${name} must not hold credentials (user or password before "@"): the service is authenticated by the signature and tokens.`);
   return url.replace(/\/+$/, '');
 }
 

@@ -196,11 +196,32 @@ export function redirectError(operationId: string, status: number, wording: Word
   );
 }
 
-/** The media type of a content-type header, without parameters, or a word when it is not one. */
+/**
+ * The media types an error names: those an answer that is not a JSON envelope usually has (an
+ * error page, a proxy's answer). Any other is "another media type": the header is the answer's
+ * text, which may carry anything.
+ */
+const KNOWN_MEDIA_TYPES = new Set([
+  'application/json',
+  'application/problem+json',
+  'application/xml',
+  'application/problem+xml',
+  'application/octet-stream',
+  'application/x-www-form-urlencoded',
+  'application/javascript',
+  'multipart/form-data',
+  'text/html',
+  'text/plain',
+  'text/xml',
+  'text/csv',
+  'text/javascript',
+]);
+
+/** The media type of a content-type header, named only when it is a known one, without parameters. */
 export function mediaType(header: string | null): string {
   if (header === null) return 'none';
-  const type = (header.split(';')[0] ?? '').trim();
-  return /^[A-Za-z0-9!#$&^_.+-]{1,63}\/[A-Za-z0-9!#$&^_.+-]{1,63}$/.test(type) ? type : 'not a media type';
+  const type = (header.split(';')[0] ?? '').trim().toLowerCase();
+  return KNOWN_MEDIA_TYPES.has(type) ? type : 'another media type';
 }
 
 /** The answer's JSON envelope (an object), or a GatewayNonJsonError that names only its HTTP status and media type. */

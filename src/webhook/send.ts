@@ -96,6 +96,16 @@ export interface PostNotificationOptions {
 export type PostNotificationResult = Omit<SendTokenNotificationResult, 'requestId'>;
 
 /**
+ * Refuses what is not the merchant's http(s) address, and one holding credentials (the runtime's
+ * fetch refuses those too, quoting the address, password included). Never names the value.
+ */
+function checkAddress(url: unknown): asserts url is string {
+  if (typeof url !== 'string' || !/^https?:\/\//i.test(url) || !URL.canParse(url)) throw new TypeError("url must be the merchant's http(s) address.");
+  const { username, password } = new URL(url);
+  if (username || password) throw new TypeError('url must be the merchant\'s http(s) address, without credentials (user or password before "@").');
+}
+
+/**
  * Posts `text` as it is (with `Content-Type: application/json`) to the merchant's address and
  * checks the reply against the contract, as `sendTokenNotification` does. For rehearsing requests
  * that are not notifications at all: an envelope without a head, a body that is not JSON. Rejects
@@ -103,7 +113,7 @@ export type PostNotificationResult = Omit<SendTokenNotificationResult, 'requestI
  */
 export async function postNotification(options: PostNotificationOptions): Promise<PostNotificationResult> {
   const { url, text, timeoutMs = 30_000, maxReplyBytes = DEFAULT_MAX_ANSWER_BYTES } = options;
-  if (typeof url !== 'string' || !/^https?:\/\//i.test(url)) throw new TypeError("url must be the merchant's http(s) address.");
+  checkAddress(url);
   if (typeof text !== 'string') throw new TypeError('text must be the request body to post, as a string.');
   const fetchImpl = options.fetch;
   /** The Request a caller's fetch is given, held until the exchange ends (see below). */
@@ -171,7 +181,7 @@ export async function postNotification(options: PostNotificationOptions): Promis
  */
 export async function sendTokenNotification(options: SendTokenNotificationOptions): Promise<SendTokenNotificationResult> {
   const { url, body, signer, now = Date.now, clientId, encryptionKeyVersion } = options;
-  if (typeof url !== 'string' || !/^https?:\/\//i.test(url)) throw new TypeError("url must be the merchant's http(s) address.");
+  checkAddress(url);
   if (!signer || typeof signer.sign !== 'function') throw new TypeError('sendTokenNotification needs a signer, for example createChecksumSigner(merchantKey).');
   const requestId = options.requestId ?? globalThis.crypto.randomUUID();
 
