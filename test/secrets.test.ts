@@ -363,6 +363,40 @@ describe('the reports of a batch run', () => {
     }
   });
 
+  it('never hold a value of a recorded URL or header: its query, host, credentials, fragment, method, or a path segment that is an id or a token', async () => {
+    // A token may be letters alone; a card number, a CVV or a signature hold digits too.
+    const secrets = ['ZqsecretTokenValueAbcdef', 'QwErTyUiOpAsDfGh', '4929180731215548', 'Zq7s3cr3T-M4rk-9xK2vW', 'c2lnbmF0dXJlK2J5dGVz/w=='];
+    const pay = sites.find((s) => s.view.operationId === 'initiatePayment' && s.direction === 'request')!.sample.payload;
+    for (const secret of secrets) {
+      const q = encodeURIComponent(secret);
+      const entries = [
+        harEntry('POST', `https://router.example/aoa-acquiring-biz/v2/payment?mid=MERCHANT0001&orderId=ORDER-1001&txnToken=${q}&${q}=1`, pay),
+        harEntry('GET', `https://router.example/aoa-acquiring-biz/v2/payment?mid=${q}&signature=${q}#${q}`, undefined),
+        harEntry('POST', `https://gateway.example/coft-center/coft/merchant/${q}/tokenize?requestId=${q}`, pay),
+        harEntry('GET', `https://cdn.example/cards/${q}/tokens/${q}?token=${q}`, undefined, { echo: secret }),
+        harEntry('POST', `https://merchant:${q}@cdn.example:8443/x/${q}#${q}`, { [secret]: secret }),
+        harEntry('GET', `https://${/^[A-Za-z0-9-]+$/.test(secret) ? secret : 'h'}.example/collect`, undefined),
+      ];
+      for (const e of entries as any[]) {
+        e.request.headers.push({ name: 'authorization', value: `Bearer ${secret}` }, { name: 'x-card', value: secret });
+        e.request.cookies.push({ name: 'session', value: secret });
+        e.response.headers.push({ name: 'set-cookie', value: `sid=${secret}` });
+      }
+      const odd = harEntry('POST', 'https://cdn.example/x', {}) as any;
+      odd.request.method = /^[A-Za-z]+$/.test(secret) ? secret : 'ZqSecretMethod';
+      entries.push(odd);
+      const result = await validateMany(harRecords(harOf(entries, 2), { file: 'traffic.har', webhookPath: '/hooks/token' }));
+      expect(result.counts.skipped).toBeGreaterThanOrEqual(4);
+      for (const format of REPORT_FORMATS) {
+        const report = formatReport({ ...result, title: 'gateway-contract validate' }, format, REPORT);
+        for (const shown of [secret, q, 'ZqSecretMethod']) expectNoSecret(report, shown, `${format} ${secret}`);
+      }
+      expectNoSecret(seen(result), secret, `validateMany ${secret}`);
+      // What is shown: the method, a host of names, the words of a path.
+      expect(result.skipped.map((r) => r.reason)).toContain('GET cdn.example/cards/<...>/tokens/<...>: no operation of the contract at this address');
+    }
+  });
+
   it('never hold a secret from a malformed NDJSON line or HAR file around it', async () => {
     for (const p of sites) {
       const text = JSON.stringify({ operationId: p.view.operationId, direction: p.direction, payload: p.sample.payload });
