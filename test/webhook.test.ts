@@ -782,6 +782,48 @@ describe('hostile input', () => {
     expectRejected(await receiver().receive(notification({ head: { deep: { a: [[1]] } } }).text), '400', '/head/<unknown key>', 'additionalProperties');
   });
 
+  it('checks the signature of a flat body before building it: nothing larger than a signature is parsed for a forged one', async () => {
+    const flat = {
+      'many keys': `{${Array.from({ length: 60_000 }, (_, i) => `"k${i.toString(36)}":0`).join(',')}}`,
+      'many small objects': `[${'{},'.repeat(200_000)}{}]`,
+      'many strings': `[${'"a",'.repeat(200_000)}"a"]`,
+      'many escaped keys': `{${Array.from({ length: 30_000 }, (_, i) => `"\\u006b${i}":1`).join(',')}}`,
+    };
+    const verified: number[] = [];
+    const verifier = {
+      signatureType: 'CHECKSUM',
+      verify: async (text: string, signature: string) => {
+        verified.push(text.length);
+        return createChecksumVerifier(KEY).verify(text, signature);
+      },
+    };
+    const r = receiver({ verifier, maxBytes: 2 * 1024 * 1024 });
+    const parse = JSON.parse;
+    const parsed: number[] = [];
+    JSON.parse = ((text: string, reviver?: (this: unknown, key: string, value: unknown) => unknown) => {
+      parsed.push(String(text).length);
+      return parse(text, reviver);
+    }) as typeof JSON.parse;
+    try {
+      for (const [what, body] of Object.entries(flat)) {
+        const forged = notification({ bodyText: body }).text.replace(/"signature":"[^"]+"/, `"signature":"${'F'.repeat(108)}"`);
+        verified.length = 0;
+        parsed.length = 0;
+        expectRejected(await r.receive(forged), '1001');
+        expect(verified, what).toEqual([body.length]);
+        expect(Math.max(0, ...parsed), what).toBeLessThan(200);
+        // Signed, it is read whole and judged by the contract (a body that is no notification).
+        parsed.length = 0;
+        const verdict = await r.receive(notification({ bodyText: body }).text);
+        expect(verdict.accepted, what).toBe(false);
+        expect(verdict.accepted ? '' : verdict.code, what).not.toBe('1001');
+        expect(Math.max(...parsed)).toBeGreaterThan(body.length);
+      }
+    } finally {
+      JSON.parse = parse;
+    }
+  });
+
   it.each(hostile.filter(([what]) => !/10 MB|huge/.test(what)))('the node adapter answers %s with a valid reply', async (_what, make, code) => {
     const answer = await post(make());
     expect(answer.status).toBe(200);

@@ -1,8 +1,11 @@
 // The merchant's side of the token status notification (sections 4.1, 6 and 7.1): the raw body in,
 // the verdict and the exact reply envelope out. Order of checks (DECISIONS.md, D-34):
 //   1. the bytes: size, UTF-8, nesting (a linear scan), JSON, no repeated key -> 400
+//      (read once, nothing built: see checkJson)
 //   2. what the signature check needs: head, signatureType, signature, body -> 1006, 1005, 1400, 410
+//      (read from the text: the body is not built)
 //   3. the signature over the exact bytes of the "body" member             -> 1001
+//      then the envelope is built (JSON.parse), once it is known to be the service's
 //   4. the contract (its validation), the expected mid                         -> 410, 400, 406, 405, 1004, 407
 //   5. the clock (requestTimestamp within maxClockSkewMs)                  -> 400
 //   6. replay (requestId or signature accepted within replayWindowMs)      -> 406
@@ -12,8 +15,8 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type Bytes, fromBase64, toHex, utf8Bytes, utf8Length, webCrypto } from '../encoding/bytes.js';
-import { memberText } from '../json/member.js';
-import { parseJson } from '../json/parse.js';
+import { memberText, skipSpace } from '../json/member.js';
+import { checkJson } from '../json/scan.js';
 import type { Verifier } from '../signing/checksum.js';
 import type { RequestOf, ResponseOf } from '../types.js';
 import { validateRequest } from '../validation/operations/notifyTokenStatus.js';
@@ -79,7 +82,6 @@ export interface WebhookReceiver {
 }
 
 const OPERATION = 'notifyTokenStatus';
-const utf8 = new TextDecoder('utf-8');
 
 /**
  * An issue of the notification, with the code of section 7.1 it is answered with: `code` when this
@@ -107,6 +109,37 @@ function envelopeProblem(envelope: unknown, signatureType: string) {
   if (typeof head.signature !== 'string' || head.signature.length === 0) return issue('/head/signature', 'type', '"signature" must be a non-empty string.');
   if (!Object.hasOwn(envelope, 'body')) return issue('/body', 'required', `"body" is missing: ${shape}.`);
   return null;
+}
+
+/** Stands for a head member whose value is not a string: nothing of it is needed, so it is not built. */
+const NOT_A_STRING = Object.freeze({});
+
+/**
+ * The envelope as far as the signature check needs it (envelopeProblem), read from text checkJson
+ * accepted without building the body: whether the root is an object, the head with its
+ * `signatureType` and `signature` (each built only when it is a string), whether a body is there,
+ * and the exact text of that body (the signature's basis, D-36).
+ * Building a flat megabyte of keys costs hundreds of milliseconds: a forged notification must not
+ * get that far.
+ */
+function envelopeForSignature(text: string): { envelope: unknown; bodyText?: string } {
+  if (text.charCodeAt(skipSpace(text, 0)) !== 0x7b) return { envelope: null };
+  const envelope: Record<string, unknown> = {};
+  const headText = memberText(text, 'head');
+  if (headText !== undefined) {
+    if (headText.charCodeAt(0) === 0x7b) {
+      const head: Record<string, unknown> = {};
+      for (const name of ['signatureType', 'signature']) {
+        const value = memberText(headText, name);
+        if (value !== undefined) head[name] = value.charCodeAt(0) === 0x22 ? JSON.parse(value) : NOT_A_STRING;
+      }
+      envelope.head = head;
+    } else envelope.head = null; // not an object: what it is does not matter
+  }
+  const bodyText = memberText(text, 'body');
+  if (bodyText === undefined) return { envelope };
+  envelope.body = NOT_A_STRING;
+  return { envelope, bodyText };
 }
 
 /** head.requestTimestamp (10 digits: seconds, 13: milliseconds; DECISIONS.md, D-05) in milliseconds. */
@@ -188,23 +221,27 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
     }
     const size = typeof raw === 'string' ? utf8Length(raw) : raw.byteLength;
     if (size > maxBytes) return reject('400', [issue('', 'maxBytes', `The notification is larger than ${maxBytes} bytes.`, '400')]);
-    const parsed = parseJson(raw, { maxDepth: MAX_DEPTH });
-    if (!parsed.ok) return reject('400', [issue('', 'json', `The body is not a JSON notification: ${parsed.message}.`, '400')]);
-    const envelope = parsed.value;
-    const problem = envelopeProblem(envelope, verifier.signatureType);
+    // The bytes, checked without building anything: a forged notification costs a reading of its
+    // text and the signature check, whatever its body holds.
+    const checked = checkJson(raw, { maxDepth: MAX_DEPTH });
+    if (!checked.ok) return reject('400', [issue('', 'json', `The body is not a JSON notification: ${checked.message}.`, '400')]);
+    const { text } = checked;
+    const outline = envelopeForSignature(text);
+    const problem = envelopeProblem(outline.envelope, verifier.signatureType);
     if (problem) return reject(problem.resultCode, [problem]);
     // envelopeProblem has seen an object with a head, a string signature and a body.
-    const { head } = envelope as { head: { signature: string } };
-
-    const bodyText = memberText(typeof raw === 'string' ? raw : utf8.decode(raw), 'body') as string;
+    const { signature } = (outline.envelope as { head: { signature: string } }).head;
+    const bodyText = outline.bodyText as string;
     let authentic: boolean;
     try {
-      authentic = (await verifier.verify(bodyText, head.signature)) === true;
+      authentic = (await verifier.verify(bodyText, signature)) === true;
     } catch {
       return reject('500', [issue('/head/signature', 'verifier', 'The signature could not be checked: the verifier failed. Nothing was processed.', '500')]);
     }
     if (!authentic) return reject('1001', [{ ...SIGNATURE_FAILURE }]);
 
+    // The service's own text, which checkJson accepted: built now.
+    const envelope: unknown = JSON.parse(text);
     const verdict = validateRequest(envelope);
     if (!verdict.valid) return reject((verdict.resultCode?.code ?? '400') as ReplyCode, verdict.errors);
     const event = envelope as TokenStatusEvent;
