@@ -5,9 +5,11 @@
 
 import { createServer, type Server } from 'node:http';
 import { type AddressInfo, createServer as createTcpServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createChecksumVerifier, createWebhookReceiver, sendTokenNotification, type TokenStatusEvent } from '../src/index.js';
 import type { Sandbox, SandboxOptions } from '../src/sandbox/index.js';
+import { FORCED_GC, runNode } from './helpers/cli.js';
 import { clientFor, control, KEY, MID, sandboxFor, T0, tokenizeBody } from './sandbox.support.js';
 
 /**
@@ -124,6 +126,32 @@ describe('webhook retries', () => {
     expect(delivery?.attempts).toHaveLength(3);
   });
 
+  it('never follows a redirect: the attempt fails as an HTTP error, is retried, and nothing goes to the other address', async () => {
+    const elsewhere = await merchantEndpoint(() => T0);
+    cleanups.push(elsewhere.close);
+    const redirecting = createServer((req, res) => {
+      res.writeHead(307, { location: `${elsewhere.url}${req.url}` });
+      res.end();
+    });
+    await new Promise<void>((resolve) => redirecting.listen(0, '127.0.0.1', resolve));
+    cleanups.push(
+      () =>
+        new Promise((resolve) => {
+          redirecting.closeAllConnections();
+          redirecting.close(resolve);
+        }),
+    );
+    const sandbox = await sandboxFor({ webhookUrl: `http://127.0.0.1:${(redirecting.address() as AddressInfo).port}/hook` });
+    cleanups.push(() => sandbox.stop());
+    await clientFor(sandbox).tokenizeCard({ mid: MID, body: await tokenizeBody(sandbox, '4111111111111111') });
+    await sandbox.idle();
+    const [delivery] = sandbox.deliveries();
+    expect(delivery).toMatchObject({ state: 'failed', error: { kind: 'http' }, nextAttemptAt: iso(T0 + minutes(1)) });
+    expect(delivery?.error?.message).toMatch(/redirect/);
+    expect(elsewhere.state.events).toEqual([]);
+    expect(elsewhere.state.replies).toEqual([]);
+  });
+
   it('makes no retry with retries 0, and refuses settings out of bounds', async () => {
     const { sandbox, merchant, tokenize } = await setup({ webhookRetry: { retries: 0 } });
     merchant.state.failing = 1;
@@ -161,6 +189,74 @@ describe('webhook retries', () => {
     await sandbox.clock.advance(minutes(60));
     expect(sandbox.deliveries()).toEqual([]);
     expect(merchant.statuses()).toEqual([]);
+  });
+});
+
+describe('webhook time limits, whatever the garbage collector does', () => {
+  it('a merchant that accepts and never answers: each attempt fails in time, its retry runs, and the process ends after stop()', {
+    timeout: 60_000,
+  }, async () => {
+    // In a Node process of its own (the built package), its garbage collector forced every 5 ms.
+    const code = `
+import { createServer } from 'node:http';
+import { createChecksumSigner, createGatewayClient, encryptCardData, SANDBOX_DEFAULT_MERCHANT_KEY, SANDBOX_DEFAULT_MID } from 'gateway-contract';
+import { startSandbox } from 'gateway-contract/sandbox';
+// Accepts every request and never answers; the sockets of requests still open are counted.
+const open = new Set();
+const merchant = createServer((req) => {
+  open.add(req.socket);
+  req.socket.on('close', () => open.delete(req.socket));
+});
+await new Promise((resolve) => merchant.listen(0, '127.0.0.1', resolve));
+setTimeout(() => { process.stdout.write('STUCK'); process.exit(3); }, 20000).unref();
+const sandbox = await startSandbox({
+  port: 0,
+  webhookUrl: 'http://127.0.0.1:' + merchant.address().port + '/hook',
+  webhookTimeoutMs: 300,
+  webhookRetry: { retries: 1, firstDelayMs: 0 },
+});
+const client = createGatewayClient({ gatewayUrl: sandbox.url, routerUrl: sandbox.url, signer: createChecksumSigner(SANDBOX_DEFAULT_MERCHANT_KEY), clientId: sandbox.clientId, version: 'v2' });
+const encryptedCardData = await encryptCardData({ cardNumber: '4111111111111111', expiryMonth: '12', expiryYear: '2030', securityCode: '123' }, sandbox.publicKeyPem);
+await client.tokenizeCard({ mid: SANDBOX_DEFAULT_MID, body: { cardSource: 'MANUAL_ENTERED', encryptedCardData, userInfo: { custId: 'CUST_001' }, tokenizationConsent: { userConsent: 1, createdAt: 'Jan 21, 2026 10:15:30 AM', platform: 'APP' } } });
+const started = performance.now();
+while (sandbox.deliveries()[0]?.attempts.length !== 2 && performance.now() - started < 8000) await new Promise((resolve) => setTimeout(resolve, 20));
+const delivery = sandbox.deliveries()[0];
+await sandbox.stop();
+await new Promise((resolve) => setTimeout(resolve, 200));
+merchant.close();
+process.stdout.write(JSON.stringify({ state: delivery?.state, attempts: delivery?.attempts.map((a) => a.error?.kind), open: open.size }));
+`;
+    const root = fileURLToPath(new URL('../', import.meta.url));
+    const { status, stdout, stderr } = await runNode([...FORCED_GC, '--input-type=module', '-e', code], { cwd: root, timeoutMs: 40_000 });
+    expect(stdout, stderr).not.toBe('STUCK');
+    expect(status, stderr).toBe(0);
+    expect(JSON.parse(stdout)).toEqual({ state: 'failed', attempts: ['timeout', 'timeout'], open: 0 });
+  });
+
+  it('stop() ends the attempts on their way at once', async () => {
+    const open = new Set<unknown>();
+    const silent = createServer((req) => {
+      open.add(req.socket);
+      req.socket.on('close', () => open.delete(req.socket));
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    cleanups.push(
+      () =>
+        new Promise((resolve) => {
+          silent.closeAllConnections();
+          silent.close(resolve);
+        }),
+    );
+    const sandbox = await sandboxFor({ webhookUrl: `http://127.0.0.1:${(silent.address() as AddressInfo).port}/hook`, webhookTimeoutMs: 60_000 });
+    await clientFor(sandbox).tokenizeCard({ mid: MID, body: await tokenizeBody(sandbox, '4111111111111111') });
+    await until(() => sandbox.deliveries()[0]?.state === 'pending');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const started = performance.now();
+    await sandbox.stop();
+    await sandbox.idle();
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(sandbox.deliveries()[0]).toMatchObject({ state: 'failed', error: { kind: 'aborted' } });
+    await until(() => open.size === 0);
   });
 });
 

@@ -412,11 +412,63 @@ describe('receive(): clock and replay', () => {
     expect(ids.map((id) => id.length)).toEqual([74, 74]);
     const clock = { t: NOW };
     const store = createMemoryReplayStore({ now: () => clock.t, maxEntries: 6 });
-    const bounded = receiver({ seen: store, now: () => clock.t });
-    for (let i = 0; i < 10; i++) expect((await bounded.receive(notification({ head: { requestId: `M${i}` } }).text)).accepted).toBe(true);
+    const bounded = receiver({ seen: store, now: () => clock.t, replayWindowMs: 60_000 });
+    for (let i = 0; i < 3; i++) expect((await bounded.receive(notification({ head: { requestId: `M${i}` } }).text)).accepted).toBe(true);
     expect(store.size).toBe(6);
-    // The last three notifications are still refused as replays.
-    expectRejected(await bounded.receive(notification({ head: { requestId: 'M9' } }).text), '406');
+    // Full: what it could not remember is refused, for the service to deliver it again later (500),
+    // and no id within its window is forgotten, so every earlier notification is still a replay.
+    for (let i = 3; i < 10; i++) expectRejected(await bounded.receive(notification({ head: { requestId: `M${i}` } }).text), '500', '', 'replayMemoryFull');
+    for (let i = 0; i < 3; i++) expectRejected(await bounded.receive(notification({ head: { requestId: `M${i}` } }).text), '406');
+    expect(store.size).toBe(6);
+    // Once their window has passed, expired ids make room again.
+    clock.t += 60_001;
+    expect((await bounded.receive(notification({ head: { requestId: 'M3', requestTimestamp: String(clock.t) } }).text)).accepted).toBe(true);
+  });
+
+  it('at the cap of its memory, never forgets an unexpired id, and refuses (500) what it cannot remember before its handler runs', async () => {
+    const clock = { t: NOW };
+    const store = createMemoryReplayStore({ now: () => clock.t, maxEntries: 4 });
+    store.add('a', NOW + 10);
+    store.add('b', NOW + 20);
+    expect(store.room()).toBe(2);
+    expect(() => {
+      store.add('c', NOW + 30);
+      store.add('d', NOW + 30);
+      store.add('e', NOW + 30);
+    }).toThrow(RangeError);
+    expect([store.has('a'), store.has('b'), store.has('c'), store.has('d'), store.has('e')]).toEqual([true, true, true, true, false]);
+    expect(store.room()).toBe(0);
+    // Adding an id it holds takes no room.
+    store.add('a', NOW + 40);
+    clock.t = NOW + 25;
+    expect(store.room()).toBe(1);
+    expect([store.has('a'), store.has('b')]).toEqual([true, false]);
+
+    // The adapters: the handler runs only for what the receiver can remember.
+    const handled: string[] = [];
+    const r = receiver({ maxRemembered: 2 });
+    const handle = r.fetchHandler((event) => void handled.push(event.head.requestId));
+    const post = async (text: string) =>
+      (await handle(new Request('https://merchant.example/hook', { method: 'POST', headers: { 'content-type': 'application/json' }, body: text }))).json();
+    expectReply(await post(notification({ head: { requestId: 'CAP-1' } }).text), '00');
+    expectReply(await post(notification({ head: { requestId: 'CAP-2' } }).text), '500');
+    expectReply(await post(notification({ head: { requestId: 'CAP-1' } }).text), '406');
+    expect(handled).toEqual(['CAP-1']);
+
+    // Two arriving together with room for one: one is accepted, the other refused.
+    const slow = {
+      signatureType: 'CHECKSUM',
+      verify: async (text: string, signature: string) => {
+        await new Promise((resolve) => setImmediate(resolve));
+        return createChecksumVerifier(KEY).verify(text, signature);
+      },
+    };
+    const both = receiver({ verifier: slow, maxRemembered: 2 });
+    const verdicts = await Promise.all([
+      both.receive(notification({ head: { requestId: 'TOG-1' } }).text),
+      both.receive(notification({ head: { requestId: 'TOG-2' } }).text),
+    ]);
+    expect(verdicts.map((v) => (v.accepted ? '00' : v.code)).sort()).toEqual(['00', '500']);
   });
 
   it('remembers only accepted notifications', async () => {
@@ -728,6 +780,48 @@ describe('hostile input', () => {
     expect(calls).toEqual([]);
     // What a notification nests (four levels) is still read and judged.
     expectRejected(await receiver().receive(notification({ head: { deep: { a: [[1]] } } }).text), '400', '/head/<unknown key>', 'additionalProperties');
+  });
+
+  it('checks the signature of a flat body before building it: nothing larger than a signature is parsed for a forged one', async () => {
+    const flat = {
+      'many keys': `{${Array.from({ length: 60_000 }, (_, i) => `"k${i.toString(36)}":0`).join(',')}}`,
+      'many small objects': `[${'{},'.repeat(200_000)}{}]`,
+      'many strings': `[${'"a",'.repeat(200_000)}"a"]`,
+      'many escaped keys': `{${Array.from({ length: 30_000 }, (_, i) => `"\\u006b${i}":1`).join(',')}}`,
+    };
+    const verified: number[] = [];
+    const verifier = {
+      signatureType: 'CHECKSUM',
+      verify: async (text: string, signature: string) => {
+        verified.push(text.length);
+        return createChecksumVerifier(KEY).verify(text, signature);
+      },
+    };
+    const r = receiver({ verifier, maxBytes: 2 * 1024 * 1024 });
+    const parse = JSON.parse;
+    const parsed: number[] = [];
+    JSON.parse = ((text: string, reviver?: (this: unknown, key: string, value: unknown) => unknown) => {
+      parsed.push(String(text).length);
+      return parse(text, reviver);
+    }) as typeof JSON.parse;
+    try {
+      for (const [what, body] of Object.entries(flat)) {
+        const forged = notification({ bodyText: body }).text.replace(/"signature":"[^"]+"/, `"signature":"${'F'.repeat(108)}"`);
+        verified.length = 0;
+        parsed.length = 0;
+        expectRejected(await r.receive(forged), '1001');
+        expect(verified, what).toEqual([body.length]);
+        expect(Math.max(0, ...parsed), what).toBeLessThan(200);
+        // Signed, it is read whole and judged by the contract (a body that is no notification).
+        parsed.length = 0;
+        const verdict = await r.receive(notification({ bodyText: body }).text);
+        expect(verdict.accepted, what).toBe(false);
+        expect(verdict.accepted ? '' : verdict.code, what).not.toBe('1001');
+        expect(Math.max(...parsed)).toBeGreaterThan(body.length);
+      }
+    } finally {
+      JSON.parse = parse;
+    }
   });
 
   it.each(hostile.filter(([what]) => !/10 MB|huge/.test(what)))('the node adapter answers %s with a valid reply', async (_what, make, code) => {

@@ -1,13 +1,18 @@
 // The string formats the validators check that ajv-formats checks with a function (`date`,
 // `time`, `date-time`, `uri`): the same verdict as its full (exact) forms on every string, in a
-// fraction of the time. `date`, `time` and `date-time` read the characters once instead of running
-// a regular expression, splitting and converting; they follow ajv-formats' full checks step by
-// step (RFC 3339: days of each month, leap years, leap seconds at 23:59 UTC, time zones required).
-// `uri` accepts at once the common shape `scheme://host[:port][/path][?query][#fragment]` written
-// in characters every branch of RFC 3986 allows, a shape whose every string the full check
-// accepts; anything else (user info, IP literals, percent-encoding, other characters, other forms)
-// goes to the full check itself. So no string gets another verdict than under ajv-formats' full formats
-// (DECISIONS.md, D-62). With them, the count of characters `minLength` and `maxLength` compare. The
+// fraction of the time, except `date-time`, which is RFC 3339 itself. `date`, `time` and
+// `date-time` read the characters once instead of running a regular expression, splitting and
+// converting; `date` and `time` follow ajv-formats' full checks step by step (RFC 3339: days of
+// each month, leap years, leap seconds at 23:59 UTC, time zones required). `date-time` is stricter
+// than ajv-formats on three points, as RFC 3339 is: `T`, `t` or a space between date and time (not
+// any white space), offsets `+hh:mm` with their colon (not `+hhmm` or `+hh`), hours to 23 (not 24,
+// which ajv-formats takes in a leap second); and it reads a long fraction of a second as the
+// fraction of its two-digit second. `uri` accepts at once the common shape
+// `scheme://host[:port][/path][?query][#fragment]` written in characters every branch of RFC 3986
+// allows, a shape whose every string the full check accepts; anything else (user info, IP
+// literals, percent-encoding, other characters, other forms) goes to the full check itself. So no
+// string gets another verdict than under ajv-formats' full formats but a `date-time` RFC 3339
+// refuses (or one whose seconds ajv-formats rounds to 60) (DECISIONS.md, D-62). With them, the count of characters `minLength` and `maxLength` compare. The
 // generator copies this file to generated/formats.js, which the precompiled validators import; the
 // runtime compilation of tests and benchmarks uses it too.
 // An ES module that imports nothing: it loads as it is in Node, edge runtimes, browsers and
@@ -46,10 +51,12 @@ function date(s) {
 /**
  * RFC 3339 `full-time` from `at` to the end of `s`: ajv-formats' full `time` (its regular expression
  * `^(\d\d):(\d\d):(\d\d(?:\.\d+)?)(z|([+-])(\d\d)(?::?(\d\d))?)?$`, case-insensitive, then its checks
- * of the numbers), with the time zone required.
- * @param {string} s @param {number} at
+ * of the numbers), with the time zone required. With `rfc3339`, RFC 3339's own grammar instead: an
+ * offset is `+hh:mm` or `-hh:mm`, the hour at most 23 even in a leap second, and the second is its
+ * two digits (a long fraction of 59 is not 60).
+ * @param {string} s @param {number} at @param {boolean} [rfc3339]
  */
-function timeAt(s, at) {
+function timeAt(s, at, rfc3339 = false) {
   const end = s.length;
   if (end - at < 9 || s.charCodeAt(at + 2) !== 58 || s.charCodeAt(at + 5) !== 58) return false;
   const hr = twoDigits(s, at);
@@ -64,7 +71,7 @@ function timeAt(s, at) {
     if (i === first) return false;
   }
   // The seconds as the full check reads them (with a long fraction, 59.999... may round up to 60).
-  const sec = i === at + 8 ? whole : Number(s.slice(at + 6, i));
+  const sec = i === at + 8 || rfc3339 ? whole : Number(s.slice(at + 6, i));
   const zone = s.charCodeAt(i);
   let tzSign = 1;
   let tzH = 0;
@@ -78,13 +85,19 @@ function timeAt(s, at) {
     tzH = twoDigits(s, i + 1);
     if (tzH < 0) return false;
     i += 3;
-    if (i !== end) {
+    if (rfc3339) {
+      // RFC 3339's time-numoffset: hours, a colon, minutes.
+      if (s.charCodeAt(i) !== 58) return false;
+      tzM = twoDigits(s, i + 1);
+      if (tzM < 0 || i + 3 !== end) return false;
+    } else if (i !== end) {
       if (s.charCodeAt(i) === 58) i++;
       tzM = twoDigits(s, i);
       if (tzM < 0 || i + 2 !== end) return false;
     }
   } else return false;
   if (tzH > 23 || tzM > 59) return false;
+  if (rfc3339 && hr > 23) return false;
   if (hr <= 23 && min <= 59 && sec < 60) return true;
   // a leap second: 23:59:60 in UTC
   const utcMin = min - tzM * tzSign;
@@ -98,35 +111,20 @@ function time(s) {
 }
 
 /**
- * Whether a character separates date and time for ajv-formats (`/t|\s/i`: T, t or any white space
- * of JavaScript's `\s`). @param {number} c
+ * Whether a character separates date and time in RFC 3339: `T`, `t`, or a space (its note allows
+ * one "for the sake of readability"; ajv-formats takes any white space). @param {number} c
  */
 function isSeparator(c) {
-  return (
-    c === 84 ||
-    c === 116 ||
-    c === 32 ||
-    (c >= 9 && c <= 13) ||
-    c === 0xa0 ||
-    c === 0x1680 ||
-    (c >= 0x2000 && c <= 0x200a) ||
-    c === 0x2028 ||
-    c === 0x2029 ||
-    c === 0x202f ||
-    c === 0x205f ||
-    c === 0x3000 ||
-    c === 0xfeff
-  );
+  return c === 84 || c === 116 || c === 32;
 }
 
 /**
- * RFC 3339 `date-time`: ajv-formats' full `date-time`, which splits the text at every separator and
- * wants two parts, a date and a time. A date has exactly ten characters and a time none that
- * separates, so the one separator is the eleventh character.
+ * RFC 3339 `date-time` (section 5.6): `full-date`, a separator, `full-time` with its offset. A date
+ * has exactly ten characters, so the separator is the eleventh.
  * @param {string} s
  */
 function dateTime(s) {
-  return s.length > 11 && isSeparator(s.charCodeAt(10)) && dateAt(s, 0) && timeAt(s, 11);
+  return s.length > 11 && isSeparator(s.charCodeAt(10)) && dateAt(s, 0) && timeAt(s, 11, true);
 }
 
 /**

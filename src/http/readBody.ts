@@ -44,22 +44,31 @@ export function readBody(req: IncomingMessage, maxBytes: number, done: (body: Bu
 
 /**
  * Reads a Fetch API body (a request's or a response's) within a size limit: its bytes, or null as
- * soon as it passes `maxBytes` (reading stops there and the rest is cancelled).
+ * soon as it passes `maxBytes` (reading stops there and the rest is cancelled). When `signal`
+ * aborts, the body is cancelled and what was read so far is returned (the caller has given up on
+ * it): a stream whose source lost the abort still stops.
  */
-export async function readWebBody(body: ReadableStream<Uint8Array> | null | undefined, maxBytes: number): Promise<Uint8Array | null> {
+export async function readWebBody(body: ReadableStream<Uint8Array> | null | undefined, maxBytes: number, signal?: AbortSignal): Promise<Uint8Array | null> {
   if (!body) return new Uint8Array(0);
   const reader = body.getReader();
+  const onAbort = () => void reader.cancel().catch(() => undefined);
+  if (signal?.aborted) onAbort();
+  else signal?.addEventListener('abort', onAbort, { once: true });
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      return null;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > maxBytes) {
+        await reader.cancel().catch(() => undefined);
+        return null;
+      }
+      chunks.push(value);
     }
-    chunks.push(value);
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
   }
   return chunks.length === 1 ? (chunks[0] as Uint8Array) : concatBytes(chunks);
 }

@@ -61,14 +61,29 @@ function matchSuffix(path: string[], template: string[]): Record<string, string>
   return params;
 }
 
-/** A URL as a skipped entry shows it: host and path, with the segments that do not read like names hidden, no query. */
+/** The words of the contract's paths, shown as they are. */
+const PATH_WORDS: ReadonlySet<string> = new Set(templates.flatMap((t) => t.segments.filter((s) => !s.startsWith('{'))));
+
+/**
+ * A segment of a recorded path as a report shows it: a word of the contract's paths, or a word in
+ * lower case (`assets`, `app.js`, `collect`, `v2`). Anything else may be an id or a token, even one
+ * of letters alone, and stands as `<...>`.
+ */
+const shownSegment = (s: string) => (PATH_WORDS.has(s) || (readsLikeName(s) && /^[a-z][a-z._-]{0,31}[0-9]{0,3}$/.test(s)) ? s : '<...>');
+
+/**
+ * A URL as a skipped entry shows it: its host name when every label reads like a name (else
+ * `<host>`), and its path with the segments shownSegment hides. Never the credentials, the port,
+ * the query or the fragment, nor a header: they may carry a card number, a token or a signature.
+ */
 function shownUrl(url: URL): string {
-  const path = splitPath(url.pathname)
-    .slice(0, 12)
-    .map((s) => (readsLikeName(s) ? s : '<...>'))
-    .join('/');
-  return `${url.host.slice(0, 100)}/${path}`;
+  const host = url.hostname.length <= 100 && url.hostname.split('.').every((label) => readsLikeName(label)) ? url.hostname : '<host>';
+  const path = splitPath(url.pathname).slice(0, 12).map(shownSegment).join('/');
+  return `${host}/${path}`;
 }
+
+/** The methods a report names; any other is "a request". */
+const METHODS: ReadonlySet<string> = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS', 'CONNECT', 'TRACE']);
 
 /** The text of a recorded body (decoded from base64 when the recording says so), or null when there is none. */
 function bodyText(body: HarBody | undefined): string | null {
@@ -126,7 +141,7 @@ export function* harRecords(text: string, options: HarOptions): Generator<Payloa
       yield { name, skipped: 'the entry has no URL' };
       continue;
     }
-    const method = typeof request?.method === 'string' && /^[A-Za-z]{1,16}$/.test(request.method) ? request.method.toUpperCase() : 'a request';
+    const method = typeof request?.method === 'string' && METHODS.has(request.method.toUpperCase()) ? request.method.toUpperCase() : 'a request';
     const path = splitPath(url.pathname);
     let operationId: string | undefined;
     let pathParams: Record<string, string> | undefined;

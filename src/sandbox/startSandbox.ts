@@ -149,7 +149,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       if (stopped) return;
       stopped = true;
       scheduler.stop();
-      webhooks.reset();
+      webhooks.stop();
       timers.clear();
       await new Promise((resolve) => {
         server.close(() => resolve(undefined));

@@ -30,6 +30,8 @@ export interface Webhooks {
   list(): WebhookDelivery[];
   /** Forgets scheduled retries and held notifications (the store and the scheduler forget the rest). */
   reset(): void;
+  /** Forgets as reset() does, and ends the attempts on their way at once (each recorded as failed: aborted). */
+  stop(): void;
 }
 
 /** A notification on its way: its record and what it sends. */
@@ -93,6 +95,8 @@ export function createWebhooks({
   let dropped = 0;
   /** The notification of each delivery record, to end those the store forgets. */
   const notifications = new WeakMap<WebhookDelivery, Notification>();
+  /** Aborted by stop(): no attempt outlives the sandbox, whatever its merchant does. */
+  const stopping = new AbortController();
 
   /** A turn to send: at once when fewer than webhookConcurrency are being sent, else once one ends. */
   function turn(n: Notification): true | Promise<boolean> {
@@ -191,6 +195,7 @@ export function createWebhooks({
         timeoutMs: config.webhookTimeoutMs,
         // A reply is a few hundred bytes; more is neither read nor kept in the record.
         maxReplyBytes: MAX_REPLY_BYTES,
+        signal: stopping.signal,
       });
       delivery.state = result.valid && result.outcome === 'success' ? 'delivered' : result.valid ? 'not-accepted' : 'invalid-reply';
       delivery.httpStatus = result.httpStatus;
@@ -344,6 +349,20 @@ export function createWebhooks({
     h?.release();
   }
 
+  function reset(): void {
+    generation++;
+    retrying.clear();
+    for (const t of waiting.drain()) {
+      if (t.state !== 'waiting') continue;
+      t.state = 'dropped';
+      t.go(false);
+    }
+    dropped = 0;
+    const h = held;
+    held = undefined;
+    h?.drop();
+  }
+
   return {
     notify(mid, tokenInfo) {
       // One notification is held back at a time: while one is, a reorder fault waits for the next.
@@ -377,18 +396,10 @@ export function createWebhooks({
       await Promise.allSettled([...inFlight]);
     },
     list: () => store.deliveries,
-    reset() {
-      generation++;
-      retrying.clear();
-      for (const t of waiting.drain()) {
-        if (t.state !== 'waiting') continue;
-        t.state = 'dropped';
-        t.go(false);
-      }
-      dropped = 0;
-      const h = held;
-      held = undefined;
-      h?.drop();
+    reset,
+    stop() {
+      reset();
+      stopping.abort();
     },
   };
 }
