@@ -8,8 +8,8 @@
 import { decodeUtf8, depthExceeds, NOT_UTF8 } from './parse.js';
 import { pointerSegment } from './pointer.js';
 
-/** The text, decoded and checked, or a message that never quotes it (parseJson's). */
-export type CheckedJson = { ok: true; text: string } | { ok: false; message: string };
+/** The text, decoded and checked, or a message that never quotes it (parseJson's, `tooDeep` included). */
+export type CheckedJson = { ok: true; text: string } | { ok: false; message: string; tooDeep?: true };
 
 /**
  * Whether the text, or its bytes (checked to be UTF-8), is JSON that parseJson accepts, with its
@@ -21,7 +21,8 @@ export function checkJson(input: string | Uint8Array, { maxDepth }: { maxDepth?:
   let text = decoded;
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   if (blank(text)) return { ok: false, message: 'the input is empty' };
-  if (maxDepth !== undefined && depthExceeds(text, maxDepth)) return { ok: false, message: `the input is nested deeper than ${maxDepth} levels` };
+  if (maxDepth !== undefined && depthExceeds(text, maxDepth))
+    return { ok: false, message: `the input is nested deeper than ${maxDepth} levels`, tooDeep: true };
   const problem = scan(text);
   return problem === null ? { ok: true, text } : { ok: false, message: problem };
 }
