@@ -1,12 +1,12 @@
-// Each format the validators check with our own code (generated/formats.cjs, DECISIONS.md D-62)
+// Each format the validators check with our own code (generated/formats.js, DECISIONS.md D-62)
 // alone, against ajv-formats' full check of the same text, in the same rounds: a typical valid
 // value of the contract's examples and a typical refused one.
-import { createRequire } from 'node:module';
+import { fullFormats as full } from 'ajv-formats/dist/formats.js';
+import { exactFormats as exact } from '../generated/formats.js';
 import { pairedNsPerOp } from './stats.mjs';
 
-const require = createRequire(import.meta.url);
-const exactFormats = /** @type {Record<string, any>} */ (require('../generated/formats.cjs').exactFormats);
-const fullFormats = /** @type {Record<string, any>} */ (require('ajv-formats/dist/formats').fullFormats);
+const exactFormats = /** @type {Record<string, any>} */ (exact);
+const fullFormats = /** @type {Record<string, any>} */ (full);
 
 /** A format as a function of the text. @param {any} f @returns {(s: string) => boolean} */
 const check = (f) =>

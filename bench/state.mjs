@@ -4,9 +4,9 @@
 // transaction tokens, wallet blocks or subscriptions, and against the same sandbox reset (warm,
 // empty), in the same run. The state is built through the operations themselves (tokenize,
 // pre-auth, create subscription) or the sandbox's order creation; its clock is frozen, so nothing
-// expires or activates meanwhile. INIT tokens are kept whatever the retention, and are measured
-// at the default retention (10 000), where every new token passes the kept ones; orders, blocks and
-// subscriptions at a retention of 200 000, so that all 100 000 stay (DECISIONS.md, D-65).
+// expires or activates meanwhile. INIT tokens are measured at the default retention (10 000), where
+// every new token passes the kept ones (at most twice the retention stay pending, D-67); orders,
+// blocks and subscriptions at a retention of 200 000, so that all 100 000 stay (DECISIONS.md, D-65).
 // Usage: node bench/run.mjs --only state (or node bench/state.mjs)
 
 import { fork } from 'node:child_process';
@@ -131,7 +131,7 @@ export async function stateFigures() {
   // Card tokens still INIT, at the default retention.
   const tokens = await sandboxChild(10_000);
   try {
-    const card = encryptCardData({ cardNumber: '5555555555554444', expiryMonth: '12', expiryYear: '2030', securityCode: '123' }, tokens.publicKeyPem, {
+    const card = await encryptCardData({ cardNumber: '5555555555554444', expiryMonth: '12', expiryYear: '2030', securityCode: '123' }, tokens.publicKeyPem, {
       now: new Date(NOW),
     });
     const body = { ...example('TokenizeCardRequest').body, encryptedCardData: card, userInfo: { custId: 'CUST_001' } };

@@ -7,6 +7,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundle, loadConfig, stringifyYaml } from '@redocly/openapi-core';
+import { buildContractModules } from './lib/contractModules.mjs';
 import { buildDocs } from './lib/docs.mjs';
 import { buildFieldNames } from './lib/fieldNames.mjs';
 import { buildOperationIndex } from './lib/operationIndex.mjs';
@@ -36,14 +37,19 @@ ${HEADER} \`npm run check:generated\` fails when these files differ from what op
 | \`openapi.yaml\`, \`openapi.json\` | the bundled contract: one document, components referenced by name |
 | \`openapi.d.ts\` | TypeScript types (openapi-typescript): \`paths\`, \`webhooks\`, \`components\`, \`operations\` |
 | \`validators.js\`, \`validators.d.ts\` | precompiled AJV validators (JSON Schema 2020-12, strict), one per operation and direction: \`initiatePaymentRequest\`, \`initiatePaymentResponse\`, ...; they stop at the first problem |
-| \`validators/<name>.cjs\`, \`validators/<name>.detailed.cjs\` | the same validators, one module per operation and direction (a request's with the validators of its query and path parameters), which \`validate()\` loads the first time it meets that operation; \`.detailed\` reports every problem and is loaded only when a payload is invalid |
-| \`formats.cjs\` | what the validators run besides their own code: the exact date, time, URI and IPv6 checks and the count of characters (a copy of \`scripts/lib/formats.cjs\`) |
+| \`validators/<name>.js\`, \`validators/<name>.detailed.js\` (and their \`.d.ts\`) | the same validators, one module per operation and direction (a request's with the validators of its query and path parameters, \`<operationId>Query\`, \`<operationId>Path\`), so that a program or a bundle takes only the operations it uses; \`.detailed\` reports every problem. Without AJV's messages: \`validate()\` words the problems |
+| \`validators/<operationId>.js\` (and its \`.d.ts\`) | an operation's four modules by role (\`request\`, \`requestDetailed\`, \`response\`, \`responseDetailed\`): what the package's \`gateway-contract/validators/<operationId>\` validates with |
+| \`formats.js\` | what the validators run besides their own code: the exact date, time, URI and IPv6 checks and the count of characters (a copy of \`scripts/lib/formats.mjs\`) |
+| \`contract.js\`, \`contract.d.ts\` | \`contract\`: the part of the bundled contract that words a validation problem (the component schemas and parameters with their constraints, \`$ref\`s and titles, and the descriptions a problem quotes); an issue's \`schemaPath\` resolves in it as in \`openapi.json\` |
+| \`examples.js\`, \`examples.d.ts\` | \`examples\`: the contract's named examples (\`components.examples\`), by name: summary and value |
 | \`fieldNames.js\`, \`fieldNames.d.ts\` | every field name of the contract: the only keys an error, log or report names |
 | \`operations.js\`, \`operations.d.ts\` | the operation index: operationId, method, host, path, parameters, schemas, examples, authentication, named checks, idempotence, and how a call is put together |
 | \`resultCodes.js\`, \`resultCodes.d.ts\`, \`resultCodes.json\`, \`result-codes.md\` | the result-code catalog: per operation, each code with its status, message(s), meaning and next step; the next-step actions |
 | \`docs/index.html\` | the reference docs: one self-contained page that renders with no network, with the changes of the contract's version (from CHANGELOG.md) |
 
-Only src/ and users depend on these files; nothing here depends on src/.
+Only src/ and users depend on these files; nothing here depends on src/. Every \`.js\` file is an ES
+module with static imports only (the validators import \`formats.js\`, which imports ajv-formats' table
+of formats), and none reads a file: they load in Node, in edge runtimes and, bundled, in browsers.
 `;
 
 async function main() {
@@ -81,6 +87,8 @@ async function main() {
   Object.assign(files, buildResultCatalog(doc, HEADER));
   step('validators');
   Object.assign(files, buildValidators(doc, HEADER));
+  step('contract and examples modules');
+  Object.assign(files, buildContractModules(doc, HEADER));
   step('types');
   Object.assign(files, await buildTypes(doc, HEADER));
   if (!skipDocs) {

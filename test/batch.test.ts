@@ -1,11 +1,39 @@
 // validateMany(): many payloads in one run, each with exactly validate()'s verdict; what a run keeps
 // is bounded; problems are placed on the line of their field.
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { modifyOrderRequest } from '../generated/validators/modifyOrderRequest.detailed.js';
 import { pointerOffset, pointerPosition } from '../src/json/position.js';
+import { issuesFromAjv, type ValidationIssue } from '../src/validation/errors.js';
 import { validate } from '../src/validation/validate.js';
 import { type CaseResult, type PayloadRecord, validateMany } from '../src/validation/validateMany.js';
 import { contractExamples } from './helpers/examples.js';
 import { loadFixtures } from './helpers/fixtures.js';
+
+const contract = JSON.parse(readFileSync(new URL('../generated/openapi.json', import.meta.url), 'utf8'));
+
+/** The issues of a modify order request, and how many reads of the contract describing them took. */
+function describeCounted(payload: unknown): { issues: ValidationIssue[]; reads: number } {
+  let reads = 0;
+  const proxies = new WeakMap<object, object>();
+  const counted = (node: object): object => {
+    let proxy = proxies.get(node);
+    if (!proxy) {
+      proxy = new Proxy(node, {
+        get(target, key) {
+          reads++;
+          const value = Reflect.get(target, key);
+          return value && typeof value === 'object' ? counted(value) : value;
+        },
+      });
+      proxies.set(node, proxy);
+    }
+    return proxy;
+  };
+  modifyOrderRequest(payload);
+  const issues = issuesFromAjv(modifyOrderRequest.errors ?? [], counted(contract), '#/components/schemas/ModifyOrderRequest', payload);
+  return { issues, reads };
+}
 
 /** A case's problems without the places reports add, to compare with validate()'s. */
 const bare = (c: CaseResult) => c.errors.map(({ line: _l, column: _c, ...issue }) => issue);
@@ -99,6 +127,38 @@ describe('validateMany()', () => {
     expect(second.errors).toHaveLength(50);
     expect(third.errors).toHaveLength(1);
     expect(third.errorCount).toBe(first.errorCount);
+  });
+
+  it('describes a payload of many unknown keys, or of many invalid items, with work that does not grow with them', async () => {
+    const [example] = contractExamples().filter((e) => e.operationId === 'modifyOrder' && e.direction === 'request');
+    const withKeys = (n: number) => {
+      const payload = structuredClone(example?.payload);
+      payload.body.TXN_AMOUNT = '1.00';
+      for (let k = 0; k < n; k++) payload.body[`unknownKey${k}`] = k;
+      return payload;
+    };
+    const withItems = (n: number) => {
+      const payload = structuredClone(example?.payload);
+      payload.body.goodsInfo = Array.from({ length: n }, (_, i) => ({ unknownKey: i, TXN_AMOUNT: i }));
+      return payload;
+    };
+    // The unknown keys of one object are one problem; the first is named by the field it most likely meant.
+    const keys = withKeys(150);
+    const [one] = (await validateMany([{ operationId: 'modifyOrder', direction: 'request', payload: keys }], { parameters: false })).cases as [CaseResult];
+    expect(one.errors.map((e) => [e.pointer, e.rule])).toEqual([['/body/<unknown key>', 'additionalProperties']]);
+    expect(one.errors[0]?.message).toContain('Did you mean "txnAmount"?');
+    expect(bare(one)).toEqual((validate('modifyOrder', 'request', keys, { parameters: false }) as { errors: unknown[] }).errors);
+    // The work is counted as reads of the contract: each unknown key was placed in the contract,
+    // worded and then dropped as the same problem (4.6 ms a payload against 0.03 ms valid; 10 000
+    // such NDJSON lines took 41 s), and each of a hundred items placed the same rules again.
+    const few = describeCounted(withKeys(1));
+    const many = describeCounted(withKeys(150));
+    expect(many.issues).toEqual(few.issues);
+    expect(many.reads, `${few.reads} reads for 1 unknown key`).toBeLessThanOrEqual(few.reads + 50);
+    const item = describeCounted(withItems(1));
+    const items = describeCounted(withItems(150));
+    expect(items.issues).toHaveLength(101);
+    expect(items.reads, `${item.reads} reads for 1 invalid item`).toBeLessThanOrEqual(2 * item.reads + 200);
   });
 
   it('stops at maxCases and says so', async () => {

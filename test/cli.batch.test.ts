@@ -1,12 +1,13 @@
 // `gateway-contract validate` as CI pipelines run it: many payloads in one process (files,
 // directories, globs, NDJSON, HAR), every report format, --output, and the exit statuses.
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../src/cli/main.js';
-import { runCli } from './helpers/cli.js';
+import { BIN, runCli } from './helpers/cli.js';
 import { contractExamples } from './helpers/examples.js';
 import { harEntry, harOf } from './helpers/har.js';
 import { sarifProblems } from './helpers/sarifSchema.js';
@@ -92,6 +93,24 @@ describe('many payload files in one run', () => {
     expect(xml).toMatch(/^<\?xml/);
     expect((xml.match(/<testcase /g) ?? []).length).toBe(10);
     expect((xml.match(/<failure /g) ?? []).length).toBe(2);
+  });
+});
+
+describe('file names', () => {
+  it('reads a file whose name is not UTF-8, and escapes bytes and bidirectional-text characters in every name shown', async () => {
+    file('names/keep.txt', '');
+    const dirOf = at('names');
+    writeFileSync(Buffer.concat([Buffer.from(`${dirOf}/`), Buffer.from('caf\xe9.json', 'latin1')]), JSON.stringify({ head: {}, body: {} }));
+    writeFileSync(join(dirOf, 'invoice_\u202enosj.json'), JSON.stringify({ head: {}, body: {} }));
+    for (const format of ['json', 'text', 'junit', 'sarif', 'github']) {
+      const result = await runCli(['validate', 'preAuthorize', 'request', dirOf, '--format', format], undefined, {}, dirOf);
+      expect(result.status, result.stderr).toBe(1);
+      const out = result.stdout + result.stderr;
+      expect(out, format).not.toMatch(/[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c\ufffd]/);
+      expect(out, format).not.toContain('cannot be read');
+      expect(out, format).toMatch(/caf\\{1,2}xE9\.json/);
+      expect(out, format).toMatch(/invoice_\\{1,2}u202Enosj\.json/);
+    }
   });
 });
 
@@ -243,6 +262,82 @@ describe("the README's examples", () => {
     }
     expect(readFileSync(join(work, 'reports/payloads.xml'), 'utf8')).toContain('<testsuite name="initiatePayment request" tests="1" failures="0"');
     expect(readFileSync(join(work, 'reports/traffic.xml'), 'utf8')).toContain('<testsuite name="notifyTokenStatus response" tests="1" failures="0"');
+  });
+});
+
+describe('inputs that are pipes, FIFOs, endless or empty', () => {
+  /** Runs a shell command line (for `<(cmd)`), with `$BIN` the command. */
+  function shell(line: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
+    return new Promise((resolve, reject) => {
+      const child = spawn('bash', ['-c', line], { env: { ...process.env, BIN, NODE: process.execPath }, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.setEncoding('utf8').on('data', (d) => {
+        stdout += d;
+      });
+      child.stderr.setEncoding('utf8').on('data', (d) => {
+        stderr += d;
+      });
+      child.on('error', reject);
+      child.on('close', (status) => resolve({ status, stdout, stderr }));
+    });
+  }
+
+  it('reads <(cmd) as it reads a file: payload files, NDJSON and HAR', async () => {
+    const okFile = at(`pay/ok/${pay.name}.json`);
+    const records = file('piped.ndjson', ndjson([{ operationId: 'initiatePayment', direction: 'request', payload: pay.payload, query: pay.query }]));
+    const har = file('piped.har', harOf([harEntry('POST', 'https://router.example/aoa-acquiring-biz/v2/payment?mid=M1&orderId=O1', pay.payload)]));
+    const files = await shell(`"$NODE" "$BIN" validate initiatePayment request <(cat '${okFile}') --query mid=MERCHANT0001 --query orderId=ORDER-1001`);
+    expect(files, files.stderr).toMatchObject({ status: 0, stderr: '1 payload: 1 valid, 0 invalid\n' });
+    const lines = await shell(`"$NODE" "$BIN" validate --ndjson <(cat '${records}')`);
+    expect(lines, lines.stderr).toMatchObject({ status: 0, stderr: '1 payload: 1 valid, 0 invalid\n' });
+    const recorded = await shell(`"$NODE" "$BIN" validate --har <(cat '${har}') --no-parameters`);
+    expect(recorded.stderr).toBe('1 payload: 0 valid, 1 invalid\n');
+    // Within --max-bytes, as a file.
+    const big = await shell(`"$NODE" "$BIN" validate initiatePayment request <(cat '${okFile}') --max-bytes 100`);
+    expect(big.status).toBe(1);
+    expect(JSON.parse(big.stdout)).toMatchObject({ rule: 'maxBytes' });
+  });
+
+  it('waits at most --timeout-ms for a FIFO with no writer, and stops an endless input at --max-bytes', async () => {
+    const fifo = at('nobody.fifo');
+    spawnSync('mkfifo', [fifo]);
+    for (const args of [
+      ['initiatePayment', 'request', fifo, '--no-parameters'],
+      ['--ndjson', fifo],
+      ['--har', fifo],
+    ]) {
+      const started = Date.now();
+      const result = await runCli(['validate', ...args, '--timeout-ms', '300']);
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(result.status).toBe(1);
+      expect(JSON.parse(result.stdout)).toMatchObject({ rule: 'readable', message: 'The input sent nothing for 300 ms (see --timeout-ms).' });
+    }
+    // `--ndjson /dev/zero`: one line that never ends.
+    const zero = await runCli(['validate', '--ndjson', '/dev/zero', '--max-bytes', '1000000']);
+    expect(zero.status).toBe(1);
+    expect(JSON.parse(zero.stdout)).toMatchObject({
+      name: '/dev/zero:1',
+      rule: 'maxBytes',
+      message: 'Line 1 is longer than 1000000 bytes (see --max-bytes); the input was not read past it.',
+    });
+  });
+
+  it('is a usage error when the input holds no payload at all: an empty capture does not pass', async () => {
+    const empty = file('empty.ndjson', '');
+    const blank = file('blank.ndjson', '\n\n  \n');
+    const noCall = file('no-call.har', harOf([harEntry('GET', 'https://cdn.example/app.js', undefined, 'x')]));
+    for (const [args, input] of [
+      [['--ndjson', empty], undefined],
+      [['--ndjson', blank], undefined],
+      [['--ndjson', '-'], ''],
+      [['--har', noCall], undefined],
+      [['--har', file('no-entries.har', harOf([]))], undefined],
+    ] as const) {
+      const result = await runCli(['validate', ...args], input);
+      expect(result.status, args.join(' ')).toBe(2);
+      expect(result.stderr).toMatch(/\ngateway-contract validate: the input holds no payload: nothing was validated\n$/);
+    }
   });
 });
 

@@ -99,7 +99,8 @@ describe('gateway-contract validate', () => {
   it('gives the verdict of every fixture: exit 1, the expected pointers', async () => {
     const root = new URL('./fixtures/', import.meta.url);
     for (const op of readdirSync(root)) {
-      for (const name of readdirSync(new URL(`${op}/`, root))) {
+      // The payload fixtures of each operation (gate/ holds the change gate's, which are not payloads).
+      for (const name of readdirSync(new URL(`${op}/`, root)).filter((n) => n.endsWith('.json'))) {
         const fixture = JSON.parse(readFileSync(new URL(`${op}/${name}`, root), 'utf8'));
         const args = ['validate', fixture.operationId, fixture.direction, file(`fx-${op}-${name}`, fixture.payload)];
         for (const [k, v] of Object.entries(fixture.query ?? {})) args.push('--query', `${k}=${v}`);

@@ -199,6 +199,52 @@ describe('createGatewayClient', () => {
     }
   });
 
+  it('never follows a redirect: it is an HTTP error whose outcome is unknown, and nothing goes to the other address', async () => {
+    // Another origin that would answer as the service does, were the call ever sent there.
+    const elsewhere = await startServer((_req, res) => json(res, example('PaySucceeded')));
+    let status = 307;
+    const redirecting = await startServer((req, res) => {
+      res.writeHead(status, { location: `${elsewhere.url}${req.url}`, 'content-type': 'application/json' });
+      res.end(JSON.stringify(example('PaySucceeded')));
+    });
+    try {
+      const seen: Request[] = [];
+      const clients = [
+        createGatewayClient({ gatewayUrl: redirecting.url, routerUrl: redirecting.url, signer: testSigner }),
+        // A caller's fetch gets a Request that says not to follow, and fetch honours it.
+        createGatewayClient({
+          gatewayUrl: redirecting.url,
+          routerUrl: redirecting.url,
+          signer: testSigner,
+          fetch: (request) => {
+            seen.push(request);
+            return fetch(request);
+          },
+        }),
+      ];
+      for (const c of clients) {
+        for (status of [301, 302, 303, 307, 308]) {
+          const before = redirecting.requests.length;
+          const error = await c.initiatePayment({ txnToken: 'TXN-SECRET', body: example('PayWithUpi').body }).catch((e) => e);
+          expect(error, String(status)).toBeInstanceOf(GatewayHttpError);
+          expect(error).toMatchObject({ kind: 'http', status, sent: 'yes', nextStep: { action: 'query-status' } });
+          expect(error.message).toMatch(/redirect/);
+          expect(error.message).not.toContain(elsewhere.url);
+          expect(redirecting.requests.length - before).toBe(1);
+          // An idempotent operation may be sent again later, to the service's own address.
+          const list = await c.listSubscriptions({ token: 'SSO-1', body: example('ListSubscriptionsRequest').body }).catch((e) => e);
+          expect(list).toMatchObject({ kind: 'http', status, sent: 'yes', nextStep: { action: 'retry-later' } });
+        }
+      }
+      expect(seen.length).toBeGreaterThan(0);
+      for (const request of seen) expect(request.redirect).toBe('manual');
+      expect(elsewhere.requests).toEqual([]);
+    } finally {
+      await elsewhere.close();
+      await redirecting.close();
+    }
+  });
+
   it('treats a JSON array as no envelope, names only the media type, and keeps answers out of printed errors', async () => {
     const marker = 'tok_LEAKED_4111111111111111';
     const array = await startServer((_req, res) => json(res, [marker]));

@@ -5,14 +5,14 @@
 // docs section, and the two commands on real files.
 
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { CHANGELOG_INTRO, releaseSection, sectionOf, versionsOf, withSection } from '../scripts/lib/changelog.mjs';
 import { checkContract, renderReport } from '../scripts/lib/changeReport.mjs';
-import { diffContracts } from '../scripts/lib/contractDiff.mjs';
+import { diffContracts, LEVELS } from '../scripts/lib/contractDiff.mjs';
 import { bumpBetween, judgeVersions } from '../scripts/lib/contractVersion.mjs';
 import { changesSection, docsDocument } from '../scripts/lib/docs.mjs';
 import { resultCatalogOf } from '../scripts/lib/resultCatalog.mjs';
@@ -39,6 +39,33 @@ function changesAfter(edit: (doc: any) => void): Change[] {
 /** The changes from an edited copy back to the contract: the opposite edit. */
 function changesBefore(edit: (doc: any) => void): Change[] {
   return diffContracts(edited(edit), base);
+}
+
+/** A copy of `doc` with a JSON Patch (RFC 6902: add, remove, replace; `-` appends to a list) applied. */
+function patched(doc: any, patch: { op: 'add' | 'remove' | 'replace'; path: string; value?: unknown }[] | null): any {
+  let copy = structuredClone(doc);
+  for (const { op, path, value } of patch ?? []) {
+    if (path === '') {
+      copy = structuredClone(value);
+      continue;
+    }
+    const keys = path
+      .slice(1)
+      .split('/')
+      .map((k) => k.replace(/~1/g, '/').replace(/~0/g, '~'));
+    const last = keys.pop() as string;
+    const parent = keys.reduce((node, key) => node?.[key], copy);
+    if (parent === undefined || parent === null) throw new Error(`${op} ${path}: no such place`);
+    if (Array.isArray(parent)) {
+      const at = last === '-' ? parent.length : Number(last);
+      if (op === 'add') parent.splice(at, 0, structuredClone(value));
+      else parent.splice(at, 1, ...(op === 'replace' ? [structuredClone(value)] : []));
+    } else if (op === 'remove') {
+      if (!Object.hasOwn(parent, last)) throw new Error(`remove ${path}: no such place`);
+      delete parent[last];
+    } else parent[last] = structuredClone(value);
+  }
+  return copy;
 }
 
 /** The one change of a list (fails, showing them, when there are more or none). */
@@ -547,6 +574,190 @@ describe('named checks are part of the contract', () => {
       ),
     ).toMatchObject({ operation: 'notifyTokenStatus', level: 'notable' });
   });
+});
+
+describe('fields that become an enum, empty patterns', () => {
+  it('a request field, a request body or a request parameter that becomes an enum is breaking, as one change; in a response it is compatible', () => {
+    const field = only(
+      changesAfter((d) => {
+        S(d).PaymentRequestBody.properties.txnNote.enum = ['A', 'B'];
+      }),
+    );
+    expect(field).toMatchObject({
+      operation: 'initiatePayment',
+      direction: 'request',
+      level: 'breaking',
+      kind: 'became-enum',
+      location: '/components/schemas/PaymentRequestBody/properties/txnNote/enum',
+      message: 'request body.txnNote: now limited to ["A","B"]',
+    });
+    // The way back: any string again.
+    expect(
+      only(
+        changesBefore((d) => {
+          S(d).PaymentRequestBody.properties.txnNote.enum = ['A', 'B'];
+        }),
+      ),
+    ).toMatchObject({ level: 'notable', kind: 'enum-removed' });
+    expect(
+      only(
+        changesAfter((d) => {
+          S(d).PreAuthRequest.enum = [{ head: {}, body: {} }];
+        }),
+      ),
+    ).toMatchObject({
+      operation: 'preAuthorize',
+      direction: 'request',
+      level: 'breaking',
+      kind: 'became-enum',
+      location: '/components/schemas/PreAuthRequest/enum',
+    });
+    // A parameter of three operations, its schema written in place.
+    const inline = (values?: string[]) => (d: any) => {
+      d.components.parameters.OrderIdQuery.schema = { type: 'string', ...(values ? { enum: values } : {}) };
+    };
+    const parameter = diffContracts(edited(inline()), edited(inline(['O1', 'O2'])));
+    expect(parameter.map((c) => [c.operation, c.level, c.kind, c.message])).toEqual(
+      ['initiatePayment', 'modifyOrder', 'createSubscription'].map((op) => [
+        op,
+        'breaking',
+        'became-enum',
+        'query parameter orderId: now limited to ["O1","O2"]',
+      ]),
+    );
+    const answer = only(
+      changesAfter((d) => {
+        S(d).PreAuthResponseBody.properties.preAuthId.enum = ['P1', 'P2'];
+      }),
+    );
+    expect(answer).toMatchObject({ direction: 'response', level: 'notable', kind: 'became-enum', message: 'response body.preAuthId: now one of ["P1","P2"]' });
+    // An answer's field no longer limited: a validator of the released contract refuses what it may now hold.
+    expect(
+      only(
+        changesBefore((d) => {
+          S(d).PreAuthResponseBody.properties.preAuthId.enum = ['P1', 'P2'];
+        }),
+      ),
+    ).toMatchObject({ direction: 'response', level: 'breaking', kind: 'enum-removed' });
+  });
+
+  it('an empty pattern accepts every string: put in place of one it removes the constraint; added, it changes nothing', () => {
+    const replaced = only(
+      changesAfter((d) => {
+        S(d).PreAuthRequestBody.properties.orderId.pattern = '';
+      }),
+    );
+    expect(replaced).toMatchObject({
+      level: 'notable',
+      kind: 'pattern-changed',
+      message: 'request body.orderId: pattern "^[A-Za-z0-9@._-]+$" removed (an empty pattern accepts every string)',
+    });
+    expect(
+      only(
+        changesBefore((d) => {
+          S(d).PreAuthRequestBody.properties.orderId.pattern = '';
+        }),
+      ),
+    ).toMatchObject({ level: 'breaking', kind: 'pattern-changed' });
+    expect(
+      only(
+        changesAfter((d) => {
+          S(d).PaymentRequestBody.properties.txnNote.pattern = '';
+        }),
+      ),
+    ).toMatchObject({ level: 'patch', kind: 'pattern-changed', message: 'request body.txnNote: pattern "" added: it accepts every string' });
+    expect(
+      only(
+        changesAfter((d) => {
+          S(d).PreAuthResponseBody.properties.orderId.pattern = '';
+        }),
+      ),
+    ).toMatchObject({ direction: 'response', level: 'patch', kind: 'pattern-changed' });
+    // An answer's pattern removed: it may now hold what a validator of the released contract refuses.
+    expect(
+      only(
+        changesAfter((d) => {
+          S(d).PreAuthResponseBody.properties.preAuthId.pattern = '';
+        }),
+      ),
+    ).toMatchObject({ direction: 'response', level: 'breaking', kind: 'pattern-changed' });
+  });
+});
+
+describe('documents of another shape', () => {
+  it('a result-code table removed or an answer reshaped is said in one line, and the rest compared', () => {
+    const flat = edited((d) => {
+      S(d).ModifyOrderResultInfo = {
+        type: 'object',
+        required: ['resultCode', 'resultStatus'],
+        properties: { resultCode: { type: 'string' }, resultStatus: { type: 'string' }, resultMsg: { type: 'string' } },
+      };
+    });
+    const noTable = diffContracts(base, flat);
+    const said = noTable.filter((c) => c.kind === 'result-codes-not-compared');
+    expect(said).toEqual([
+      expect.objectContaining({
+        operation: 'modifyOrder',
+        direction: 'response',
+        level: 'breaking',
+        message: 'response: no result-code table found in the new contract (a oneOf whose branches pin resultCode or statusCode): its codes are not compared',
+      }),
+    ]);
+    expect(noTable.length).toBeGreaterThan(1);
+    const text = edited((d) => {
+      d.paths['/aoa-acquiring-biz/v2/modifyOrder'].post.responses['200'].content = { 'text/plain': { schema: { type: 'string' } } };
+    });
+    for (const [before, after] of [
+      [base, text],
+      [text, base],
+    ]) {
+      const changes = diffContracts(before, after);
+      expect(changes.filter((c) => c.kind === 'result-codes-not-compared' && c.operation === 'modifyOrder')).toHaveLength(1);
+      expect(changes.some((c) => c.level === 'breaking')).toBe(true);
+    }
+  });
+
+  it('a document not shaped like this contract is compared as far as it can be, without throwing', () => {
+    const other = {
+      openapi: '3.1.0',
+      info: { title: 'Other', version: '1.0.0' },
+      paths: { '/ping': { get: { responses: { 200: { description: 'pong' } } } } },
+    };
+    for (const [before, after] of [
+      [base, other],
+      [other, base],
+      [other, structuredClone(other)],
+      [{}, other],
+    ]) {
+      const changes = diffContracts(before, after);
+      for (const c of changes) expect(c.message.split('\n')).toHaveLength(1);
+    }
+    expect(diffContracts(other, structuredClone(other))).toEqual([]);
+  });
+});
+
+describe('one fixture pair per class of change (test/fixtures/gate)', () => {
+  // Each folder, named after the class of change it shows (`became-enum.request-parameter`), holds
+  // two small JSON Patch lists (RFC 6902, in YAML) applied to the contract as it is: before.yaml
+  // makes the released side, after.yaml the edited one; expected.yaml says the class and its level.
+  const GATE = new URL('./fixtures/gate/', import.meta.url);
+  const fixtures = readdirSync(GATE).sort();
+
+  it('classifies each pair as its class, at its level, and nothing in it more severe', () => {
+    expect(fixtures.length).toBeGreaterThanOrEqual(80);
+    const wrong: string[] = [];
+    for (const name of fixtures) {
+      const read = (file: string) => parseYaml(readFileSync(new URL(`${name}/${file}`, GATE), 'utf8'));
+      const expected = read('expected.yaml') as { kind: string; level: Change['level'] };
+      expect(name === expected.kind || name.startsWith(`${expected.kind}.`), `${name} is named after its class`).toBe(true);
+      const changes = diffContracts(patched(base, read('before.yaml')), patched(base, read('after.yaml')));
+      const top = LEVELS.find((level) => changes.some((c) => c.level === level));
+      if (top !== expected.level || !changes.some((c) => c.kind === expected.kind && c.level === expected.level))
+        wrong.push(`${name}: expected ${expected.kind} (${expected.level}), got ${changes.map((c) => `${c.kind} (${c.level})`).join(', ') || 'no change'}`);
+    }
+    expect(wrong).toEqual([]);
+    // A hundred comparisons of the whole contract: longer than a test's default time on a busy machine.
+  }, 180_000);
 });
 
 describe('documentation, operations, components and what the check must not invent', () => {

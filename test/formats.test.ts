@@ -1,32 +1,53 @@
-// The formats the validators check with our own code (scripts/lib/formats.cjs, shipped as
-// generated/formats.cjs) give exactly ajv-formats' full verdicts: on hand-picked cases (impossible
+// The formats the validators check with our own code (scripts/lib/formats.mjs, shipped as
+// generated/formats.js) give exactly ajv-formats' full verdicts: on hand-picked cases (impossible
 // days, leap years, leap seconds, time zones, IP literals in URIs, percent-encoding, compressed
 // IPv6) and on generated strings. Their fast paths only ever accept what the full checks accept.
 // And the keyword code the generator writes (scripts/lib/keywordCode.mjs) gives AJV's own verdicts
 // and errors. Speed is measured in the benchmark (`npm run bench -- --only formats`), never here.
 
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import formatsModule from 'ajv-formats/dist/formats.js';
 import fc from 'fast-check';
 import { checkSync } from 'recheck';
 import { describe, expect, it } from 'vitest';
+import * as shippedModule from '../generated/formats.js';
 import { createAjv } from '../scripts/lib/ajvBuild.mjs';
+import * as oursModule from '../scripts/lib/formats.mjs';
 import { validate } from '../src/validation/validate.js';
 import { fcParameters } from './helpers/arbitraries.js';
 
-const require = createRequire(import.meta.url);
-const ours = require('../scripts/lib/formats.cjs') as {
+const ours = oursModule as {
   exactFormats: Record<string, ((s: string) => boolean) | { validate: (s: string) => boolean }>;
   commonUri: (s: string) => boolean;
   commonIpv6: (s: string) => boolean;
   COMMON_URI: RegExp;
 };
-const shipped = require('../generated/formats.cjs') as typeof ours;
+const shipped = shippedModule as typeof ours;
 const contract = JSON.parse(readFileSync(new URL('../generated/openapi.json', import.meta.url), 'utf8'));
 const example = (name: string) => structuredClone(contract.components.examples[name].value);
 const full: Record<string, any> = (formatsModule as any).fullFormats ?? (formatsModule as any).default.fullFormats;
+
+/**
+ * RFC 3339 `date-time` (section 5.6) read from its grammar: `full-date`, then `T` (or `t`, or a
+ * space, as its note allows), then `full-time` with `Z` (or `z`) or a `+hh:mm` / `-hh:mm` offset;
+ * days of each month and leap years, hours to 23, a leap second only at 23:59:60 UTC. The date-time
+ * check is held to this, not to ajv-formats, which takes any white space between date and time,
+ * offsets without a colon (`+0530`, `+05`) and the hour 24 of a leap second (D-62).
+ */
+function rfc3339DateTime(s: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:[Zz]|([+-])(\d{2}):(\d{2}))$/.exec(s);
+  if (!m) return false;
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+  const leapYear = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  const days = [31, leapYear ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+  if (month < 1 || month > 12 || day < 1 || day > (days[month - 1] as number)) return false;
+  const [sign, offsetHours, offsetMinutes] = [m[7], Number(m[8] ?? 0), Number(m[9] ?? 0)];
+  if (hour > 23 || minute > 59 || second > 60 || offsetHours > 23 || offsetMinutes > 59) return false;
+  if (second < 60) return true;
+  const utc = hour * 60 + minute - (sign === '-' ? -1 : 1) * (offsetHours * 60 + offsetMinutes);
+  return ((utc % 1440) + 1440) % 1440 === 23 * 60 + 59;
+}
 
 const check =
   (f: unknown) =>
@@ -34,7 +55,8 @@ const check =
     typeof f === 'function' ? f(s) : f instanceof RegExp ? f.test(s) : (f as { validate: (s: string) => boolean }).validate(s);
 const NAMES = ['date', 'time', 'date-time', 'uri', 'ipv6'] as const;
 const oursOf = (name: string) => check(ours.exactFormats[name]);
-const fullOf = (name: string) => check(full[name]);
+/** What each check is held to: ajv-formats' full check, and RFC 3339 itself for date-time. */
+const fullOf = (name: string) => (name === 'date-time' ? rfc3339DateTime : check(full[name]));
 
 const CASES: Record<(typeof NAMES)[number], string[]> = {
   date: [
@@ -119,6 +141,22 @@ const CASES: Record<(typeof NAMES)[number], string[]> = {
     'T10:15:30Z',
     '2026-01-21X10:15:30Z',
     '2026-01-2110:15:30Z',
+    // Where ajv-formats is laxer than RFC 3339: any white space as the separator, offsets without
+    // a colon, the hour 24 of a leap second. A long fraction of 59 seconds is 59 seconds.
+    '2026-01-21\u300010:15:30Z',
+    '2026-01-21\r10:15:30Z',
+    '2026-01-21\u2029 10:15:30Z',
+    '2026-01-21T10:15:30+0530',
+    '2026-01-21T10:15:30+05',
+    '2026-01-21T10:15:30-0000',
+    '2026-06-30T24:59:60+01:00',
+    '2026-07-01T00:59:60+01:00',
+    '2026-06-30T24:00:00Z',
+    '2026-06-30T23:59:60.5Z',
+    '2026-06-30T23:59:61Z',
+    '2026-01-21T12:00:59.99999999999999999Z',
+    '2026-01-21T10:15:30+24:00',
+    '2026-01-21T10:15:30-00:00',
     '',
   ],
   uri: [
@@ -197,7 +235,7 @@ const CASES: Record<(typeof NAMES)[number], string[]> = {
 
 describe('exact formats', () => {
   for (const name of NAMES) {
-    it(`${name}: the same verdicts as ajv-formats' full check on chosen cases`, () => {
+    it(`${name}: the same verdicts as ${name === 'date-time' ? 'RFC 3339' : "ajv-formats' full check"} on chosen cases`, () => {
       const mine = oursOf(name);
       const theirs = fullOf(name);
       const verdicts = CASES[name].map((s) => [s, mine(s)]);
@@ -206,6 +244,26 @@ describe('exact formats', () => {
       expect(new Set(verdicts.map(([, v]) => v))).toEqual(new Set([true, false]));
     });
   }
+
+  it('date-time: strictly RFC 3339, where ajv-formats is laxer', () => {
+    const dateTime = oursOf('date-time');
+    const ajv = check(full['date-time']);
+    for (const laxer of [
+      '2026-01-21\t10:15:30Z',
+      '2026-01-21\u00a010:15:30Z',
+      '2026-01-21\u300010:15:30Z',
+      '2026-01-21T10:15:30+0530',
+      '2026-01-21T10:15:30+05',
+      '2026-06-30T24:59:60+01:00',
+    ]) {
+      expect(ajv(laxer), JSON.stringify(laxer)).toBe(true);
+      expect(dateTime(laxer), JSON.stringify(laxer)).toBe(false);
+    }
+    for (const valid of ['2026-01-21T10:15:30Z', '2026-01-21t10:15:30z', '2026-01-21 10:15:30+05:30', '2026-07-01T00:59:60+01:00', '2026-06-30T23:59:60.5Z'])
+      expect(dateTime(valid), valid).toBe(true);
+    // time keeps ajv-formats' full check.
+    expect(oursOf('time')('10:15:30+0530')).toBe(true);
+  });
 
   it('refuse impossible days and accept leap days and leap seconds as the full checks do', () => {
     const date = oursOf('date');
@@ -234,13 +292,13 @@ describe('exact formats', () => {
   const ALPHABETS: Record<(typeof NAMES)[number], string> = {
     date: '0123456789-9:T ',
     time: '0123456789:.Zz+-60 ',
-    'date-time': '0123456789-:.TtZz+ \u00a0\u2028',
+    'date-time': '0123456789-:.TtZz+ \t\u00a0\u2028\u3000',
     uri: "aZ09:/?#[]@!$&'()*+,;=%-._~ é\\",
     ipv6: '0123456789abcdefABCDEFg:.:',
   };
 
   for (const name of NAMES) {
-    it(`${name}: the same verdicts as ajv-formats' full check on generated strings`, () => {
+    it(`${name}: the same verdicts as ${name === 'date-time' ? 'RFC 3339' : "ajv-formats' full check"} on generated strings`, () => {
       const mine = oursOf(name);
       const theirs = fullOf(name);
       fc.assert(
@@ -261,7 +319,7 @@ describe('exact formats', () => {
     );
   });
 
-  it('are what the package ships (generated/formats.cjs)', () => {
+  it('are what the package ships (generated/formats.js)', () => {
     for (const name of NAMES) for (const s of CASES[name]) expect(check(shipped.exactFormats[name])(s)).toBe(oursOf(name)(s));
   });
 

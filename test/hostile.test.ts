@@ -10,9 +10,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operations, validate } from '../src/index.js';
 import { duplicateKey, parseJson } from '../src/json/parse.js';
 import { pointerSegment } from '../src/json/pointer.js';
+import { checkJson } from '../src/json/scan.js';
 import { fcParameters } from './helpers/arbitraries.js';
 import { BIN, runCli } from './helpers/cli.js';
-import { expectPrototypesUnchanged, hostileBodies, prototypeSnapshot } from './helpers/hostile.js';
+import { expectPrototypesUnchanged, hostileBodies, nestedObjects, prototypeSnapshot } from './helpers/hostile.js';
 
 const doc = JSON.parse(readFileSync(new URL('../generated/openapi.json', import.meta.url), 'utf8'));
 const example = (name: string) => structuredClone(doc.components.examples[name].value);
@@ -369,6 +370,124 @@ describe('parsing untrusted JSON text', () => {
     expect(duplicateKey(`{"body":{${[...many.slice(0, 40), '"mid":1', ...many.slice(40), '"mid":2'].join(',')}}}`)).toBe('/body/mid');
   });
 
+  it("checkJson gives parseJson's verdict without building the value, and its message for a repeated key", () => {
+    const same = (input: string | Uint8Array) => {
+      const parsed = parseJson(input);
+      const checked = checkJson(input);
+      if (parsed.ok !== checked.ok) return false;
+      if (parsed.ok || checked.ok) return true;
+      // Where the grammar breaks is told by JSON.parse's position and by ours: both a line and a column.
+      return /^malformed JSON/.test(parsed.message) ? /^malformed JSON/.test(checked.message) : parsed.message === checked.message;
+    };
+    const cases = [
+      '{}',
+      '[]',
+      '0',
+      '-0',
+      '-',
+      '01',
+      '1.',
+      '1.5',
+      '1e',
+      '1E+2',
+      '1e-2',
+      '.5',
+      '+1',
+      '-a',
+      '1.e2',
+      '2.0E',
+      '"a"',
+      String.raw`"\x"`,
+      String.raw`"\u12"`,
+      String.raw`"\u12G4"`,
+      String.raw`"\u00e9"`,
+      String.raw`"\/"`,
+      String.raw`"\ud800"`,
+      '"\u0001"',
+      '"\t"',
+      '"\ud800"',
+      'tru',
+      'nul',
+      'True',
+      'falsey',
+      'null null',
+      '\u00a0{}',
+      '{} ',
+      '\ufeff{}',
+      '\ufeff\ufeff{}',
+      '[1,]',
+      '[,1]',
+      '{"a":1,}',
+      '{"a" 1}',
+      '{a:1}',
+      "{'a':1}",
+      '{"a":1 "b":2}',
+      '[1 2]',
+      '{"a":[}',
+      '{"a":{]}',
+      '[[[]]]',
+      '{"a":{"b":{"a":1,"a":2}}}',
+      '{"a":1,"a":2,"b":}',
+      String.raw`{"\u0061":1,"a":2}`,
+      '{"a":1}}',
+      '[1]]',
+      ' \n\t',
+      '\u2028{}',
+      '{"a":1}\u0000',
+      '"unterminated',
+      '{"head":{"token":"a","token":"b"},"body":{}}',
+    ];
+    for (const text of cases) expect(same(text), JSON.stringify(text)).toBe(true);
+    for (const body of hostileBodies()) expect(same(typeof body.bytes === 'string' ? body.bytes : new Uint8Array(body.bytes)), body.what).toBe(true);
+    // Valid JSON of every shape, then broken by a few edits of the characters that matter to the grammar.
+    const key = fc.constantFrom('mid', 'a', 'b', 'x\\"y', 'm\\u0069d', '\\u0061');
+    const text = fc.letrec<{ value: string }>((tie) => ({
+      value: fc.oneof(
+        { depthSize: 'small', withCrossShrink: true },
+        fc.json({ maxDepth: 2 }),
+        fc.array(tie('value'), { maxLength: 4 }).map((items) => `[${items.join(',')}]`),
+        fc
+          .array(
+            fc.tuple(
+              fc.oneof(
+                key,
+                fc.nat(40).map((n) => `k${n}`),
+              ),
+              tie('value'),
+            ),
+            { maxLength: 40 },
+          )
+          .map((members) => `{${members.map(([k, v]) => `"${k}": ${v}`).join(' ,')}}`),
+      ),
+    })).value;
+    const edited = fc
+      .tuple(text, fc.array(fc.tuple(fc.nat(200), fc.nat(2), fc.constantFrom(...'{}[]":,\\ .-+e0u1tfn\u0001')), { maxLength: 3 }))
+      .map(([t, edits]) => {
+        const a = [...t];
+        for (const [at, kind, c] of edits) {
+          const i = at % (a.length + 1);
+          if (kind === 0) a.splice(i, 1);
+          else if (kind === 1) a.splice(i, 0, c);
+          else a[i] = c;
+        }
+        return a.join('');
+      });
+    fc.assert(fc.property(fc.oneof(text, edited), same), fcParameters(2000));
+    // With a limit of nesting, the same message as parseJson.
+    expect(checkJson('[[[1]]]', { maxDepth: 2 })).toEqual(parseJson('[[[1]]]', { maxDepth: 2 }));
+    // Objects of many keys (a table of hashes), a key repeated far from its first use, spelled with escapes or not.
+    const many = Array.from({ length: 100 }, (_, n) => `"k${n}":${n}`);
+    for (const text of [
+      '{"a":1,"b":[{},{"c":1,"c":2}]}',
+      '{"mid":[0,{"head":{"mid":1,"mid":2}}],"mid":3}',
+      `{"body":{${many.join(',')}}}`,
+      `{"body":{${[...many, '"k5":0'].join(',')}}}`,
+      `{"body":{${[...many.slice(0, 40), '"mid":1', ...many.slice(40), '"m\\u0069d":2'].join(',')}}}`,
+      `{"body":{${[...many, '"k5":0'].join(',')},"x":}}`,
+    ])
+      expect(same(text), text.slice(-40)).toBe(true);
+  });
+
   it('refuses invalid UTF-8, binary input and empty input', () => {
     expect(parseJson(Buffer.from([0x7b, 0xff, 0xfe, 0x7d]))).toEqual({ ok: false, message: 'the input is not valid UTF-8 text' });
     expect(parseJson(Buffer.from([0x00, 0x01, 0x02, 0x89, 0x50, 0x4e, 0x47]))).toMatchObject({ ok: false });
@@ -464,6 +583,51 @@ describe('the CLI process with hostile bodies', () => {
       }
       expect(result.stderr).not.toMatch(/\n\s+at |Error|EPIPE/);
     }
+  });
+
+  it('refuses nesting deeper than 1 000 levels before parsing, in every input form, within the heap --max-bytes allows', async () => {
+    // 16 MB of brackets is 8 million levels: parsed, it took over 1 GB and the process died out
+    // of memory. Each reader refuses it as a failed case, having built nothing.
+    const levels = 8_000_000;
+    const deep = `${'['.repeat(levels)}${']'.repeat(levels)}`;
+    const file = join(dir, 'deep.json');
+    writeFileSync(file, deep);
+    const lines = join(dir, 'deep.ndjson');
+    writeFileSync(lines, `{"operationId":"modifyOrder","direction":"request","payload":${deep}}\n`);
+    const har = join(dir, 'deep.har');
+    writeFileSync(
+      har,
+      JSON.stringify({
+        log: {
+          entries: [
+            {
+              request: {
+                method: 'POST',
+                url: 'https://router.example/aoa-acquiring-biz/v2/modifyOrder',
+                postData: { text: deep.slice(4_000_000, -4_000_000) },
+              },
+            },
+          ],
+        },
+      }),
+    );
+    const atLimit = join(dir, 'limit.json');
+    writeFileSync(atLimit, `{"head":{},"body":{"extendInfo":${nestedObjects(998)}}}`);
+    const runs = [
+      ['validate', 'modifyOrder', 'request', file],
+      ['validate', '--ndjson', lines],
+      ['validate', '--har', har],
+    ];
+    for (const args of runs) {
+      const result = await runCli([...args, '--format', 'json', '--max-bytes', String(17_000_000)], undefined, { NODE_OPTIONS: '--max-old-space-size=512' });
+      expect(result.status, result.stderr.slice(0, 300)).toBe(1);
+      const [line, ...more] = result.stdout.trim().split('\n');
+      expect(more).toEqual([]);
+      expect(JSON.parse(line as string)).toMatchObject({ pointer: '', rule: 'maxDepth', message: expect.stringMatching(/nested deeper than 1000 levels/) });
+    }
+    // 1 000 levels in all are read and judged.
+    const judged = await runCli(['validate', 'modifyOrder', 'request', atLimit, '--no-parameters']);
+    expect(JSON.parse(judged.stdout.trim().split('\n')[0] as string).rule).not.toBe('maxDepth');
   });
 
   it('stops quietly when the reader closes the pipe early (`| head -1`)', async () => {

@@ -1,14 +1,17 @@
 // The records of a run, as read from files, directories and globs, NDJSON and HAR: what is read,
 // what is a failed case and why, what is skipped, and the lines problems are placed on.
+import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileRecords } from '../src/inputs/files.js';
-import { expandPaths } from '../src/inputs/glob.js';
-import { harFileRecords, harRecords } from '../src/inputs/har.js';
-import { ndjsonFileRecords, ndjsonRecords } from '../src/inputs/ndjson.js';
+import { expandPaths, matchName, shownPath } from '../src/inputs/glob.js';
+import { harRecords } from '../src/inputs/har.js';
+import { harFileRecords } from '../src/inputs/harFile.js';
+import { ndjsonRecords } from '../src/inputs/ndjson.js';
+import { ndjsonFileRecords } from '../src/inputs/ndjsonFile.js';
 import type { PayloadRecord } from '../src/validation/validateMany.js';
 import { validateMany } from '../src/validation/validateMany.js';
 import { contractExamples } from './helpers/examples.js';
@@ -56,6 +59,75 @@ describe('files, directories and glob patterns', () => {
     expect(cut.files).toHaveLength(2);
     expect(cut.truncated).toBe(true);
     expect(expandPaths(['a'], { maxFiles: 4 }).truncated).toBe(false);
+  });
+
+  it('matches a name against a pattern in steps bounded by their lengths, whatever the stars', () => {
+    // A pattern of many stars against a long name that almost matches: a backtracking matcher
+    // takes seconds (six stars, 60 characters) to minutes (five stars, 255 characters).
+    const cases: [string, string][] = [
+      ['*a*a*a*a*b.json', `${'a'.repeat(250)}.json`],
+      ['*a*a*a*a*a*b.json', `${'a'.repeat(55)}.json`],
+      ['*?*?*?*?*?*?*x', '?'.repeat(255)],
+    ];
+    for (const [pattern, name] of cases) {
+      const work = { steps: 0 };
+      expect(matchName(pattern, name, work)).toBe(false);
+      expect(work.steps, pattern).toBeLessThanOrEqual(2 * (name.length + 1) * (pattern.length + 1));
+    }
+    const long = `${'a'.repeat(250)}.json`;
+    writeFileSync(long, '{}');
+    const started = performance.now();
+    expect(expandPaths(['*a*a*a*a*b.json']).files).toEqual([]);
+    expect(expandPaths(['*a*a*a*a*.json']).files).toEqual([long]);
+    expect(performance.now() - started).toBeLessThan(1000);
+    rmSync(long);
+  });
+
+  it('matches * and ? as before: any run of characters, one character', () => {
+    const yes: [string, string][] = [
+      ['*', ''],
+      ['*', 'x.json'],
+      ['*.json', '.json'],
+      ['a*b*c', 'abc'],
+      ['a*b*c', 'aXbYbZc'],
+      ['?', 'é'],
+      ['??', '😀x'],
+      ['*x*', 'axbxc'],
+      ['a**b', 'ab'],
+      ['t??.json', 'two.json'],
+    ];
+    const no: [string, string][] = [
+      ['?', ''],
+      ['a*b*c', 'acb'],
+      ['*.json', 'x.jsonx'],
+      ['t??.json', 'three.json'],
+      ['x', 'X'],
+      ['a.c', 'abc'],
+    ];
+    for (const [pattern, name] of yes) expect(matchName(pattern, name), `${pattern} ${name}`).toBe(true);
+    for (const [pattern, name] of no) expect(matchName(pattern, name), `${pattern} ${name}`).toBe(false);
+  });
+
+  it('reads a file whose name is not UTF-8 by its own name, and shows that name with its bytes escaped', async () => {
+    // `café.json` written in Latin-1, in a directory named so too: a name read as text no longer
+    // names the file (it was listed, then "cannot be read (ENOENT)").
+    const [example] = contractExamples();
+    const latin = Buffer.from('latin');
+    const sub = Buffer.concat([latin, Buffer.from('/d\xe9j\xe0', 'latin1')]);
+    mkdirSync(sub, { recursive: true });
+    writeFileSync(Buffer.concat([latin, Buffer.from('/caf\xe9.json', 'latin1')]), JSON.stringify(example?.payload));
+    writeFileSync(Buffer.concat([sub, Buffer.from('/\xff.json', 'latin1')]), JSON.stringify(example?.payload));
+    const shown = ['latin/caf\\xE9.json', 'latin/d\\xE9j\\xE0/\\xFF.json'];
+    for (const args of [['latin'], ['latin/*.json', 'latin/*/*.json'], ['latin/**/*.json']]) {
+      const expanded = expandPaths(args);
+      expect(expanded.files.map(shownPath), args.join(' ')).toEqual(shown);
+      const records = await all(fileRecords(expanded.files, { operationId: example?.operationId as string, direction: example?.direction as string }));
+      expect(records.map((r) => [r.name, r.source?.file, r.unreadable])).toEqual(shown.map((name) => [name, name, undefined]));
+      expect(records[0]?.payload).toEqual(example?.payload);
+    }
+    expect(shownPath(Buffer.from('ok/\u00e9t\u00e9 \u{1f600}.json'))).toBe('ok/\u00e9t\u00e9 \u{1f600}.json');
+    expect(shownPath(Buffer.from([0x61, 0xc3, 0x28, 0xed, 0xa0, 0x80, 0xf0, 0x9f, 0x98]))).toBe('a\\xC3(\\xED\\xA0\\x80\\xF0\\x9F\\x98');
+    rmSync('latin', { recursive: true });
   });
 
   it('reads each file within the size limit: a file that cannot be read or parsed is a failed record with its reason', async () => {
@@ -110,7 +182,7 @@ describe('NDJSON', () => {
     expect((await validateMany(records)).counts).toMatchObject({ valid: 3 });
   });
 
-  it('fails each malformed line with its reason, and reads on', async () => {
+  it('fails each malformed line with its reason, and reads on up to a line longer than the limit', async () => {
     const lines = [
       record(),
       '{"operationId": "initiatePayment", "payload": {"cvv": 5817x}}',
@@ -132,13 +204,85 @@ describe('NDJSON', () => {
       [6, 'record'],
       [7, 'json'],
       [8, 'maxBytes'],
-      [9, undefined],
     ]);
     expect(records[1]?.unreadable?.message).toMatch(/^Line 2 is not JSON: malformed JSON at column \d+\.$/);
-    expect(records[7]?.unreadable?.message).toBe('Line 8 is longer than 2000 bytes (see --max-bytes).');
+    // Its end could be any number of bytes away: the input is not read past it.
+    expect(records[7]?.unreadable?.message).toBe('Line 8 is longer than 2000 bytes (see --max-bytes); the input was not read past it.');
     expect(JSON.stringify(records)).not.toContain('5817');
     const result = await validateMany(records);
-    expect(result.counts).toEqual({ cases: 9, valid: 2, invalid: 7, skipped: 0 });
+    expect(result.counts).toEqual({ cases: 8, valid: 1, invalid: 7, skipped: 0 });
+  });
+
+  it('reads no more than --max-bytes of a line that never ends, or of blank lines', async () => {
+    let pulled = 0;
+    function* endless(chunk: Buffer) {
+      for (;;) {
+        pulled += chunk.length;
+        yield chunk;
+      }
+    }
+    // `--ndjson /dev/zero`: one line of zero bytes, forever.
+    const zeros = await all(ndjsonRecords(endless(Buffer.alloc(64 * 1024)), { file: '/dev/zero', maxLineBytes: 1024 * 1024 }));
+    expect(zeros.map((r) => [r.source?.line, r.unreadable?.rule])).toEqual([[1, 'maxBytes']]);
+    expect(pulled).toBeLessThanOrEqual(1024 * 1024 + 64 * 1024);
+    // Blank lines, forever (1 GB of them took over two minutes and validated nothing).
+    pulled = 0;
+    const blank = await all(ndjsonRecords(endless(Buffer.alloc(64 * 1024, '\n')), { file: 'blank.ndjson', maxLineBytes: 1024 * 1024 }));
+    expect(blank).toEqual([
+      {
+        name: 'blank.ndjson:1',
+        source: { file: 'blank.ndjson', line: 1 },
+        unreadable: {
+          rule: 'maxBytes',
+          message: 'Lines 1 to 1048577 hold no record: more than 1048576 bytes of blank lines (see --max-bytes); the input was not read past them.',
+        },
+      },
+    ]);
+    expect(pulled).toBeLessThanOrEqual(1024 * 1024 + 64 * 1024);
+    // Blank lines between records count from the last record.
+    const limit = Buffer.byteLength(record()) + 1;
+    const a = Math.floor(limit / 2);
+    const b = Math.floor(limit / 4);
+    const spaced = `${record()}\n${'\n'.repeat(a)}${record()}\n${' \r\n'.repeat(b)}${record()}\n`;
+    const read = await all(ndjsonRecords([Buffer.from(spaced)], { file: 's.ndjson', maxLineBytes: limit }));
+    expect(read.map((r) => [r.source?.line, r.unreadable?.rule])).toEqual([
+      [1, undefined],
+      [a + 2, undefined],
+      [a + b + 3, undefined],
+    ]);
+  });
+
+  it('waits a bounded time for a FIFO or a pipe, and reads one as a stream within the limits', async () => {
+    if (process.platform === 'win32') return;
+    const fifo = join(dir, 'records.fifo');
+    spawnSync('mkfifo', [fifo]);
+    // No writer: opening it for reading waited forever.
+    const started = performance.now();
+    const nobody = await all(ndjsonFileRecords(fifo, { waitMs: 200 }));
+    expect(performance.now() - started).toBeLessThan(5000);
+    expect(nobody).toEqual([
+      { name: fifo, source: { file: fifo, line: 1 }, unreadable: { rule: 'readable', message: 'The input sent nothing for 200 ms (see --timeout-ms).' } },
+    ]);
+    // A writer: its records are read as they come.
+    const writer = spawn('sh', ['-c', `printf '%s\\n' "$1" > "$2"; printf '%s\\n' "$1" > /dev/null`, 'sh', record(), fifo]);
+    const records = await all(ndjsonFileRecords(fifo, { waitMs: 5000 }));
+    await new Promise((resolve) => writer.on('close', resolve));
+    expect(records.map((r) => [r.source?.line, r.operationId])).toEqual([[1, 'initiatePayment']]);
+    // A payload file that is a pipe (`<(cmd)` names one): read as a stream, within --max-bytes.
+    const [example] = contractExamples();
+    for (const [content, rule] of [
+      [JSON.stringify(example?.payload), undefined],
+      ['x'.repeat(5000), 'maxBytes'],
+    ] as const) {
+      const feeder = spawn('sh', ['-c', 'printf %s "$1" > "$2"', 'sh', content, fifo]);
+      const [one] = await all(fileRecords([fifo], { operationId: 'tokenizeCard', direction: 'request', maxBytes: 2000, waitMs: 5000 }));
+      feeder.kill();
+      expect(one?.unreadable?.rule).toBe(rule);
+      if (!rule) expect(one?.payload).toEqual(example?.payload);
+    }
+    const [stalled] = await all(fileRecords([fifo], { operationId: 'tokenizeCard', direction: 'request', waitMs: 200 }));
+    expect(stalled?.unreadable).toEqual({ rule: 'readable', message: 'The input sent nothing for 200 ms (see --timeout-ms).' });
+    rmSync(fifo);
   });
 
   it('fails a file that cannot be read as one case', async () => {
@@ -227,6 +371,44 @@ describe('HAR', () => {
     const line = text.split('\n').findIndex((l) => l.includes('"text"')) + 1;
     expect(line).toBeGreaterThan(5);
     expect(result.cases[0]).toMatchObject({ file: 't.har', line, errors: [{ line }, { line }] });
+  });
+
+  it('places entries on their lines in one pass over the file, whatever the order of their members', async () => {
+    // The response recorded before the request: each entry's lines are found out of order.
+    const swapped = (entry: any) => ({ response: entry.response, request: entry.request, startedDateTime: entry.startedDateTime });
+    const entry = swapped(harEntry('POST', 'https://router.example/aoa-acquiring-biz/v2/payment?mid=M&orderId=O', pay.payload, payAnswer.payload));
+    const small = harOf([entry, entry, entry], 2);
+    const lines = small.split('\n');
+    const textLines = lines.flatMap((l, i) => (l.includes('"text"') ? [i + 1] : []));
+    const placed = [...harRecords(small, { file: 's.har' })].map((r) => [r.direction, r.source?.line]);
+    // Per entry, the response's body comes first in the file, the request's second.
+    expect(placed).toEqual(
+      [0, 1, 2].flatMap((i) => [
+        ['request', textLines[2 * i + 1]],
+        ['response', textLines[2 * i]],
+      ]),
+    );
+
+    // About 6 MiB of such entries, indented: counting lines from the start of the file for each
+    // record took seconds here (46 s at 16 MiB); one pass takes a fraction of one.
+    const one = harOf([entry], 2).length;
+    const big = harOf(
+      Array.from({ length: Math.floor((6 * 1024 * 1024) / one) }, () => entry),
+      2,
+    );
+    const started = performance.now();
+    let count = 0;
+    let last = 0;
+    for (const r of harRecords(big, { file: 'big.har' })) {
+      count++;
+      last = r.source?.line ?? 0;
+    }
+    const elapsed = performance.now() - started;
+    expect(count).toBeGreaterThan(5000);
+    // The last record is the last entry's response, whose body is the file's last but one.
+    const bigLines = big.split('\n');
+    expect(last).toBe(bigLines.findLastIndex((l, i) => l.includes('"text"') && bigLines.slice(i + 1).some((m) => m.includes('"text"'))) + 1);
+    expect(elapsed, `${Math.round(elapsed)} ms`).toBeLessThan(2000);
   });
 
   it('fails a file that is not a HAR, not JSON or cannot be read as one case', async () => {

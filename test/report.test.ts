@@ -181,6 +181,27 @@ describe('reports', () => {
     expect(annotations.find((l) => l.includes('standard input'))).toMatch(/^::error title=modifyOrder request%3A [a-zA-Z]+::standard input: /);
   });
 
+  it('every format shows bidirectional-text characters in names as escapes, never as themselves', async () => {
+    // A name that reads "invoice_fdp.json" on screen and is "invoice_<RLO>nosj.pdf": each control of
+    // the direction of text (U+202A-202E, U+2066-2069, U+200E, U+200F, U+061C) is written as \uXXXX.
+    const controls = ['\u202a', '\u202b', '\u202c', '\u202d', '\u202e', '\u2066', '\u2067', '\u2068', '\u2069', '\u200e', '\u200f', '\u061c'];
+    const name = `invoice_\u202enosj.pdf ${controls.join('')}`;
+    const run = await validateMany([
+      { name, operationId: 'modifyOrder', direction: 'request', payload: {}, source: { file: `samples/${name}` } },
+      { name: `entry \u2067${name}`, skipped: `GET host/\u202eapp: no operation of the contract at this address` },
+    ]);
+    const report: Report = { ...run, title: 'gateway-contract validate' };
+    for (const format of REPORT_FORMATS) {
+      const out = formatReport(report, format, TOOL);
+      expect(out, format).not.toMatch(/[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/);
+      expect(out, format).toMatch(format === 'sarif' || format === 'json' ? /invoice_\\\\u202Enosj\.pdf/ : /invoice_\\u202Enosj\.pdf/);
+    }
+    expect(run.cases[0]?.name).toBe(
+      `invoice_\\u202Enosj.pdf ${controls.map((c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`).join('')}`,
+    );
+    expect(run.skipped[0]?.reason).toBe('GET host/\\u202Eapp: no operation of the contract at this address');
+  });
+
   it('every format says what an empty run is, and stays bounded', async () => {
     const empty: Report = { ...(await validateMany([])), title: 'gateway-contract validate' };
     expect(formatReport(empty, 'text', TOOL)).toBe('no payload validated\n');

@@ -4,15 +4,8 @@
 // answering other requests while an answer is held back.
 
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createChecksumSigner,
-  createGatewayClient,
-  GatewayError,
-  GatewayHttpError,
-  GatewayNetworkError,
-  GatewayTimeoutError,
-  type Sandbox,
-} from '../src/index.js';
+import { createChecksumSigner, createGatewayClient, GatewayError, GatewayHttpError, GatewayNetworkError, GatewayTimeoutError } from '../src/index.js';
+import type { Sandbox } from '../src/sandbox/index.js';
 import { control, KEY, MID, order, sandboxFor, tokenizeBody, walletPay } from './sandbox.support.js';
 
 let sandbox: Sandbox;
@@ -126,7 +119,7 @@ describe('answers that go wrong', () => {
   it('drop-answer on tokenize: the token is created, and listed by the control API', async () => {
     sandbox.faults.arm({ operationId: 'tokenizeCard', fault: 'drop-answer' });
     const before = (await control(sandbox, 'GET', '/sandbox/tokens?limit=1000')).json.tokens.length;
-    await thrown(client().tokenizeCard({ mid: MID, body: tokenizeBody(sandbox, '4111111111111111') }));
+    await thrown(client().tokenizeCard({ mid: MID, body: await tokenizeBody(sandbox, '4111111111111111') }));
     expect((await control(sandbox, 'GET', '/sandbox/tokens?limit=1000')).json.tokens).toHaveLength(before + 1);
   });
 

@@ -2,7 +2,7 @@
 // while a payment is in process, 410 closed, 201 paid), at most 5 modifications, transaction tokens
 // that belong to one order and expire after 15 minutes, and pay's own order checks (324, 2013, 2014).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../src/index.js';
+import type { Sandbox } from '../src/sandbox/index.js';
 import { clientFor, control, KEY, MID, newCard, OTHER_KEY, order, payBody, rawCall, sandboxFor, walletPay } from './sandbox.support.js';
 
 let sandbox: Sandbox;

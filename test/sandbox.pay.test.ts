@@ -3,7 +3,8 @@
 // add-and-pay, a deep link for UPI intent), and the documented test instruments decide success,
 // failure or pending. Pending payments complete through the bank form or a control call.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Sandbox, txnInfoChecksumText, verifySignature, verifyTxnInfoChecksum } from '../src/index.js';
+import { txnInfoChecksumText, verifySignature, verifyTxnInfoChecksum } from '../src/index.js';
+import type { Sandbox } from '../src/sandbox/index.js';
 import { clientFor, control, KEY, newCard, order, payBody, sandboxFor } from './sandbox.support.js';
 
 let sandbox: Sandbox;
@@ -46,8 +47,8 @@ describe('sandbox pay: wallet and digital credit answer txnInfo at once', () => 
       bankTxnID: '',
     });
     expect(body.txnInfo.txnID).toMatch(/^[0-9]{32}$/);
-    expect(verifyTxnInfoChecksum(body.txnInfo, KEY)).toBe(true);
-    expect(verifyTxnInfoChecksum({ ...body.txnInfo, txnAmount: '2550.00' }, KEY)).toBe(false);
+    expect(await verifyTxnInfoChecksum(body.txnInfo, KEY)).toBe(true);
+    expect(await verifyTxnInfoChecksum({ ...body.txnInfo, txnAmount: '2550.00' }, KEY)).toBe(false);
     expect(txnInfoChecksumText({ b: '2', A: null, checksumHash: 'x', a: 1 })).toBe('|1|2');
     expect(await orderStatus(o.orderId)).toBe('PAID');
   });
@@ -66,10 +67,10 @@ describe('sandbox pay: wallet and digital credit answer txnInfo at once', () => 
     const received = JSON.parse(JSON.stringify(body.txnInfo));
     const { checksumHash, ...rest } = received;
     // As received, the utility hashes the signature into its own input: never valid.
-    expect(verifySignature(utilityText(received), KEY, checksumHash)).toBe(false);
-    expect(verifySignature(utilityText(rest), KEY, checksumHash)).toBe(true);
+    expect(await verifySignature(utilityText(received), KEY, checksumHash)).toBe(false);
+    expect(await verifySignature(utilityText(rest), KEY, checksumHash)).toBe(true);
     // verifyTxnInfoChecksum takes the object as received, and reads values as the utility does.
-    expect(verifyTxnInfoChecksum(received, KEY)).toBe(true);
+    expect(await verifyTxnInfoChecksum(received, KEY)).toBe(true);
     expect(txnInfoChecksumText({ a: 'NULL', b: 'x', CHECKSUMHASH: 'y' })).toBe(utilityText({ a: 'NULL', b: 'x', CHECKSUMHASH: 'y' }));
   });
 
@@ -86,7 +87,7 @@ describe('sandbox pay: wallet and digital credit answer txnInfo at once', () => 
     expect(await orderStatus(o.orderId)).toBe('PENDING');
     const done = await control(sandbox, 'POST', `/sandbox/orders/${o.orderId}/complete`, { outcome: 'success' });
     expect(done.json.txnInfo).toMatchObject({ status: 'TXN_SUCCESS', orderID: o.orderId });
-    expect(verifyTxnInfoChecksum(done.json.txnInfo, KEY)).toBe(true);
+    expect(await verifyTxnInfoChecksum(done.json.txnInfo, KEY)).toBe(true);
     expect(await orderStatus(o.orderId)).toBe('PAID');
     expect((await control(sandbox, 'POST', `/sandbox/orders/${o.orderId}/complete`, { outcome: 'success' })).status).toBe(409);
   });

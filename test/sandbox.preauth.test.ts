@@ -2,7 +2,8 @@
 // txnToken, STANDARD_AUTH blocking with blockedAmount, DELAYED_AUTH blocking nothing, SR_1004,
 // WM_1006) and the description's other pre-auth failures, every answer signed by the service.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Sandbox, verifySignature } from '../src/index.js';
+import { verifySignature } from '../src/index.js';
+import type { Sandbox } from '../src/sandbox/index.js';
 import { clientFor, control, KEY, MID, OTHER_KEY, payBody, rawCall, sandboxFor } from './sandbox.support.js';
 
 let sandbox: Sandbox;
@@ -40,7 +41,7 @@ describe('sandbox pre-auth (section 3.3)', () => {
     });
     expect((result.data.body as any).preAuthId).toMatch(/^[0-9]{1,64}$/);
     expect(result.data.head).toMatchObject({ clientId: 'C11', version: 'v2' });
-    expect(verifySignature(JSON.stringify(result.data.body), KEY, result.data.head.signature)).toBe(true);
+    expect(await verifySignature(JSON.stringify(result.data.body), KEY, result.data.head.signature)).toBe(true);
     const after = await wallet('funded');
     expect(Number(before.balanceUnblocked) - Number(after.balanceUnblocked)).toBe(150);
     expect(after.balance).toBe(before.balance);
@@ -125,7 +126,7 @@ describe('sandbox pre-auth (section 3.3)', () => {
     const result = await clientFor(sandbox, { requests: false }).preAuthorize({ body: walletPreAuth({ orderId: 'O'.repeat(51) }) });
     expect(result).toMatchObject({ code: '332', message: "Order id can't be greater than 50 characters" });
     expect(result.data.body).not.toHaveProperty('orderId');
-    expect(verifySignature(JSON.stringify(result.data.body), KEY, result.data.head.signature)).toBe(true);
+    expect(await verifySignature(JSON.stringify(result.data.body), KEY, result.data.head.signature)).toBe(true);
   });
 
   it('authentication: 330 for a signature under another key or an unknown clientId, 804 without a signature', async () => {

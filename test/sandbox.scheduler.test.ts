@@ -51,4 +51,33 @@ describe('the scheduler', () => {
     expect(scheduler.pending()).toBe(0);
     scheduler.stop();
   });
+
+  it('forgets cancelled jobs: they never run and are not counted, with the clock frozen too', async () => {
+    let t = 0;
+    const clock = createClock(() => t);
+    const scheduler = createScheduler(clock);
+    const ran: number[] = [];
+    const cancels = Array.from({ length: 1_000 }, (_, i) => scheduler.at(1_000 + i, () => ran.push(i)));
+    for (const [i, cancel] of cancels.entries()) if (i % 100 !== 0) cancel();
+    cancels[0]?.();
+    expect(scheduler.pending()).toBe(9);
+    t = 10_000;
+    await scheduler.runDue();
+    expect(ran).toEqual([100, 200, 300, 400, 500, 600, 700, 800, 900]);
+    // Cancelling a job that already ran changes nothing.
+    cancels[100]?.();
+    expect(scheduler.pending()).toBe(0);
+    scheduler.stop();
+  });
+});
+
+describe('the heap, rebuilt', () => {
+  it('keeps what it is told to keep, in order', () => {
+    const heap = new MinHeap<number>((a, b) => a < b);
+    for (const v of [5, 3, 9, 1, 7, 2, 8]) heap.push(v);
+    heap.retain((v) => v % 2 === 1);
+    const out: number[] = [];
+    for (let v = heap.pop(); v !== undefined; v = heap.pop()) out.push(v);
+    expect(out).toEqual([1, 3, 5, 7, 9]);
+  });
 });

@@ -2,7 +2,8 @@
 // codes and messages of 7.7, the first payment with the returned txnToken), then list by custId
 // with the description's filters (3006, 200 NO CONTENT FOUND, 400).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Sandbox, verifySignature } from '../src/index.js';
+import { verifySignature } from '../src/index.js';
+import type { Sandbox } from '../src/sandbox/index.js';
 import { clientFor, control, KEY, MID, OTHER_KEY, payBody, sandboxFor } from './sandbox.support.js';
 
 let sandbox: Sandbox;
@@ -62,7 +63,7 @@ describe('sandbox create subscription', () => {
     expect(created).toMatchObject({ outcome: 'success', code: '0', message: 'Success' });
     const { subscriptionId, txnToken } = created.data.body as any;
     expect(subscriptionId).toMatch(/^SUB[0-9]{16}$/);
-    expect(verifySignature(JSON.stringify(created.data.body), KEY, created.data.head.signature)).toBe(true);
+    expect(await verifySignature(JSON.stringify(created.data.body), KEY, created.data.head.signature)).toBe(true);
     expect((await control(sandbox, 'GET', `/sandbox/orders/${body.orderId}`)).json).toMatchObject({
       kind: 'SUBSCRIPTION',
       subscriptionId,

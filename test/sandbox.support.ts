@@ -2,16 +2,8 @@
 // answer checked against the contract, typed clients for it, its control calls, and the request
 // bodies the scenarios start from.
 import { expect } from 'vitest';
-import {
-  createChecksumSigner,
-  createGatewayClient,
-  encryptCardData,
-  type GatewayClient,
-  type Sandbox,
-  type SandboxOptions,
-  startSandbox,
-  validate,
-} from '../src/index.js';
+import { createChecksumSigner, createGatewayClient, encryptCardData, type GatewayClient, validate } from '../src/index.js';
+import { type Sandbox, type SandboxOptions, startSandbox } from '../src/sandbox/index.js';
 
 /** The sandbox clock's base: a fixed moment, so tokens, dates and expiries are deterministic. */
 export const T0 = Date.parse('2026-01-21T10:00:00.000Z');
@@ -81,10 +73,10 @@ export const newCard = (number: string, mode: 'CREDIT_CARD' | 'DEBIT_CARD' = 'CR
 });
 
 /** The tokenize body for a card number, encrypted with the sandbox's public key. */
-export function tokenizeBody(sandbox: Sandbox, cardNumber: string, extra: Record<string, unknown> = {}) {
+export async function tokenizeBody(sandbox: Sandbox, cardNumber: string, extra: Record<string, unknown> = {}) {
   return {
     cardSource: 'MANUAL_ENTERED',
-    encryptedCardData: encryptCardData({ cardNumber, expiryMonth: '12', expiryYear: '2030', securityCode: '123' }, sandbox.publicKeyPem, {
+    encryptedCardData: await encryptCardData({ cardNumber, expiryMonth: '12', expiryYear: '2030', securityCode: '123' }, sandbox.publicKeyPem, {
       now: new Date(sandbox.clock.now()),
     }),
     userInfo: { custId: 'CUST_001', firstName: 'Asha' },

@@ -7,7 +7,8 @@ import { generateKeyPairSync } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { type AddressInfo, createServer as createTcpServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createChecksumVerifier, createWebhookReceiver, encryptCardData, type Sandbox, type TokenStatusEvent } from '../src/index.js';
+import { createChecksumVerifier, createWebhookReceiver, encryptCardData, type TokenStatusEvent } from '../src/index.js';
+import type { Sandbox } from '../src/sandbox/index.js';
 import { clientFor, control, KEY, MID, OTHER_KEY, order, payBody, sandboxFor, tokenizeBody } from './sandbox.support.js';
 
 /** A merchant's webhook endpoint: the package's receiver behind node:http, recording what it accepted. */
@@ -43,8 +44,8 @@ afterAll(async () => {
   expect(sandbox.answerProblems).toEqual([]);
 });
 
-const tokenize = (card: string, extra: Record<string, unknown> = {}, client = clientFor(sandbox)) =>
-  client.tokenizeCard({ mid: MID, body: tokenizeBody(sandbox, card, extra) });
+const tokenize = async (card: string, extra: Record<string, unknown> = {}, client = clientFor(sandbox)) =>
+  client.tokenizeCard({ mid: MID, body: await tokenizeBody(sandbox, card, extra) });
 const eventsOf = (tin: string) => merchant.events.filter((e) => e.body.tokenInfo.tokenIndexNumber === tin).map((e) => e.body.tokenInfo.tokenStatus);
 const deliveriesOf = (tin: string) => sandbox.deliveries().filter((d) => d.tokenIndexNumber === tin);
 
@@ -152,7 +153,7 @@ describe('sandbox tokenize and token status notifications', () => {
       publicKeyEncoding: { type: 'spki', format: 'pem' },
       privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
     });
-    const foreign = encryptCardData({ cardNumber: '4111111111111111', expiryMonth: '12', expiryYear: '2030', securityCode: '123' }, publicKey, {
+    const foreign = await encryptCardData({ cardNumber: '4111111111111111', expiryMonth: '12', expiryYear: '2030', securityCode: '123' }, publicKey, {
       now: new Date(sandbox.clock.now()),
     });
     expect(await tokenize('4111111111111111', { encryptedCardData: foreign })).toMatchObject({ code: '711', message: 'Invalid card details' });
@@ -168,7 +169,7 @@ describe('sandbox tokenize and token status notifications', () => {
       message: 'Signature Validation Failure',
     });
     const client = clientFor(sandbox);
-    const body = tokenizeBody(sandbox, '4111111111111111');
+    const body = await tokenizeBody(sandbox, '4111111111111111');
     expect((await client.tokenizeCard({ mid: MID, requestId: 'REQ-FIXED-1', body })).code).toBe('00');
     expect(await client.tokenizeCard({ mid: MID, requestId: 'REQ-FIXED-1', body })).toMatchObject({ code: '412', message: 'DUPLICATE_REQUEST' });
     expect((await client.tokenizeCard({ mid: 'OTHERMID', body })).code).toBe('407');
@@ -199,7 +200,7 @@ describe('sandbox webhook deliveries that do not succeed', () => {
     try {
       const states = [];
       for (const s of sandboxes) {
-        await clientFor(s).tokenizeCard({ mid: MID, body: tokenizeBody(s, '4111111111111111') });
+        await clientFor(s).tokenizeCard({ mid: MID, body: await tokenizeBody(s, '4111111111111111') });
         await s.idle();
         states.push(s.deliveries()[0]);
       }
@@ -230,7 +231,7 @@ describe('sandbox webhook deliveries that do not succeed', () => {
     await new Promise<void>((resolve) => endless.listen(0, '127.0.0.1', resolve));
     const s = await sandboxFor({ webhookUrl: `http://127.0.0.1:${(endless.address() as AddressInfo).port}/`, now: Date.now });
     try {
-      await clientFor(s).tokenizeCard({ mid: MID, body: tokenizeBody(s, '4111111111111111') });
+      await clientFor(s).tokenizeCard({ mid: MID, body: await tokenizeBody(s, '4111111111111111') });
       await s.idle();
       const [delivery] = s.deliveries();
       expect(delivery).toMatchObject({ state: 'failed', error: { kind: 'non-json' } });
@@ -256,7 +257,7 @@ describe('sandbox webhook deliveries that do not succeed', () => {
     await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
     const s = await sandboxFor({ webhookUrl: `http://127.0.0.1:${(slow.address() as AddressInfo).port}/`, webhookTimeoutMs: 400 });
     try {
-      const tokenized = await clientFor(s).tokenizeCard({ mid: MID, body: tokenizeBody(s, '4111111111111111') });
+      const tokenized = await clientFor(s).tokenizeCard({ mid: MID, body: await tokenizeBody(s, '4111111111111111') });
       expect(tokenized.code).toBe('00');
       // Nothing falls due: the answer does not wait for the delivery of the tokenize before it.
       expect((await control(s, 'POST', '/sandbox/clock/advance', { ms: 1 })).status).toBe(200);

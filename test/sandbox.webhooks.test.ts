@@ -5,8 +5,11 @@
 
 import { createServer, type Server } from 'node:http';
 import { type AddressInfo, createServer as createTcpServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createChecksumVerifier, createWebhookReceiver, type Sandbox, type SandboxOptions, type TokenStatusEvent } from '../src/index.js';
+import { createChecksumVerifier, createWebhookReceiver, sendTokenNotification, type TokenStatusEvent } from '../src/index.js';
+import type { Sandbox, SandboxOptions } from '../src/sandbox/index.js';
+import { FORCED_GC, runNode } from './helpers/cli.js';
 import { clientFor, control, KEY, MID, sandboxFor, T0, tokenizeBody } from './sandbox.support.js';
 
 /**
@@ -57,7 +60,7 @@ async function setup(options: SandboxOptions = {}) {
   const s = sandbox;
   cleanups.push(() => s.stop());
   const tokenize = async (card = '4111111111111111') => {
-    const result = await clientFor(s).tokenizeCard({ mid: MID, body: tokenizeBody(s, card) });
+    const result = await clientFor(s).tokenizeCard({ mid: MID, body: await tokenizeBody(s, card) });
     return result.data.body.tokenIndexNumber as string;
   };
   return { sandbox: s, merchant, tokenize };
@@ -105,7 +108,7 @@ describe('webhook retries', () => {
       webhookRetry: { retries: 2, firstDelayMs: 1_000, factor: 3 },
     });
     cleanups.push(() => sandbox.stop());
-    await clientFor(sandbox).tokenizeCard({ mid: MID, body: tokenizeBody(sandbox, '4111111111111111') });
+    await clientFor(sandbox).tokenizeCard({ mid: MID, body: await tokenizeBody(sandbox, '4111111111111111') });
     await sandbox.idle();
     const [delivery] = sandbox.deliveries();
     expect(delivery).toMatchObject({ state: 'failed', error: { kind: 'network' }, nextAttemptAt: iso(T0 + 1_000) });
@@ -121,6 +124,32 @@ describe('webhook retries', () => {
     expect(delivery?.reason).toBe('No further attempt: 3 attempts made (webhookRetry.retries is 2).');
     await sandbox.clock.advance(minutes(60));
     expect(delivery?.attempts).toHaveLength(3);
+  });
+
+  it('never follows a redirect: the attempt fails as an HTTP error, is retried, and nothing goes to the other address', async () => {
+    const elsewhere = await merchantEndpoint(() => T0);
+    cleanups.push(elsewhere.close);
+    const redirecting = createServer((req, res) => {
+      res.writeHead(307, { location: `${elsewhere.url}${req.url}` });
+      res.end();
+    });
+    await new Promise<void>((resolve) => redirecting.listen(0, '127.0.0.1', resolve));
+    cleanups.push(
+      () =>
+        new Promise((resolve) => {
+          redirecting.closeAllConnections();
+          redirecting.close(resolve);
+        }),
+    );
+    const sandbox = await sandboxFor({ webhookUrl: `http://127.0.0.1:${(redirecting.address() as AddressInfo).port}/hook` });
+    cleanups.push(() => sandbox.stop());
+    await clientFor(sandbox).tokenizeCard({ mid: MID, body: await tokenizeBody(sandbox, '4111111111111111') });
+    await sandbox.idle();
+    const [delivery] = sandbox.deliveries();
+    expect(delivery).toMatchObject({ state: 'failed', error: { kind: 'http' }, nextAttemptAt: iso(T0 + minutes(1)) });
+    expect(delivery?.error?.message).toMatch(/redirect/);
+    expect(elsewhere.state.events).toEqual([]);
+    expect(elsewhere.state.replies).toEqual([]);
   });
 
   it('makes no retry with retries 0, and refuses settings out of bounds', async () => {
@@ -160,6 +189,74 @@ describe('webhook retries', () => {
     await sandbox.clock.advance(minutes(60));
     expect(sandbox.deliveries()).toEqual([]);
     expect(merchant.statuses()).toEqual([]);
+  });
+});
+
+describe('webhook time limits, whatever the garbage collector does', () => {
+  it('a merchant that accepts and never answers: each attempt fails in time, its retry runs, and the process ends after stop()', {
+    timeout: 60_000,
+  }, async () => {
+    // In a Node process of its own (the built package), its garbage collector forced every 5 ms.
+    const code = `
+import { createServer } from 'node:http';
+import { createChecksumSigner, createGatewayClient, encryptCardData, SANDBOX_DEFAULT_MERCHANT_KEY, SANDBOX_DEFAULT_MID } from 'gateway-contract';
+import { startSandbox } from 'gateway-contract/sandbox';
+// Accepts every request and never answers; the sockets of requests still open are counted.
+const open = new Set();
+const merchant = createServer((req) => {
+  open.add(req.socket);
+  req.socket.on('close', () => open.delete(req.socket));
+});
+await new Promise((resolve) => merchant.listen(0, '127.0.0.1', resolve));
+setTimeout(() => { process.stdout.write('STUCK'); process.exit(3); }, 20000).unref();
+const sandbox = await startSandbox({
+  port: 0,
+  webhookUrl: 'http://127.0.0.1:' + merchant.address().port + '/hook',
+  webhookTimeoutMs: 300,
+  webhookRetry: { retries: 1, firstDelayMs: 0 },
+});
+const client = createGatewayClient({ gatewayUrl: sandbox.url, routerUrl: sandbox.url, signer: createChecksumSigner(SANDBOX_DEFAULT_MERCHANT_KEY), clientId: sandbox.clientId, version: 'v2' });
+const encryptedCardData = await encryptCardData({ cardNumber: '4111111111111111', expiryMonth: '12', expiryYear: '2030', securityCode: '123' }, sandbox.publicKeyPem);
+await client.tokenizeCard({ mid: SANDBOX_DEFAULT_MID, body: { cardSource: 'MANUAL_ENTERED', encryptedCardData, userInfo: { custId: 'CUST_001' }, tokenizationConsent: { userConsent: 1, createdAt: 'Jan 21, 2026 10:15:30 AM', platform: 'APP' } } });
+const started = performance.now();
+while (sandbox.deliveries()[0]?.attempts.length !== 2 && performance.now() - started < 8000) await new Promise((resolve) => setTimeout(resolve, 20));
+const delivery = sandbox.deliveries()[0];
+await sandbox.stop();
+await new Promise((resolve) => setTimeout(resolve, 200));
+merchant.close();
+process.stdout.write(JSON.stringify({ state: delivery?.state, attempts: delivery?.attempts.map((a) => a.error?.kind), open: open.size }));
+`;
+    const root = fileURLToPath(new URL('../', import.meta.url));
+    const { status, stdout, stderr } = await runNode([...FORCED_GC, '--input-type=module', '-e', code], { cwd: root, timeoutMs: 40_000 });
+    expect(stdout, stderr).not.toBe('STUCK');
+    expect(status, stderr).toBe(0);
+    expect(JSON.parse(stdout)).toEqual({ state: 'failed', attempts: ['timeout', 'timeout'], open: 0 });
+  });
+
+  it('stop() ends the attempts on their way at once', async () => {
+    const open = new Set<unknown>();
+    const silent = createServer((req) => {
+      open.add(req.socket);
+      req.socket.on('close', () => open.delete(req.socket));
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    cleanups.push(
+      () =>
+        new Promise((resolve) => {
+          silent.closeAllConnections();
+          silent.close(resolve);
+        }),
+    );
+    const sandbox = await sandboxFor({ webhookUrl: `http://127.0.0.1:${(silent.address() as AddressInfo).port}/hook`, webhookTimeoutMs: 60_000 });
+    await clientFor(sandbox).tokenizeCard({ mid: MID, body: await tokenizeBody(sandbox, '4111111111111111') });
+    await until(() => sandbox.deliveries()[0]?.state === 'pending');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const started = performance.now();
+    await sandbox.stop();
+    await sandbox.idle();
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(sandbox.deliveries()[0]).toMatchObject({ state: 'failed', error: { kind: 'aborted' } });
+    await until(() => open.size === 0);
   });
 });
 
@@ -215,5 +312,149 @@ describe('webhook faults', () => {
     await other.sandbox.idle();
     expect(other.sandbox.deliveries()[0]).toMatchObject({ state: 'skipped', reason: expect.stringMatching(/reorder-webhooks/) });
     expect(other.merchant.statuses()).toEqual([]);
+  });
+});
+
+/** A sender that answers a notification only when the test says so (an accepted 00 reply). */
+function heldSender() {
+  const sent: { status: string; answer: () => void }[] = [];
+  const sendNotification: NonNullable<SandboxOptions['sendNotification']> = (options) =>
+    new Promise((resolve) =>
+      sent.push({
+        status: options.body.tokenInfo.tokenStatus,
+        answer: () =>
+          resolve({ httpStatus: 200, reply: {}, valid: true, issues: [], code: '00', outcome: 'success', nextStep: { action: 'none' } as any, requestId: 'R' }),
+      }),
+    );
+  return { sent, sendNotification };
+}
+
+const until = async (condition: () => boolean) => {
+  while (!condition()) await new Promise((r) => setTimeout(r, 5));
+};
+
+describe('idle()', () => {
+  it('waits for the deliveries started before it was called, not for those started while it waits', async () => {
+    const { sent, sendNotification } = heldSender();
+    const sandbox = await sandboxFor({ webhookUrl: 'http://127.0.0.1:9/webhooks', sendNotification });
+    cleanups.push(() => sandbox.stop());
+    const client = clientFor(sandbox);
+    await client.tokenizeCard({ mid: MID, body: await tokenizeBody(sandbox, '4111111111111111') });
+    await until(() => sent.length === 1);
+    const idle = sandbox.idle().then(() => 'idle');
+    // A delivery that starts while idle() waits, and is not answered.
+    await client.tokenizeCard({ mid: MID, body: await tokenizeBody(sandbox, '4111111111111111') });
+    await until(() => sent.length === 2);
+    sent[0]?.answer();
+    const first = await Promise.race([idle, new Promise((r) => setTimeout(() => r('still waiting'), 1_000))]);
+    expect(first).toBe('idle');
+    expect(sandbox.deliveries().map((d) => d.state)).toEqual(['delivered', 'pending']);
+    sent[1]?.answer();
+    await sandbox.idle();
+    expect(sandbox.deliveries().map((d) => d.state)).toEqual(['delivered', 'delivered']);
+  });
+});
+
+describe('deliveries at once', () => {
+  /**
+   * A merchant that reads notifications and never answers, counting the requests it was sent; and
+   * the package's own sender, counting the notifications on their way at once.
+   */
+  async function silentMerchant() {
+    const counts = { received: 0, sending: 0, most: 0 };
+    const sockets = new Set<import('node:net').Socket>();
+    const server = createTcpServer((socket) => {
+      sockets.add(socket);
+      socket.once('data', () => counts.received++);
+      socket.on('close', () => sockets.delete(socket));
+      socket.on('error', () => undefined);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    cleanups.push(
+      () =>
+        new Promise((resolve) => {
+          for (const socket of sockets) socket.destroy();
+          server.close(resolve);
+        }),
+    );
+    const sendNotification: NonNullable<SandboxOptions['sendNotification']> = async (options) => {
+      counts.most = Math.max(counts.most, ++counts.sending);
+      try {
+        return await sendTokenNotification(options);
+      } finally {
+        counts.sending--;
+      }
+    };
+    return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`, counts, sendNotification, sockets };
+  }
+
+  it('sends at most webhookConcurrency notifications at once; the others wait their turn and all go out', async () => {
+    const merchant = await silentMerchant();
+    const sandbox = await sandboxFor({
+      webhookUrl: merchant.url,
+      sendNotification: merchant.sendNotification,
+      webhookTimeoutMs: 200,
+      webhookRetry: { retries: 0 },
+      webhookConcurrency: 3,
+    });
+    cleanups.push(() => sandbox.stop());
+    const client = clientFor(sandbox);
+    for (let i = 0; i < 10; i++) await client.tokenizeCard({ mid: MID, body: await tokenizeBody(sandbox, '4111111111111111') });
+    expect(merchant.sockets.size).toBeLessThanOrEqual(2 * 3);
+    await sandbox.idle();
+    expect(merchant.counts.most).toBe(3);
+    expect(merchant.counts.received).toBe(10);
+    // Each attempt is timed from when it goes out, not from when it was queued: each one timed out.
+    expect(sandbox.deliveries().map((d) => [d.state, d.error?.kind])).toEqual(Array(10).fill(['failed', 'timeout']));
+  });
+
+  it('by default sends at most 16 at once, and refuses a concurrency out of bounds', async () => {
+    const merchant = await silentMerchant();
+    const sandbox = await sandboxFor({
+      webhookUrl: merchant.url,
+      sendNotification: merchant.sendNotification,
+      webhookTimeoutMs: 300,
+      webhookRetry: { retries: 0 },
+    });
+    cleanups.push(() => sandbox.stop());
+    const client = clientFor(sandbox);
+    for (let i = 0; i < 40; i++) await client.tokenizeCard({ mid: MID, body: await tokenizeBody(sandbox, '4111111111111111') });
+    await sandbox.idle();
+    expect(merchant.counts.most).toBe(16);
+    expect(merchant.counts.received).toBe(40);
+    for (const webhookConcurrency of [0, 1.5, 1001, Number.NaN]) await expect(sandboxFor({ webhookConcurrency })).rejects.toThrow(/webhookConcurrency/);
+  });
+});
+
+describe('deliveries forgotten past the retention', () => {
+  it('are not sent again: their retries leave the scheduler', async () => {
+    const { sandbox, merchant, tokenize } = await setup({ retention: 3 });
+    merchant.state.failing = 1_000;
+    for (let i = 0; i < 12; i++) await tokenize();
+    await sandbox.idle();
+    expect(merchant.state.failing).toBe(1_000 - 12);
+    const kept = sandbox.deliveries();
+    expect(kept.length).toBeLessThanOrEqual(4);
+    expect((await control(sandbox, 'GET', '/sandbox')).json.retention.kept.scheduledJobs).toBe(kept.length);
+    await sandbox.clock.advance(minutes(1));
+    expect(merchant.state.failing).toBe(1_000 - 12 - kept.length);
+  });
+
+  it('are not sent when they were still waiting for their turn', async () => {
+    const { sent, sendNotification } = heldSender();
+    const sandbox = await sandboxFor({ webhookUrl: 'http://127.0.0.1:9/webhooks', sendNotification, webhookConcurrency: 1, retention: 3 });
+    cleanups.push(() => sandbox.stop());
+    for (let i = 0; i < 10; i++) await clientFor(sandbox).tokenizeCard({ mid: MID, body: await tokenizeBody(sandbox, '4111111111111111') });
+    await until(() => sent.length === 1);
+    const kept = sandbox.deliveries();
+    expect(kept.length).toBeLessThanOrEqual(4);
+    for (let answered = 0; answered < sent.length; answered++) {
+      sent[answered]?.answer();
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    await sandbox.idle();
+    // The first went out before the others were recorded; of the others, only those still kept.
+    expect(sent).toHaveLength(1 + kept.length);
+    expect(kept.map((d) => d.state)).toEqual(Array(kept.length).fill('delivered'));
   });
 });

@@ -3,8 +3,9 @@
 // of an error, whatever it holds, and every error output stays small whatever the payload's keys.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Sandbox, validate } from '../src/index.js';
+import { validate } from '../src/index.js';
 import { HIDDEN_KEY } from '../src/json/pointer.js';
+import type { Sandbox } from '../src/sandbox/index.js';
 import { type Direction, fcParameters, openMapLocations, openMapSitesOf, operationViews, plant, type Sample, sampleArbitrary } from './helpers/arbitraries.js';
 import { runCli } from './helpers/cli.js';
 import { control, MID, rawCall, sandboxFor } from './sandbox.support.js';

@@ -20,6 +20,7 @@ import {
   GatewayNonJsonError,
   operations,
   passesLuhn,
+  postNotification,
   RequestValidationError,
   ResponseValidationError,
   validate,
@@ -47,6 +48,7 @@ import {
 } from './helpers/arbitraries.js';
 import { runCli } from './helpers/cli.js';
 import { harEntry, harOf } from './helpers/har.js';
+import { startServer } from './helpers/servers.js';
 
 /** Planted values: the first one a field's schema accepts is used, so the payload stays valid around it. */
 const MARKERS = ['Zq7s3cr3T-M4rk-9xK2vW', '4929180731215548', '581703', '5817'];
@@ -67,6 +69,27 @@ function seen(value: unknown): string {
     json = '';
   }
   return `${json}\n${inspect(value, { depth: 10 })}\n${stack}`;
+}
+
+/**
+ * Everything a reader of a value reaches without calling a getter: its own fields, enumerable or
+ * not, at any depth (an error's cause, a hidden field), and its inspection with hidden fields shown.
+ */
+function exposed(value: unknown): string {
+  const parts: string[] = [];
+  const visited = new Set<object>();
+  const walk = (v: unknown, depth: number) => {
+    if (typeof v === 'string') parts.push(v);
+    if (v === null || (typeof v !== 'object' && typeof v !== 'function') || visited.has(v) || depth > 12) return;
+    visited.add(v);
+    for (const key of Reflect.ownKeys(v)) {
+      parts.push(String(key));
+      const d = Object.getOwnPropertyDescriptor(v, key);
+      if (d && 'value' in d) walk(d.value, depth + 1);
+    }
+  };
+  walk(value, 0);
+  return `${parts.join('\n')}\n${inspect(value, { showHidden: true, depth: 10 })}`;
 }
 
 function expectNoSecret(text: string, marker: string, what: string) {
@@ -340,6 +363,40 @@ describe('the reports of a batch run', () => {
     }
   });
 
+  it('never hold a value of a recorded URL or header: its query, host, credentials, fragment, method, or a path segment that is an id or a token', async () => {
+    // A token may be letters alone; a card number, a CVV or a signature hold digits too.
+    const secrets = ['ZqsecretTokenValueAbcdef', 'QwErTyUiOpAsDfGh', '4929180731215548', 'Zq7s3cr3T-M4rk-9xK2vW', 'c2lnbmF0dXJlK2J5dGVz/w=='];
+    const pay = sites.find((s) => s.view.operationId === 'initiatePayment' && s.direction === 'request')!.sample.payload;
+    for (const secret of secrets) {
+      const q = encodeURIComponent(secret);
+      const entries = [
+        harEntry('POST', `https://router.example/aoa-acquiring-biz/v2/payment?mid=MERCHANT0001&orderId=ORDER-1001&txnToken=${q}&${q}=1`, pay),
+        harEntry('GET', `https://router.example/aoa-acquiring-biz/v2/payment?mid=${q}&signature=${q}#${q}`, undefined),
+        harEntry('POST', `https://gateway.example/coft-center/coft/merchant/${q}/tokenize?requestId=${q}`, pay),
+        harEntry('GET', `https://cdn.example/cards/${q}/tokens/${q}?token=${q}`, undefined, { echo: secret }),
+        harEntry('POST', `https://merchant:${q}@cdn.example:8443/x/${q}#${q}`, { [secret]: secret }),
+        harEntry('GET', `https://${/^[A-Za-z0-9-]+$/.test(secret) ? secret : 'h'}.example/collect`, undefined),
+      ];
+      for (const e of entries as any[]) {
+        e.request.headers.push({ name: 'authorization', value: `Bearer ${secret}` }, { name: 'x-card', value: secret });
+        e.request.cookies.push({ name: 'session', value: secret });
+        e.response.headers.push({ name: 'set-cookie', value: `sid=${secret}` });
+      }
+      const odd = harEntry('POST', 'https://cdn.example/x', {}) as any;
+      odd.request.method = /^[A-Za-z]+$/.test(secret) ? secret : 'ZqSecretMethod';
+      entries.push(odd);
+      const result = await validateMany(harRecords(harOf(entries, 2), { file: 'traffic.har', webhookPath: '/hooks/token' }));
+      expect(result.counts.skipped).toBeGreaterThanOrEqual(4);
+      for (const format of REPORT_FORMATS) {
+        const report = formatReport({ ...result, title: 'gateway-contract validate' }, format, REPORT);
+        for (const shown of [secret, q, 'ZqSecretMethod']) expectNoSecret(report, shown, `${format} ${secret}`);
+      }
+      expectNoSecret(seen(result), secret, `validateMany ${secret}`);
+      // What is shown: the method, a host of names, the words of a path.
+      expect(result.skipped.map((r) => r.reason)).toContain('GET cdn.example/cards/<...>/tokens/<...>: no operation of the contract at this address');
+    }
+  });
+
   it('never hold a secret from a malformed NDJSON line or HAR file around it', async () => {
     for (const p of sites) {
       const text = JSON.stringify({ operationId: p.view.operationId, direction: p.direction, payload: p.sample.payload });
@@ -409,7 +466,7 @@ describe('the card helper', () => {
     ['an extra field holding the card', { ...good, pan: CARD_NUMBER, cvc: CVV }],
   ];
 
-  it.each(cards)('keeps the card out of its CardDataError: %s', (_what, card) => {
+  it.each(cards)('keeps the card out of its CardDataError: %s', async (_what, card) => {
     let error: unknown;
     try {
       buildCardPlaintext(card, { now: NOW });
@@ -419,7 +476,9 @@ describe('the card helper', () => {
     expect(error).toBeInstanceOf(CardDataError);
     const text = `${seen(error)}\n${(error as Error).message}\n${JSON.stringify((error as CardDataError).issues)}\n${JSON.stringify((error as any).toJSON())}`;
     for (const secret of [CARD_NUMBER, CVV, CARD_NUMBER.slice(0, 12)]) expectNoSecret(text, secret, _what);
-    expect(() => encryptCardData(card, publicKey, { now: NOW })).toThrow(CardDataError);
+    const rejected = await encryptCardData(card, publicKey, { now: NOW }).catch((e: unknown) => e);
+    expect(rejected).toBeInstanceOf(CardDataError);
+    expectNoSecret(`${seen(rejected)}\n${JSON.stringify((rejected as CardDataError).issues)}`, CARD_NUMBER, _what);
   });
 
   it.each([
@@ -427,13 +486,13 @@ describe('the card helper', () => {
     ['a key too small for the card', () => encryptCardData(good, small, { now: NOW, oaepHash: 'sha512' })],
     ['an unknown padding', () => encryptCardData(good, publicKey, { now: NOW, padding: CARD_NUMBER as any })],
     ['an unknown hash', () => encryptCardData(good, publicKey, { now: NOW, oaepHash: `sha-${CVV}` })],
-  ])('keeps the card out of a TypeError: %s', (what, call) => {
-    let error: unknown;
-    try {
-      call();
-    } catch (e) {
-      error = e;
-    }
+    ['a key too small for PKCS#1 v1.5', () => encryptCardData(good, small, { now: NOW, padding: 'RSA_PKCS1_PADDING' })],
+    [
+      'a key of another type',
+      () => encryptCardData(good, generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({ type: 'spki', format: 'pem' }) as string, { now: NOW }),
+    ],
+  ])('keeps the card out of a TypeError: %s', async (what, call) => {
+    const error = await call().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TypeError);
     for (const secret of [CARD_NUMBER, CVV]) expectNoSecret(seen(error), secret, what);
   });
@@ -569,7 +628,7 @@ describe('the client', () => {
     function watcher() {
       const out: string[] = [];
       const keep = (value: unknown) => {
-        out.push(typeof value === 'string' ? value : seen(value));
+        out.push(typeof value === 'string' ? value : `${seen(value)}\n${exposed(value)}`);
       };
       const options: Partial<GatewayClientOptions> = {
         logger: { debug: keep, info: keep, warn: keep, error: keep },
@@ -605,6 +664,71 @@ describe('the client', () => {
       expect(calls).toBeGreaterThan(100);
     });
 
+    it('never pass, nor the errors hold in any field of their own, a secret of the request the answer echoes', async () => {
+      const { out, options } = watcher();
+      let checked = 0;
+      for (const p of sites.filter((s) => s.direction === 'request' && s.view.operationId !== 'notifyTokenStatus')) {
+        const echo = { head: { echo: p.marker }, body: { resultInfo: { resultCode: p.marker }, echo: p.sample.payload } };
+        for (const answer of [() => json(echo, 503), () => json(echo), () => json({ error: p.marker }, 400)]) {
+          const error = await call(p.view, p.sample, async () => answer(), options).then(
+            () => null,
+            (e: unknown) => e,
+          );
+          expect(error).toBeInstanceOf(GatewayError);
+          // The answer itself is read only by asking for it (`data`): it is no field of the error.
+          expectNoSecret(exposed(error), p.marker, `${p.view.operationId} ${p.site.pointer}: the error`);
+          expect(JSON.stringify((error as GatewayError).data)).toContain(p.marker);
+          expectNoSecret(out.join('\n'), p.marker, `${p.view.operationId} ${p.site.pointer}: hooks and logger`);
+          out.length = 0;
+          checked++;
+        }
+      }
+      expect(checked).toBeGreaterThan(20);
+    });
+
+    it("never pass, nor the errors say, an answer's content type or a redirect's address", async () => {
+      const { out, options } = watcher();
+      const marker = MARKERS[0]!;
+      const planted = sites.find((s) => s.view.operationId === 'initiatePayment' && s.direction === 'request')!;
+      const types = [`text/${marker}`, `${marker}/html`, `application/x-${marker}+json`, `text/html; charset=${marker}`, marker];
+      for (const type of types) {
+        const error = await call(planted.view, planted.sample, async () => new Response('<html></html>', { headers: { 'content-type': type } }), options).then(
+          () => null,
+          (e: unknown) => e,
+        );
+        expect(error).toBeInstanceOf(GatewayNonJsonError);
+        expectNoSecret(exposed(error), marker, `content-type ${type}`);
+      }
+      // A known media type is still named.
+      const html = await call(planted.view, planted.sample, async () => new Response('<html></html>', { headers: { 'content-type': 'text/html' } })).catch(
+        (e: unknown) => e,
+      );
+      expect((html as Error).message).toContain('text/html');
+      // Redirects to an address that is not one, and to another origin: not followed, not named.
+      const elsewhere = await startServer((_req, res) => void res.end('{}'));
+      const redirecting = await startServer((req, res) => {
+        res.writeHead(307, { location: req.url?.includes('invalid') ? `http://[${marker}` : `${elsewhere.url}/${marker}?card=${marker}` });
+        res.end();
+      });
+      try {
+        for (const base of [redirecting.url, `${redirecting.url}/invalid`]) {
+          const client = createGatewayClient({ gatewayUrl: base, routerUrl: base, validate: true, ...options });
+          const error = await client.initiatePayment({ txnToken: planted.sample.payload.head.token, body: planted.sample.payload.body }).then(
+            () => null,
+            (e: unknown) => e,
+          );
+          expect(error).toMatchObject({ kind: 'http', status: 307 });
+          expectNoSecret(exposed(error), marker, `redirect from ${base}`);
+        }
+        expect(elsewhere.requests).toEqual([]);
+      } finally {
+        await elsewhere.close();
+        await redirecting.close();
+      }
+      expect(out.length).toBeGreaterThan(0);
+      expectNoSecret(out.join('\n'), marker, 'content types and redirects in hooks and logger');
+    });
+
     it('never pass a secret the answer puts where the result code or status goes', async () => {
       const { out, options } = watcher();
       const marker = MARKERS[0]!;
@@ -616,6 +740,36 @@ describe('the client', () => {
       expect(out.length).toBeGreaterThan(0);
       expectNoSecret(out.join('\n'), marker, 'a code, status or message echoing a secret');
     });
+  });
+});
+
+describe('addresses', () => {
+  it('the client refuses a base URL holding credentials when it is created, naming the option, never the value', () => {
+    const secret = MARKERS[0]!;
+    for (const name of ['gatewayUrl', 'routerUrl'] as const) {
+      for (const url of [`https://merchant:${secret}@gateway.example`, `https://${secret}@gateway.example/base`, `http://merchant:${secret}@127.0.0.1:9/`]) {
+        const options = { gatewayUrl: 'https://gateway.example', routerUrl: 'https://router.example', [name]: url };
+        let error: unknown;
+        try {
+          createGatewayClient(options);
+        } catch (e) {
+          error = e;
+        }
+        expect(error, url).toBeInstanceOf(TypeError);
+        expect((error as Error).message).toContain(name);
+        expectNoSecret(exposed(error), secret, `${name} ${url}`);
+      }
+    }
+  });
+
+  it('the webhook sender refuses an address holding credentials, never naming the value', async () => {
+    const secret = MARKERS[0]!;
+    const error = await postNotification({ url: `https://merchant:${secret}@merchant.example/hook`, text: '{}' }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(TypeError);
+    expectNoSecret(exposed(error), secret, 'postNotification');
   });
 });
 

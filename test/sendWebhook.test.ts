@@ -5,20 +5,23 @@
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createChecksumSigner,
   createChecksumVerifier,
   createWebhookReceiver,
+  GatewayHttpError,
   GatewayNetworkError,
   GatewayNonJsonError,
   GatewayTimeoutError,
+  postNotification,
   RequestValidationError,
   sendTokenNotification,
   type TokenStatusEvent,
   verifySignature,
 } from '../src/index.js';
-import { runCli } from './helpers/cli.js';
+import { BIN, FORCED_GC, runCli, runNode } from './helpers/cli.js';
 import { freePort, json, listenWith, startServer, type TestServer } from './helpers/servers.js';
 
 const doc = JSON.parse(readFileSync(new URL('../generated/openapi.json', import.meta.url), 'utf8'));
@@ -94,7 +97,7 @@ describe('sendTokenNotification', () => {
       clientId: 'C11',
       signature: expect.any(String),
     });
-    expect(verifySignature(bodyText, KEY, head.signature)).toBe(true);
+    expect(await verifySignature(bodyText, KEY, head.signature)).toBe(true);
   });
 
   it('reports a receiver with another key: a valid reply carrying 1001', async () => {
@@ -120,6 +123,33 @@ describe('sendTokenNotification', () => {
     await expect(send(silent.url, 300)).rejects.toBeInstanceOf(GatewayTimeoutError);
   });
 
+  it('never follows a redirect: it is an HTTP error, sent again later, and nothing goes to the other address', async () => {
+    const elsewhere = await startServer((_req, res) => json(res, example('ReplyAccepted')));
+    let status = 307;
+    // A reply envelope in the redirect's body is not the merchant's reply either.
+    const redirecting = await startServer((req, res) => {
+      res.writeHead(status, { location: `${elsewhere.url}${req.url}`, 'content-type': 'application/json' });
+      res.end(JSON.stringify(example('ReplyAccepted')));
+    });
+    try {
+      for (status of [301, 302, 303, 307, 308]) {
+        const before = redirecting.requests.length;
+        const sent = await sendTokenNotification({ url: redirecting.url, body: example('TokenStatusActive').body, signer: createChecksumSigner(KEY) }).catch(
+          (e) => e,
+        );
+        expect(sent, String(status)).toBeInstanceOf(GatewayHttpError);
+        expect(sent).toMatchObject({ kind: 'http', status, sent: 'yes', nextStep: { action: 'retry-later' } });
+        const posted = await postNotification({ url: redirecting.url, text: '{}' }).catch((e) => e);
+        expect(posted).toMatchObject({ kind: 'http', status, sent: 'yes' });
+        expect(redirecting.requests.length - before).toBe(2);
+      }
+      expect(elsewhere.requests).toEqual([]);
+    } finally {
+      await elsewhere.close();
+      await redirecting.close();
+    }
+  });
+
   it('refuses to send a notification that breaks the contract, unless told to', async () => {
     const body = example('TokenStatusActive').body;
     delete body.tokenInfo.cardScheme;
@@ -130,6 +160,63 @@ describe('sendTokenNotification', () => {
     expect(recorder.requests.length).toBe(count);
     await sendTokenNotification({ url: recorder.url, body, signer: createChecksumSigner(KEY), validateRequest: false });
     expect(recorder.requests.length).toBe(count + 1);
+  });
+});
+
+describe('time limits, whatever the garbage collector does', () => {
+  const root = fileURLToPath(new URL('../', import.meta.url));
+
+  it('postNotification and the typed client give up in time on an address that accepts and never answers, and close the connection', {
+    timeout: 60_000,
+  }, async () => {
+    // In a Node process of its own (the built package), its garbage collector forced every 5 ms.
+    const code = `
+import { createServer } from 'node:http';
+import { createGatewayClient } from 'gateway-contract/client';
+import { postNotification } from 'gateway-contract/webhook/sender';
+// Accepts every request and never answers; the sockets of requests still open are counted.
+const open = new Set();
+const server = createServer((req) => {
+  open.add(req.socket);
+  req.socket.on('close', () => open.delete(req.socket));
+});
+await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+const url = 'http://127.0.0.1:' + server.address().port + '/hook';
+setTimeout(() => { process.stdout.write('STUCK'); process.exit(3); }, 20000).unref();
+const kind = (p) => p.then(() => 'answered', (e) => e.kind);
+const viaFetch = (request) => fetch(request);
+const client = (f) => createGatewayClient({ gatewayUrl: url, routerUrl: url, timeoutMs: 300, ...(f ? { fetch: f } : {}) });
+const pay = { mid: 'M', orderId: 'O', requestType: 'PAYMENT', paymentMode: 'UPI_INTENT' };
+const started = performance.now();
+const kinds = await Promise.all([
+  ...Array.from({ length: 4 }, () => kind(postNotification({ url, text: '{}', timeoutMs: 300 }))),
+  kind(postNotification({ url, text: '{}', timeoutMs: 300, fetch: viaFetch })),
+  kind(client().initiatePayment({ txnToken: 'T', body: pay })),
+  kind(client(viaFetch).initiatePayment({ txnToken: 'T', body: pay })),
+]);
+const elapsed = performance.now() - started;
+await new Promise((resolve) => setTimeout(resolve, 200));
+server.close();
+process.stdout.write(JSON.stringify({ kinds, elapsed, open: open.size }));
+`;
+    const { status, stdout, stderr } = await runNode([...FORCED_GC, '--input-type=module', '-e', code], { cwd: root, timeoutMs: 40_000 });
+    expect(stdout, stderr).not.toBe('STUCK');
+    expect(status, stderr).toBe(0);
+    const { kinds, elapsed, open } = JSON.parse(stdout);
+    expect(kinds).toEqual(Array(7).fill('timeout'));
+    expect(elapsed).toBeLessThan(10_000);
+    expect(open).toBe(0);
+  });
+
+  it('send-webhook --timeout-ms gives up in time and exits', { timeout: 60_000 }, async () => {
+    const started = performance.now();
+    const result = await runNode([...FORCED_GC, BIN, 'send-webhook', '--url', silent.url, '--status', 'ACTIVE', '--timeout-ms', '500'], {
+      env: { MERCHANT_KEY: KEY },
+      timeoutMs: 25_000,
+    });
+    expect(result.status, result.stderr).toBe(2);
+    expect(result.stderr).toMatch(/no reply from the merchant within 500 ms/);
+    expect(performance.now() - started).toBeLessThan(10_000);
   });
 });
 

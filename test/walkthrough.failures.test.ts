@@ -6,12 +6,11 @@
 // as a merchant's would (vitest's module runner would load a second copy of modules the package
 // loads on first use, and the program's instanceof checks would see two classes).
 
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createChecksumVerifier, createWebhookReceiver, type TokenStatusEvent } from '../src/index.js';
@@ -19,17 +18,14 @@ import { runNode } from './helpers/cli.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 
-/** The TypeScript block of the README section, transpiled, importing the built package. */
+/** The TypeScript block of the README section, transpiled; it imports the built package by its name. */
 function readmeProgram(): string {
   const readme = readFileSync(join(root, 'README.md'), 'utf8');
   const start = readme.indexOf('### When things go wrong');
   const section = readme.slice(start, readme.indexOf('\n### ', start + 1));
   const blocks = [...section.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1] ?? '');
   expect(blocks).toHaveLength(1);
-  const code = `const webhookUrl = process.env.WEBHOOK_URL;\n${blocks[0] ?? ''}`.replaceAll(
-    "from 'gateway-contract'",
-    `from ${JSON.stringify(pathToFileURL(join(root, 'dist/index.js')).href)}`,
-  );
+  const code = `const webhookUrl = process.env.WEBHOOK_URL;\n${blocks[0] ?? ''}`;
   return ts.transpileModule(code, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
 }
 
@@ -55,7 +51,9 @@ afterAll(async () => {
 describe('README: when things go wrong', () => {
   it('runs as printed: a lost answer is queried, not paid twice, and a failed notification is delivered again', async () => {
     const webhookUrl = `http://127.0.0.1:${(endpoint.address() as AddressInfo).port}/webhooks/token-status`;
-    const dir = mkdtempSync(join(tmpdir(), 'readme-failures-'));
+    // Inside the repository, so that `gateway-contract` resolves to this package by its name, as in an app.
+    mkdirSync(join(root, 'test/.artifacts'), { recursive: true });
+    const dir = mkdtempSync(join(root, 'test/.artifacts/readme-failures-'));
     try {
       const file = join(dir, 'rehearsal.mjs');
       writeFileSync(file, readmeProgram());

@@ -4,10 +4,9 @@
 // of each step is the README's code, with local addresses.
 
 import { constants, generateKeyPairSync, privateDecrypt, randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
@@ -55,9 +54,9 @@ const savedTokens = new Map<string, { tokenIndexNumber: string; tokenStatus: str
 beforeAll(async () => {
   // The gateway stand-in: checks the signature over the raw body, decrypts the card, answers 100
   // (INIT, pending), then sends the token status notification ACTIVE to the merchant's webhook.
-  gateway = await startServer((req, res) => {
+  gateway = await startServer(async (req, res) => {
     const envelope = JSON.parse(req.text);
-    const signed = createChecksumVerifier(MERCHANT_KEY).verify(memberText(req.text, 'body')!, envelope.head.signature);
+    const signed = await createChecksumVerifier(MERCHANT_KEY).verify(memberText(req.text, 'body')!, envelope.head.signature);
     if (!signed)
       return json(res, {
         head: { version: 'v1', responseTimestamp: String(Date.now()), requestId: envelope.head.requestId },
@@ -149,7 +148,7 @@ describe('README walkthrough: pay with a token-index card', () => {
     });
 
   it('1. encrypts the card and tokenizes it', async () => {
-    const encryptedCardData = encryptCardData(CARD, servicePublicKeyPem, { now: new Date('2026-01-21T10:15:30Z') });
+    const encryptedCardData = await encryptCardData(CARD, servicePublicKeyPem, { now: new Date('2026-01-21T10:15:30Z') });
     expect(encryptedCardData).not.toContain(CARD.cardNumber);
     const tokenized = await client().tokenizeCard({
       mid: MID,
@@ -209,8 +208,10 @@ describe('README walkthrough: the code as printed', () => {
       "declare const res: import('node:http').ServerResponse, log: { warn(...args: unknown[]): void };",
       'declare function saveCardToken(token: { tokenIndexNumber: string; tokenStatus: string; cardSuffix: string }): Promise<void>;',
     ].join('\n');
-    const code = `${given}\n${blocks.join('\n').replaceAll("from 'gateway-contract'", `from ${JSON.stringify(join(root, 'src/index.js'))}`)}\nexport {};\n`;
-    const dir = mkdtempSync(join(tmpdir(), 'readme-'));
+    const code = `${given}\n${blocks.join('\n')}\nexport {};\n`;
+    // Inside the repository, so that \`gateway-contract\` resolves to this package by its name, as in an app.
+    mkdirSync(join(root, 'test/.artifacts'), { recursive: true });
+    const dir = mkdtempSync(join(root, 'test/.artifacts/readme-'));
     try {
       const file = join(dir, 'walkthrough.mts');
       writeFileSync(file, code);

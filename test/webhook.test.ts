@@ -2,6 +2,7 @@
 // for each failure, the order of checks, clock and replay protection, the node:http and Fetch API
 // adapters, and hostile input. Every reply must be a valid reply of the contract.
 
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -17,6 +18,7 @@ import {
   type WebhookVerdict,
 } from '../src/index.js';
 import { memberText } from '../src/json/member.js';
+import { generateSignatureSync } from '../src/signing/checksumNode.js';
 
 const doc = JSON.parse(readFileSync(new URL('../generated/openapi.json', import.meta.url), 'utf8'));
 const example = (name: string) => structuredClone(doc.components.examples[name].value);
@@ -31,7 +33,8 @@ const signatures: string[] = [];
 /** The envelope text as the service sends it: the signature covers exactly `bodyText`. */
 function notification(options: { body?: unknown; bodyText?: string; head?: Record<string, unknown>; key?: string; dropHead?: string[] } = {}) {
   const bodyText = options.bodyText ?? JSON.stringify(options.body ?? example('TokenStatusActive').body);
-  const signature = generateSignature(bodyText, options.key ?? KEY);
+  // Signed synchronously (the sandbox's node:crypto form, test/signing.test.ts proves it the same as the Web Crypto one).
+  const signature = generateSignatureSync(bodyText, options.key ?? KEY);
   signatures.push(signature);
   const head: Record<string, unknown> = {
     version: 'v1',
@@ -110,7 +113,7 @@ describe('receive(): a good notification', () => {
       '{\n  "mid" : "MERCHANT0001",\n  "tokenInfo": ' +
       JSON.stringify(example('TokenStatusActive').body.tokenInfo, null, 4).replace('Example Bank"', 'Example \\u0042ank"') +
       '\n}';
-    const signature = generateSignature(pretty, KEY);
+    const signature = await generateSignature(pretty, KEY);
     signatures.push(signature);
     const head = JSON.stringify({ version: 'v1', requestTimestamp: String(NOW), requestId: 'NTF-PRETTY', signature, signatureType: 'CHECKSUM' });
     const verdict = await r.receive(`\ufeff { "bo\\u0064y" :  ${pretty} ,\n "head": ${head} }  `);
@@ -121,7 +124,7 @@ describe('receive(): a good notification', () => {
   it('does not accept a signature over a re-serialized body when other bytes were sent (D-36)', async () => {
     const r = receiver();
     const body = example('TokenStatusActive').body;
-    const signature = generateSignature(JSON.stringify(body), KEY);
+    const signature = await generateSignature(JSON.stringify(body), KEY);
     signatures.push(signature);
     const head = JSON.stringify({ version: 'v1', requestTimestamp: String(NOW), requestId: 'NTF-RE', signature, signatureType: 'CHECKSUM' });
     expectRejected(await r.receive(`{"head":${head},"body":${JSON.stringify(body, null, 2)}}`), '1001', '/head/signature', 'signature');
@@ -387,6 +390,20 @@ describe('receive(): clock and replay', () => {
     }
   });
 
+  it("remembers the SHA-256 digests of the requestId and of the signature's bytes (a shared store keeps its ids across versions)", async () => {
+    const ids: string[] = [];
+    const r = receiver({ seen: { has: () => false, add: (id: string) => void ids.push(id) } });
+    const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
+    const first = notification({ head: { requestId: 'NTF-ÉTÉ-1' } });
+    expect((await r.receive(first.text)).accepted).toBe(true);
+    expect(ids).toEqual([`requestId:${sha256('NTF-ÉTÉ-1')}`, `signature:${sha256(Buffer.from(first.signature, 'base64'))}`]);
+    // A verifier that takes any text: a signature that is not Base64 is remembered by its UTF-8 bytes.
+    const any = receiver({ verifier: { signatureType: 'CHECKSUM', verify: () => true }, seen: { has: () => false, add: (id: string) => void ids.push(id) } });
+    const text = notification({ head: { requestId: 'NTF-TEXT' } }).text.replace(/"signature":"[^"]+"/, '"signature":"not base64: é"');
+    expect((await any.receive(text)).accepted).toBe(true);
+    expect(ids[3]).toBe(`signature:${sha256('not base64: é')}`);
+  });
+
   it('remembers a notification in ids of a fixed size, whatever its requestId, and at most maxRemembered of them', async () => {
     const ids: string[] = [];
     const seen = { has: () => false, add: (id: string) => void ids.push(id) };
@@ -395,11 +412,63 @@ describe('receive(): clock and replay', () => {
     expect(ids.map((id) => id.length)).toEqual([74, 74]);
     const clock = { t: NOW };
     const store = createMemoryReplayStore({ now: () => clock.t, maxEntries: 6 });
-    const bounded = receiver({ seen: store, now: () => clock.t });
-    for (let i = 0; i < 10; i++) expect((await bounded.receive(notification({ head: { requestId: `M${i}` } }).text)).accepted).toBe(true);
+    const bounded = receiver({ seen: store, now: () => clock.t, replayWindowMs: 60_000 });
+    for (let i = 0; i < 3; i++) expect((await bounded.receive(notification({ head: { requestId: `M${i}` } }).text)).accepted).toBe(true);
     expect(store.size).toBe(6);
-    // The last three notifications are still refused as replays.
-    expectRejected(await bounded.receive(notification({ head: { requestId: 'M9' } }).text), '406');
+    // Full: what it could not remember is refused, for the service to deliver it again later (500),
+    // and no id within its window is forgotten, so every earlier notification is still a replay.
+    for (let i = 3; i < 10; i++) expectRejected(await bounded.receive(notification({ head: { requestId: `M${i}` } }).text), '500', '', 'replayMemoryFull');
+    for (let i = 0; i < 3; i++) expectRejected(await bounded.receive(notification({ head: { requestId: `M${i}` } }).text), '406');
+    expect(store.size).toBe(6);
+    // Once their window has passed, expired ids make room again.
+    clock.t += 60_001;
+    expect((await bounded.receive(notification({ head: { requestId: 'M3', requestTimestamp: String(clock.t) } }).text)).accepted).toBe(true);
+  });
+
+  it('at the cap of its memory, never forgets an unexpired id, and refuses (500) what it cannot remember before its handler runs', async () => {
+    const clock = { t: NOW };
+    const store = createMemoryReplayStore({ now: () => clock.t, maxEntries: 4 });
+    store.add('a', NOW + 10);
+    store.add('b', NOW + 20);
+    expect(store.room()).toBe(2);
+    expect(() => {
+      store.add('c', NOW + 30);
+      store.add('d', NOW + 30);
+      store.add('e', NOW + 30);
+    }).toThrow(RangeError);
+    expect([store.has('a'), store.has('b'), store.has('c'), store.has('d'), store.has('e')]).toEqual([true, true, true, true, false]);
+    expect(store.room()).toBe(0);
+    // Adding an id it holds takes no room.
+    store.add('a', NOW + 40);
+    clock.t = NOW + 25;
+    expect(store.room()).toBe(1);
+    expect([store.has('a'), store.has('b')]).toEqual([true, false]);
+
+    // The adapters: the handler runs only for what the receiver can remember.
+    const handled: string[] = [];
+    const r = receiver({ maxRemembered: 2 });
+    const handle = r.fetchHandler((event) => void handled.push(event.head.requestId));
+    const post = async (text: string) =>
+      (await handle(new Request('https://merchant.example/hook', { method: 'POST', headers: { 'content-type': 'application/json' }, body: text }))).json();
+    expectReply(await post(notification({ head: { requestId: 'CAP-1' } }).text), '00');
+    expectReply(await post(notification({ head: { requestId: 'CAP-2' } }).text), '500');
+    expectReply(await post(notification({ head: { requestId: 'CAP-1' } }).text), '406');
+    expect(handled).toEqual(['CAP-1']);
+
+    // Two arriving together with room for one: one is accepted, the other refused.
+    const slow = {
+      signatureType: 'CHECKSUM',
+      verify: async (text: string, signature: string) => {
+        await new Promise((resolve) => setImmediate(resolve));
+        return createChecksumVerifier(KEY).verify(text, signature);
+      },
+    };
+    const both = receiver({ verifier: slow, maxRemembered: 2 });
+    const verdicts = await Promise.all([
+      both.receive(notification({ head: { requestId: 'TOG-1' } }).text),
+      both.receive(notification({ head: { requestId: 'TOG-2' } }).text),
+    ]);
+    expect(verdicts.map((v) => (v.accepted ? '00' : v.code)).sort()).toEqual(['00', '500']);
   });
 
   it('remembers only accepted notifications', async () => {
@@ -711,6 +780,48 @@ describe('hostile input', () => {
     expect(calls).toEqual([]);
     // What a notification nests (four levels) is still read and judged.
     expectRejected(await receiver().receive(notification({ head: { deep: { a: [[1]] } } }).text), '400', '/head/<unknown key>', 'additionalProperties');
+  });
+
+  it('checks the signature of a flat body before building it: nothing larger than a signature is parsed for a forged one', async () => {
+    const flat = {
+      'many keys': `{${Array.from({ length: 60_000 }, (_, i) => `"k${i.toString(36)}":0`).join(',')}}`,
+      'many small objects': `[${'{},'.repeat(200_000)}{}]`,
+      'many strings': `[${'"a",'.repeat(200_000)}"a"]`,
+      'many escaped keys': `{${Array.from({ length: 30_000 }, (_, i) => `"\\u006b${i}":1`).join(',')}}`,
+    };
+    const verified: number[] = [];
+    const verifier = {
+      signatureType: 'CHECKSUM',
+      verify: async (text: string, signature: string) => {
+        verified.push(text.length);
+        return createChecksumVerifier(KEY).verify(text, signature);
+      },
+    };
+    const r = receiver({ verifier, maxBytes: 2 * 1024 * 1024 });
+    const parse = JSON.parse;
+    const parsed: number[] = [];
+    JSON.parse = ((text: string, reviver?: (this: unknown, key: string, value: unknown) => unknown) => {
+      parsed.push(String(text).length);
+      return parse(text, reviver);
+    }) as typeof JSON.parse;
+    try {
+      for (const [what, body] of Object.entries(flat)) {
+        const forged = notification({ bodyText: body }).text.replace(/"signature":"[^"]+"/, `"signature":"${'F'.repeat(108)}"`);
+        verified.length = 0;
+        parsed.length = 0;
+        expectRejected(await r.receive(forged), '1001');
+        expect(verified, what).toEqual([body.length]);
+        expect(Math.max(0, ...parsed), what).toBeLessThan(200);
+        // Signed, it is read whole and judged by the contract (a body that is no notification).
+        parsed.length = 0;
+        const verdict = await r.receive(notification({ bodyText: body }).text);
+        expect(verdict.accepted, what).toBe(false);
+        expect(verdict.accepted ? '' : verdict.code, what).not.toBe('1001');
+        expect(Math.max(...parsed)).toBeGreaterThan(body.length);
+      }
+    } finally {
+      JSON.parse = parse;
+    }
   });
 
   it.each(hostile.filter(([what]) => !/10 MB|huge/.test(what)))('the node adapter answers %s with a valid reply', async (_what, make, code) => {

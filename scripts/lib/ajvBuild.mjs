@@ -1,19 +1,17 @@
 // How the contract becomes AJV validators. Used by the generator (precompiled, standalone code)
 // and by tests and benchmarks that compile at runtime. One place, so both agree.
-import { createRequire } from 'node:module';
 import { _, Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import fullFormatsModule from 'ajv-formats/dist/formats.js';
+import { characterCount, exactFormats } from './formats.mjs';
 import { fasterKeywordCode } from './keywordCode.mjs';
 
 const addFormats = /** @type {any} */ (addFormatsModule).default ?? addFormatsModule;
 const { fullFormats } = /** @type {any} */ (fullFormatsModule);
-/** @type {{ exactFormats: Record<string, unknown>, characterCount: (s: string) => number }} */
-const { exactFormats, characterCount } = createRequire(import.meta.url)('./formats.cjs');
 
 /**
  * ajv-formats' formats that are one regular expression (or none at all): the validators carry them
- * as they are. Those it checks with a function are ours (formats.cjs), exact and faster; any other
+ * as they are. Those it checks with a function are ours (formats.mjs), exact and faster; any other
  * function format is left unknown, so that a contract using one fails to compile rather than
  * silently getting another check.
  */
@@ -84,10 +82,12 @@ function extraKeywords(/** @type {any} */ doc) {
  * the value that failed (card numbers, tokens, signatures).
  * @param {any} doc the bundled OpenAPI document
  * @param {Record<string, unknown>} [options] extra AJV options (the generator passes `code`)
- * @param {string} [runtimeModule] how generated code requires formats.cjs (the generator's copy of
- *   it in generated/), for the formats and the count of characters
+ * @param {string} [runtimeModule] the module generated code takes the formats and the count of
+ *   characters from (the generator's copy of formats.mjs in generated/, `../formats.js` from
+ *   generated/validators/). AJV's standalone code writes `require("<module>").name` for them; the
+ *   generator turns each into a binding of a static import (validators.mjs).
  */
-export function createAjv(doc, options = {}, runtimeModule = './formats.cjs') {
+export function createAjv(doc, options = {}, runtimeModule = './formats.mjs') {
   const prepared = prepareDocument(doc);
   const ajv = new Ajv2020({
     strict: true,

@@ -7,7 +7,7 @@
 
 import { operationRefs, senderOf, sideLabel } from './contractOperations.mjs';
 import { derefPointer, escapeToken, fieldSchemas, pointerOf, pointerThrough, sameJson, valueAt } from './pointers.mjs';
-import { codeTables, resultCodeChanges } from './resultCodeDiff.mjs';
+import { codeTables, resultCodeChanges, uncomparedTables } from './resultCodeDiff.mjs';
 import { ANNOTATION_KEYWORDS, classifySchemaChange, LEVELS, levelOfLibraryType, shown } from './schemaRules.mjs';
 import { METHODS, smartDiff, WEBHOOK_PREFIX } from './smartDiff.mjs';
 
@@ -345,13 +345,28 @@ function schemaChange(ctx, diff, at) {
   if (parsed.keyword === '') return make('schema-changed', levelOfLibraryType(diff.type), `schema ${actionWord(diff.action)}`);
   if (annotation) return make(annotation.startsWith('x-') ? 'extension' : 'annotation', 'patch', `${parsed.keyword}: ${annotation} changed`);
 
-  const isItem = parsed.item !== undefined && !parsed.nested;
+  let isItem = parsed.item !== undefined && !parsed.nested;
+  let [valueBefore, valueAfter] = [diff.before, diff.after];
+  // A list of values where the schema had none (or none where it had one) is one change of the
+  // field, the whole list added or removed: the library reports each value of the list on its own,
+  // as if the field had been an enum with fewer values. A `const` already limited the field.
+  if (parsed.keyword === 'enum' && isItem && (diff.action === 'add' || diff.action === 'remove') && location.endsWith('/enum')) {
+    const holder = location.slice(0, -'/enum'.length);
+    const other = valueAt(diff.action === 'add' ? before : after, holder);
+    if (other && typeof other === 'object' && !Object.hasOwn(other, 'enum') && !Object.hasOwn(other, 'const')) {
+      const whole = `whole enum|${at.operation}|${at.direction}|${location}|${diff.action}`;
+      if (ctx.seen.has(whole)) return null;
+      ctx.seen.add(whole);
+      isItem = false;
+      [valueBefore, valueAfter] = [valueAt(before, location), valueAt(after, location)];
+    }
+  }
   const verdict = classifySchemaChange({
     sender,
     keyword: parsed.keyword,
     action: diff.action,
-    before: diff.before,
-    after: diff.after,
+    before: valueBefore,
+    after: valueAfter,
     item: isItem,
     nested: parsed.nested,
     wasClosed:
@@ -560,6 +575,22 @@ function deduplicated(changes) {
 }
 
 /**
+ * What could not be compared, in one line: a document of another shape than the rules read.
+ * @param {string} what @param {string} location @param {unknown} error @returns {Change}
+ */
+function notCompared(what, location, error) {
+  const reason = (error instanceof Error ? error.message : String(error)).split('\n')[0]?.slice(0, 120) ?? '';
+  return {
+    operation: '',
+    direction: 'contract',
+    location,
+    kind: 'not-compared',
+    level: 'breaking',
+    message: `${what} could not be compared (${reason}); read as breaking`,
+  };
+}
+
+/**
  * Every change from the released contract `before` to `after` (both bundled), sorted by
  * operation (the whole contract first, then the document's order), level, side and place.
  * @param {any} before @param {any} after @returns {Change[]}
@@ -596,14 +627,30 @@ export function diffContracts(before, after) {
 
   /** @type {Change[]} */
   const changes = [];
-  for (const diff of smartDiff(before, after)) {
-    const change = fromLibrary(ctx, diff);
-    if (change) changes.push(change);
-  }
-  changes.push(...resultCodeChanges(before, after, tablesBefore, tablesAfter, opsAfter));
-  changes.push(...namedCheckChanges(opsBefore, opsAfter));
-  changes.push(...componentChanges(before, after));
-  changes.push(...exampleChanges(before, after, refsAfter));
+  // Each part of the comparison stands on its own: one that cannot read a document of another
+  // shape says so in one line, read as breaking, and the others still run.
+  /** @param {string} what @param {string} location @param {() => Iterable<Change | null>} compare */
+  const part = (what, location, compare) => {
+    try {
+      for (const change of compare()) if (change) changes.push(change);
+    } catch (error) {
+      changes.push(notCompared(what, location, error));
+    }
+  };
+  /** @type {Diff[]} */
+  let diffs = [];
+  part('the operations', '', () => {
+    diffs = smartDiff(before, after);
+    return [];
+  });
+  for (const diff of diffs) part(`the change at ${diff.path.map(String).join('.')}`, pointerOf(diff.path.map(String)), () => [fromLibrary(ctx, diff)]);
+  part('the result codes', '', () => [
+    ...uncomparedTables(opsBefore, opsAfter, tablesBefore, tablesAfter),
+    ...resultCodeChanges(before, after, tablesBefore, tablesAfter, opsAfter),
+  ]);
+  part('the named checks', '', () => namedCheckChanges(opsBefore, opsAfter));
+  part('the component schemas', '/components/schemas', () => componentChanges(before, after));
+  part('the examples', '/components/examples', () => exampleChanges(before, after, refsAfter));
   if (changes.length === 0) {
     // Nothing the rules read changed, yet the documents differ: still a change (documentation).
     const versionless = (/** @type {any} */ doc) => ({ ...doc, info: { ...doc?.info, version: undefined } });

@@ -87,6 +87,46 @@ export function nextStepOf(branch, actions, where) {
 }
 
 /**
+ * The result-code table of one answer: where its code union sits, its fields and its codes; null
+ * when the schema holds no oneOf whose branches pin a code field. `stepOf` gives a code's next step.
+ * @param {any} doc @param {any} schema the answer's schema (a `$ref` or a schema)
+ * @param {string} operationId @param {(branch: any, where: string) => object} stepOf
+ */
+function tableOf(doc, schema, operationId, stepOf) {
+  const found = findCodeUnion(doc, schema);
+  if (!found) return null;
+  const { node, fields, pointer } = found;
+  return {
+    location: pointer,
+    fields,
+    codes: node.oneOf.map((/** @type {any} */ branch) => {
+      const status = branch.properties[fields.status]?.const;
+      return {
+        code: branch.properties[fields.code].const,
+        status,
+        outcome: outcomeOf(status),
+        messages: branch.properties[fields.message]?.examples ?? [],
+        meaning: branch.description ?? '',
+        ...(branch['x-code-table'] ? { tables: branch['x-code-table'] } : {}),
+        ...stepOf(branch, `${operationId} ${branch.properties[fields.code].const}`),
+      };
+    }),
+  };
+}
+
+/**
+ * The result-code table of one answer as the change check reads any two contracts: next steps as
+ * written, null when no table is found (a contract of another shape, or an edit that removed one).
+ * @param {any} doc @param {any} schema @param {string} operationId
+ */
+export function resultTableOf(doc, schema, operationId) {
+  return tableOf(doc, schema, operationId, (branch) => {
+    const step = branch['x-next-step'];
+    return step && typeof step === 'object' ? { nextStep: step } : {};
+  });
+}
+
+/**
  * The catalog of a contract. Every code needs a valid next step (the generator refuses the
  * contract otherwise); with `check: false`, as the change check reads any two contracts (one
  * released before next steps existed, or an edit being judged), a code's next step is taken as
@@ -104,22 +144,9 @@ export function resultCatalogOf(doc, { check = true } = {}) {
   /** @type {Record<string, any>} */
   const catalog = {};
   for (const op of operationsOf(doc)) {
-    const found = findCodeUnion(doc, { $ref: `#/components/schemas/${op.response.schema}` });
-    if (!found) throw new Error(`no result-code table found for ${op.operationId}`);
-    const { node, fields, pointer } = found;
-    catalog[op.operationId] = {
-      location: pointer,
-      fields,
-      codes: node.oneOf.map((/** @type {any} */ branch) => ({
-        code: branch.properties[fields.code].const,
-        status: branch.properties[fields.status].const,
-        outcome: outcomeOf(branch.properties[fields.status].const),
-        messages: branch.properties[fields.message]?.examples ?? [],
-        meaning: branch.description ?? '',
-        ...(branch['x-code-table'] ? { tables: branch['x-code-table'] } : {}),
-        ...stepOf(branch, `${op.operationId} ${branch.properties[fields.code].const}`),
-      })),
-    };
+    const table = tableOf(doc, { $ref: `#/components/schemas/${op.response.schema}` }, op.operationId, stepOf);
+    if (!table) throw new Error(`no result-code table found for ${op.operationId}`);
+    catalog[op.operationId] = table;
   }
   return catalog;
 }

@@ -6,7 +6,7 @@
 
 import { senderOf, sideLabel } from './contractOperations.mjs';
 import { fieldSchemas, valueAt } from './pointers.mjs';
-import { resultCatalogOf } from './resultCatalog.mjs';
+import { resultTableOf } from './resultCatalog.mjs';
 import { shown } from './schemaRules.mjs';
 
 /** @typedef {import('./contractOperations.mjs').OperationRef} OperationRef */
@@ -22,19 +22,31 @@ import { shown } from './schemaRules.mjs';
  * @property {string} [field] the field (dotted, `[]` for array items), when the change is in a payload
  */
 
+/** Where a table is looked for, as a reader is told when none is found. */
+const TABLE = 'a oneOf whose branches pin resultCode or statusCode';
+
 /**
  * The code table of each operation: the catalog's entry, and where its `oneOf` sits in the bundle.
+ * Read from each operation's JSON answer of HTTP 200 as it stands, whatever the rest of the
+ * document looks like: an operation whose answer holds no table (or cannot be read) has none here.
  * @param {any} doc @param {OperationRef[]} ops
  * @returns {Map<string, { entry: any, chain: string[], union: string }>}
  */
 export function codeTables(doc, ops) {
-  const catalog = resultCatalogOf(doc, { check: false });
   const tables = new Map();
   for (const op of ops) {
-    const entry = catalog[op.operationId];
+    const root = `${op.pointer}/responses/200/content/application~1json/schema`;
+    const schema = valueAt(doc, root);
+    if (!schema || typeof schema !== 'object') continue;
+    let entry;
+    try {
+      entry = resultTableOf(doc, schema, op.operationId);
+    } catch {
+      // A table of another shape (a branch without properties): not one the rules can read.
+      entry = null;
+    }
     if (!entry) continue;
     const chain = String(entry.location).split('/').filter(Boolean);
-    const root = `${op.pointer}/responses/200/content/application~1json/schema`;
     let union = root;
     for (const pointer of fieldSchemas(doc, root, chain)) {
       const node = valueAt(doc, pointer);
@@ -50,6 +62,34 @@ export function codeTables(doc, ops) {
     tables.set(op.operationId, { entry, chain, union });
   }
   return tables;
+}
+
+/**
+ * One line per operation of both contracts whose result-code table is found in one of them only
+ * (removed, reshaped, or an answer that is not JSON any more): its codes cannot be compared, and
+ * the change is read as breaking, so that nothing passes unread.
+ * @param {Map<string, OperationRef>} opsBefore @param {Map<string, OperationRef>} opsAfter
+ * @param {Map<string, unknown>} tablesBefore @param {Map<string, unknown>} tablesAfter
+ * @returns {Change[]}
+ */
+export function uncomparedTables(opsBefore, opsAfter, tablesBefore, tablesAfter) {
+  /** @type {Change[]} */
+  const changes = [];
+  for (const [operationId, now] of opsAfter) {
+    const old = opsBefore.get(operationId);
+    if (!old || tablesBefore.has(operationId) === tablesAfter.has(operationId)) continue;
+    const gone = tablesBefore.has(operationId);
+    const op = gone ? old : now;
+    changes.push({
+      operation: operationId,
+      direction: 'response',
+      location: `${op.pointer}/responses/200`,
+      kind: 'result-codes-not-compared',
+      level: 'breaking',
+      message: `${sideLabel(now.kind, 'response')}: no result-code table found in the ${gone ? 'new' : 'released'} contract (${TABLE}): its codes are not compared`,
+    });
+  }
+  return changes;
 }
 
 /** Codes by code (a repeated code gets `#2`, `#3`), each with its branch pointer and title. @param {any} doc @param {{ entry: any, union: string }} table */

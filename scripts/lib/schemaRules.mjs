@@ -27,6 +27,22 @@ export function shown(value) {
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 
+/**
+ * Whether every string matches a pattern: the empty pattern, or one that matches the empty string
+ * and holds no anchor, boundary or lookaround (a pattern is searched for anywhere in the string,
+ * so such a one matches at its start). Patterns this cannot tell are taken as constraints.
+ * @param {unknown} pattern
+ */
+export function acceptsEveryString(pattern) {
+  if (pattern === '') return true;
+  if (typeof pattern !== 'string' || /[$^]|\\[bB]|\(\?<?[=!]/.test(pattern)) return false;
+  try {
+    return new RegExp(pattern, 'u').test('');
+  } catch {
+    return false;
+  }
+}
+
 /** @param {unknown} value @returns {string[]} */
 function typesOf(value) {
   if (Array.isArray(value)) return value.map(String);
@@ -92,9 +108,16 @@ export function classifySchemaChange(change) {
 
   if (keyword === 'enum' && (item || action !== 'replace')) {
     if (!item) {
-      // The whole list added or removed.
-      if (added) return verdict('breaking', 'value-removed', `now limited to ${value(after)}`);
-      return verdict('notable', 'value-added', `no longer limited to ${value(before)}`);
+      // The whole list added or removed: the field becomes an enum, or stops being one. What the
+      // merchant sends is then refused outside the list; what the merchant receives is one of it
+      // (oasdiff: request-property-became-enum is breaking, response-property-became-enum is not).
+      if (added)
+        return merchantSends
+          ? verdict('breaking', 'became-enum', `now limited to ${value(after)}`)
+          : verdict('notable', 'became-enum', `now one of ${value(after)}`);
+      return merchantSends
+        ? verdict('notable', 'enum-removed', `no longer limited to ${value(before)}`)
+        : verdict('breaking', 'enum-removed', `no longer limited to ${value(before)}: answers may hold what a validator of the released contract refuses`);
     }
     if (added)
       return verdict(
@@ -136,6 +159,28 @@ export function classifySchemaChange(change) {
     const text = `type ${shown(before ?? 'any')} -> ${shown(after ?? 'any')}`;
     if (merchantSends) return verdict(narrowed ? 'breaking' : 'notable', 'type-changed', text);
     return verdict(widened ? 'breaking' : 'notable', 'type-changed', text);
+  }
+
+  if (keyword === 'pattern' && !nested && (acceptsEveryString(before) || acceptsEveryString(after))) {
+    // A pattern every string matches (the empty one) is no constraint: put in place of another it
+    // removes that one, in place of none it changes nothing.
+    const was = acceptsEveryString(before) ? undefined : before;
+    const is = acceptsEveryString(after) ? undefined : after;
+    if (was === undefined && is === undefined) {
+      const text = added
+        ? `pattern ${value(after)} added: it accepts every string`
+        : removed
+          ? `pattern ${value(before)} removed: it accepted every string`
+          : `pattern ${value(before)} -> ${value(after)}: both accept every string`;
+      return verdict('patch', 'pattern-changed', text);
+    }
+    if (is === undefined)
+      return verdict(merchantSends ? 'notable' : 'breaking', 'pattern-changed', `pattern ${value(before)} removed (an empty pattern accepts every string)`);
+    return verdict(
+      merchantSends ? 'breaking' : 'notable',
+      'pattern-changed',
+      `pattern ${value(after)} added (in place of a pattern that accepted every string)`,
+    );
   }
 
   if (VALUE_SHAPES.has(keyword) && !nested) {

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import standaloneCodeModule from 'ajv/dist/standalone/index.js';
 import { createAjv, DOCUMENT_ID } from './ajvBuild.mjs';
 import { operationsOf } from './operationIndex.mjs';
+import { resultCatalogOf } from './resultCatalog.mjs';
 
 const standaloneCode = /** @type {any} */ (standaloneCodeModule).default ?? standaloneCodeModule;
 
@@ -26,9 +27,9 @@ const ANNOTATIONS = new Set([
   'xml',
 ]);
 /** Keywords whose value is a map of names to schemas (the names are data, never annotations). */
-const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'dependentSchemas']);
+export const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'dependentSchemas']);
 /** Keywords whose value is a schema or a list of schemas. */
-const SUBSCHEMAS = new Set([
+export const SUBSCHEMAS = new Set([
   'items',
   'prefixItems',
   'additionalProperties',
@@ -66,19 +67,61 @@ function constraintsOf(schema) {
   return out;
 }
 
-/** Where the precompiled validators find the formats ajv-formats would check with a function. */
-const FORMATS_FILE = 'formats.cjs';
+/** The module beside the validators that holds the formats they run and the count of characters. */
+const FORMATS_FILE = 'formats.js';
 
 /**
- * The precompiled validators: `validators.js`, every validator in one ES module (the package's
- * `./validators`), and per operation and direction a CommonJS module of its own that `validate()`
- * loads the first time it meets that operation: `validators/<name>.cjs` stops at the first problem
- * (the hot path, and bounded on any input), `validators/<name>.detailed.cjs` reports every problem
- * and is loaded only when a payload is invalid. A request's module holds the validators of its
- * query and path parameters too. CommonJS, so that they load synchronously on demand.
+ * AJV's standalone code made an ES module of static imports only. AJV writes a function the
+ * validators call from another module as `require("<module>").name` (with `esm: true` too, ajv#1976):
+ * here each such reference to `formatsModule` becomes the binding `name`, imported from it at the
+ * top. Any other `require` (one of AJV's runtime helpers that a new keyword would need) stops the
+ * generation, so that no generated module needs CommonJS. AJV's `"use strict"` goes too: a module
+ * is strict.
+ * @param {string} code AJV's standalone code, written with `esm: true`
+ * @param {string} formatsModule the specifier the AJV instance was created with
+ */
+function esModuleCode(code, formatsModule) {
+  const reference = `require(${JSON.stringify(formatsModule)}).`;
+  /** @type {Set<string>} */
+  const bindings = new Set();
+  const parts = code.replace(/^"use strict";/, '').split(reference);
+  for (const part of parts.slice(1)) {
+    const name = /^[A-Za-z_$][\w$]*/.exec(part)?.[0];
+    if (!name) throw new Error(`AJV's code takes something unexpected from ${formatsModule}: ${part.slice(0, 40)}`);
+    bindings.add(name);
+  }
+  const body = parts.join('');
+  const other = /\brequire\s*\(/.exec(body);
+  if (other) throw new Error(`AJV's code requires a module other than ${formatsModule}: ${body.slice(other.index, other.index + 80)}`);
+  const imports = bindings.size ? `import { ${[...bindings].sort().join(', ')} } from ${JSON.stringify(formatsModule)};\n` : '';
+  return `${imports}${body}`;
+}
+
+/** The declarations of a module of validators: each export a CompiledValidator. @param {string} header @param {string} types where CompiledValidator is declared @param {Record<string, string>} exported the validators' names and refs @param {string} [what] */
+function declarations(header, types, exported, what = '') {
+  return [
+    `// ${header}`,
+    `import type { CompiledValidator } from ${JSON.stringify(types)};`,
+    ...Object.entries(exported).map(
+      ([n, ref]) => `/** Validates against \`${ref.slice(ref.indexOf('#'))}\`${what}. */\nexport declare const ${n}: CompiledValidator;`,
+    ),
+    '',
+  ].join('\n');
+}
+
+/**
+ * The precompiled validators, ES modules of static imports only (they load as they are in Node,
+ * edge runtimes and browsers, and bundlers follow them): `validators.js`, every validator in one
+ * module (the package's `./validators`), and per operation and direction a module of its own:
+ * `validators/<name>.js` stops at the first problem (the hot path, and bounded on any input),
+ * `validators/<name>.detailed.js` reports every problem. A request's module holds the validators
+ * of its query and path parameters too. Each has its declarations (`.d.ts`). They import the
+ * formats they run from `formats.js`, a copy of formats.mjs.
  * @param {any} doc @param {string} header
  */
 export function buildValidators(doc, header) {
+  /** @type {Record<string, { codes: any[] }>} */
+  const codeTables = resultCatalogOf(doc);
   // Only the component schemas are compiled; the rest of the document is not needed.
   const schemas = {
     openapi: doc.openapi,
@@ -117,20 +160,46 @@ export function buildValidators(doc, header) {
   }
   /** @type {any} */ (schemas.components).parameterSets = parameterSets;
   // The verdict: stops at the first problem. The details: every problem.
-  const fast = createAjv(schemas, { allErrors: false, code: { source: true, esm: true } }, `./${FORMATS_FILE}`);
-  // validate() words every problem itself: AJV's messages are left out of the modules it loads.
-  const fastPerModule = createAjv(schemas, { allErrors: false, messages: false, code: { source: true } }, `../${FORMATS_FILE}`);
-  const detailed = createAjv(schemas, { allErrors: true, messages: false, code: { source: true } }, `../${FORMATS_FILE}`);
+  const shared = `./${FORMATS_FILE}`;
+  const beside = `../${FORMATS_FILE}`;
+  const fast = createAjv(schemas, { allErrors: false, code: { source: true, esm: true } }, shared);
+  // validate() words every problem itself: AJV's messages are left out of the modules per operation.
+  const fastPerModule = createAjv(schemas, { allErrors: false, messages: false, code: { source: true, esm: true } }, beside);
+  const detailed = createAjv(schemas, { allErrors: true, messages: false, code: { source: true, esm: true } }, beside);
   /** @type {Record<string, string>} */
   const files = {};
-  // Standalone ESM output still calls require() for AJV's runtime helpers and the formats.
-  files['validators.js'] =
-    `// ${header}\nimport { createRequire } from "node:module";\nconst require = createRequire(import.meta.url);\n${standaloneCode(fast, refs)}`;
+  files['validators.js'] = `// ${header}\n${esModuleCode(standaloneCode(fast, refs), shared)}`;
   for (const [name, exported] of Object.entries(modules).sort(([a], [b]) => a.localeCompare(b))) {
-    files[`validators/${name}.cjs`] = `// ${header}\n${standaloneCode(fastPerModule, exported)}`;
-    files[`validators/${name}.detailed.cjs`] = `// ${header}\n${standaloneCode(detailed, exported)}`;
+    files[`validators/${name}.js`] = `// ${header}\n${esModuleCode(standaloneCode(fastPerModule, exported), beside)}`;
+    files[`validators/${name}.detailed.js`] = `// ${header}\n${esModuleCode(standaloneCode(detailed, exported), beside)}`;
+    files[`validators/${name}.d.ts`] = declarations(header, '../validators.js', exported);
+    files[`validators/${name}.detailed.d.ts`] = declarations(header, '../validators.js', exported, ', reporting every problem');
   }
-  files[FORMATS_FILE] = `// ${header} Copied from scripts/lib/formats.cjs.\n${readFileSync(new URL('./formats.cjs', import.meta.url), 'utf8')}`;
+  // Per operation, its four modules by role: what src/validation/operations/<operationId>.ts imports.
+  for (const op of operationsOf(doc)) {
+    const request = validatorName(op.operationId, 'request');
+    const response = validatorName(op.operationId, 'response');
+    const roles = [
+      ['request', `./${request}.js`],
+      ['requestDetailed', `./${request}.detailed.js`],
+      ['response', `./${response}.js`],
+      ['responseDetailed', `./${response}.detailed.js`],
+    ];
+    const reexports = [`// ${header}`, `// The validators of ${op.operationId}: each direction's, stopping at the first problem and listing every problem,`]
+      .concat(`// and the codes of its result-code table that a problem of its request is answered with.`)
+      .concat(roles.map(([role, file]) => `export * as ${role} from '${file}';`));
+    const codes = (codeTables[op.operationId]?.codes ?? []).map((/** @type {any} */ c) => ({ code: c.code, status: c.status, messages: c.messages }));
+    files[`validators/${op.operationId}.js`] = [...reexports, `export const codes = [\n${codes.map((c) => `  ${JSON.stringify(c)},`).join('\n')}\n];`, ''].join(
+      '\n',
+    );
+    files[`validators/${op.operationId}.d.ts`] = [
+      ...reexports,
+      "/** The codes of the operation's result-code table: code, status and the message(s) the service answers. */",
+      'export declare const codes: readonly { readonly code: string; readonly status: string; readonly messages: readonly string[] }[];',
+      '',
+    ].join('\n');
+  }
+  files[FORMATS_FILE] = `// ${header} Copied from scripts/lib/formats.mjs.\n${readFileSync(new URL('./formats.mjs', import.meta.url), 'utf8')}`;
   const names = Object.keys(refs).sort();
   files['validators.d.ts'] = [
     `// ${header}`,

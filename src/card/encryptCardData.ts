@@ -1,13 +1,11 @@
 // The card data of `encryptedCardData` (section 2.3): built, checked and encrypted with the
 // merchant's RSA public key. The card never appears in an error, a log or a return value other
 // than the ciphertext.
-import type { KeyObject } from 'node:crypto';
-import { createRequire } from 'node:module';
-
-// node:crypto is loaded the first time it is needed, not with the package (it costs a few
-// milliseconds of every start).
-let crypto: typeof import('node:crypto') | undefined;
-const nodeCrypto = (): typeof import('node:crypto') => (crypto ??= createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto'));
+// On Web Crypto (RSA-OAEP) in any runtime; PKCS#1 v1.5, which Web Crypto does not offer, on
+// node:crypto where the runtime has it (Node, Bun, Deno).
+import type * as NodeCrypto from 'node:crypto';
+import { type Bytes, toBase64, utf8Bytes, type WebCryptoKey, webCrypto } from '../encoding/bytes.js';
+import { PublicKeyError, rsaSpkiOfPem } from './rsaPublicKey.js';
 
 /** The card before encryption (section 2.3). */
 export interface CardData {
@@ -28,7 +26,7 @@ export interface CardDataIssue {
 export interface EncryptCardDataOptions {
   /** RSA padding; default `RSA_PKCS1_OAEP_PADDING` (the description does not say which the service uses). */
   padding?: 'RSA_PKCS1_OAEP_PADDING' | 'RSA_PKCS1_PADDING';
-  /** OAEP hash; default `sha256`. */
+  /** OAEP hash: `sha1`, `sha256`, `sha384` or `sha512` (also spelled `SHA-256`, ...); default `sha256`. */
   oaepHash?: string;
   /** Clock for the expiry check; default now. */
   now?: Date;
@@ -107,36 +105,89 @@ export function buildCardPlaintext(card: CardData, { now = new Date() }: { now?:
   return JSON.stringify({ cardNumber: c.cardNumber, expiryMonth: c.expiryMonth, expiryYear: c.expiryYear, securityCode: c.securityCode });
 }
 
-const PADDINGS = {
-  RSA_PKCS1_OAEP_PADDING: () => nodeCrypto().constants.RSA_PKCS1_OAEP_PADDING,
-  RSA_PKCS1_PADDING: () => nodeCrypto().constants.RSA_PKCS1_PADDING,
-} as const;
+const PADDINGS = new Set(['RSA_PKCS1_OAEP_PADDING', 'RSA_PKCS1_PADDING']);
+/** The OAEP hashes, by their names without case or hyphen, as Web Crypto names them. */
+const OAEP_HASHES = new Map([
+  ['sha1', 'SHA-1'],
+  ['sha256', 'SHA-256'],
+  ['sha384', 'SHA-384'],
+  ['sha512', 'SHA-512'],
+]);
 
-/**
- * Builds, checks and encrypts the card data for `encryptedCardData`, as one Base64 string, with the
- * merchant's RSA public key (PEM). The description does not say which RSA padding the service
- * uses: OAEP with SHA-256 is the default because it is the safe choice; PKCS#1 v1.5 is there for
- * keys provisioned that way.
- */
-export function encryptCardData(
-  card: CardData,
-  publicKeyPem: string,
-  { padding = 'RSA_PKCS1_OAEP_PADDING', oaepHash = 'sha256', now }: EncryptCardDataOptions = {},
-): string {
-  if (!(padding in PADDINGS)) throw new TypeError('padding must be RSA_PKCS1_OAEP_PADDING or RSA_PKCS1_PADDING.');
-  const plaintext = buildCardPlaintext(card, { now });
-  let key: KeyObject;
+/** The SPKI of the merchant's RSA key, or a TypeError that says what is wrong (never the key). */
+function spkiOf(publicKeyPem: string): Bytes {
   try {
-    key = nodeCrypto().createPublicKey(publicKeyPem);
+    return rsaSpkiOfPem(publicKeyPem);
+  } catch (error) {
+    if (error instanceof PublicKeyError && error.problem === 'not-rsa') throw new TypeError('The public key must be an RSA key.');
+    throw new TypeError('The public key is not a valid PEM-encoded key.');
+  }
+}
+
+const TOO_SMALL = 'The card data could not be encrypted with this key (is the key large enough?).';
+
+/** RSA-OAEP on Web Crypto. */
+async function encryptOaep(spki: Bytes, hash: string, plaintext: Bytes): Promise<Uint8Array> {
+  const { subtle } = webCrypto();
+  let key: WebCryptoKey;
+  try {
+    key = await subtle.importKey('spki', spki, { name: 'RSA-OAEP', hash }, false, ['encrypt']);
   } catch {
     throw new TypeError('The public key is not a valid PEM-encoded key.');
   }
-  if (key.asymmetricKeyType !== 'rsa') throw new TypeError('The public key must be an RSA key.');
   try {
-    return nodeCrypto()
-      .publicEncrypt({ key, padding: PADDINGS[padding](), ...(padding === 'RSA_PKCS1_OAEP_PADDING' ? { oaepHash } : {}) }, Buffer.from(plaintext, 'utf8'))
-      .toString('base64');
+    return new Uint8Array(await subtle.encrypt({ name: 'RSA-OAEP' }, key, plaintext));
   } catch {
-    throw new TypeError('The card data could not be encrypted with this key (is the key large enough?).');
+    throw new TypeError(TOO_SMALL);
   }
+}
+
+/** node:crypto where the runtime has it (Node 20.16 and later, Bun, Deno), without importing it. */
+function runtimeNodeCrypto(): typeof NodeCrypto | undefined {
+  const process = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+  return process?.getBuiltinModule?.('node:crypto') as typeof NodeCrypto | undefined;
+}
+
+/** PKCS#1 v1.5 on node:crypto: Web Crypto has no RSA encryption with this padding. */
+function encryptPkcs1(nodeCrypto: typeof NodeCrypto, spki: Uint8Array, plaintext: Uint8Array): Uint8Array {
+  let key: NodeCrypto.KeyObject;
+  try {
+    key = nodeCrypto.createPublicKey(`-----BEGIN PUBLIC KEY-----\n${toBase64(spki)}\n-----END PUBLIC KEY-----\n`);
+  } catch {
+    throw new TypeError('The public key is not a valid PEM-encoded key.');
+  }
+  try {
+    return nodeCrypto.publicEncrypt({ key, padding: nodeCrypto.constants.RSA_PKCS1_PADDING }, plaintext);
+  } catch {
+    throw new TypeError(TOO_SMALL);
+  }
+}
+
+/**
+ * Builds, checks and encrypts the card data for `encryptedCardData`, as one Base64 string, with the
+ * merchant's RSA public key (PEM: a public key, SPKI or PKCS#1, or a certificate). The description
+ * does not say which RSA padding the service uses: OAEP with SHA-256 is the default because it is
+ * the safe choice, and it runs wherever Web Crypto does; PKCS#1 v1.5 is there for keys provisioned
+ * that way, and needs a runtime with node:crypto (Node, Bun, Deno). Rejects with a CardDataError
+ * listing the card's problems, a TypeError for a bad key or option, an Error for PKCS#1 v1.5
+ * where the runtime has no node:crypto; never with a card value.
+ */
+export async function encryptCardData(
+  card: CardData,
+  publicKeyPem: string,
+  { padding = 'RSA_PKCS1_OAEP_PADDING', oaepHash = 'sha256', now }: EncryptCardDataOptions = {},
+): Promise<string> {
+  if (!PADDINGS.has(padding)) throw new TypeError('padding must be RSA_PKCS1_OAEP_PADDING or RSA_PKCS1_PADDING.');
+  const hash = typeof oaepHash === 'string' ? OAEP_HASHES.get(oaepHash.toLowerCase().replace('-', '')) : undefined;
+  if (padding === 'RSA_PKCS1_OAEP_PADDING' && !hash) throw new TypeError('oaepHash must be sha1, sha256, sha384 or sha512.');
+  const nodeCrypto = padding === 'RSA_PKCS1_PADDING' ? runtimeNodeCrypto() : undefined;
+  if (padding === 'RSA_PKCS1_PADDING' && !nodeCrypto) {
+    throw new Error(
+      'PKCS#1 v1.5 encryption (padding RSA_PKCS1_PADDING) needs a runtime with node:crypto, such as Node, Bun or Deno: Web Crypto has no such padding. RSA-OAEP (the default padding) works everywhere.',
+    );
+  }
+  const plaintext = utf8Bytes(buildCardPlaintext(card, { now }));
+  const spki = spkiOf(publicKeyPem);
+  const cipher = nodeCrypto ? encryptPkcs1(nodeCrypto, spki, plaintext) : await encryptOaep(spki, hash as string, plaintext);
+  return toBase64(cipher);
 }

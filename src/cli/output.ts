@@ -1,24 +1,15 @@
 // Where a command's report goes: the format asked for (text on a terminal, JSON lines otherwise),
 // standard output or a file (--output) with the summary on the terminal.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
+import { PACKAGE_NAME, PACKAGE_VERSION } from '../packageInfo.js';
 import { formatReport, isReportFormat, REPORT_FORMATS, type ReportFormat } from '../report/format.js';
 import { type Report, summaryLine } from '../report/model.js';
 import { textSummary } from '../report/text.js';
 import { type Io, usageError } from './options.js';
 
-/** The package's name and version, for SARIF. */
-function tool(): { name: string; version: string } {
-  try {
-    const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { name?: unknown; version?: unknown };
-    return { name: String(manifest.name ?? 'gateway-contract'), version: String(manifest.version ?? '0.0.0') };
-  } catch {
-    return { name: 'gateway-contract', version: '0.0.0' };
-  }
-}
-
 /** Writes a run's report where the options say: standard output, or a file with the summary on the terminal. */
 export function writeReport(report: Report, format: ReportFormat, output: string | undefined, io: Io): void {
-  const text = formatReport(report, format, { tool: tool() });
+  const text = formatReport(report, format, { tool: { name: PACKAGE_NAME, version: PACKAGE_VERSION } });
   if (output !== undefined) {
     try {
       writeFileSync(output, text);

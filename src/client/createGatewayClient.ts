@@ -19,7 +19,9 @@ import {
   checkRequest,
   DEFAULT_MAX_ANSWER_BYTES,
   exchange,
+  isRedirect,
   readEnvelope,
+  redirectError,
   type Wording,
 } from '../transport/send.js';
 import type { BodyOf, ClientOperationId, HeadOf } from '../types.js';
@@ -146,8 +148,16 @@ class OutgoingCall {
   }
 }
 
+/**
+ * The base URL of a host, checked. One holding credentials (`user:password@`) is refused here: the
+ * runtime's fetch refuses it anyway, and its error quotes the whole address, password included.
+ * The messages name the option, never the value.
+ */
 function baseUrlOf(url: unknown, name: string): string {
-  if (typeof url !== 'string' || !/^https?:\/\//.test(url)) throw new TypeError(`${name} must be an http(s) URL`);
+  if (typeof url !== 'string' || !/^https?:\/\//i.test(url) || !URL.canParse(url)) throw new TypeError(`${name} must be an http(s) URL`);
+  const { username, password } = new URL(url);
+  if (username || password)
+    throw new TypeError(`${name} must not hold credentials (user or password before "@"): the service is authenticated by the signature and tokens.`);
   return url.replace(/\/+$/, '');
 }
 
@@ -185,9 +195,10 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
         Request: OutgoingCall as unknown as typeof Request,
         fetch: async (call: Request) => bounded(await globalThis.fetch((call as unknown as OutgoingCall).url, (call as unknown as OutgoingCall).init)),
       };
+  // Never follow a redirect (see isRedirect): the answer is read as it is, and refused.
   const hosts = {
-    gateway: createClient({ baseUrl: baseUrlOf(options.gatewayUrl, 'gatewayUrl'), ...clientOptions }),
-    router: createClient({ baseUrl: baseUrlOf(options.routerUrl, 'routerUrl'), ...clientOptions }),
+    gateway: createClient({ baseUrl: baseUrlOf(options.gatewayUrl, 'gatewayUrl'), redirect: 'manual', ...clientOptions }),
+    router: createClient({ baseUrl: baseUrlOf(options.routerUrl, 'routerUrl'), redirect: 'manual', ...clientOptions }),
   };
 
   async function call(info: Extract<OperationInfo, { kind: 'operation' }>, args: Values): Promise<unknown> {
@@ -243,6 +254,7 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
             headers,
           });
           const { response } = answer;
+          if (isRedirect(response)) throw redirectError(operationId, response.status, SERVICE);
           if (!response.ok)
             throw new GatewayHttpError(`${operationId}: HTTP ${response.status} (the service answers every outcome with 200).`, {
               operationId,

@@ -3,7 +3,7 @@
 // value of the payload: no body, no head, no header, no URL (its query holds ids); a result code
 // or status is named only when it is one of the operation's table, like the errors name only
 // field names. A hook or logger that throws, or whose promise rejects, never changes the call.
-import type { GatewayError } from '../transport/errors.js';
+import { type GatewayError, withoutValues } from '../transport/errors.js';
 import type { NextStep } from '../transport/nextStep.js';
 import { type CallResult, codeEntry } from '../transport/result.js';
 import type { ClientOperationId } from '../types.js';
@@ -39,7 +39,10 @@ export interface CallErrorEvent {
   operationId: ClientOperationId;
   attempt: number;
   durationMs: number;
-  /** The typed error; its message and enumerable fields hold no value of the payload. */
+  /**
+   * The typed error, as a copy that holds no value of the payload, the answer or an address: its
+   * class, kind, message, next step, status, issues and `sent`, without `data` and `cause`.
+   */
   error: GatewayError;
   willRetry: boolean;
 }
@@ -127,7 +130,7 @@ export function observerOf(options: ObserveOptions): Observer | null {
       if (logger) write(event.willRetry ? 'warn' : 'info', responseLine(event));
     },
     error(event) {
-      safely(onError, event);
+      if (onError) safely(onError, { ...event, error: withoutValues(event.error) });
       if (logger) write(event.willRetry ? 'warn' : 'error', errorLine(event));
     },
   };

@@ -1,8 +1,10 @@
 // Reading a body within a size limit: a request on node:http, shared by the servers of the package
 // (the webhook receiver's adapter, the sandbox), and a Fetch API body (the Fetch adapter, the answers
 // the client and the webhook sender read). On node:http, events rather than async iteration: leaving a
-// `for await` loop early destroys the socket before an answer can be written.
+// `for await` loop early destroys the socket before an answer can be written. The node:http reader
+// runs only under Node, where Buffer is a global; the Fetch reader uses Web APIs alone.
 import type { IncomingMessage } from 'node:http';
+import { concatBytes } from '../encoding/bytes.js';
 
 /** Why a body was not read: larger than the limit, or the client went away. */
 export type BodyProblem = 'too-large' | 'aborted';
@@ -42,22 +44,31 @@ export function readBody(req: IncomingMessage, maxBytes: number, done: (body: Bu
 
 /**
  * Reads a Fetch API body (a request's or a response's) within a size limit: its bytes, or null as
- * soon as it passes `maxBytes` (reading stops there and the rest is cancelled).
+ * soon as it passes `maxBytes` (reading stops there and the rest is cancelled). When `signal`
+ * aborts, the body is cancelled and what was read so far is returned (the caller has given up on
+ * it): a stream whose source lost the abort still stops.
  */
-export async function readWebBody(body: ReadableStream<Uint8Array> | null | undefined, maxBytes: number): Promise<Buffer | null> {
-  if (!body) return Buffer.alloc(0);
+export async function readWebBody(body: ReadableStream<Uint8Array> | null | undefined, maxBytes: number, signal?: AbortSignal): Promise<Uint8Array | null> {
+  if (!body) return new Uint8Array(0);
   const reader = body.getReader();
+  const onAbort = () => void reader.cancel().catch(() => undefined);
+  if (signal?.aborted) onAbort();
+  else signal?.addEventListener('abort', onAbort, { once: true });
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      return null;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > maxBytes) {
+        await reader.cancel().catch(() => undefined);
+        return null;
+      }
+      chunks.push(value);
     }
-    chunks.push(value);
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
   }
-  return Buffer.concat(chunks);
+  return chunks.length === 1 ? (chunks[0] as Uint8Array) : concatBytes(chunks);
 }

@@ -1,9 +1,12 @@
-// Payload records from files (and standard input, `-`): one JSON envelope per file, all of one
-// operation and direction. Each file is read within the size limit, checked to be UTF-8 and parsed
-// without echoing it; one that cannot be is a record with the reason.
+// Payload records from files (and standard input, `-`, and pipes such as `<(cmd)`): one JSON
+// envelope per file, all of one operation and direction. Each file is read within the size limit
+// (a pipe within a time limit too), checked to be UTF-8 and parsed without echoing it; one that
+// cannot be is a record with the reason.
 import { decodeUtf8, NOT_UTF8, parseJson } from '../json/parse.js';
 import type { PayloadRecord } from '../validation/validateMany.js';
-import { type ReadOutcome, readFileBounded, readStreamBounded } from './read.js';
+import { type InputPath, shownPath } from './glob.js';
+import { DEFAULT_WAIT_MS, MAX_DEPTH, unparsed } from './limits.js';
+import { type ReadOutcome, readInputBounded, readStreamBounded } from './read.js';
 
 export interface FileRecordOptions {
   operationId: string;
@@ -16,6 +19,8 @@ export interface FileRecordOptions {
   maxBytes?: number | undefined;
   /** What `-` reads (default: the process's standard input). */
   stdin?: AsyncIterable<unknown> | undefined;
+  /** The longest wait for the next bytes of standard input, a pipe or a FIFO, in milliseconds (default 30 000). */
+  waitMs?: number | undefined;
 }
 
 /** The name standard input has in reports. */
@@ -26,14 +31,15 @@ export function payloadRecord(base: Omit<PayloadRecord, 'payload' | 'source' | '
   if (!read.ok) return { ...base, source: { file }, unreadable: { rule: read.rule, message: read.message } };
   const text = decodeUtf8(read.bytes);
   if (text === null) return { ...base, source: { file }, unreadable: { rule: 'json', message: `The input is not JSON: ${NOT_UTF8}.` } };
-  const parsed = parseJson(text);
-  if (!parsed.ok) return { ...base, source: { file }, unreadable: { rule: 'json', message: `The input is not JSON: ${parsed.message}.` } };
+  const parsed = parseJson(text, { maxDepth: MAX_DEPTH });
+  if (!parsed.ok) return { ...base, source: { file }, unreadable: unparsed(parsed, 'The input') };
   return { ...base, payload: parsed.value, source: { file, text } };
 }
 
-/** One record per file, read one at a time, in the order given. */
-export async function* fileRecords(files: Iterable<string>, options: FileRecordOptions): AsyncGenerator<PayloadRecord> {
+/** One record per file, read one at a time, in the order given (a path of bytes is read by its bytes, shown escaped). */
+export async function* fileRecords(files: Iterable<InputPath>, options: FileRecordOptions): AsyncGenerator<PayloadRecord> {
   const maxBytes = options.maxBytes ?? 16 * 1024 * 1024;
+  const waitMs = options.waitMs ?? DEFAULT_WAIT_MS;
   const base = {
     operationId: options.operationId,
     direction: options.direction,
@@ -41,7 +47,8 @@ export async function* fileRecords(files: Iterable<string>, options: FileRecordO
     ...(options.path ? { path: options.path } : {}),
   };
   for (const file of files) {
-    const read = file === STDIN ? await readStreamBounded(options.stdin ?? process.stdin, maxBytes) : readFileBounded(file, maxBytes);
-    yield payloadRecord({ ...base, name: file === STDIN ? 'standard input' : file }, file, read);
+    const read = file === STDIN ? await readStreamBounded(options.stdin ?? process.stdin, maxBytes, waitMs) : await readInputBounded(file, maxBytes, waitMs);
+    const shown = shownPath(file);
+    yield payloadRecord({ ...base, name: file === STDIN ? 'standard input' : shown }, shown, read);
   }
 }

@@ -1,17 +1,65 @@
 // The files that command-line arguments name: a file, a directory (its `.json` files, at any
 // depth) or a glob pattern (`*`, `**`, `?`). Directories are walked with an explicit stack, never
-// through symbolic links, and the walk stops at a bounded number of entries.
-import type { Dirent } from 'node:fs';
-import { createRequire } from 'node:module';
+// through symbolic links, and the walk stops at a bounded number of entries. Names are read as
+// bytes: a name that is not UTF-8 text is kept as the bytes that name the file (as text it would
+// name no file), and shown with those bytes escaped.
+import { type Dirent, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-// node:fs through require: an ES import of it also loads its streams and promises, which a start
-// that never reads a file through them need not pay for.
-const { readdirSync, statSync } = createRequire(import.meta.url)('node:fs') as typeof import('node:fs');
+/**
+ * A path as the walk found it: text, or its bytes when a name along it is not UTF-8 text. Node's
+ * file functions take either; `shownPath` gives the name to show.
+ */
+export type InputPath = string | Buffer;
+
+/** UTF-8 as it is: a byte order mark at the start of a name is a character of the name. */
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+function textOf(bytes: Uint8Array): string | null {
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
+/** A path to show: its text, each byte that is not part of UTF-8 text written as `\xNN`. */
+export function shownPath(path: InputPath): string {
+  if (typeof path === 'string') return path;
+  const whole = textOf(path);
+  if (whole !== null) return whole;
+  let out = '';
+  for (let i = 0; i < path.length; ) {
+    const b = path[i] as number;
+    // The length of the sequence its first byte announces (0: no sequence starts so).
+    const length = b < 0x80 ? 1 : b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
+    const text = length && i + length <= path.length ? textOf(path.subarray(i, i + length)) : null;
+    if (text !== null) {
+      out += text;
+      i += length;
+    } else {
+      out += `\\x${b.toString(16).toUpperCase().padStart(2, '0')}`;
+      i++;
+    }
+  }
+  return out;
+}
+
+/** A key that tells paths apart, text or bytes. */
+const pathKey = (path: InputPath): string => (typeof path === 'string' ? path : `\u0000${path.toString('latin1')}`);
+
+/** `name` in `dir` (`.` is left out, as join does): text when both are, otherwise bytes. */
+function joinPath(dir: InputPath, name: InputPath): InputPath {
+  if (typeof dir === 'string' && typeof name === 'string') return join(dir, name);
+  const head = typeof dir === 'string' ? Buffer.from(dir) : dir;
+  const tail = typeof name === 'string' ? Buffer.from(name) : name;
+  if (head.length === 1 && head[0] === 0x2e) return tail;
+  return Buffer.concat(head[head.length - 1] === 0x2f ? [head, tail] : [head, Buffer.from('/'), tail]);
+}
 
 /** What expanding the arguments found: the files in order, and the arguments that name nothing. */
 export interface ExpandedPaths {
-  files: string[];
+  files: InputPath[];
   /** Arguments (directories or patterns) that name no file. */
   empty: string[];
   /** The walk stopped at `maxFiles` files or `maxEntries` directory entries. */
@@ -30,36 +78,81 @@ export interface ExpandOptions {
 /** Whether an argument is a pattern rather than a path. */
 export const isPattern = (arg: string): boolean => /[*?]/.test(arg);
 
-/** A segment of a pattern as a regular expression: `*` any run of characters but `/`, `?` one. */
-function segmentMatcher(segment: string): RegExp {
-  const body = segment
-    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
-    .replace(/\*+/g, '[^/]*')
-    .replace(/\?/g, '[^/]');
-  return new RegExp(`^${body}$`);
+/**
+ * Whether a name matches one segment of a pattern: `*` any run of characters, `?` one character
+ * (a code point), anything else itself. Greedy, with one place to go back to (the last `*` seen):
+ * a star never needs more than the last one's choice revisited, so the work is at most the
+ * product of the two lengths, where a regular expression of several `[^/]*` backtracks
+ * exponentially (`*a*a*a*a*b.json` against a name of 255 `a`s took minutes). `work.steps` counts
+ * the loop's turns, for tests.
+ */
+export function matchName(segment: string, name: string, work?: { steps: number }): boolean {
+  const p = Array.from(segment);
+  const n = Array.from(name);
+  let i = 0;
+  let j = 0;
+  // The last star's place in the pattern, and the place in the name it is tried up to.
+  let star = -1;
+  let mark = 0;
+  let steps = 0;
+  while (j < n.length) {
+    steps++;
+    const c = p[i];
+    if (c !== undefined && c !== '*' && (c === '?' || c === n[j])) {
+      i++;
+      j++;
+    } else if (c === '*') {
+      star = i++;
+      mark = j;
+    } else if (star >= 0) {
+      // The last star takes one character more; the rest of the pattern is tried again after it.
+      i = star + 1;
+      j = ++mark;
+    } else {
+      if (work) work.steps += steps;
+      return false;
+    }
+  }
+  while (p[i] === '*') i++;
+  if (work) work.steps += steps;
+  return i === p.length;
 }
 
-function entries(dir: string): Dirent[] {
+/** A directory entry: its name as text to match (U+FFFD for bytes that are not UTF-8), and as the file system has it. */
+interface Entry {
+  name: string;
+  raw: InputPath;
+  dirent: Dirent<Buffer>;
+}
+
+function entries(dir: InputPath): Entry[] {
+  let list: Dirent<Buffer>[];
   try {
-    return readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    list = readdirSync(dir, { withFileTypes: true, encoding: 'buffer' });
   } catch {
     return [];
   }
+  return list
+    .map((dirent) => {
+      const text = textOf(dirent.name);
+      return { name: text ?? dirent.name.toString('utf8'), raw: text ?? dirent.name, dirent };
+    })
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
 /** A file, or a symbolic link to one. */
-function isFile(dir: string, entry: Dirent): boolean {
-  if (entry.isFile()) return true;
-  if (!entry.isSymbolicLink()) return false;
+function isFile(dir: InputPath, entry: Entry): boolean {
+  if (entry.dirent.isFile()) return true;
+  if (!entry.dirent.isSymbolicLink()) return false;
   try {
-    return statSync(join(dir, entry.name)).isFile();
+    return statSync(joinPath(dir, entry.raw)).isFile();
   } catch {
     return false;
   }
 }
 
 interface Walk {
-  files: string[];
+  files: InputPath[];
   seen: number;
   maxFiles: number;
   maxEntries: number;
@@ -67,20 +160,20 @@ interface Walk {
 }
 
 /** Adds the files under `root` whose names end with `extension` (hidden entries are left out). */
-function walkDirectory(root: string, extension: string, walk: Walk): void {
+function walkDirectory(root: InputPath, extension: string, walk: Walk): void {
   const stack = [root];
   while (stack.length) {
-    const dir = stack.pop() as string;
+    const dir = stack.pop() as InputPath;
     const found = entries(dir);
-    const subdirs: string[] = [];
+    const subdirs: InputPath[] = [];
     for (const entry of found) {
       if (++walk.seen > walk.maxEntries || walk.files.length >= walk.maxFiles) {
         walk.truncated = true;
         return;
       }
       if (entry.name.startsWith('.')) continue;
-      if (entry.isDirectory()) subdirs.push(join(dir, entry.name));
-      else if (entry.name.endsWith(extension) && isFile(dir, entry)) walk.files.push(join(dir, entry.name));
+      if (entry.dirent.isDirectory()) subdirs.push(joinPath(dir, entry.raw));
+      else if (entry.name.endsWith(extension) && isFile(dir, entry)) walk.files.push(joinPath(dir, entry.raw));
     }
     for (const subdir of subdirs) stack.push(subdir);
   }
@@ -91,11 +184,11 @@ function walkPattern(pattern: string, walk: Walk): void {
   const absolute = pattern.startsWith('/');
   const parts = pattern.split('/').filter((p, i) => p !== '' && !(p === '.' && i > 0));
   // The states: a directory and the index of the next pattern segment to match in it.
-  const stack: [string, number][] = [[absolute ? '/' : '.', 0]];
+  const stack: [InputPath, number][] = [[absolute ? '/' : '.', 0]];
   const done = new Set<string>();
   while (stack.length) {
-    const [dir, at] = stack.pop() as [string, number];
-    const key = `${at}\0${dir}`;
+    const [dir, at] = stack.pop() as [InputPath, number];
+    const key = `${at}\0${pathKey(dir)}`;
     if (done.has(key)) continue;
     done.add(key);
     const segment = parts[at];
@@ -114,12 +207,12 @@ function walkPattern(pattern: string, walk: Walk): void {
           walk.truncated = true;
           return;
         }
-        if (entry.isDirectory() && !entry.name.startsWith('.')) stack.push([join(dir, entry.name), at]);
+        if (entry.dirent.isDirectory() && !entry.name.startsWith('.')) stack.push([joinPath(dir, entry.raw), at]);
       }
       continue;
     }
     if (!isPattern(segment)) {
-      const path = dir === '.' && !absolute ? segment : join(dir, segment);
+      const path = dir === '.' && !absolute ? segment : joinPath(dir, segment);
       if (last) {
         try {
           if (statSync(path).isFile()) walk.files.push(path);
@@ -129,8 +222,7 @@ function walkPattern(pattern: string, walk: Walk): void {
       } else stack.push([path, at + 1]);
       continue;
     }
-    const matcher = segmentMatcher(segment);
-    const next: [string, number][] = [];
+    const next: [InputPath, number][] = [];
     for (const entry of entries(dir)) {
       if (++walk.seen > walk.maxEntries || walk.files.length >= walk.maxFiles) {
         walk.truncated = true;
@@ -138,11 +230,11 @@ function walkPattern(pattern: string, walk: Walk): void {
       }
       // Hidden names match only a segment that starts with a dot itself.
       if (entry.name.startsWith('.') && !segment.startsWith('.')) continue;
-      if (!matcher.test(entry.name)) continue;
-      const path = dir === '.' && !absolute ? entry.name : join(dir, entry.name);
+      if (!matchName(segment, entry.name)) continue;
+      const path = dir === '.' && !absolute ? entry.raw : joinPath(dir, entry.raw);
       if (last) {
         if (isFile(dir, entry)) walk.files.push(path);
-      } else if (entry.isDirectory()) next.push([path, at + 1]);
+      } else if (entry.dirent.isDirectory()) next.push([path, at + 1]);
     }
     for (const state of next) stack.push(state);
   }
@@ -178,12 +270,14 @@ export function expandPaths(args: readonly string[], options: ExpandOptions = {}
       }
       walkDirectory(arg, extension, walk);
     } else walkPattern(arg, walk);
-    // The walks go depth first: each argument's files are listed in path order.
-    for (const file of walk.files.splice(before).sort()) walk.files.push(file);
+    // The walks go depth first: each argument's files are listed in path order (as shown).
+    const found = walk.files.splice(before).map((file) => [shownPath(file), file] as const);
+    found.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    for (const [, file] of found) walk.files.push(file);
     if (walk.files.length === before) empty.push(arg);
     if (walk.truncated) break;
   }
   const seen = new Set<string>();
-  const files = walk.files.filter((f) => !seen.has(f) && seen.add(f));
+  const files = walk.files.filter((f) => !seen.has(pathKey(f)) && seen.add(pathKey(f)));
   return { files: files.slice(0, maxFiles), empty, truncated: walk.truncated || files.length > maxFiles };
 }

@@ -4,11 +4,12 @@
 // is recognised by its envelope, or by the path `webhookPath` names. Other entries are skipped,
 // named by method, host and the parts of the path that read like names (DECISIONS.md, D-50).
 import { operations } from '../../generated/operations.js';
+import { fromBase64 } from '../encoding/bytes.js';
 import { decodeUtf8, parseJson } from '../json/parse.js';
 import { readsLikeName } from '../json/pointer.js';
-import { arrayItemOffsets, lineCounter, pointerOffset } from '../json/position.js';
+import { arrayItemOffsets, lineIndex, pointerOffset } from '../json/position.js';
 import type { PayloadRecord } from '../validation/validateMany.js';
-import { readFileBounded } from './read.js';
+import { MAX_DEPTH, unparsed } from './limits.js';
 
 /** The few fields of HAR 1.2 read here; everything is checked before use. */
 interface HarBody {
@@ -60,19 +61,37 @@ function matchSuffix(path: string[], template: string[]): Record<string, string>
   return params;
 }
 
-/** A URL as a skipped entry shows it: host and path, with the segments that do not read like names hidden, no query. */
+/** The words of the contract's paths, shown as they are. */
+const PATH_WORDS: ReadonlySet<string> = new Set(templates.flatMap((t) => t.segments.filter((s) => !s.startsWith('{'))));
+
+/**
+ * A segment of a recorded path as a report shows it: a word of the contract's paths, or a word in
+ * lower case (`assets`, `app.js`, `collect`, `v2`). Anything else may be an id or a token, even one
+ * of letters alone, and stands as `<...>`.
+ */
+const shownSegment = (s: string) => (PATH_WORDS.has(s) || (readsLikeName(s) && /^[a-z][a-z._-]{0,31}[0-9]{0,3}$/.test(s)) ? s : '<...>');
+
+/**
+ * A URL as a skipped entry shows it: its host name when every label reads like a name (else
+ * `<host>`), and its path with the segments shownSegment hides. Never the credentials, the port,
+ * the query or the fragment, nor a header: they may carry a card number, a token or a signature.
+ */
 function shownUrl(url: URL): string {
-  const path = splitPath(url.pathname)
-    .slice(0, 12)
-    .map((s) => (readsLikeName(s) ? s : '<...>'))
-    .join('/');
-  return `${url.host.slice(0, 100)}/${path}`;
+  const host = url.hostname.length <= 100 && url.hostname.split('.').every((label) => readsLikeName(label)) ? url.hostname : '<host>';
+  const path = splitPath(url.pathname).slice(0, 12).map(shownSegment).join('/');
+  return `${host}/${path}`;
 }
+
+/** The methods a report names; any other is "a request". */
+const METHODS: ReadonlySet<string> = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS', 'CONNECT', 'TRACE']);
 
 /** The text of a recorded body (decoded from base64 when the recording says so), or null when there is none. */
 function bodyText(body: HarBody | undefined): string | null {
   if (!body || typeof body.text !== 'string' || body.text === '') return null;
-  if (body.encoding === 'base64') return decodeUtf8(Buffer.from(body.text, 'base64')) ?? '\ufffd';
+  if (body.encoding === 'base64') {
+    const bytes = fromBase64(body.text);
+    return (bytes && decodeUtf8(bytes)) ?? '\ufffd';
+  }
   return body.text;
 }
 
@@ -93,9 +112,9 @@ function queryOf(url: URL): Record<string, string> {
 /** The records of a HAR text: per matching entry its request and, with a JSON body, its response; others skipped. */
 export function* harRecords(text: string, options: HarOptions): Generator<PayloadRecord> {
   const { file } = options;
-  const parsed = parseJson(text);
+  const parsed = parseJson(text, { maxDepth: MAX_DEPTH });
   if (!parsed.ok) {
-    yield { name: file, source: { file }, unreadable: { rule: 'json', message: `The input is not JSON: ${parsed.message}.` } };
+    yield { name: file, source: { file }, unreadable: unparsed(parsed, 'The input') };
     return;
   }
   const log = isObject(parsed.value) ? parsed.value.log : undefined;
@@ -106,7 +125,7 @@ export function* harRecords(text: string, options: HarOptions): Generator<Payloa
   }
   const webhookPath = options.webhookPath === undefined ? null : splitPath(options.webhookPath);
   const offsets = arrayItemOffsets(text, '/log/entries');
-  const lineAt = lineCounter(text);
+  const lineAt = lineIndex(text);
   /** The line of a member of entry `i` in the HAR file. */
   const lineOf = (i: number, pointer: string) => {
     const start = offsets[i];
@@ -122,7 +141,7 @@ export function* harRecords(text: string, options: HarOptions): Generator<Payloa
       yield { name, skipped: 'the entry has no URL' };
       continue;
     }
-    const method = typeof request?.method === 'string' && /^[A-Za-z]{1,16}$/.test(request.method) ? request.method.toUpperCase() : 'a request';
+    const method = typeof request?.method === 'string' && METHODS.has(request.method.toUpperCase()) ? request.method.toUpperCase() : 'a request';
     const path = splitPath(url.pathname);
     let operationId: string | undefined;
     let pathParams: Record<string, string> | undefined;
@@ -135,7 +154,7 @@ export function* harRecords(text: string, options: HarOptions): Generator<Payloa
       }
     }
     const requestText = bodyText(request?.postData);
-    const parsedRequest = requestText === null ? null : parseJson(requestText);
+    const parsedRequest = requestText === null ? null : parseJson(requestText, { maxDepth: MAX_DEPTH });
     if (!operationId) {
       const atWebhookPath = webhookPath !== null && webhookPath.length > 0 && matchSuffix(path, webhookPath) !== null;
       const looksLikeOne = webhookPath === null && parsedRequest?.ok === true && isNotification(parsedRequest.value);
@@ -152,34 +171,18 @@ export function* harRecords(text: string, options: HarOptions): Generator<Payloa
     const base = { name, operationId, source: { file, line: lineOf(i, '/request/postData/text') } };
     const params = operationId === WEBHOOK ? {} : { query: queryOf(url), ...(pathParams ? { path: pathParams } : {}) };
     if (parsedRequest === null) yield { ...base, direction: 'request', unreadable: { rule: 'readable', message: 'The entry holds no request body.' } };
-    else if (!parsedRequest.ok)
-      yield { ...base, direction: 'request', unreadable: { rule: 'json', message: `The request body is not JSON: ${parsedRequest.message}.` } };
+    else if (!parsedRequest.ok) yield { ...base, direction: 'request', unreadable: unparsed(parsedRequest, 'The request body') };
     else yield { ...base, direction: 'request', payload: parsedRequest.value, ...params };
 
     const content = isObject(entry.response) ? (entry.response.content as HarBody | undefined) : undefined;
     const responseText = bodyText(isObject(content) ? content : undefined);
     if (responseText === null) continue;
-    const parsedResponse = parseJson(responseText);
+    const parsedResponse = parseJson(responseText, { maxDepth: MAX_DEPTH });
     const declaredJson = typeof content?.mimeType === 'string' && /json/i.test(content.mimeType);
     // A response is judged when it is JSON, or says it is; other answers (HTML error pages) are not payloads.
-    if (!parsedResponse.ok && !declaredJson) continue;
+    if (!parsedResponse.ok && !declaredJson && !parsedResponse.tooDeep) continue;
     const response = { name, operationId, direction: 'response', source: { file, line: lineOf(i, '/response/content/text') } };
-    if (!parsedResponse.ok) yield { ...response, unreadable: { rule: 'json', message: `The response body is not JSON: ${parsedResponse.message}.` } };
+    if (!parsedResponse.ok) yield { ...response, unreadable: unparsed(parsedResponse, 'The response body') };
     else yield { ...response, payload: parsedResponse.value };
   }
-}
-
-/** The records of a HAR file, read within `maxBytes` (the whole file is parsed at once). */
-export function* harFileRecords(file: string, options: { maxBytes?: number | undefined; webhookPath?: string | undefined } = {}): Generator<PayloadRecord> {
-  const read = readFileBounded(file, options.maxBytes ?? 16 * 1024 * 1024);
-  if (!read.ok) {
-    yield { name: file, source: { file }, unreadable: { rule: read.rule, message: read.message } };
-    return;
-  }
-  const text = decodeUtf8(read.bytes);
-  if (text === null) {
-    yield { name: file, source: { file }, unreadable: { rule: 'json', message: 'The input is not JSON: the input is not valid UTF-8 text.' } };
-    return;
-  }
-  yield* harRecords(text, { file, webhookPath: options.webhookPath });
 }

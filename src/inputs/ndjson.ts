@@ -1,14 +1,14 @@
 // Payload records from NDJSON: one JSON object per line,
 // `{"operationId", "direction", "payload", "query"?, "path"?, "name"?}`. Lines are read one at a
-// time from a stream, each within the size limit; a line that cannot be read, is not JSON or is not
-// such a record is a record with the reason, and reading goes on. Blank lines are skipped.
-import { createRequire } from 'node:module';
+// time from a stream, each within the size limit; a line that is not JSON or is not such a record
+// is a record with the reason, and reading goes on. Blank lines are skipped. What is read is
+// bounded: a line longer than the limit, or more blank lines in a row than the limit holds, ends
+// the reading of the input (their end could be any number of bytes away: `/dev/zero` is one line
+// that never ends).
+import { concatBytes, utf8Bytes } from '../encoding/bytes.js';
 import { decodeUtf8, NOT_UTF8, parseJson } from '../json/parse.js';
 import type { PayloadRecord } from '../validation/validateMany.js';
-
-// node:fs through require: an ES import of it also loads its streams and promises, which a start
-// that never reads a file through them need not pay for.
-const { closeSync, openSync, readSync } = createRequire(import.meta.url)('node:fs') as typeof import('node:fs');
+import { InputStalled, MAX_DEPTH, unparsed } from './limits.js';
 
 export interface NdjsonOptions {
   /** The name of the input in reports (a file name, or `-` for standard input). */
@@ -37,8 +37,11 @@ export function ndjsonRecord(bytes: Uint8Array, file: string, line: number): Pay
   const unreadable = (rule: string, message: string): PayloadRecord => ({ ...at, unreadable: { rule, message } });
   const text = decodeUtf8(bytes);
   if (text === null) return unreadable('json', `Line ${line} is not JSON: ${NOT_UTF8}.`);
-  const parsed = parseJson(text);
-  if (!parsed.ok) return unreadable('json', `Line ${line} is not JSON: ${parsed.message.replace(/at line 1, column/, 'at column')}.`);
+  const parsed = parseJson(text, { maxDepth: MAX_DEPTH });
+  if (!parsed.ok) {
+    const why = unparsed({ ...parsed, message: parsed.message.replace(/at line 1, column/, 'at column') }, `Line ${line}`);
+    return unreadable(why.rule, why.message);
+  }
   const record = parsed.value;
   if (record === null || typeof record !== 'object' || Array.isArray(record)) return unreadable('record', `Line ${line} is not an object: ${FIELDS}.`);
   const r = record as Record<string, unknown>;
@@ -61,32 +64,48 @@ export function ndjsonRecord(bytes: Uint8Array, file: string, line: number): Pay
 
 /**
  * The records of an NDJSON stream, one per non-blank line, read as they arrive. A line longer than
- * `maxLineBytes` is not kept: it is a record with that reason, and reading resumes after it.
+ * `maxLineBytes`, or blank lines in a row holding more bytes than that, are a record with that
+ * reason, and the last: the stream is not read further.
  */
 export async function* ndjsonRecords(stream: AsyncIterable<unknown> | Iterable<unknown>, options: NdjsonOptions): AsyncGenerator<PayloadRecord> {
   const maxLineBytes = options.maxLineBytes ?? 16 * 1024 * 1024;
   const { file } = options;
-  let pending: Buffer[] = [];
+  /** The start of the line being read, kept across chunks. */
+  let pending: Uint8Array[] = [];
   let pendingSize = 0;
-  let tooLong = false;
+  /** Lines ended so far. */
   let line = 0;
-  const finish = (last: Buffer): PayloadRecord | null => {
-    line++;
-    if (tooLong) {
-      tooLong = false;
-      pending = [];
-      pendingSize = 0;
-      return {
-        name: `${file}:${line}`,
-        source: { file, line },
-        unreadable: { rule: 'maxBytes', message: `Line ${line} is longer than ${maxLineBytes} bytes (see --max-bytes).` },
-      };
-    }
-    let bytes = pending.length ? Buffer.concat([...pending, last]) : last;
+  /** The current run of blank lines: its first line (0: none) and its bytes, newlines included. */
+  let blankFrom = 0;
+  let blankBytes = 0;
+  const tooLong = (n: number): PayloadRecord => ({
+    name: `${file}:${n}`,
+    source: { file, line: n },
+    unreadable: { rule: 'maxBytes', message: `Line ${n} is longer than ${maxLineBytes} bytes (see --max-bytes); the input was not read past it.` },
+  });
+  const tooBlank = (): PayloadRecord => ({
+    name: `${file}:${blankFrom}`,
+    source: { file, line: blankFrom },
+    unreadable: {
+      rule: 'maxBytes',
+      message: `Lines ${blankFrom} to ${line} hold no record: more than ${maxLineBytes} bytes of blank lines (see --max-bytes); the input was not read past them.`,
+    },
+  });
+  /** A blank line of `size` bytes (its newline included) ended: whether the run is now too long. */
+  const blank = (size: number): boolean => {
+    if (blankFrom === 0) blankFrom = line;
+    blankBytes += size;
+    return blankBytes > maxLineBytes;
+  };
+  /** The line that ended with `last` (and what is pending): its record, or null for a blank line. */
+  const finish = (last: Uint8Array): PayloadRecord | null => {
+    let bytes: Uint8Array = pending.length ? concatBytes([...pending, last]) : last;
     pending = [];
     pendingSize = 0;
-    if (bytes.length && bytes[bytes.length - 1] === 0x0d) bytes = bytes.subarray(0, -1);
     if (isBlank(bytes)) return null;
+    blankFrom = 0;
+    blankBytes = 0;
+    if (bytes.length && bytes[bytes.length - 1] === 0x0d) bytes = bytes.subarray(0, -1);
     return ndjsonRecord(bytes, file, line);
   };
   const chunks = Symbol.asyncIterator in stream ? stream[Symbol.asyncIterator]() : stream[Symbol.iterator]();
@@ -96,40 +115,59 @@ export async function* ndjsonRecords(stream: AsyncIterable<unknown> | Iterable<u
       try {
         next = await (chunks.next() as IteratorResult<unknown> | Promise<IteratorResult<unknown>>);
       } catch (error) {
-        // A file that cannot be read (or stops being readable) is one failed case; the run goes on.
+        // A file that cannot be read (or stops being readable, or sends nothing for too long) is
+        // one failed case; the run goes on.
         const code = (error as { code?: unknown } | null)?.code;
-        const why = typeof code === 'string' ? code.slice(0, 40) : 'read error';
-        yield { name: file, source: { file, line: line + 1 }, unreadable: { rule: 'readable', message: `The input cannot be read (${why}).` } };
+        const message =
+          error instanceof InputStalled ? error.message : `The input cannot be read (${typeof code === 'string' ? code.slice(0, 40) : 'read error'}).`;
+        yield { name: file, source: { file, line: line + 1 }, unreadable: { rule: 'readable', message } };
         return;
       }
       if (next.done) break;
       const chunk = next.value;
-      const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+      const buffer = typeof chunk === 'string' ? utf8Bytes(chunk) : (chunk as Uint8Array);
       let start = 0;
       for (let nl = buffer.indexOf(0x0a, start); nl !== -1; nl = buffer.indexOf(0x0a, start)) {
-        const piece = buffer.subarray(start, nl);
-        if (!tooLong && pendingSize + piece.length > maxLineBytes) tooLong = true;
-        const record = finish(tooLong ? Buffer.alloc(0) : piece);
-        if (record) yield record;
+        line++;
+        if (pendingSize + nl - start > maxLineBytes) {
+          yield tooLong(line);
+          return;
+        }
+        if (nl === start && pendingSize === 0) {
+          // An empty line: nothing to look at (a file of newlines costs one comparison a line).
+          if (blank(1)) {
+            yield tooBlank();
+            return;
+          }
+        } else {
+          const size = pendingSize + nl - start + 1;
+          const record = finish(buffer.subarray(start, nl));
+          if (record) yield record;
+          else if (blank(size)) {
+            yield tooBlank();
+            return;
+          }
+        }
         start = nl + 1;
       }
       const rest = buffer.subarray(start);
-      if (tooLong || pendingSize + rest.length > maxLineBytes) {
-        tooLong = true;
-        pending = [];
-        pendingSize = 0;
-      } else if (rest.length) {
+      if (pendingSize + rest.length > maxLineBytes) {
+        yield tooLong(line + 1);
+        return;
+      }
+      if (rest.length) {
         // Copied: the stream may reuse its chunk.
-        pending.push(Buffer.from(rest));
+        pending.push(rest.slice());
         pendingSize += rest.length;
       }
     }
   } finally {
-    // Stopped early (the run reached its limit) or done: the file is closed either way.
+    // Stopped early (the run reached its limit, or a line its own) or done: the file is closed either way.
     await chunks.return?.();
   }
-  if (pendingSize || tooLong) {
-    const record = finish(Buffer.alloc(0));
+  if (pendingSize) {
+    line++;
+    const record = finish(new Uint8Array(0));
     if (record) yield record;
   }
 }
@@ -137,28 +175,4 @@ export async function* ndjsonRecords(stream: AsyncIterable<unknown> | Iterable<u
 function isBlank(bytes: Uint8Array): boolean {
   for (const b of bytes) if (b !== 0x20 && b !== 0x09 && b !== 0x0d) return false;
   return true;
-}
-
-/**
- * The chunks of a file, read synchronously one after the other (a file is read far faster so than
- * through a stream, and a run reads one input at a time anyway). Closed when the reader stops.
- */
-export function* fileChunks(path: string, size = 1024 * 1024): Generator<Buffer> {
-  const fd = openSync(path, 'r');
-  try {
-    for (;;) {
-      const buffer = Buffer.allocUnsafe(size);
-      const n = readSync(fd, buffer, 0, size, null);
-      if (n === 0) return;
-      yield buffer.subarray(0, n);
-    }
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/** The records of an NDJSON file, or of standard input for `-`. */
-export function ndjsonFileRecords(file: string, options: { maxLineBytes?: number | undefined; stdin?: AsyncIterable<unknown> | undefined } = {}) {
-  const stream = file === '-' ? (options.stdin ?? process.stdin) : fileChunks(file);
-  return ndjsonRecords(stream, { file, maxLineBytes: options.maxLineBytes });
 }

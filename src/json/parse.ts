@@ -4,8 +4,11 @@
 
 import { pointerSegment } from './pointer.js';
 
-/** The outcome of parsing: the value, or a message that never quotes the input. */
-export type ParsedJson = { ok: true; value: unknown } | { ok: false; message: string };
+/**
+ * The outcome of parsing: the value, or a message that never quotes the input (`tooDeep`: the
+ * text is JSON as far as was read, but nested deeper than `maxDepth`, and was not parsed).
+ */
+export type ParsedJson = { ok: true; value: unknown } | { ok: false; message: string; tooDeep?: true };
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -31,7 +34,9 @@ export function parseJson(input: string | Uint8Array, { maxDepth }: { maxDepth?:
   let text = decoded;
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   if (blank(text)) return { ok: false, message: 'the input is empty' };
-  if (maxDepth !== undefined && depthExceeds(text, maxDepth)) return { ok: false, message: `the input is nested deeper than ${maxDepth} levels` };
+  // Before JSON.parse: what it builds grows with the depth (16 MB of brackets took over 1 GB).
+  if (maxDepth !== undefined && depthExceeds(text, maxDepth))
+    return { ok: false, message: `the input is nested deeper than ${maxDepth} levels`, tooDeep: true };
   let value: unknown;
   try {
     value = JSON.parse(text);

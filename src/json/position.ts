@@ -93,20 +93,25 @@ export function pointerPosition(text: string, pointer: string): TextPosition {
 }
 
 /**
- * The line of each of many offsets of one text, counted once: each call goes on from the previous
- * offset (offsets in increasing order cost one pass over the text in all).
+ * The line of any offset of one text: the newlines are found in one pass, when the function is
+ * made, and each offset's line is then a binary search among them. Offsets may come in any order
+ * (a HAR entry may record its response before its request) at no more cost: counting on from the
+ * previous offset went back to the start of the text for each offset out of order, and on a text
+ * of one line looked to its end for a newline at each call.
  */
-export function lineCounter(text: string): (offset: number) => number {
-  let at = 0;
-  let line = 1;
+export function lineIndex(text: string): (offset: number) => number {
+  const newlines: number[] = [];
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) newlines.push(i);
   return (offset) => {
-    if (offset < at) {
-      at = 0;
-      line = 1;
+    // The number of newlines before `offset`, plus one.
+    let low = 0;
+    let high = newlines.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if ((newlines[mid] as number) < offset) low = mid + 1;
+      else high = mid;
     }
-    for (let i = text.indexOf('\n', at); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) line++;
-    at = offset;
-    return line;
+    return low + 1;
   };
 }
 

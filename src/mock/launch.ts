@@ -1,19 +1,20 @@
 // The mock gateway: Prism serving the bundled contract (all six operations at the description's
 // paths, both hosts' paths on one port), and a small server for the reference docs. Prism is not a
 // dependency of the package: the mock needs it installed beside it, at the versions this package's
-// own mock runs (the peer dependency and its `overrides`, read from package.json).
+// own mock runs (the peer dependency and its `overrides`: src/packageInfo.ts).
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
-import { createRequire } from 'node:module';
 import { type AddressInfo, connect, createServer as createTcpServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
+import { PRISM_VERSIONS } from '../packageInfo.js';
 
-const require = createRequire(import.meta.url);
 const generated = fileURLToPath(new URL('../../generated/', import.meta.url));
+/** This module's folder, where Prism is looked up from (as an import of it from here would be). */
+const here = fileURLToPath(new URL('.', import.meta.url));
 
 /** Prism log levels the launcher accepts (`silent` logs nothing). */
 export type MockLogLevel = 'silent' | 'error' | 'warn' | 'info';
@@ -46,15 +47,9 @@ export interface MockGateway {
   stop(): Promise<void>;
 }
 
-/** The Prism packages and versions the mock runs, from this package's package.json. */
+/** The Prism packages and versions the mock runs. */
 export function prismRequirements(): Record<string, string> {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-    peerDependencies?: Record<string, string>;
-    overrides?: Record<string, string>;
-  };
-  const cli = pkg.peerDependencies?.['@stoplight/prism-cli'];
-  if (!cli) throw new MockStartError('the package names no Prism version (peerDependencies)', 'failed');
-  return { '@stoplight/prism-cli': cli, ...Object.fromEntries(Object.entries(pkg.overrides ?? {}).filter(([name]) => name.startsWith('@stoplight/prism-'))) };
+  return { ...PRISM_VERSIONS };
 }
 
 /** The one command that installs every Prism package at the version the mock needs. */
@@ -64,11 +59,23 @@ export function prismInstallCommand(): string {
     .join(' ')}`;
 }
 
+/**
+ * The folder of package `name` as Node resolves it from `fromDir`: `node_modules/<name>` in that
+ * folder or the nearest one above it. Undefined when it is not installed.
+ */
+function packageDir(name: string, fromDir: string): string | undefined {
+  for (let dir = fromDir; ; dir = dirname(dir)) {
+    const candidate = join(dir, 'node_modules', name);
+    if (existsSync(join(candidate, 'package.json'))) return candidate;
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
 /** The version of `name` as resolved from `fromDir`, or undefined when it is not installed. */
 function installedVersion(name: string, fromDir: string): string | undefined {
+  const dir = packageDir(name, fromDir);
   try {
-    const path = createRequire(join(fromDir, 'noop.js')).resolve(`${name}/package.json`);
-    return (JSON.parse(readFileSync(path, 'utf8')) as { version?: string }).version;
+    return dir && (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version?: string }).version;
   } catch {
     return undefined;
   }
@@ -79,14 +86,9 @@ function installedVersion(name: string, fromDir: string): string | undefined {
  * needs (newer parts answer differently: malformed JSON hangs the connection).
  */
 export function prismBin(): string {
-  let pkgPath: string;
-  try {
-    pkgPath = require.resolve('@stoplight/prism-cli/package.json');
-  } catch {
-    throw new MockStartError(`the mock needs Prism, which is not installed: ${prismInstallCommand()}`, 'prism-missing');
-  }
-  const prismDir = dirname(pkgPath);
-  const pkg = JSON.parse(readFileSync(pkgPath, 'utf8')) as { version?: string; bin: string | Record<string, string> };
+  const prismDir = packageDir('@stoplight/prism-cli', here);
+  if (!prismDir) throw new MockStartError(`the mock needs Prism, which is not installed: ${prismInstallCommand()}`, 'prism-missing');
+  const pkg = JSON.parse(readFileSync(join(prismDir, 'package.json'), 'utf8')) as { version?: string; bin: string | Record<string, string> };
   // Each part as Prism's command line loads it, from its own folder.
   const wrong = Object.entries(prismRequirements()).filter(
     ([name, version]) => (name === '@stoplight/prism-cli' ? pkg.version : installedVersion(name, prismDir)) !== version,

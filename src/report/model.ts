@@ -1,6 +1,5 @@
 // What every report of a run shares: the run itself (the cases of validateMany(), or any list of
 // cases judged the same way), its groups, its one-line summary, and where a case's file is.
-import { isAbsolute, relative, sep } from 'node:path';
 import type { BatchResult, CaseIssue, CaseResult } from '../validation/validateMany.js';
 
 export type { BatchResult, CaseIssue, CaseResult };
@@ -44,11 +43,21 @@ export function groups(cases: readonly CaseResult[]): Map<string, CaseResult[]> 
 /** The file of a case, when it has one that can be pointed at (standard input cannot). */
 export const fileOf = (c: CaseResult): string | undefined => (c.file === undefined || c.file === '-' ? undefined : c.file);
 
-/** A file as a relative path with forward slashes, when it lies within `cwd`; otherwise as given. */
-export function displayPath(file: string, cwd = process.cwd()): string {
-  if (!isAbsolute(file)) return file.split(sep).join('/');
-  const rel = relative(cwd, file);
-  return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel.split(sep).join('/') : file.split(sep).join('/');
+// Paths as Node's path module reads them on this platform, without importing it (reports are
+// written on any runtime): on Windows both separators and drive letters, elsewhere `/` alone.
+const windows = globalThis.process?.platform === 'win32';
+const isAbsolute = (path: string): boolean => path.startsWith('/') || (windows && (path.startsWith('\\\\') || /^[A-Za-z]:[\\/]/.test(path)));
+const slashes = (path: string): string => (windows ? path.replace(/\\/g, '/') : path);
+
+/**
+ * A file as a relative path with forward slashes, when it lies within `cwd` (default: the working
+ * directory, where the runtime has one); otherwise as given, with forward slashes.
+ */
+export function displayPath(file: string, cwd: string | undefined = globalThis.process?.cwd?.()): string {
+  if (!isAbsolute(file) || cwd === undefined) return slashes(file);
+  const dir = slashes(cwd).replace(/\/+$/, '');
+  const path = slashes(file);
+  return path.startsWith(`${dir}/`) && path.length > dir.length + 1 ? path.slice(dir.length + 1) : path;
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;

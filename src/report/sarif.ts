@@ -18,6 +18,7 @@ interface SarifResult {
 const OWN_RULES: Record<string, string> = {
   readable: 'The input can be read.',
   maxBytes: 'The input is within the size limit (--max-bytes).',
+  maxDepth: 'Objects and arrays in the input nest at most 1 000 levels deep.',
   json: 'The input is UTF-8 JSON with no key repeated in an object.',
   record: 'An NDJSON line is a record {"operationId", "direction", "payload", "query"?, "path"?, "name"?}.',
   har: 'A HAR file has a "log.entries" list.',

@@ -1,6 +1,6 @@
 // How callers prove who they are (section 5): head signatures checked with the merchant's key, and
 // transaction tokens that the sandbox issued for one order and that expire after 15 minutes.
-import { verifySignature } from '../signing/checksum.js';
+import { verifySignatureSync } from '../signing/checksumNode.js';
 import type { IssuedTxnToken } from './records.js';
 import type { Store } from './store.js';
 
@@ -11,7 +11,7 @@ import type { Store } from './store.js';
 export function signatureMatches(config: { readonly merchantKey: string }, request: { readonly rawBody: string | undefined }, signature: unknown): boolean {
   if (typeof signature !== 'string') return false;
   const raw = request.rawBody;
-  return raw !== undefined && verifySignature(raw, config.merchantKey, signature);
+  return raw !== undefined && verifySignatureSync(raw, config.merchantKey, signature);
 }
 
 /**

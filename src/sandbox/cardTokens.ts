@@ -25,6 +25,9 @@ export const TRANSITIONS: Readonly<Record<TokenStatus, readonly TokenStatus[]>> 
 
 const TOKEN_BINS: Readonly<Record<string, string>> = { VISA: '489537', MASTER: '522223', RUPAY: '608001' };
 
+/** The status changes a token's history keeps, the latest ones (D-67): a token moved back and forth keeps a bounded record. */
+export const MAX_TOKEN_HISTORY = 20;
+
 /** The card a token is made for (the card number itself is not kept: only its last four digits). */
 export interface TokenSpec {
   mid: string;
@@ -76,11 +79,19 @@ export function createCardTokens({
   webhooks: Webhooks;
   config: SandboxConfig;
 }): CardTokens {
+  /** The scheduled change of each INIT token, cancelled when the store forgets the token. */
+  const scheduledChanges = new WeakMap<CardToken, () => void>();
+  store.forgotten.cardToken = (token) => scheduledChanges.get(token)?.();
+
   /** Changes the status and notifies the merchant. */
   function setStatus(token: CardToken, status: TokenStatus): Promise<WebhookDelivery> {
+    // A token leaving INIT by a control call no longer needs its scheduled change.
+    scheduledChanges.get(token)?.();
+    scheduledChanges.delete(token);
     token.tokenStatus = status;
     if (status === 'ACTIVE' && !token.tokenUniqueReference) token.tokenUniqueReference = `DNITHE${randomDigits(18)}`;
     token.history.push({ status, at: new Date(clock.now()).toISOString() });
+    if (token.history.length > MAX_TOKEN_HISTORY) token.history.splice(0, token.history.length - MAX_TOKEN_HISTORY);
     return webhooks.notify(token.mid, tokenInfo(token));
   }
 
@@ -111,7 +122,11 @@ export function createCardTokens({
       if (status === 'INIT') {
         token.history.push({ status: 'INIT', at: token.createdAt });
         const finalStatus = then ?? 'ACTIVE';
-        scheduler.at(clock.now() + config.tokenActivationDelayMs, () => (token.tokenStatus === 'INIT' ? setStatus(token, finalStatus) : undefined));
+        const cancel = scheduler.at(clock.now() + config.tokenActivationDelayMs, () => {
+          scheduledChanges.delete(token);
+          return token.tokenStatus === 'INIT' ? setStatus(token, finalStatus) : undefined;
+        });
+        scheduledChanges.set(token, cancel);
       } else {
         // Provisioning completed (or failed) at once: the notification goes out after the answer
         // (webhooks.notify sends asynchronously).

@@ -18,7 +18,11 @@ export const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
 export const DEFAULT_WEBHOOK_TIMEOUT_MS = 10_000;
 /** How long a client may take to send a request (Node's own default is 300 s). */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
-/** Records of each kind kept: about 10 to 20 MB of state at most (DECISIONS.md, D-58). */
+/** Notifications sent at once; the others wait their turn, oldest first (DECISIONS.md, D-58). */
+export const DEFAULT_WEBHOOK_CONCURRENCY = 16;
+/** The most webhookConcurrency may be. */
+export const MAX_WEBHOOK_CONCURRENCY = 1_000;
+/** Records of each kind kept, and as many more in use: about 10 to 20 MB of state at most (DECISIONS.md, D-58, D-67). */
 export const DEFAULT_RETENTION = 10_000;
 
 /** How a notification not answered 00 is sent again, in sandbox time (DECISIONS.md, D-60). */
@@ -61,11 +65,13 @@ export interface SandboxOptions {
   tokenActivationDelayMs?: number | undefined;
   /** How long a webhook delivery may take (default 10 000 ms). */
   webhookTimeoutMs?: number | undefined;
+  /** How many notifications are sent at once, 1 to 1 000 (default 16): the others wait their turn, oldest first. */
+  webhookConcurrency?: number | undefined;
   /** How a notification not answered 00 is sent again, in sandbox time (default 5 retries, 1 minute first, each wait twice the one before; `{ retries: 0 }`: never). */
   webhookRetry?: { [K in keyof WebhookRetry]?: WebhookRetry[K] | undefined } | undefined;
   /** How long a client may take to send a whole request, headers and body (default 30 000 ms). */
   requestTimeoutMs?: number | undefined;
-  /** How many records of each kind the sandbox keeps (orders, card tokens, pre-auths, subscriptions, deliveries): past it the oldest finished ones are forgotten (default 10 000). */
+  /** How many records of each kind the sandbox keeps (orders, transaction tokens, card tokens, pre-auths and their blocks, subscriptions, deliveries): past it the oldest are forgotten; payments in process, pending pre-auths and INIT tokens are kept aside, up to as many more (default 10 000; DECISIONS.md, D-67). */
   retention?: number | undefined;
   /** Largest request body accepted (default 65 536 bytes). */
   maxBodyBytes?: number | undefined;
@@ -73,7 +79,7 @@ export interface SandboxOptions {
   checkAnswers?: boolean | undefined;
   /** Receives one line per request, webhook delivery and unexpected error. Never a secret. */
   onLog?: ((line: string) => void) | undefined;
-  /** The seed of test instruments: a file (path or URL) or the parsed object (default `src/sandbox/instruments.json`). */
+  /** The seed of test instruments: a file (path or URL) or the parsed object (default: the built-in seed, `src/sandbox/instrumentSeed.ts`). */
   instruments?: string | URL | object | undefined;
   /** The RSA private key (PEM) for `encryptedCardData` (default: one generated per process). */
   cardPrivateKeyPem?: string | undefined;
@@ -96,6 +102,7 @@ export interface SandboxConfig {
   readonly tokenActivationDelayMs: number;
   readonly webhookTimeoutMs: number;
   readonly webhookRetry: Readonly<WebhookRetry>;
+  readonly webhookConcurrency: number;
   readonly requestTimeoutMs: number;
   readonly retention: number;
   readonly checkAnswers: boolean;
@@ -139,11 +146,20 @@ export function resolveConfig(options: SandboxOptions = {}): SandboxConfig {
     tokenActivationDelayMs: positive(options.tokenActivationDelayMs, DEFAULT_TOKEN_ACTIVATION_DELAY_MS, 'tokenActivationDelayMs'),
     webhookTimeoutMs: positive(options.webhookTimeoutMs, DEFAULT_WEBHOOK_TIMEOUT_MS, 'webhookTimeoutMs'),
     webhookRetry: resolveWebhookRetry(options.webhookRetry),
+    webhookConcurrency: resolveWebhookConcurrency(options.webhookConcurrency),
     requestTimeoutMs: positive(options.requestTimeoutMs, DEFAULT_REQUEST_TIMEOUT_MS, 'requestTimeoutMs'),
     retention: wholeAtLeastOne(options.retention, DEFAULT_RETENTION, 'retention'),
     checkAnswers: options.checkAnswers === true,
     onLog: options.onLog,
   };
+}
+
+/** How many notifications go out at once, checked. */
+function resolveWebhookConcurrency(given: unknown): number {
+  const n = given ?? DEFAULT_WEBHOOK_CONCURRENCY;
+  if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 1 || n > MAX_WEBHOOK_CONCURRENCY)
+    throw new TypeError(`webhookConcurrency must be a whole number from 1 to ${MAX_WEBHOOK_CONCURRENCY}.`);
+  return n;
 }
 
 /** The retry settings, checked, with the defaults for what is not given. */

@@ -52,6 +52,13 @@ export class MinHeap<T> {
     return first;
   }
 
+  /** Keeps only the items `keep` accepts (those ended early), in O(n log n). */
+  retain(keep: (item: T) => boolean): void {
+    const kept = this.items.filter(keep);
+    this.items.length = 0;
+    for (const item of kept) this.push(item);
+  }
+
   clear(): void {
     this.items.length = 0;
   }

@@ -1,6 +1,7 @@
 // The sandbox's public surface: start it, its documented defaults, the txnInfo checksum it computes
 // (so a merchant's verification code can be tested against it), and the types of all of these.
 
+export { txnInfoChecksumText, verifyTxnInfoChecksum } from '../signing/txnInfoChecksum.js';
 export type { SandboxOptions, WebhookRetry } from './config.js';
 export {
   DEFAULT_CLIENT_ID,
@@ -16,5 +17,4 @@ export type { ArmedFault, FaultSpec } from './faults.js';
 export type { WebhookAttempt, WebhookDelivery } from './records.js';
 export type { Sandbox } from './startSandbox.js';
 export { startSandbox } from './startSandbox.js';
-export { txnInfoChecksumText, verifyTxnInfoChecksum } from './txnChecksum.js';
 export type { SandboxOrder } from './views.js';

@@ -1,9 +1,10 @@
-// The seed of test instruments (instruments.json): loaded once at start, checked, and turned into
+// The seed of test instruments (by default the built-in seed, instrumentSeed.ts): loaded once at start, checked, and turned into
 // lookups. The behaviour of an instrument is one of success, failure or pending; cards add what
 // tokenize does with them.
 import { readFile } from 'node:fs/promises';
 import { type ResultCodeCatalog, resultCodes } from '../../generated/resultCodes.js';
 import { passesLuhn } from '../card/encryptCardData.js';
+import { INSTRUMENT_SEED } from './instrumentSeed.js';
 import { toPaise } from './money.js';
 import { memberOf } from './untrusted.js';
 
@@ -49,7 +50,6 @@ export interface Instruments {
   mpin(mpin: string): Outcome;
 }
 
-export const SEED_FILE = new URL('./instruments.json', import.meta.url);
 /** A test that a value is one of `values`. */
 function oneOf<T>(values: readonly T[]): (value: unknown) => value is T {
   const set: ReadonlySet<unknown> = new Set(values);
@@ -68,8 +68,8 @@ const isTokenizeBehaviour = oneOf<CardInstrument['tokenize']>([
 /** Whether tokenize refuses the card with a code of its table (the states are words, the codes digits). */
 export const isTokenizeRefusal = (tokenize: CardInstrument['tokenize']): tokenize is TokenizeRefusal => /^[0-9]+$/.test(tokenize);
 
-/** Reads the seed file (or takes a seed object) and checks it. */
-export async function loadInstruments(source: string | URL | object = SEED_FILE): Promise<Instruments> {
+/** Reads a seed file (or takes a seed object; by default the built-in seed) and checks it. */
+export async function loadInstruments(source: string | URL | object = INSTRUMENT_SEED): Promise<Instruments> {
   const seed: unknown = typeof source === 'object' && !(source instanceof URL) ? source : JSON.parse(await readFile(source, 'utf8'));
   return createInstruments(seed);
 }

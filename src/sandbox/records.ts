@@ -98,6 +98,8 @@ export interface PreAuth {
   amount: number;
   blockedAmount?: number;
   expiresAt?: number;
+  /** The svcSsoToken of the wallet that holds its block, when it blocked wallet money. */
+  walletToken?: string;
   createdAt: number;
   /** The code the pre-auth answered. */
   statusCode: string;
@@ -124,6 +126,7 @@ export interface CardToken {
   pay: Outcome;
   /** ISO 8601. */
   createdAt: string;
+  /** Its latest status changes, oldest first: at most MAX_TOKEN_HISTORY (D-67). */
   history: { status: Schemas['TokenStatus']; at: string }[];
 }
 

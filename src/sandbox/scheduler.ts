@@ -1,15 +1,16 @@
-// Jobs due at a time of the sandbox clock (INIT tokens that become ACTIVE or FAILED). A real timer
+// Jobs due at a time of the sandbox clock (INIT tokens that become ACTIVE or FAILED, notification
+// retries), each of which can be cancelled when its record is forgotten. A real timer
 // wakes the scheduler when the next job should be due; advancing the clock runs what became due at
 // once. With a frozen injected clock the timer simply finds nothing due and waits again.
 import type { Clock } from './clock.js';
 import { MinHeap } from './heap.js';
 
 export interface Scheduler {
-  /** Runs `run` once the sandbox clock reaches `due`. */
-  at(due: number, run: () => unknown): void;
+  /** Runs `run` once the sandbox clock reaches `due`; the function returned cancels it. */
+  at(due: number, run: () => unknown): () => void;
   /** Runs every job that is due, in order of due time; resolves with what they returned. */
   runDue(): Promise<PromiseSettledResult<unknown>[]>;
-  /** How many jobs wait. */
+  /** How many jobs wait (cancelled ones are not counted). */
   pending(): number;
   /** Forgets every job. */
   clear(): void;
@@ -22,7 +23,11 @@ interface Job {
   /** Order of scheduling: jobs due at the same time run in that order. */
   seq: number;
   run: () => unknown;
+  /** Cancelled (it stays in the heap until it is due or the heap is rebuilt), or taken to run. */
+  state?: 'cancelled' | 'taken';
 }
+
+const nothing = () => undefined;
 
 export function createScheduler(clock: Clock): Scheduler {
   // Ordered by due time, then by scheduling order; adding a job costs O(log n), not a scan.
@@ -31,6 +36,8 @@ export function createScheduler(clock: Clock): Scheduler {
   let timer: NodeJS.Timeout | undefined;
   let armedFor = Number.POSITIVE_INFINITY;
   let stopped = false;
+  /** Cancelled jobs still in the heap. */
+  let cancelled = 0;
 
   function arm() {
     const next = jobs.peek();
@@ -60,6 +67,11 @@ export function createScheduler(clock: Clock): Scheduler {
     const results: unknown[] = [];
     for (let next = jobs.peek(); next && next.due <= now; next = jobs.peek()) {
       jobs.pop();
+      if (next.state === 'cancelled') {
+        cancelled--;
+        continue;
+      }
+      next.state = 'taken';
       results.push(next.run());
     }
     arm();
@@ -68,18 +80,33 @@ export function createScheduler(clock: Clock): Scheduler {
 
   return {
     at(due, run) {
-      jobs.push({ due, seq: sequence++, run });
+      const job: Job = { due, seq: sequence++, run };
+      jobs.push(job);
       arm();
+      return () => {
+        if (job.state) return;
+        job.state = 'cancelled';
+        // What it would have run is let go at once; the job itself once it is due, or sooner when
+        // cancelled jobs are most of the heap (a frozen clock makes nothing due).
+        job.run = nothing;
+        cancelled++;
+        if (cancelled > 64 && cancelled * 2 > jobs.size) {
+          jobs.retain((j) => j.state !== 'cancelled');
+          cancelled = 0;
+        }
+      };
     },
     runDue,
-    pending: () => jobs.size,
+    pending: () => jobs.size - cancelled,
     clear() {
       jobs.clear();
+      cancelled = 0;
       arm();
     },
     stop() {
       stopped = true;
       jobs.clear();
+      cancelled = 0;
       clearTimeout(timer);
     },
   };

@@ -2,8 +2,7 @@
 // operation index, validators and result-code catalog. Returns its URL, stop(), the clock and the
 // programmatic forms of the control calls tests need.
 import type { AddressInfo } from 'node:net';
-import { generateSignature } from '../signing/checksum.js';
-import { loadEveryValidator } from '../validation/validate.js';
+import { generateSignatureSync } from '../signing/checksumNode.js';
 import { sendTokenNotification } from '../webhook/send.js';
 import { cardKeyPair } from './cardKeys.js';
 import { createCardTokens } from './cardTokens.js';
@@ -38,7 +37,7 @@ export interface Sandbox {
   answerProblems: AnswerProblem[];
   clock: {
     now(): number;
-    /** Moves the clock forward; token changes that became due run, and it resolves once their webhooks are delivered (or after webhookTimeoutMs). */
+    /** Moves the clock forward (at most 3660 days a call, never past the year 9999: a RangeError otherwise); token changes that became due run, and it resolves once their webhooks are delivered (or after webhookTimeoutMs). */
     advance(ms: number): Promise<void>;
   };
   /** The control call POST /sandbox/orders. Throws (with `status`) what the call answers with an error. */
@@ -47,7 +46,7 @@ export interface Sandbox {
   completePayment(orderId: string, outcome: 'success' | 'failure', mid?: string): CompletedPayment;
   /** Every token status notification so far, oldest first. */
   deliveries(): WebhookDelivery[];
-  /** Resolves when every delivery attempt started so far has ended (retries scheduled for later are not waited for). */
+  /** Resolves when every delivery attempt started before the call has ended (not those started while it waits, nor retries scheduled for later). */
   idle(): Promise<void>;
   /** The control calls under /sandbox/faults: faults of the next requests of an operation, or of the next notifications. */
   faults: {
@@ -73,10 +72,6 @@ function unwrap<T>(answer: ControlAnswer<T>): T {
 /** Starts the sandbox and resolves once it listens. */
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const config = resolveConfig(options);
-  // validate() loads each operation's validators, its every-problem ones and the bundled contract
-  // (synchronously) the first time it needs them: that happens here, before the first request,
-  // not during one.
-  loadEveryValidator();
   const [instruments, cardKey] = await Promise.all([loadInstruments(options.instruments), cardKeyPair(options.cardPrivateKeyPem)]);
   const clock = createClock(options.now);
   const scheduler = createScheduler(clock);
@@ -104,13 +99,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     timers,
     answerProblems,
     /** The service's signature over an answer's body. */
-    sign: (text: string) => generateSignature(text, config.merchantKey),
+    sign: (text: string) => generateSignatureSync(text, config.merchantKey),
     baseUrl: () => baseUrl,
   };
   const actions = createControlActions(ctx);
   const server = createSandboxServer({
     operations: createOperationHandler(ctx),
-    control: createControlHandler(createControlRoutes(ctx, actions)),
+    control: createControlHandler(createControlRoutes(ctx, actions), config.host),
     requestTimeoutMs: config.requestTimeoutMs,
   });
   await new Promise((resolve, reject) => {
@@ -154,7 +149,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       if (stopped) return;
       stopped = true;
       scheduler.stop();
-      webhooks.reset();
+      webhooks.stop();
       timers.clear();
       await new Promise((resolve) => {
         server.close(() => resolve(undefined));

@@ -110,8 +110,15 @@ export interface ControlCallInfo {
   what: string;
 }
 
-/** GET /sandbox: the merchant settings (never the key), the operations at their addresses and the control calls. */
-export function overview(config: SandboxConfig, clock: Clock, baseUrl: string, control: readonly ControlCallInfo[]) {
+/**
+ * GET /sandbox: the merchant settings (never the key), the operations at their addresses, the
+ * control calls, and the retention with how many records of each kind are kept (D-67).
+ */
+export function overview(
+  { config, clock, store, scheduler }: { config: SandboxConfig; clock: Clock; store: Store; scheduler: Scheduler },
+  baseUrl: string,
+  control: readonly ControlCallInfo[],
+) {
   return {
     sandbox:
       "A stateful sandbox of the service. The operations answer at the description's paths; everything under /sandbox/ is a sandbox extension, outside the contract.",
@@ -124,5 +131,6 @@ export function overview(config: SandboxConfig, clock: Clock, baseUrl: string, c
     now: new Date(clock.now()).toISOString(),
     operations: SERVED_OPERATIONS.map((o) => ({ operationId: o.operationId, method: o.method, path: `${baseUrl}${o.path}` })),
     control: control.map(({ method, path, what }) => ({ method, path, what })),
+    retention: { limit: config.retention, kept: { ...store.counts(), scheduledJobs: scheduler.pending() } },
   };
 }

@@ -37,6 +37,19 @@ export function block(wallet: Wallet, entry: Block): void {
   wallet.held[entry.source] += entry.amount;
 }
 
+/**
+ * Ends a block before its time, when its pre-auth is forgotten past the retention (D-67): the money
+ * is available again. The heap keeps an ended block until its time comes; it is rebuilt once ended
+ * blocks are most of it, so that it holds at most about twice the blocks in force.
+ */
+export function unblock(wallet: Wallet, preAuthId: string): void {
+  const entry = wallet.blocks.get(preAuthId);
+  if (!entry) return;
+  wallet.blocks.delete(preAuthId);
+  wallet.held[entry.source] -= entry.amount;
+  if (wallet.expiries.size > 64 && wallet.expiries.size > 2 * wallet.blocks.size) wallet.expiries.retain((b) => wallet.blocks.get(b.preAuthId) === b);
+}
+
 /** Holds an amount for a payment in process, or says it is not available. */
 export function hold(wallet: Wallet, source: Source, amount: number, now: number): boolean {
   if (availableIn(wallet, source, now) < amount) return false;

@@ -2,13 +2,15 @@
 // with the package's webhook sender and the merchant's CHECKSUM signer. Each delivery is recorded
 // with every attempt, the merchant's last reply and its verdict against the contract. First
 // attempts of one token go out in order; a notification not answered 00 is sent again on the
-// sandbox clock with growing waits, up to webhookRetry.retries times (D-60). The faults
+// sandbox clock with growing waits, up to webhookRetry.retries times (D-60). At most
+// webhookConcurrency are sent at once; the others wait their turn (D-58). The faults
 // duplicate-webhook and reorder-webhooks send a notification twice or after the next one (D-61).
 import { createChecksumSigner, type Signer } from '../signing/checksum.js';
 import type { Schemas } from '../types.js';
 import type { Clock } from './clock.js';
 import type { SandboxConfig, SandboxOptions } from './config.js';
 import type { Faults } from './faults.js';
+import { Fifo } from './fifo.js';
 import { digitsId } from './ids.js';
 import type { WebhookAttempt, WebhookDelivery } from './records.js';
 import type { Scheduler } from './scheduler.js';
@@ -22,12 +24,14 @@ export const MAX_REPLY_BYTES = 16 * 1024;
 export interface Webhooks {
   /** Sends the notification of a token's status; resolves with the delivery record once its first attempt ends. */
   notify(mid: string, tokenInfo: Schemas['TokenInfo']): Promise<WebhookDelivery>;
-  /** Resolves when every attempt started so far has ended (scheduled retries are not waited for). */
+  /** Resolves when every attempt started before the call has ended (not those started later, nor scheduled retries). */
   idle(): Promise<void>;
   /** Every delivery so far, oldest first. */
   list(): WebhookDelivery[];
   /** Forgets scheduled retries and held notifications (the store and the scheduler forget the rest). */
   reset(): void;
+  /** Forgets as reset() does, and ends the attempts on their way at once (each recorded as failed: aborted). */
+  stop(): void;
 }
 
 /** A notification on its way: its record and what it sends. */
@@ -40,6 +44,19 @@ interface Notification {
   /** The signature and time of the first attempt, kept for a duplicate (never recorded or shown). */
   sent?: { signature: string; at: number };
   duplicate: boolean;
+  /** Its record was forgotten past the retention: no further attempt is made. */
+  forgotten?: true;
+  /** Cancels its scheduled retry, while one is scheduled. */
+  cancelRetry?: () => void;
+  /** Its place among the attempts waiting for their turn, while it waits. */
+  turn?: Turn;
+}
+
+/** An attempt waiting for its turn to be sent. */
+interface Turn {
+  state: 'waiting' | 'granted' | 'dropped';
+  /** Lets it go (true) or drops it (false: a reset, a stop, or its record forgotten). */
+  go: (send: boolean) => void;
 }
 
 export function createWebhooks({
@@ -70,6 +87,68 @@ export function createWebhooks({
   let sequence = 0;
   /** Bumped by reset(): attempts of an earlier generation schedule nothing. */
   let generation = 0;
+  /** Notifications being sent, at most webhookConcurrency: a merchant that never answers holds that many sockets, not one per token. */
+  let sending = 0;
+  /** Attempts waiting for their turn, oldest first. */
+  const waiting = new Fifo<Turn>();
+  /** Dropped attempts still in `waiting`. */
+  let dropped = 0;
+  /** The notification of each delivery record, to end those the store forgets. */
+  const notifications = new WeakMap<WebhookDelivery, Notification>();
+  /** Aborted by stop(): no attempt outlives the sandbox, whatever its merchant does. */
+  const stopping = new AbortController();
+
+  /** A turn to send: at once when fewer than webhookConcurrency are being sent, else once one ends. */
+  function turn(n: Notification): true | Promise<boolean> {
+    if (sending < config.webhookConcurrency) {
+      sending++;
+      return true;
+    }
+    return new Promise((resolve) => {
+      n.turn = { state: 'waiting', go: resolve };
+      waiting.push(n.turn);
+    });
+  }
+
+  /** Ends a send: its turn passes to the oldest attempt still waiting. */
+  function endTurn(): void {
+    for (let next = waiting.shift(); next; next = waiting.shift()) {
+      if (next.state === 'dropped') {
+        dropped--;
+        continue;
+      }
+      next.state = 'granted';
+      next.go(true);
+      return;
+    }
+    sending--;
+  }
+
+  /** Drops a waiting attempt: it is not sent. The dropped ones are let go once they are most of the queue. */
+  function dropTurn(t: Turn): void {
+    if (t.state !== 'waiting') return;
+    t.state = 'dropped';
+    t.go(false);
+    if (++dropped > 64 && dropped * 2 > waiting.size) {
+      for (const w of waiting.drain()) if (w.state === 'waiting') waiting.push(w);
+      dropped = 0;
+    }
+  }
+
+  // A delivery the store forgets past the retention is not sent again: its retry is cancelled and,
+  // if it waits for its turn, it is dropped, so neither the scheduler nor the queue outgrows the store.
+  store.forgotten.delivery = (delivery) => {
+    const n = notifications.get(delivery);
+    if (!n) return;
+    n.forgotten = true;
+    if (n.turn) dropTurn(n.turn);
+    n.cancelRetry?.();
+    delete n.cancelRetry;
+    const token = delivery.tokenIndexNumber;
+    const waitingRetry = retrying.get(token);
+    waitingRetry?.delete(n);
+    if (waitingRetry?.size === 0) retrying.delete(token);
+  };
 
   const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -84,12 +163,26 @@ export function createWebhooks({
     const { delivery } = n;
     const started = generation;
     delete delivery.nextAttemptAt;
+    if (n.forgotten) return delivery;
     if (!config.webhookUrl) {
       delivery.state = 'skipped';
       delivery.reason = 'No webhook URL is configured (option webhookUrl, flag --webhook-url).';
       return delivery;
     }
     delivery.state = 'pending';
+    const go = turn(n);
+    if (go !== true) {
+      const granted = await go;
+      delete n.turn;
+      if (!granted) {
+        delivery.state = 'skipped';
+        delivery.reason = n.forgotten
+          ? 'Waiting for its turn to be sent, and forgotten past the retention.'
+          : 'Waiting for its turn to be sent, and forgotten by a reset or stop.';
+        return delivery;
+      }
+    }
+    // Timed from when it goes out, not from when it was queued: its timestamp stays fresh.
     const at = n.duplicate && n.sent ? n.sent.at : clock.now();
     const record: WebhookAttempt = { at: iso(clock.now()), state: 'failed' };
     try {
@@ -102,6 +195,7 @@ export function createWebhooks({
         timeoutMs: config.webhookTimeoutMs,
         // A reply is a few hundred bytes; more is neither read nor kept in the record.
         maxReplyBytes: MAX_REPLY_BYTES,
+        signal: stopping.signal,
       });
       delivery.state = result.valid && result.outcome === 'success' ? 'delivered' : result.valid ? 'not-accepted' : 'invalid-reply';
       delivery.httpStatus = result.httpStatus;
@@ -124,6 +218,8 @@ export function createWebhooks({
       };
       for (const key of ['httpStatus', 'code', 'outcome', 'valid', 'issues', 'reply'] as const) delete delivery[key];
       record.error = delivery.error;
+    } finally {
+      endTurn();
     }
     delivery.attempts.push(record);
     delivery.completedAt = iso(clock.now());
@@ -152,10 +248,14 @@ export function createWebhooks({
   function afterAttempt(n: Notification): void {
     const { delivery } = n;
     const token = delivery.tokenIndexNumber;
+    // Forgotten while it was on its way: nothing follows it.
+    if (n.forgotten) return;
     if (delivery.state === 'delivered') {
       // An older status is not sent after a newer one reached the merchant.
       for (const older of retrying.get(token) ?? []) {
         if (older.seq > n.seq) continue;
+        older.cancelRetry?.();
+        delete older.cancelRetry;
         delete older.delivery.nextAttemptAt;
         older.delivery.reason =
           older.seq === n.seq
@@ -180,14 +280,15 @@ export function createWebhooks({
     }
     const due = clock.now() + Math.round(firstDelayMs * factor ** (made - 1));
     delivery.nextAttemptAt = iso(due);
-    const waiting = retrying.get(token) ?? new Set<Notification>();
-    waiting.add(n);
-    retrying.set(token, waiting);
-    scheduler.at(due, () => {
+    const ofToken = retrying.get(token) ?? new Set<Notification>();
+    ofToken.add(n);
+    retrying.set(token, ofToken);
+    n.cancelRetry = scheduler.at(due, () => {
+      delete n.cancelRetry;
       // Ended meanwhile (a later status delivered, or a reset): nothing to send.
-      if (!waiting.has(n)) return undefined;
-      waiting.delete(n);
-      if (waiting.size === 0 && retrying.get(token) === waiting) retrying.delete(token);
+      if (!ofToken.has(n)) return undefined;
+      ofToken.delete(n);
+      if (ofToken.size === 0 && retrying.get(token) === ofToken) retrying.delete(token);
       return track(attempt(n));
     });
   }
@@ -209,6 +310,12 @@ export function createWebhooks({
     return delivery;
   }
 
+  /** A notification of a delivery record, known by its record. */
+  function notification(n: Notification): Notification {
+    notifications.set(n.delivery, n);
+    return n;
+  }
+
   /** The first attempt of `n`, after the earlier ones of its token; then its copy, when one is armed. */
   function chain(n: Notification, withDuplicate: boolean): Promise<WebhookDelivery> {
     const token = n.tokenInfo.tokenIndexNumber;
@@ -216,14 +323,14 @@ export function createWebhooks({
     const done = previous.then(async () => {
       await attempt(n);
       if (withDuplicate && config.webhookUrl) {
-        const copy: Notification = {
+        const copy = notification({
           delivery: record(n.mid, n.tokenInfo, { requestId: n.delivery.requestId, duplicateOf: n.delivery.id }),
           mid: n.mid,
           tokenInfo: n.tokenInfo,
           seq: n.seq,
           duplicate: true,
           ...(n.sent ? { sent: n.sent } : {}),
-        };
+        });
         await attempt(copy);
       }
       return n.delivery;
@@ -242,12 +349,26 @@ export function createWebhooks({
     h?.release();
   }
 
+  function reset(): void {
+    generation++;
+    retrying.clear();
+    for (const t of waiting.drain()) {
+      if (t.state !== 'waiting') continue;
+      t.state = 'dropped';
+      t.go(false);
+    }
+    dropped = 0;
+    const h = held;
+    held = undefined;
+    h?.drop();
+  }
+
   return {
     notify(mid, tokenInfo) {
       // One notification is held back at a time: while one is, a reorder fault waits for the next.
       const fault = faults.takeWebhookFault(held ? 'reorder-webhooks' : undefined);
       const delivery = record(mid, tokenInfo);
-      const n: Notification = { delivery, mid, tokenInfo, seq: sequence, duplicate: false };
+      const n = notification({ delivery, mid, tokenInfo, seq: sequence, duplicate: false });
       if (fault === 'reorder-webhooks') {
         // Held back until the next notification's first attempt ends, or the webhook timeout passes.
         delivery.reordered = true;
@@ -270,15 +391,15 @@ export function createWebhooks({
       return done;
     },
     async idle() {
-      while (inFlight.size) await Promise.allSettled([...inFlight]);
+      // What is on its way now, and only that: deliveries that start while it waits (under traffic,
+      // one after another) would otherwise keep it waiting without end.
+      await Promise.allSettled([...inFlight]);
     },
     list: () => store.deliveries,
-    reset() {
-      generation++;
-      retrying.clear();
-      const h = held;
-      held = undefined;
-      h?.drop();
+    reset,
+    stop() {
+      reset();
+      stopping.abort();
     },
   };
 }

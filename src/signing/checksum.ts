@@ -1,34 +1,57 @@
 // The service's published CHECKSUM scheme: SHA-256 of "text|salt", the salt appended, encrypted
 // with AES-128-CBC under the merchant key and a fixed IV, Base64 (108 characters). Verification
 // decrypts, takes the last four characters as the salt, recomputes and compares in constant time.
-import { createRequire } from 'node:module';
+// On Web Crypto alone (crypto.subtle, crypto.getRandomValues), so it runs in any runtime; Web
+// Crypto is asynchronous, so signing and verifying return promises. The sandbox, which signs each
+// answer on its hot path, has a synchronous form on node:crypto (checksumNode.ts).
+import { type Bytes, constantTimeEqual, fromBase64, toBase64, toHex, utf8Bytes, utf8Text, type WebCryptoKey, webCrypto } from '../encoding/bytes.js';
 
-// node:crypto is loaded the first time it is needed, not with the package (it costs a few
-// milliseconds of every start).
-let crypto: typeof import('node:crypto') | undefined;
-const nodeCrypto = (): typeof import('node:crypto') => (crypto ??= createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto'));
-
-const IV = Buffer.from('@@@@&&&&####$$$$', 'utf8');
+/** The fixed IV of the scheme. */
+export const IV = utf8Bytes('@@@@&&&&####$$$$');
 // 64 characters, so one random byte masked to 6 bits picks each one without bias.
 const SALT_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789@#';
-const SALT_LENGTH = 4;
+export const SALT_LENGTH = 4;
+/** The characters of a signature's plaintext: 64 hex characters of the digest and the salt. */
+export const PLAIN_LENGTH = 64 + SALT_LENGTH;
 /** Length of a CHECKSUM signature: 64 hex + 4 salt = 68 bytes, padded to 80, in Base64. */
 export const SIGNATURE_LENGTH = 108 as const;
+const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 
-function keyBytes(key: unknown): Buffer {
+/** The merchant key's bytes; a TypeError (without the key) when it is not a 16-byte string. */
+export function keyBytes(key: unknown): Bytes {
   if (typeof key !== 'string') throw new TypeError('The merchant key must be a string.');
-  const bytes = Buffer.from(key, 'utf8');
+  const bytes = utf8Bytes(key);
   if (bytes.length !== 16) throw new TypeError(`The merchant key must be 16 bytes for AES-128 (got ${bytes.length}).`);
   return bytes;
 }
 
-/** Random bytes drawn a page at a time: one call to the system's generator serves 1 024 salts. */
-let pool = Buffer.alloc(0);
-let offset = 0;
+export function checkText(text: unknown): asserts text is string {
+  if (typeof text !== 'string') throw new TypeError('The signed text must be a string.');
+}
 
-function randomSalt() {
+export function checkSalt(salt: unknown): asserts salt is string {
+  if (typeof salt !== 'string' || salt.length !== SALT_LENGTH) throw new TypeError('The salt must be four characters.');
+}
+
+/**
+ * The bytes of a signature of the right form, or undefined: 108 Base64 characters in the one
+ * spelling of their bytes (the unused bits of the last character zero), so that a signature cannot
+ * be sent again under another spelling of the same bytes.
+ */
+export function signatureBytes(signature: unknown): Bytes | undefined {
+  if (typeof signature !== 'string' || signature.length !== SIGNATURE_LENGTH || !BASE64.test(signature)) return undefined;
+  const bytes = fromBase64(signature);
+  return bytes && toBase64(bytes) === signature ? bytes : undefined;
+}
+
+/** Random bytes drawn a page at a time: one call to the system's generator serves 1 024 salts. */
+const pool = new Uint8Array(4096);
+let offset = pool.length;
+
+/** Four characters of the salt alphabet, from the system's generator. */
+export function randomSalt(): string {
   if (offset + SALT_LENGTH > pool.length) {
-    pool = nodeCrypto().randomBytes(4096);
+    globalThis.crypto.getRandomValues(pool);
     offset = 0;
   }
   let salt = '';
@@ -36,51 +59,63 @@ function randomSalt() {
   return salt;
 }
 
-function saltedDigest(text: string, salt: string): string {
-  return `${nodeCrypto().createHash('sha256').update(`${text}|${salt}`, 'utf8').digest('hex')}${salt}`;
+/** The UTF-8 bytes of the plaintext: hex SHA-256 of "text|salt", then the salt. */
+async function saltedDigest(text: string, salt: string): Promise<Bytes> {
+  const digest = await webCrypto().subtle.digest('SHA-256', utf8Bytes(`${text}|${salt}`));
+  return utf8Bytes(`${toHex(new Uint8Array(digest))}${salt}`);
 }
 
-/** Signs `text` with a given four-character salt. Exposed for known-answer tests; use generateSignature. */
-export function generateSignatureWithSalt(text: string, merchantKey: string, salt: string): string {
-  if (typeof text !== 'string') throw new TypeError('The signed text must be a string.');
-  if (typeof salt !== 'string' || salt.length !== SALT_LENGTH) throw new TypeError('The salt must be four characters.');
-  const cipher = nodeCrypto().createCipheriv('aes-128-cbc', keyBytes(merchantKey), IV);
-  return Buffer.concat([cipher.update(saltedDigest(text, salt), 'utf8'), cipher.final()]).toString('base64');
+/** The merchant key as an AES-CBC key of Web Crypto. */
+const importAesKey = (key: Bytes): Promise<WebCryptoKey> => webCrypto().subtle.importKey('raw', key, 'AES-CBC', false, ['encrypt', 'decrypt']);
+
+async function signWith(key: Promise<WebCryptoKey>, text: string, salt: string): Promise<string> {
+  const plain = await saltedDigest(text, salt);
+  return toBase64(new Uint8Array(await webCrypto().subtle.encrypt({ name: 'AES-CBC', iv: IV }, await key, plain)));
 }
 
-/** The CHECKSUM signature of `text` (the exact serialized body) under the 16-byte merchant key. */
-export function generateSignature(text: string, merchantKey: string): string {
-  return generateSignatureWithSalt(text, merchantKey, randomSalt());
-}
-
-/** Equality of two strings in time that depends only on their lengths. */
-export function constantTimeEqual(a: string, b: string): boolean {
-  const x = Buffer.from(a, 'utf8');
-  const y = Buffer.from(b, 'utf8');
-  return x.length === y.length && nodeCrypto().timingSafeEqual(x, y);
+async function verifyWith(key: Promise<WebCryptoKey>, text: string, signature: unknown): Promise<boolean> {
+  const bytes = signatureBytes(signature);
+  if (!bytes) return false;
+  const aes = await key;
+  let plain: Uint8Array;
+  try {
+    plain = new Uint8Array(await webCrypto().subtle.decrypt({ name: 'AES-CBC', iv: IV }, aes, bytes));
+  } catch {
+    // Not PKCS#7-padded under this key: another key, or not a signature.
+    return false;
+  }
+  const plainText = utf8Text(plain);
+  if (plainText.length !== PLAIN_LENGTH) return false;
+  return constantTimeEqual(plain, await saltedDigest(text, plainText.slice(-SALT_LENGTH)));
 }
 
 /**
- * Whether `signature` is the CHECKSUM of `text` under the merchant key. Never throws for a bad
- * signature (false); throws a TypeError only for a bad key or a non-string text.
+ * Signs `text` with a given four-character salt. Exposed for known-answer tests; use
+ * generateSignature. Rejects with a TypeError for a bad key, text or salt.
  */
-export function verifySignature(text: string, merchantKey: string, signature: unknown): boolean {
-  if (typeof text !== 'string') throw new TypeError('The signed text must be a string.');
-  const key = keyBytes(merchantKey);
-  if (typeof signature !== 'string' || signature.length !== SIGNATURE_LENGTH || !/^[A-Za-z0-9+/]+={0,2}$/.test(signature)) return false;
-  const bytes = Buffer.from(signature, 'base64');
-  // One spelling per signature: the unused bits of the last Base64 character must be zero, so a
-  // signature cannot be sent again under another spelling of the same bytes.
-  if (bytes.toString('base64') !== signature) return false;
-  let plain: string;
-  try {
-    const decipher = nodeCrypto().createDecipheriv('aes-128-cbc', key, IV);
-    plain = Buffer.concat([decipher.update(bytes), decipher.final()]).toString('utf8');
-  } catch {
-    return false;
-  }
-  if (plain.length !== 64 + SALT_LENGTH) return false;
-  return constantTimeEqual(plain, saltedDigest(text, plain.slice(-SALT_LENGTH)));
+export async function generateSignatureWithSalt(text: string, merchantKey: string, salt: string): Promise<string> {
+  checkText(text);
+  checkSalt(salt);
+  return signWith(importAesKey(keyBytes(merchantKey)), text, salt);
+}
+
+/**
+ * The CHECKSUM signature of `text` (the exact serialized body) under the 16-byte merchant key.
+ * Rejects with a TypeError (without the key) for a key that is not 16 bytes, or a text that is
+ * not a string.
+ */
+export async function generateSignature(text: string, merchantKey: string): Promise<string> {
+  checkText(text);
+  return signWith(importAesKey(keyBytes(merchantKey)), text, randomSalt());
+}
+
+/**
+ * Whether `signature` is the CHECKSUM of `text` under the merchant key. Never rejects for a bad
+ * signature (false); rejects with a TypeError only for a bad key or a non-string text.
+ */
+export async function verifySignature(text: string, merchantKey: string, signature: unknown): Promise<boolean> {
+  checkText(text);
+  return verifyWith(importAesKey(keyBytes(merchantKey)), text, signature);
 }
 
 /** Signs the exact serialized body of a request. Plug in any scheme the service accepts. */
@@ -96,14 +131,45 @@ export interface Verifier {
   verify(bodyText: string, signature: string): boolean | Promise<boolean>;
 }
 
-/** A signer for the typed client: signs the serialized body with the merchant key. */
-export function createChecksumSigner(merchantKey: string): Signer {
-  keyBytes(merchantKey);
-  return { signatureType: 'CHECKSUM', sign: (bodyText) => generateSignature(bodyText, merchantKey) };
+/** The merchant key, checked now, imported into Web Crypto once, on first use. */
+function cachedKey(merchantKey: string): () => Promise<WebCryptoKey> {
+  const bytes = keyBytes(merchantKey);
+  let key: Promise<WebCryptoKey> | undefined;
+  // A failed import (no Web Crypto) is tried again on the next call.
+  return () =>
+    (key ??= importAesKey(bytes).catch((error: unknown) => {
+      key = undefined;
+      throw error;
+    }));
 }
 
-/** A verifier for the webhook handler: checks a signature over the raw body text. */
+/**
+ * A signer for the typed client: signs the serialized body with the merchant key. Throws a
+ * TypeError now for a key that is not a 16-byte string; `sign` resolves with the signature.
+ */
+export function createChecksumSigner(merchantKey: string): Signer {
+  const key = cachedKey(merchantKey);
+  return {
+    signatureType: 'CHECKSUM',
+    sign: async (bodyText) => {
+      checkText(bodyText);
+      return signWith(key(), bodyText, randomSalt());
+    },
+  };
+}
+
+/**
+ * A verifier for the webhook handler: checks a signature over the raw body text. Throws a
+ * TypeError now for a key that is not a 16-byte string; `verify` resolves with the verdict and
+ * never rejects for a bad signature.
+ */
 export function createChecksumVerifier(merchantKey: string): Verifier {
-  keyBytes(merchantKey);
-  return { signatureType: 'CHECKSUM', verify: (bodyText, signature) => verifySignature(bodyText, merchantKey, signature) };
+  const key = cachedKey(merchantKey);
+  return {
+    signatureType: 'CHECKSUM',
+    verify: async (bodyText, signature) => {
+      checkText(bodyText);
+      return verifyWith(key(), bodyText, signature);
+    },
+  };
 }

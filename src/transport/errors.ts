@@ -13,10 +13,13 @@ export interface GatewayErrorDetails {
   status?: number;
   /** The problems found by validation (`request-invalid`, `response-invalid`). */
   issues?: ValidationIssue[];
-  /** The answer as received (not enumerable: it may echo a card number or a token). */
+  /** The answer as received (kept off the error's own fields: it may echo a card number or a token). */
   data?: unknown;
-  /** `network`: whether the request may have been sent (`no`: it failed before any byte was written). */
-  sent?: 'no' | 'maybe';
+  /**
+   * Whether the request was sent: `no`, it failed before any byte was written; `maybe`, the
+   * connection failed on the way; `yes`, something at the address answered it (an HTTP error).
+   */
+  sent?: 'no' | 'maybe' | 'yes';
 }
 
 /**
@@ -46,6 +49,14 @@ function nextStepOf(kind: GatewayErrorKind, details: GatewayErrorDetails): NextS
   }
 }
 
+/**
+ * The answers errors carry, by error. An answer may echo a card number, a CVV or a token: it is no
+ * field of the error, enumerable or not, so nothing that prints, serializes, copies or walks an
+ * error (`console.error`, a JSON log line, a hidden-field inspection, structuredClone, an error
+ * reporter) meets it. Only reading `error.data` does.
+ */
+const answers = new WeakMap<GatewayError, unknown>();
+
 /** A call that got no usable answer. A service answer, success or failure, is never an error. */
 export class GatewayError extends Error {
   readonly kind: GatewayErrorKind;
@@ -54,7 +65,6 @@ export class GatewayError extends Error {
   readonly nextStep: NextStep;
   declare readonly status?: number;
   declare readonly issues?: ValidationIssue[];
-  declare readonly data?: unknown;
 
   constructor(kind: GatewayErrorKind, message: string, details: GatewayErrorDetails) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
@@ -65,10 +75,31 @@ export class GatewayError extends Error {
     // Set only when known, so that an error without them has no such keys.
     if (details.status !== undefined) Object.defineProperty(this, 'status', { value: details.status, enumerable: true, writable: false, configurable: true });
     if (details.issues) Object.defineProperty(this, 'issues', { value: details.issues, enumerable: true, writable: false, configurable: true });
-    // Not enumerable: the answer may echo a card number or a token, and `console.error(error)`
-    // or a JSON log of the error would print every enumerable field.
-    if (details.data !== undefined) Object.defineProperty(this, 'data', { value: details.data, enumerable: false, writable: false, configurable: true });
+    if (details.data !== undefined) answers.set(this, details.data);
   }
+
+  /**
+   * The answer as it arrived, when there was one (`ResponseValidationError`, `GatewayHttpError`).
+   * Read it like the answer itself: it may echo a secret of the request.
+   */
+  get data(): unknown {
+    return answers.get(this);
+  }
+}
+
+/**
+ * What the client's hooks are given of an error: the same class, kind, message, next step,
+ * status, issues and `sent`, without the answer (`data`) and without the `cause` (a runtime error
+ * of the connection, or the caller's abort reason). Hooks feed logs and metrics, which no value of
+ * an answer or an address should reach.
+ */
+export function withoutValues<E extends GatewayError>(error: E): E {
+  const copy = Object.create(Object.getPrototypeOf(error)) as E;
+  for (const key of Reflect.ownKeys(error)) {
+    if (key === 'cause') continue;
+    Object.defineProperty(copy, key, Object.getOwnPropertyDescriptor(error, key) as PropertyDescriptor);
+  }
+  return copy;
 }
 
 /**
@@ -97,7 +128,7 @@ export class GatewayNetworkError extends GatewayError {
   constructor(...args: KindArgs<'network'>) {
     const [message, details] = messageAndDetails('network', args);
     super('network', message, details);
-    this.sent = details.sent ?? 'maybe';
+    this.sent = details.sent === 'no' ? 'no' : 'maybe';
   }
 }
 /** No answer within the configured timeout. The payment may or may not have been made: query its status. */
@@ -124,11 +155,15 @@ export class GatewayNonJsonError extends GatewayError {
     super('non-json', ...messageAndDetails('non-json', args));
   }
 }
-/** The answer had an HTTP status other than 200 (the service answers every outcome with 200). */
+/**
+ * The answer had an HTTP status other than 200 (the service answers every outcome with 200), a
+ * redirect included: the request was sent (`sent: 'yes'`) and something at the address answered.
+ */
 export class GatewayHttpError extends GatewayError {
   declare readonly kind: 'http';
   declare readonly status: number;
   declare readonly nextStep: NextStep<'query-status' | 'retry-later' | 'fix-request'>;
+  readonly sent = 'yes' as const;
   constructor(...args: KindArgs<'http'>) {
     super('http', ...messageAndDetails('http', args));
   }

@@ -1,7 +1,6 @@
 // The heads of each operation family (section 4), built for the caller: timestamps in the form of
 // the family, request ids, versions, signature type and transaction tokens. The caller's own head
 // fields win. Which family an operation belongs to is its head schema in the operation index.
-import { createRequire } from 'node:module';
 import type { OperationInfo } from '../../generated/operations.js';
 
 /** What the heads are built from: the client's settings and this call's values. */
@@ -26,12 +25,8 @@ type HeadSchema = OperationInfo['head']['schema'];
 const epochMs = (t: number) => String(Math.trunc(t));
 const epochSeconds = (t: number) => String(Math.trunc(t / 1000));
 
-// node:crypto is loaded the first time it is needed, not with the package (it costs a few
-// milliseconds of every start).
-let crypto: typeof import('node:crypto') | undefined;
-const nodeCrypto = (): typeof import('node:crypto') => (crypto ??= createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto'));
-
-export const defaultRequestId = (): string => nodeCrypto().randomUUID();
+/** A random UUID (version 4) from the runtime's Web Crypto. */
+export const defaultRequestId = (): string => globalThis.crypto.randomUUID();
 
 /** Drops undefined values so optional head fields are absent rather than null. */
 function defined(head: Head): Head {

@@ -3,12 +3,21 @@
 // sign those bytes, check the request against the contract, post it within a time limit, read the
 // answer within a size limit, and read its JSON envelope. Every failure is a typed error whose
 // message never holds a value of the payload or the answer.
+import { utf8Text } from '../encoding/bytes.js';
 import { readWebBody } from '../http/readBody.js';
 import { parseJson } from '../json/parse.js';
 import type { Signer } from '../signing/checksum.js';
 import type { OperationId } from '../types.js';
 import { type ValidationOptions, validate } from '../validation/validate.js';
-import { GatewayAbortError, GatewayError, GatewayNetworkError, GatewayNonJsonError, GatewayTimeoutError, RequestValidationError } from './errors.js';
+import {
+  GatewayAbortError,
+  GatewayError,
+  GatewayHttpError,
+  GatewayNetworkError,
+  GatewayNonJsonError,
+  GatewayTimeoutError,
+  RequestValidationError,
+} from './errors.js';
 import type { Head } from './heads.js';
 
 /** Answers larger than this are not read (1 MiB; the largest answer of the contract is a few kB). */
@@ -68,11 +77,11 @@ export interface ExchangeOptions {
   wording: Wording;
 }
 
-/** The body's text, or null as soon as it passes `maxBytes` (reading stops there). */
-async function readBounded(body: ReadableStream<Uint8Array> | null | undefined, maxBytes: number): Promise<string | null> {
-  const bytes = await readWebBody(body, maxBytes);
+/** The body's text, or null as soon as it passes `maxBytes` (reading stops there, and at `signal`). */
+async function readBounded(body: ReadableStream<Uint8Array> | null | undefined, maxBytes: number, signal?: AbortSignal): Promise<string | null> {
+  const bytes = await readWebBody(body, maxBytes, signal);
   // Lossy: an answer that is not UTF-8 is judged by what it says, not refused for its bytes.
-  return bytes === null ? null : bytes.toString('utf8');
+  return bytes === null ? null : utf8Text(bytes);
 }
 
 /** A `Response` whose body is at most `maxBytes` (read here), or null when it is larger. */
@@ -90,6 +99,12 @@ export class AnswerTooLarge extends Error {}
  * answer's text within `maxBytes`. One controller serves the timeout and the caller's signal
  * (AbortSignal.timeout and AbortSignal.any make transferable signals, which cost a tenth of a
  * loopback call).
+ *
+ * The time limit and the caller's signal end the exchange by themselves, whether or not the fetch
+ * honours the abort: a fetch may lose its signal (Node 20's fetch given a Request loses the
+ * Request's signal once the garbage collector has run, nodejs/node#55428), and a caller's own
+ * fetch may ignore it. The call then ends in time all the same, and its answer, should one come,
+ * is cancelled unread.
  */
 export async function exchange(
   post: (signal: AbortSignal) => Promise<{ response: Response; body: ReadableStream<Uint8Array> | null | undefined }>,
@@ -98,18 +113,34 @@ export async function exchange(
   const { operationId, timeoutMs, signal, maxBytes, wording } = options;
   const controller = new AbortController();
   let timedOut = false;
+  let stop: (reason: unknown) => void = () => undefined;
+  const stopped = new Promise<never>((_resolve, reject) => {
+    stop = reject;
+  });
+  const abort = (reason?: unknown) => {
+    controller.abort(reason);
+    stop(controller.signal.reason);
+  };
   const timer = setTimeout(() => {
     timedOut = true;
-    controller.abort();
+    abort();
   }, timeoutMs);
-  const onCallerAbort = () => controller.abort(signal?.reason);
+  const onCallerAbort = () => abort(signal?.reason);
   if (signal?.aborted) onCallerAbort();
   else signal?.addEventListener('abort', onCallerAbort, { once: true });
-  try {
+  const work = async (): Promise<Exchanged> => {
     const { response, body } = await post(controller.signal);
-    const text = await readBounded(body, maxBytes);
+    if (controller.signal.aborted) {
+      // Answered after the end (a fetch that did not honour the abort): nothing of it is read.
+      await body?.cancel().catch(() => undefined);
+      throw controller.signal.reason;
+    }
+    const text = await readBounded(body, maxBytes, controller.signal);
     if (text === null) throw new AnswerTooLarge();
     return { status: response.status, headers: response.headers, text };
+  };
+  try {
+    return await Promise.race([work(), stopped]);
   } catch (error) {
     // An error the poster decided (an HTTP status the caller refuses) stands as it is.
     if (error instanceof GatewayError) throw error;
@@ -143,11 +174,54 @@ function notSent(code: string | undefined, syscall: unknown): boolean {
   return BEFORE_CONNECTION.has(code) || (AT_CONNECT.has(code) && syscall === 'connect');
 }
 
-/** The media type of a content-type header, without parameters, or a word when it is not one. */
+/**
+ * Whether an answer is a redirect: a 3xx status, or the opaque answer a browser's fetch gives for
+ * one under `redirect: 'manual'` (status 0). Every request of the package is sent with
+ * `redirect: 'manual'`: the service and a merchant's webhook answer a POST themselves, and
+ * following a redirect would post the whole signed request (card data, tokens, signature) again,
+ * to an address the answer chose, and read that address's answer as theirs.
+ */
+export function isRedirect(response: Response): boolean {
+  return response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400);
+}
+
+/**
+ * The error of a redirect: an HTTP error (the request was sent and answered) whose outcome is
+ * unknown. It names the status only, never the address the answer points to.
+ */
+export function redirectError(operationId: string, status: number, wording: Wording): GatewayHttpError {
+  return new GatewayHttpError(
+    `${operationId}: ${wording.answer} is a redirect (HTTP ${status}), which is not followed: the request was sent, and sent nowhere else. Its outcome is unknown.`,
+    { operationId, status },
+  );
+}
+
+/**
+ * The media types an error names: those an answer that is not a JSON envelope usually has (an
+ * error page, a proxy's answer). Any other is "another media type": the header is the answer's
+ * text, which may carry anything.
+ */
+const KNOWN_MEDIA_TYPES = new Set([
+  'application/json',
+  'application/problem+json',
+  'application/xml',
+  'application/problem+xml',
+  'application/octet-stream',
+  'application/x-www-form-urlencoded',
+  'application/javascript',
+  'multipart/form-data',
+  'text/html',
+  'text/plain',
+  'text/xml',
+  'text/csv',
+  'text/javascript',
+]);
+
+/** The media type of a content-type header, named only when it is a known one, without parameters. */
 export function mediaType(header: string | null): string {
   if (header === null) return 'none';
-  const type = (header.split(';')[0] ?? '').trim();
-  return /^[A-Za-z0-9!#$&^_.+-]{1,63}\/[A-Za-z0-9!#$&^_.+-]{1,63}$/.test(type) ? type : 'not a media type';
+  const type = (header.split(';')[0] ?? '').trim().toLowerCase();
+  return KNOWN_MEDIA_TYPES.has(type) ? type : 'another media type';
 }
 
 /** The answer's JSON envelope (an object), or a GatewayNonJsonError that names only its HTTP status and media type. */

@@ -51,23 +51,40 @@ function declaredFields(doc: unknown, schema: unknown, depth = 0): string[] {
   return [...new Set([...own, ...parts.flatMap((p) => declaredFields(doc, p, depth + 1))])];
 }
 
+/** The declared fields of each schema that held an unknown key, found once (the contract does not change). */
+const fieldsOf = new WeakMap<object, string[]>();
+
+function declaredFieldsOf(doc: unknown, holder: unknown): string[] {
+  if (!holder || typeof holder !== 'object') return [];
+  let fields = fieldsOf.get(holder);
+  if (!fields) {
+    fields = declaredFields(doc, holder);
+    fieldsOf.set(holder, fields);
+  }
+  return fields;
+}
+
 /** Lower case, letters and digits only: `ORDER_ID` and `orderId` are the same word. */
 const folded = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, '');
 
-/** Edit distance, bounded: `limit + 1` as soon as it is more than `limit`. */
+/** Edit distance, bounded: `limit + 1` as soon as it is more than `limit` (two rows of numbers, no other allocation). */
 function distance(a: string, b: string, limit: number): number {
   if (Math.abs(a.length - b.length) > limit) return limit + 1;
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  let previous = new Uint16Array(b.length + 1);
+  let current = new Uint16Array(b.length + 1);
+  for (let j = 0; j <= b.length; j++) previous[j] = j;
   for (let i = 1; i <= a.length; i++) {
-    const current = [i];
+    current[0] = i;
     let best = i;
+    const c = a.charCodeAt(i - 1);
     for (let j = 1; j <= b.length; j++) {
-      const value = Math.min((previous[j] as number) + 1, (current[j - 1] as number) + 1, (previous[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1));
-      current.push(value);
-      best = Math.min(best, value);
+      const value = Math.min((previous[j] as number) + 1, (current[j - 1] as number) + 1, (previous[j - 1] as number) + (c === b.charCodeAt(j - 1) ? 0 : 1));
+      current[j] = value;
+      if (value < best) best = value;
     }
+    // Every way on is already longer than allowed.
     if (best > limit) return limit + 1;
-    previous = current;
+    [previous, current] = [current, previous];
   }
   return previous[b.length] as number;
 }
@@ -125,19 +142,74 @@ interface ErrorParams {
   passingSchemas?: unknown;
 }
 
-function toIssue(error: CompiledValidatorError, doc: unknown, rootRef: string, payload: unknown): ValidationIssue | null {
+/** The pointer of an error's field, from the shown pointer of the value that broke the rule (`at`). */
+function issuePointer(error: CompiledValidatorError, at: string): string {
   const { keyword } = error;
   const params = error.params as ErrorParams;
-  if (keyword === 'if') return null; // the failing `then` keyword is reported on its own
-  // The payload's own keys along the path are shown only when they are field names of the contract.
-  let pointer = safePointer(payload, pointerSegments(error.instancePath));
+  let pointer = at;
   if (keyword === 'required' || keyword === 'dependentRequired') pointer += `/${pointerSegment(params.missingProperty)}`;
   if (keyword === 'additionalProperties') pointer += `/${pointerSegment(params.additionalProperty)}`;
   if (keyword === 'unevaluatedProperties') pointer += `/${pointerSegment(params.unevaluatedProperty)}`;
   if (keyword === 'discriminator') pointer += `/${pointerSegment(params.tag)}`;
-  const schemaPath = doc ? locateRule(doc, rootRef, error) : error.schemaPath;
-  const condition = doc ? conditionTitle(doc, schemaPath) : undefined;
-  const holder = doc ? schemaAt(doc, schemaPath) : undefined;
+  return pointer;
+}
+
+/** Where a rule lives in the contract, its condition's title and the schema that holds it. */
+interface RulePlace {
+  schemaPath: string;
+  condition: string | undefined;
+  holder: unknown;
+}
+
+/**
+ * The places of rules already found, per contract document, by the schema the payload was
+ * validated against, the rule's relative path and the place in the payload. Finding one walks
+ * the contract (tens of microseconds): a payload whose hundred items break the same rule, or a run
+ * of payloads that break the same rules, finds each place once. The place in the payload is its
+ * shown pointer with array indices as `#`: a rule's place depends on which fields the path goes
+ * through (a key that is not a field name is under no `properties`, so it is hidden and counts
+ * as any other such key) and on whether a step is an array item, never on which item (no field
+ * name is all digits: a segment of digits in a shown pointer is an item).
+ */
+const places = new WeakMap<object, Map<string, RulePlace>>();
+const MAX_PLACES = 4_096;
+
+function rulePlace(error: CompiledValidatorError, at: string, doc: unknown, rootRef: string): RulePlace {
+  const find = (): RulePlace => {
+    const schemaPath = doc ? locateRule(doc, rootRef, error) : error.schemaPath;
+    return { schemaPath, condition: doc ? conditionTitle(doc, schemaPath) : undefined, holder: doc ? schemaAt(doc, schemaPath) : undefined };
+  };
+  if (!doc || typeof doc !== 'object') return find();
+  // A pointer cut short names no single place.
+  if (at.endsWith(`/${TRUNCATED}`)) return find();
+  let known = places.get(doc);
+  if (!known) {
+    known = new Map();
+    places.set(doc, known);
+  }
+  const key = `${rootRef}\u0000${error.schemaPath}\u0000${at.replace(/\/(?:0|[1-9][0-9]*)(?=\/|$)/g, '/#')}`;
+  let place = known.get(key);
+  if (!place) {
+    place = find();
+    if (known.size >= MAX_PLACES) known.clear();
+    known.set(key, place);
+  }
+  return place;
+}
+
+/** The issue of an error: `at` is the shown pointer of the value that broke the rule, `pointer` the field's. */
+function toIssue(
+  error: CompiledValidatorError,
+  at: string,
+  pointer: string,
+  doc: unknown,
+  rootRef: string,
+  budget: { suggestions: number },
+): ValidationIssue | null {
+  const { keyword } = error;
+  const params = error.params as ErrorParams;
+  if (keyword === 'if') return null; // the failing `then` keyword is reported on its own
+  const { schemaPath, condition, holder } = rulePlace(error, at, doc, rootRef);
   const field = fieldName(pointer);
   const within = condition ? ` (rule: ${condition})` : '';
   let message: string;
@@ -148,7 +220,13 @@ function toIssue(error: CompiledValidatorError, doc: unknown, rootRef: string, p
     case 'additionalProperties':
     case 'unevaluatedProperties': {
       const sent = keyword === 'additionalProperties' ? params.additionalProperty : params.unevaluatedProperty;
-      const closest = isFieldName(sent) ? undefined : closestField(sent, declaredFields(doc, holder));
+      // The likely field is looked for for the first few unknown keys of a payload only: each
+      // search compares the key with every field of its object.
+      let closest: string | undefined;
+      if (!isFieldName(sent) && budget.suggestions > 0) {
+        budget.suggestions--;
+        closest = closestField(sent, declaredFieldsOf(doc, holder));
+      }
       const what = pointer.endsWith(`/${HIDDEN_KEY}`) ? 'A key that is not a field of the contract (not shown: it may hold data)' : field;
       message = `${what} is not a field of this object: only the documented fields are accepted.${closest ? ` Did you mean "${closest}"?` : ''}`;
       break;
@@ -214,6 +292,9 @@ function toIssue(error: CompiledValidatorError, doc: unknown, rootRef: string, p
   return { in: 'body', pointer, rule: keyword, message, schemaPath, ...(condition ? { condition } : {}) };
 }
 
+/** The unknown keys of one payload for which the field they most likely meant is looked for. */
+const MAX_SUGGESTIONS = 5;
+
 /**
  * The issues of AJV's errors, one per field and rule, at most MAX_ISSUES of them.
  * `doc` is the bundled contract (for rule locations and titles); `rootRef` the schema the payload
@@ -221,16 +302,23 @@ function toIssue(error: CompiledValidatorError, doc: unknown, rootRef: string, p
  */
 export function issuesFromAjv(errors: readonly CompiledValidatorError[], doc: unknown, rootRef: string, payload: unknown): ValidationIssue[] {
   const unique = new Map<string, ValidationIssue>();
+  const budget = { suggestions: MAX_SUGGESTIONS };
   let rest = 0;
   for (const error of errors) {
     if (unique.size >= MAX_ISSUES) {
       if (error.keyword !== 'if') rest++;
       continue;
     }
-    const issue = toIssue(error, doc, rootRef, payload);
-    if (!issue) continue;
-    const key = `${issue.pointer}\u0000${issue.rule}`;
-    if (!unique.has(key)) unique.set(key, issue);
+    if (error.keyword === 'if') continue;
+    // The problem's identity (field and rule) first: a hundred unknown keys of one object are one
+    // problem, described once, where each was described and then dropped (4.6 ms a payload).
+    // The payload's own keys along the path are shown only when they are field names of the contract.
+    const at = safePointer(payload, pointerSegments(error.instancePath));
+    const pointer = issuePointer(error, at);
+    const key = `${pointer}\u0000${error.keyword}`;
+    if (unique.has(key)) continue;
+    const issue = toIssue(error, at, pointer, doc, rootRef, budget);
+    if (issue) unique.set(key, issue);
   }
   const list = [...unique.values()];
   if (rest > 0) list.push({ in: 'body', pointer: '', rule: 'moreProblems', message: `${rest} more problem(s) not listed: fix the ones above first.` });

@@ -2,7 +2,9 @@
 // receiver, run the merchant's handler for an accepted notification, send the reply envelope.
 // A notification's verdict is always HTTP 200 with its code (DECISIONS.md, D-09); a request that
 // is not a notification at all (not POST, not JSON, too large) gets an HTTP error status too.
+// The Fetch adapter uses Web APIs alone; the node:http one runs only under Node (Buffer is its global).
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { utf8Bytes } from '../encoding/bytes.js';
 import { readBody, readWebBody } from '../http/readBody.js';
 import type { RequestOf, ResponseOf } from '../types.js';
 import type { ValidationIssue } from '../validation/validate.js';
@@ -101,7 +103,7 @@ async function serveNode(core: ReceiverCore, onEvent: TokenStatusHandler, req: I
     // Middleware read the stream first. Raw bytes (express.raw()) are what the receiver needs;
     // a parsed object (express.json()) has lost the exact bytes the signature covers.
     if (typeof parsedBody === 'string' || parsedBody instanceof Uint8Array)
-      return sendNode(res, 200, await core.deliver(typeof parsedBody === 'string' ? Buffer.from(parsedBody) : parsedBody, onEvent));
+      return sendNode(res, 200, await core.deliver(typeof parsedBody === 'string' ? utf8Bytes(parsedBody) : parsedBody, onEvent));
     const verdict = core.reject('400', [
       protocolIssue(
         'rawBody',

@@ -1,22 +1,27 @@
 // The merchant's side of the token status notification (sections 4.1, 6 and 7.1): the raw body in,
 // the verdict and the exact reply envelope out. Order of checks (DECISIONS.md, D-34):
 //   1. the bytes: size, UTF-8, nesting (a linear scan), JSON, no repeated key -> 400
+//      (read once, nothing built: see checkJson)
 //   2. what the signature check needs: head, signatureType, signature, body -> 1006, 1005, 1400, 410
+//      (read from the text: the body is not built)
 //   3. the signature over the exact bytes of the "body" member             -> 1001
-//   4. the contract (validate()), the expected mid                          -> 410, 400, 406, 405, 1004, 407
+//      then the envelope is built (JSON.parse), once it is known to be the service's
+//   4. the contract (its validation), the expected mid                         -> 410, 400, 406, 405, 1004, 407
 //   5. the clock (requestTimestamp within maxClockSkewMs)                  -> 400
 //   6. replay (requestId or signature accepted within replayWindowMs)      -> 406
+//      and room to remember it (a replay store at its cap)                 -> 500
 // Nothing about the payload is judged before its signature is known to be good, except what is
 // needed to check the signature at all.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createRequire } from 'node:module';
-import { memberText } from '../json/member.js';
-import { parseJson } from '../json/parse.js';
+import { type Bytes, fromBase64, toHex, utf8Bytes, utf8Length, webCrypto } from '../encoding/bytes.js';
+import { memberText, skipSpace } from '../json/member.js';
+import { checkJson } from '../json/scan.js';
 import type { Verifier } from '../signing/checksum.js';
 import type { RequestOf, ResponseOf } from '../types.js';
+import { validateRequest } from '../validation/operations/notifyTokenStatus.js';
+import type { ValidationIssue } from '../validation/operationValidation.js';
 import { resultCodeFor } from '../validation/resultCodeRules.js';
-import { type ValidationIssue, validate } from '../validation/validate.js';
 import { fetchHandler, nodeHandler, type ReceiverCore, type TokenStatusHandler, type WebhookRejected } from './adapters.js';
 import { WEBHOOK_DEFAULTS } from './defaults.js';
 import { createMemoryReplayStore, type ReplayStore } from './replayStore.js';
@@ -40,7 +45,11 @@ export interface WebhookReceiverOptions {
   now?: (() => number) | undefined;
   /** Larger bodies are refused (default 1 MiB). */
   maxBytes?: number | undefined;
-  /** How many ids the default replay store holds at most (two per notification; default 100 000). */
+  /**
+   * How many ids the default replay store holds at most (two per notification; default 100 000).
+   * When it is full of ids within their window, a new notification is answered 500 (not processed;
+   * the service delivers it again later) and no id is forgotten before its time.
+   */
   maxRemembered?: number | undefined;
   /** Replay store (default: in memory, one process, expired ids evicted). */
   seen?: ReplayStore | undefined;
@@ -73,7 +82,6 @@ export interface WebhookReceiver {
 }
 
 const OPERATION = 'notifyTokenStatus';
-const utf8 = new TextDecoder('utf-8');
 
 /**
  * An issue of the notification, with the code of section 7.1 it is answered with: `code` when this
@@ -103,10 +111,36 @@ function envelopeProblem(envelope: unknown, signatureType: string) {
   return null;
 }
 
-// node:crypto is loaded the first time it is needed, not with the package (it costs a few
-// milliseconds of every start).
-let crypto: typeof import('node:crypto') | undefined;
-const nodeCrypto = (): typeof import('node:crypto') => (crypto ??= createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto'));
+/** Stands for a head member whose value is not a string: nothing of it is needed, so it is not built. */
+const NOT_A_STRING = Object.freeze({});
+
+/**
+ * The envelope as far as the signature check needs it (envelopeProblem), read from text checkJson
+ * accepted without building the body: whether the root is an object, the head with its
+ * `signatureType` and `signature` (each built only when it is a string), whether a body is there,
+ * and the exact text of that body (the signature's basis, D-36).
+ * Building a flat megabyte of keys costs hundreds of milliseconds: a forged notification must not
+ * get that far.
+ */
+function envelopeForSignature(text: string): { envelope: unknown; bodyText?: string } {
+  if (text.charCodeAt(skipSpace(text, 0)) !== 0x7b) return { envelope: null };
+  const envelope: Record<string, unknown> = {};
+  const headText = memberText(text, 'head');
+  if (headText !== undefined) {
+    if (headText.charCodeAt(0) === 0x7b) {
+      const head: Record<string, unknown> = {};
+      for (const name of ['signatureType', 'signature']) {
+        const value = memberText(headText, name);
+        if (value !== undefined) head[name] = value.charCodeAt(0) === 0x22 ? JSON.parse(value) : NOT_A_STRING;
+      }
+      envelope.head = head;
+    } else envelope.head = null; // not an object: what it is does not matter
+  }
+  const bodyText = memberText(text, 'body');
+  if (bodyText === undefined) return { envelope };
+  envelope.body = NOT_A_STRING;
+  return { envelope, bodyText };
+}
 
 /** head.requestTimestamp (10 digits: seconds, 13: milliseconds; DECISIONS.md, D-05) in milliseconds. */
 const epochMs = (text: string) => (text.length <= 10 ? Number(text) * 1000 : Number(text));
@@ -115,13 +149,13 @@ const epochMs = (text: string) => (text.length <= 10 ? Number(text) * 1000 : Num
  * The ids a notification is remembered by. The head is not signed, so a replay may carry a new
  * requestId: the signature (kept as a digest, never itself) catches that.
  */
-function replayKeys(head: { requestId: string; signature: string }): string[] {
-  const digest = (data: string | Uint8Array) => nodeCrypto().createHash('sha256').update(data).digest('hex');
+async function replayKeys(head: { requestId: string; signature: string }): Promise<string[]> {
+  const digest = async (data: Bytes) => toHex(new Uint8Array(await webCrypto().subtle.digest('SHA-256', data)));
   // A Base64 signature is remembered by the bytes it stands for: the unused bits of its last
-  // character let other spellings carry the same bytes. Every key has the same small size,
-  // whatever the requestId.
-  const signature = BASE64.test(head.signature) ? Buffer.from(head.signature, 'base64') : head.signature;
-  return [`requestId:${digest(head.requestId)}`, `signature:${digest(signature)}`];
+  // character let other spellings carry the same bytes (a verifier may accept them). Every key has
+  // the same small size, whatever the requestId.
+  const signature = (BASE64.test(head.signature) && fromBase64(head.signature)) || utf8Bytes(head.signature);
+  return [`requestId:${await digest(utf8Bytes(head.requestId))}`, `signature:${await digest(signature)}`];
 }
 
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
@@ -133,6 +167,12 @@ const SIGNATURE_FAILURE = issue(
   'signature',
   'The signature does not match the body. Check the merchant key, and pass the raw request body (the exact bytes received), not a parsed and re-serialized object.',
   '1001',
+);
+const MEMORY_FULL = issue(
+  '',
+  'replayMemoryFull',
+  'The notification was not processed: the replay memory is full of notifications still within their window (maxRemembered), and one it could not remember could later be replayed. The service delivers it again later.',
+  '500',
 );
 const REPLAY = issue(
   '/head/requestId',
@@ -179,26 +219,30 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
         ),
       ]);
     }
-    const size = typeof raw === 'string' ? Buffer.byteLength(raw) : raw.byteLength;
+    const size = typeof raw === 'string' ? utf8Length(raw) : raw.byteLength;
     if (size > maxBytes) return reject('400', [issue('', 'maxBytes', `The notification is larger than ${maxBytes} bytes.`, '400')]);
-    const parsed = parseJson(raw, { maxDepth: MAX_DEPTH });
-    if (!parsed.ok) return reject('400', [issue('', 'json', `The body is not a JSON notification: ${parsed.message}.`, '400')]);
-    const envelope = parsed.value;
-    const problem = envelopeProblem(envelope, verifier.signatureType);
+    // The bytes, checked without building anything: a forged notification costs a reading of its
+    // text and the signature check, whatever its body holds.
+    const checked = checkJson(raw, { maxDepth: MAX_DEPTH });
+    if (!checked.ok) return reject('400', [issue('', 'json', `The body is not a JSON notification: ${checked.message}.`, '400')]);
+    const { text } = checked;
+    const outline = envelopeForSignature(text);
+    const problem = envelopeProblem(outline.envelope, verifier.signatureType);
     if (problem) return reject(problem.resultCode, [problem]);
     // envelopeProblem has seen an object with a head, a string signature and a body.
-    const { head } = envelope as { head: { signature: string } };
-
-    const bodyText = memberText(typeof raw === 'string' ? raw : utf8.decode(raw), 'body') as string;
+    const { signature } = (outline.envelope as { head: { signature: string } }).head;
+    const bodyText = outline.bodyText as string;
     let authentic: boolean;
     try {
-      authentic = (await verifier.verify(bodyText, head.signature)) === true;
+      authentic = (await verifier.verify(bodyText, signature)) === true;
     } catch {
       return reject('500', [issue('/head/signature', 'verifier', 'The signature could not be checked: the verifier failed. Nothing was processed.', '500')]);
     }
     if (!authentic) return reject('1001', [{ ...SIGNATURE_FAILURE }]);
 
-    const verdict = validate(OPERATION, 'request', envelope);
+    // The service's own text, which checkJson accepted: built now.
+    const envelope: unknown = JSON.parse(text);
+    const verdict = validateRequest(envelope);
     if (!verdict.valid) return reject((verdict.resultCode?.code ?? '400') as ReplyCode, verdict.errors);
     const event = envelope as TokenStatusEvent;
     if (mids && !mids.includes(event.body.mid)) {
@@ -217,10 +261,15 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
         ),
       ]);
     }
-    const keys = replayKeys(event.head);
+    const keys = await replayKeys(event.head);
     for (const key of keys) if (await seen.has(key)) return reject('406', [{ ...REPLAY }]);
-    // No await between this check and the reservation: two copies arriving together cannot both pass.
+    const room = seen.room ? await seen.room() : Number.POSITIVE_INFINITY;
+    // No await between these checks and the reservation: two copies arriving together cannot both
+    // pass, nor can two notifications take the last room for one.
     if (keys.some((key) => inFlight.has(key))) return reject('406', [{ ...REPLAY }]);
+    // Its ids and those of the notifications being handled must fit: a store at its cap refuses
+    // what it cannot remember rather than forget an id within its window (D-35).
+    if (inFlight.size + keys.length > room) return reject('500', [{ ...MEMORY_FULL }]);
     for (const key of keys) inFlight.add(key);
     return { accepted: true, event, reply: replyFor('00', at), keys };
   }
@@ -233,7 +282,12 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
   async function remember(keys: string[]) {
     try {
       const expiresAt = now() + replayWindowMs;
-      for (const key of keys) await seen.add(key, expiresAt);
+      // Each id leaves the reservations once the store holds it, so that it is not counted twice
+      // against the store's room.
+      for (const key of keys) {
+        await seen.add(key, expiresAt);
+        inFlight.delete(key);
+      }
     } finally {
       release(keys);
     }

@@ -1,13 +1,23 @@
 // The service's side of the token status notification, for development: sign the serialized body,
 // post exactly those bytes to the merchant's address, and judge the merchant's reply against the
 // contract (notifyTokenStatus response). The same send pipeline as the typed client's.
-import { randomUUID } from 'node:crypto';
 import type { Signer } from '../signing/checksum.js';
 import { tokenServiceHead } from '../transport/heads.js';
 import { type CallResult, resultOf } from '../transport/result.js';
-import { buildEnvelope, checkRequest, DEFAULT_MAX_ANSWER_BYTES, exchange, readEnvelope, type Wording } from '../transport/send.js';
+import {
+  buildEnvelope,
+  checkRequest,
+  DEFAULT_MAX_ANSWER_BYTES,
+  type Exchanged,
+  exchange,
+  isRedirect,
+  readEnvelope,
+  redirectError,
+  type Wording,
+} from '../transport/send.js';
 import type { HeadOf, RequestOf, ResultCodeOf } from '../types.js';
-import { type ValidationIssue, validate } from '../validation/validate.js';
+import { validateResponse } from '../validation/operations/notifyTokenStatus.js';
+import type { ValidationIssue } from '../validation/operationValidation.js';
 
 const OPERATION = 'notifyTokenStatus';
 
@@ -42,6 +52,8 @@ export interface SendTokenNotificationOptions {
   fetch?: ((request: Request) => Promise<Response>) | undefined;
   /** Check the notification against the contract before sending (default true; false sends it anyway). */
   validateRequest?: boolean | undefined;
+  /** Cancels the send (a `GatewayAbortError`). */
+  signal?: AbortSignal | undefined;
 }
 
 export interface SendTokenNotificationResult {
@@ -76,10 +88,22 @@ export interface PostNotificationOptions {
   maxReplyBytes?: number | undefined;
   /** A fetch to use instead of the global one. */
   fetch?: ((request: Request) => Promise<Response>) | undefined;
+  /** Cancels the send (a `GatewayAbortError`). */
+  signal?: AbortSignal | undefined;
 }
 
 /** What `postNotification` learns of the reply. */
 export type PostNotificationResult = Omit<SendTokenNotificationResult, 'requestId'>;
+
+/**
+ * Refuses what is not the merchant's http(s) address, and one holding credentials (the runtime's
+ * fetch refuses those too, quoting the address, password included). Never names the value.
+ */
+function checkAddress(url: unknown): asserts url is string {
+  if (typeof url !== 'string' || !/^https?:\/\//i.test(url) || !URL.canParse(url)) throw new TypeError("url must be the merchant's http(s) address.");
+  const { username, password } = new URL(url);
+  if (username || password) throw new TypeError('url must be the merchant\'s http(s) address, without credentials (user or password before "@").');
+}
 
 /**
  * Posts `text` as it is (with `Content-Type: application/json`) to the merchant's address and
@@ -89,26 +113,46 @@ export type PostNotificationResult = Omit<SendTokenNotificationResult, 'requestI
  */
 export async function postNotification(options: PostNotificationOptions): Promise<PostNotificationResult> {
   const { url, text, timeoutMs = 30_000, maxReplyBytes = DEFAULT_MAX_ANSWER_BYTES } = options;
-  if (typeof url !== 'string' || !/^https?:\/\//i.test(url)) throw new TypeError("url must be the merchant's http(s) address.");
+  checkAddress(url);
   if (typeof text !== 'string') throw new TypeError('text must be the request body to post, as a string.');
-  const fetchImpl = options.fetch ?? fetch;
-  const exchanged = await exchange(
-    async (signal) => {
-      const response = await fetchImpl(
-        new Request(url, {
+  const fetchImpl = options.fetch;
+  /** The Request a caller's fetch is given, held until the exchange ends (see below). */
+  let request: Request | undefined;
+  let exchanged: Exchanged;
+  try {
+    exchanged = await exchange(
+      async (signal) => {
+        const init: RequestInit = {
           method: 'POST',
           headers: { 'content-type': 'application/json', accept: 'application/json' },
           body: text,
           redirect: 'manual',
           signal,
-        }),
-      );
-      return { response, body: response.body };
-    },
-    { operationId: OPERATION, timeoutMs, maxBytes: maxReplyBytes, wording: MERCHANT },
-  );
+        };
+        // The runtime's fetch gets the address and the init, as the typed client does: given a
+        // Request, Node 20's fetch loses that Request's abort signal once the garbage collector
+        // has collected the Request (nodejs/node#55428), and the time limit would no longer close
+        // the connection. A caller's fetch takes a Request: it is held here until the end, which
+        // keeps its signal working.
+        let response: Response;
+        if (fetchImpl) {
+          request = new Request(url, init);
+          response = await fetchImpl(request);
+        } else response = await fetch(url, init);
+        // A redirect is no reply of the merchant's (see isRedirect): nothing of it is read.
+        if (isRedirect(response)) {
+          await response.body?.cancel().catch(() => undefined);
+          throw redirectError(OPERATION, response.status, MERCHANT);
+        }
+        return { response, body: response.body };
+      },
+      { operationId: OPERATION, timeoutMs, signal: options.signal, maxBytes: maxReplyBytes, wording: MERCHANT },
+    );
+  } finally {
+    request = undefined;
+  }
   const reply = readEnvelope(exchanged, { operationId: OPERATION, wording: MERCHANT });
-  const verdict = validate(OPERATION, 'response', reply);
+  const verdict = validateResponse(reply);
   const issues = verdict.valid ? [] : [...verdict.errors];
   if (exchanged.status !== 200) {
     issues.unshift({
@@ -137,14 +181,21 @@ export async function postNotification(options: PostNotificationOptions): Promis
  */
 export async function sendTokenNotification(options: SendTokenNotificationOptions): Promise<SendTokenNotificationResult> {
   const { url, body, signer, now = Date.now, clientId, encryptionKeyVersion } = options;
-  if (typeof url !== 'string' || !/^https?:\/\//i.test(url)) throw new TypeError("url must be the merchant's http(s) address.");
+  checkAddress(url);
   if (!signer || typeof signer.sign !== 'function') throw new TypeError('sendTokenNotification needs a signer, for example createChecksumSigner(merchantKey).');
-  const requestId = options.requestId ?? randomUUID();
+  const requestId = options.requestId ?? globalThis.crypto.randomUUID();
 
   const head = { ...tokenServiceHead({ now, requestId, signatureType: signer.signatureType, clientId, encryptionKeyVersion }), ...options.head };
   // A signature given in `head` is sent as it is (to rehearse a bad one); otherwise the body is signed.
   const envelope = await buildEnvelope(head, body, options.head?.signature === undefined ? signer : undefined);
   if (options.validateRequest !== false) checkRequest(OPERATION, envelope, {}, 'the notification');
-  const result = await postNotification({ url, text: envelope.text, timeoutMs: options.timeoutMs, maxReplyBytes: options.maxReplyBytes, fetch: options.fetch });
+  const result = await postNotification({
+    url,
+    text: envelope.text,
+    timeoutMs: options.timeoutMs,
+    maxReplyBytes: options.maxReplyBytes,
+    fetch: options.fetch,
+    signal: options.signal,
+  });
   return { ...result, requestId };
 }

@@ -3,7 +3,6 @@
 // section 7.1 and the decisions (DECISIONS.md, D-34 to D-37, D-51) give for it. Each case is
 // signed over bytes of its own (the fields of tokenInfo in a random order; values unchanged), so
 // that a receiver which remembers signatures sees a replay only where the run sends one.
-import { randomInt, randomUUID } from 'node:crypto';
 import { resultCodes } from '../../generated/resultCodes.js';
 import type { Signer } from '../signing/checksum.js';
 import { GatewayError, GatewayNonJsonError } from '../transport/errors.js';
@@ -72,11 +71,21 @@ const MESSAGE = new Map(resultCodes.notifyTokenStatus.codes.map((c) => [c.code a
 /** A code of the reply as it may be shown: a short word of letters and digits. */
 const shownCode = (code: unknown) => (typeof code === 'string' && /^[A-Za-z0-9_]{1,16}$/.test(code) ? code : undefined);
 
+/** A random whole number from 0 to `bound - 1` (bound at most 2^32), without bias: draws outside the last whole multiple of `bound` are drawn again. */
+function randomBelow(bound: number): number {
+  const limit = 2 ** 32 - (2 ** 32 % bound);
+  const draw = new Uint32Array(1);
+  for (;;) {
+    globalThis.crypto.getRandomValues(draw);
+    if ((draw[0] as number) < limit) return (draw[0] as number) % bound;
+  }
+}
+
 /** The body with the fields of tokenInfo in a random order: the same notification in bytes no other case uses. */
 function freshBytes(body: NotificationBody): NotificationBody {
   const entries: [string, unknown][] = Object.entries(body.tokenInfo);
   for (let i = entries.length - 1; i > 0; i--) {
-    const j = randomInt(i + 1);
+    const j = randomBelow(i + 1);
     [entries[i], entries[j]] = [entries[j] as [string, unknown], entries[i] as [string, unknown]];
   }
   return { ...body, tokenInfo: Object.fromEntries(entries) as NotificationBody['tokenInfo'] };
@@ -100,7 +109,7 @@ export async function runWebhookSuite(options: WebhookSuiteOptions): Promise<Web
     return freshBytes(b);
   };
   const head = (overrides: Record<string, unknown> = {}) => ({
-    ...tokenServiceHead({ now, requestId: randomUUID(), signatureType: signer.signatureType, clientId: options.clientId }),
+    ...tokenServiceHead({ now, requestId: globalThis.crypto.randomUUID(), signatureType: signer.signatureType, clientId: options.clientId }),
     ...overrides,
   });
   /** `{"head":...,"body":...}` with the signature over exactly the body's bytes (unless the head says otherwise). */

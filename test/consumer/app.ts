@@ -1,7 +1,7 @@
 // A merchant's program, compiled and run by scripts/check-consumer.mjs in a fresh project where the
 // packed package is installed as a dependency: the typed client, validate(), the webhook receiver,
-// the signer, encryptCardData and startSandbox from the package entry, and the types, validators
-// and result-codes subpaths. It pays with a wallet, tokenizes a card, receives the token status
+// the signer and encryptCardData from the package entry, startSandbox from the sandbox's, and the
+// types, validators and result-codes subpaths. It pays with a wallet, tokenizes a card, receives the token status
 // notification on its own webhook and pays with the token, all against an in-process sandbox.
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
@@ -19,11 +19,11 @@ import {
   type RequestOf,
   SANDBOX_DEFAULT_MERCHANT_KEY,
   SANDBOX_DEFAULT_MID,
-  startSandbox,
   type TokenStatusEvent,
   validate,
 } from 'gateway-contract';
 import { resultCodes } from 'gateway-contract/result-codes';
+import { startSandbox } from 'gateway-contract/sandbox';
 import type { components, paths } from 'gateway-contract/types';
 import { initiatePaymentRequest } from 'gateway-contract/validators';
 
@@ -61,7 +61,7 @@ try {
   assert.equal(paid.data.body.txnInfo?.status, 'TXN_SUCCESS');
 
   // Tokenize a card, receive its notification, pay with the token index.
-  const encryptedCardData = encryptCardData(
+  const encryptedCardData = await encryptCardData(
     { cardNumber: '4111111111111111', expiryMonth: '12', expiryYear: '2030', securityCode: '123' },
     sandbox.publicKeyPem,
   );

@@ -13,11 +13,17 @@ export interface CliResult {
 /** Runs `node <args>` to its end, with its standard input, output and error as text. */
 export function runNode(
   args: string[],
-  options: { input?: string | Buffer | undefined; env?: NodeJS.ProcessEnv; cwd?: string | undefined } = {},
+  options: { input?: string | Buffer | undefined; env?: NodeJS.ProcessEnv; cwd?: string | undefined; timeoutMs?: number | undefined } = {},
 ): Promise<CliResult> {
-  const { input, env = {}, cwd } = options;
+  const { input, env = {}, cwd, timeoutMs } = options;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'], ...(cwd ? { cwd } : {}) });
+    // With timeoutMs, a child still running then is killed (its status is null).
+    const child = spawn(process.execPath, args, {
+      env: { ...process.env, ...env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+      ...(cwd ? { cwd } : {}),
+      ...(timeoutMs ? { timeout: timeoutMs, killSignal: 'SIGKILL' as const } : {}),
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d) => {
@@ -35,3 +41,9 @@ export function runNode(
 export function runCli(args: string[], input?: string | Buffer, env: NodeJS.ProcessEnv = {}, cwd?: string): Promise<CliResult> {
   return runNode([BIN, ...args], { input, env, cwd });
 }
+
+/**
+ * Node's options for a child whose garbage collector runs every few milliseconds: what a busy
+ * process does to objects only weakly held (Node 20's fetch lost a Request's abort signal that way).
+ */
+export const FORCED_GC = ['--expose-gc', '--import', 'data:text/javascript,setInterval(()=>globalThis.gc(),5).unref()'];

@@ -9,7 +9,9 @@ import {
   DEFAULT_PORT,
   DEFAULT_RETENTION,
   DEFAULT_TOKEN_ACTIVATION_DELAY_MS,
+  DEFAULT_WEBHOOK_CONCURRENCY,
   DEFAULT_WEBHOOK_RETRY,
+  MAX_WEBHOOK_CONCURRENCY,
 } from '../../sandbox/config.js';
 import { type Command, UsageError, usageError as usage, wholeNumber } from '../options.js';
 
@@ -30,8 +32,9 @@ export const sandboxCommand: Command = {
     "  --webhook-url <url>     the merchant's {merchant_response_url} for token notifications [SANDBOX_WEBHOOK_URL]",
     `  --token-delay <ms>      how long INIT tokens wait before ACTIVE or FAILED, sandbox time (default ${DEFAULT_TOKEN_ACTIVATION_DELAY_MS})`,
     `  --webhook-retries <n>   attempts after the first for a notification not answered 00, 0 to 10; waits of 1, 2, 4... minutes of sandbox time (default ${DEFAULT_WEBHOOK_RETRY.retries})`,
-    `  --retention <n>         records kept of each kind; past it the oldest finished ones are forgotten (default ${DEFAULT_RETENTION})`,
-    '  --instruments <file>    a seed of test instruments replacing the built-in one (same form as src/sandbox/instruments.json)',
+    `  --webhook-concurrency <n>  notifications sent at once, 1 to ${MAX_WEBHOOK_CONCURRENCY}; the others wait their turn (default ${DEFAULT_WEBHOOK_CONCURRENCY})`,
+    `  --retention <n>         records kept of each kind; past it the oldest are forgotten, those in use (payments in process, INIT tokens) up to as many more (default ${DEFAULT_RETENTION})`,
+    '  --instruments <file>    a seed of test instruments replacing the built-in one (JSON of the form of src/sandbox/instrumentSeed.ts)',
     '  --card-key <file>       the RSA private key (PEM) for encryptedCardData (default: generated at start)',
     '  --check-answers         validate every answer against the contract before sending it (debug)',
     '  --quiet                 do not log requests',
@@ -51,6 +54,7 @@ export const sandboxCommand: Command = {
         'token-delay': { type: 'string' },
         retention: { type: 'string' },
         'webhook-retries': { type: 'string' },
+        'webhook-concurrency': { type: 'string' },
         instruments: { type: 'string' },
         'card-key': { type: 'string' },
         'check-answers': { type: 'boolean' },
@@ -94,6 +98,7 @@ export const sandboxCommand: Command = {
         tokenActivationDelayMs: wholeNumber(values['token-delay'], 'token delay', { max: 2 ** 31 - 1 }),
         retention: wholeNumber(values.retention, 'retention', { min: 1 }),
         webhookRetry: { retries: wholeNumber(values['webhook-retries'], 'webhook retries', { max: 10 }) },
+        webhookConcurrency: wholeNumber(values['webhook-concurrency'], 'webhook concurrency', { min: 1, max: MAX_WEBHOOK_CONCURRENCY }),
         instruments,
         cardPrivateKeyPem,
         checkAnswers: values['check-answers'] === true,

@@ -4,9 +4,10 @@
 import { parseArgs } from 'node:util';
 import { operations } from '../../../generated/operations.js';
 import { STDIN } from '../../inputs/files.js';
+import { DEFAULT_WAIT_MS } from '../../inputs/limits.js';
 import { REPORT_FORMATS } from '../../report/format.js';
 import type { Report } from '../../report/model.js';
-import { BATCH_DEFAULTS, type PayloadRecord, validateMany } from '../../validation/validateMany.js';
+import { BATCH_DEFAULTS, caseName, type PayloadRecord, validateMany } from '../../validation/validateMany.js';
 import { type Command, pairs, usageError, wholeNumber } from '../options.js';
 import { reportFormat, writeReport } from '../output.js';
 
@@ -28,6 +29,7 @@ export const validateCommand: Command = {
     'Validates JSON envelopes {head, body} against the contract, with the named checks, in one run:',
     '  <operationId> <request|response> <file|dir|glob|->...  payloads of one operation and direction: files,',
     '      the .json files of a directory (at any depth), glob patterns (*, **, ?; quote them), standard input (-)',
+    '  Any file may be a pipe or a FIFO, such as <(cmd): it is read as it comes, within --max-bytes and --timeout-ms.',
     '  --ndjson <file|->...   one record per line: {"operationId", "direction", "payload", "query"?, "path"?, "name"?}',
     '  --har <file>...        recorded traffic (HAR 1.2): each entry posted to a path of the contract, on any host',
     '      and under any base path, gives its request (query and path parameters from the URL) and its',
@@ -36,10 +38,13 @@ export const validateCommand: Command = {
     '',
     'A request without its required query or path parameters is invalid (requiredParameters); give them',
     'with --query and --path, in the records, or in the recorded URL, or judge the payloads alone with',
-    '--no-parameters. A file or line that cannot be read or parsed is a failed case with its reason.',
+    '--no-parameters. A file or line that cannot be read or parsed is a failed case with its reason, and so',
+    'is an input nested deeper than 1 000 levels. An NDJSON input is read up to a line longer than --max-bytes,',
+    'or more than --max-bytes of blank lines in a row.',
     '',
     'Exit status: 0 every payload is valid; 1 any is invalid or unreadable; 2 usage error (unknown',
-    'operationId, a directory or pattern that names no file, more than --max-cases records), with a',
+    'operationId, a directory or pattern that names no file, an input that holds no payload at all (an',
+    'empty NDJSON file, a HAR file with no call of the contract), more than --max-cases records), with a',
     'one-line message on standard error.',
     '',
     `operationIds: ${OPERATION_IDS.join(', ')} (the webhook is notifyTokenStatus).`,
@@ -56,6 +61,8 @@ export const validateCommand: Command = {
     '  --webhook-path <path>  with --har: the path of your webhook address; entries posted there are notifications',
     '  --max-bytes <n>        larger files (NDJSON: lines) are failed cases (default 16777216, 16 MiB)',
     `  --max-cases <n>        read at most this many payloads (default ${BATCH_DEFAULTS.maxCases})`,
+    `  --timeout-ms <n>       the longest wait for the next bytes of standard input, a pipe or a FIFO; past it the`,
+    `                         input is a failed case (default ${DEFAULT_WAIT_MS})`,
     '',
     'Input must be UTF-8 JSON with no key repeated within an object. No report ever holds the value of a field.',
     '  -h, --help             show this help',
@@ -76,10 +83,12 @@ export const validateCommand: Command = {
         output: { type: 'string' },
         'max-bytes': { type: 'string' },
         'max-cases': { type: 'string' },
+        'timeout-ms': { type: 'string' },
       },
     });
     const maxBytes = wholeNumber(values['max-bytes'], '--max-bytes', { min: 1 }) ?? DEFAULT_MAX_BYTES;
     const maxCases = wholeNumber(values['max-cases'], '--max-cases', { min: 1, max: 10_000_000 }) ?? BATCH_DEFAULTS.maxCases;
+    const waitMs = wholeNumber(values['timeout-ms'], '--timeout-ms', { min: 1, max: 2_147_483_647 }) ?? DEFAULT_WAIT_MS;
     const format = reportFormat(values.format, io, values.output);
     if (values.ndjson && values.har) throw usageError('--ndjson and --har read different inputs: give one of them');
     if ((values.ndjson || values.har) && (values.query || values.path))
@@ -96,12 +105,12 @@ export const validateCommand: Command = {
       if (webhookPath !== undefined && !/^\/?[^\s?#]*[^\s?#/][^\s?#]*$/.test(webhookPath))
         throw usageError('--webhook-path takes a URL path, e.g. /webhooks/token');
       // Each input form's reader is loaded when the run reads that form.
-      const { harFileRecords } = await import('../../inputs/har.js');
-      records = chain(positionals.map((file) => harFileRecords(file, { maxBytes, webhookPath })));
+      const { harFileRecords } = await import('../../inputs/harFile.js');
+      records = chain(positionals.map((file) => harFileRecords(file, { maxBytes, webhookPath, waitMs })));
     } else if (values.ndjson) {
       if (!positionals.length) throw usageError('--ndjson needs a file, or - for standard input');
-      const { ndjsonFileRecords } = await import('../../inputs/ndjson.js');
-      records = chain(positionals.map((file) => ndjsonFileRecords(file, { maxLineBytes: maxBytes, stdin: io.stdin })));
+      const { ndjsonFileRecords } = await import('../../inputs/ndjsonFile.js');
+      records = chain(positionals.map((file) => ndjsonFileRecords(file, { maxLineBytes: maxBytes, stdin: io.stdin, waitMs })));
     } else {
       if (positionals.length < 3) throw usageError(`expected <operationId> <request|response> <file|dir|glob|->..., got ${positionals.length} argument(s)`);
       const [operationId, direction, ...sources] = positionals as [string, string, ...string[]];
@@ -109,7 +118,7 @@ export const validateCommand: Command = {
       if (direction !== 'request' && direction !== 'response') throw usageError('the direction must be "request" or "response"');
       const [{ expandPaths }, { fileRecords }] = await Promise.all([import('../../inputs/glob.js'), import('../../inputs/files.js')]);
       const expanded = expandPaths(sources, { maxFiles: maxCases });
-      if (expanded.empty.length) throw usageError(`"${(expanded.empty[0] as string).slice(0, 200)}" names no file`);
+      if (expanded.empty.length) throw usageError(`"${caseName(expanded.empty[0] as string)}" names no file`);
       truncated = expanded.truncated;
       records = fileRecords(expanded.files, {
         operationId,
@@ -118,6 +127,7 @@ export const validateCommand: Command = {
         path: values.path ? pairs(values.path, '--path') : undefined,
         maxBytes,
         stdin: io.stdin,
+        waitMs,
       });
     }
 
@@ -125,6 +135,8 @@ export const validateCommand: Command = {
     const report: Report = { ...result, truncated: result.truncated || truncated, title: 'gateway-contract validate' };
     writeReport(report, format, values.output, io);
     if (report.truncated) throw usageError(`stopped after ${maxCases} payloads: the input holds more (see --max-cases)`);
+    // Nothing judged is not a pass: a CI step fed an empty capture must not go green.
+    if (report.counts.cases === 0) throw usageError('the input holds no payload: nothing was validated');
     return report.counts.invalid > 0 ? 1 : 0;
   },
 };

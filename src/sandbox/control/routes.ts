@@ -30,6 +30,8 @@ export interface ControlRoute {
   readonly what: string;
   /** The template as a pattern: {txnId} is digits, any other {name} one path segment. */
   readonly pattern: RegExp;
+  /** Takes a form body (application/x-www-form-urlencoded) besides JSON: the bank page, as its bankForm declares. */
+  readonly form?: true;
   /** Runs the action with the decoded values of the template's parameters, in their order. */
   run(values: readonly string[], query: ControlQuery, body: unknown): ControlAnswer | Promise<ControlAnswer>;
 }
@@ -39,6 +41,7 @@ function route<P extends string>(
   path: P,
   action: (params: PathParams<P>, query: ControlQuery, body: unknown) => ControlAnswer | Promise<ControlAnswer>,
   what: string,
+  options: { form?: true } = {},
 ): ControlRoute {
   const names = [...path.matchAll(/\{([A-Za-z]+)\}/g)].map((m) => m[1] ?? '');
   const pattern = new RegExp(`^${path.replace(/\{txnId\}/g, '([0-9]{1,64})').replace(/\{[A-Za-z]+\}/g, '([^/]+)')}/?$`);
@@ -47,6 +50,7 @@ function route<P extends string>(
     path,
     what,
     pattern,
+    ...options,
     // The pattern captures one value per {name} of the template, in order: the record has them all.
     run: (values, query, body) => action(Object.fromEntries(names.map((name, i) => [name, values[i] ?? ''])) as PathParams<P>, query, body),
   };
@@ -73,7 +77,7 @@ export interface RouteContext {
 export function createControlRoutes(ctx: RouteContext, actions: ControlActions): readonly ControlRoute[] {
   const { config, store, clock, instruments, scheduler, webhooks, faults } = ctx;
   const routes: readonly ControlRoute[] = [
-    route('GET', '/sandbox', () => reply(200, overview(config, clock, ctx.baseUrl(), routes)), 'this overview'),
+    route('GET', '/sandbox', () => reply(200, overview(ctx, ctx.baseUrl(), routes)), 'this overview'),
     route(
       'POST',
       '/sandbox/reset',
@@ -102,10 +106,13 @@ export function createControlRoutes(ctx: RouteContext, actions: ControlActions):
           (Number(memberOf(body, 'minutes') ?? 0) || 0) * 60_000;
         if (!body || typeof body !== 'object' || !Number.isFinite(ms) || ms <= 0)
           return badRequest('Give how far to move the clock: {"ms": n}, {"seconds": n} or {"minutes": n}, more than zero.');
+        // Refused before anything moves: the clock stays where it was.
+        const tooFar = clock.advanceProblem(ms);
+        if (tooFar) return badRequest(tooFar);
         await actions.advanceClock(ms);
         return reply(200, clockView(clock, scheduler));
       },
-      'move the clock forward ({"minutes": 16}); due token changes run, and the answer waits for their webhooks at most webhookTimeoutMs',
+      'move the clock forward ({"minutes": 16}; at most 3660 days a call, never past the year 9999); due token changes run, and the answer waits for their webhooks at most webhookTimeoutMs',
     ),
     route(
       'GET',
@@ -178,7 +185,8 @@ export function createControlRoutes(ctx: RouteContext, actions: ControlActions):
         if (action !== 'submit' && action !== 'cancel') return badRequest('action must be "submit" or "cancel".', '/action');
         return actions.submitBankForm(txn, action);
       },
-      'the bank form of card, net banking, EMI, UPI collect, PPBL and add-money payments: {"action": "submit" | "cancel"}',
+      'the bank form of card, net banking, EMI, UPI collect, PPBL and add-money payments: {"action": "submit" | "cancel"}, or the form of the bankForm',
+      { form: true },
     ),
     route(
       'GET',

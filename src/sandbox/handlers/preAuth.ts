@@ -72,6 +72,8 @@ export function preAuthorize(ctx: HandlerContext, req: SandboxRequest<'preAuthor
     }
     const expiresAt = now + blockSeconds * 1000;
     block(wallet, { preAuthId, source, amount, expiresAt });
+    // Where the block is, so that forgetting the pre-auth ends it (D-67).
+    record.walletToken = wallet.svcSsoToken;
     record.status = 'BLOCKED';
     record.statusCode = '01';
     record.blockedAmount = amount;

@@ -64,7 +64,8 @@ export function respond<O extends SandboxOperation>(
     const verdict = validate(operationId, 'response', { head: env.head, body: env.body });
     if (!verdict.valid) {
       const issues = verdict.errors.map((e) => ({ pointer: e.pointer, rule: e.rule, message: e.message }));
-      ctx.answerProblems.push({ operationId, code: outcome.code, issues });
+      // The first ones are kept: a bug of the sandbox shows in its first invalid answer, and the record stays bounded.
+      if (ctx.answerProblems.length < config.retention) ctx.answerProblems.push({ operationId, code: outcome.code, issues });
       config.onLog?.(`ANSWER INVALID ${operationId} ${outcome.code}: ${issues.map((i) => `${i.pointer} ${i.rule}`).join('; ')}`);
       hold(() =>
         sendJson(res, 500, { error: { code: 'answer-invalid', message: 'The sandbox built an answer that breaks the contract.', operationId, issues } }),

@@ -1,0 +1,16 @@
+// `gateway-contract/webhook`: the merchant's receiver of the token status notification, with its
+// replay memory. Web-standard (receive() and fetchHandler); nodeHandler serves node:http.
+export { WEBHOOK_DEFAULTS } from './defaults.js';
+export type {
+  ReplayStore,
+  TokenStatusEvent,
+  TokenStatusHandler,
+  TokenStatusReply,
+  WebhookAccepted,
+  WebhookReceiver,
+  WebhookReceiverOptions,
+  WebhookRejected,
+  WebhookVerdict,
+} from './receive.js';
+export { createWebhookReceiver } from './receive.js';
+export { createMemoryReplayStore } from './replayStore.js';
