@@ -121,6 +121,19 @@ try {
     check(`strict compile, skipLibCheck false, moduleResolution ${name}`, compiled.status === 0 && compiled.out === '', compiled.out.slice(0, 4000));
   }
 
+  // The web entries compiled as a program without Node's types sees them: the DOM's types, no @types/node.
+  const web = join(app, 'web');
+  mkdirSync(web);
+  cpSync(join(root, 'test/consumer/web.ts'), join(web, 'web.ts'));
+  const webOptions = { ...strictest, lib: ['ES2023', 'DOM'], types: [], module: 'ESNext', moduleResolution: 'Bundler', noEmit: true };
+  writeFileSync(join(app, 'tsconfig.web.json'), JSON.stringify({ compilerOptions: webOptions, include: ['web'] }, null, 2));
+  const webCompiled = run(process.execPath, [tsc, '-p', 'tsconfig.web.json'], { cwd: app });
+  check(
+    'the web entries compile without Node types (DOM lib, no @types/node)',
+    webCompiled.status === 0 && webCompiled.out === '',
+    webCompiled.out.slice(0, 4000),
+  );
+
   const ran = run(process.execPath, ['out/app.js'], { cwd: app });
   check('the program runs against an in-process sandbox', ran.status === 0 && ran.out.includes('consumer program: ok'), ran.out.slice(-2000));
 

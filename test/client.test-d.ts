@@ -151,7 +151,9 @@ describe('the webhook helpers', () => {
     const node = receiver.nodeHandler((event) => {
       expectTypeOf(event).toEqualTypeOf<TokenStatusEvent>();
     });
-    expectTypeOf(node).toEqualTypeOf<(req: IncomingMessage, res: ServerResponse) => void>();
+    // A listener node:http takes (createServer(node)), typed without Node's own types.
+    expectTypeOf(node).toBeCallableWith({} as IncomingMessage, {} as ServerResponse);
+    expectTypeOf(node).returns.toEqualTypeOf<void>();
     const fetchHandler = receiver.fetchHandler(async () => undefined);
     expectTypeOf(fetchHandler).toEqualTypeOf<(request: Request) => Promise<Response>>();
   });

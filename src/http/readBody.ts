@@ -3,14 +3,14 @@
 // the client and the webhook sender read). On node:http, events rather than async iteration: leaving a
 // `for await` loop early destroys the socket before an answer can be written. The node:http reader
 // runs only under Node, where Buffer is a global; the Fetch reader uses Web APIs alone.
-import type { IncomingMessage } from 'node:http';
 import { concatBytes } from '../encoding/bytes.js';
+import type { NodeRequest } from './nodeTypes.js';
 
 /** Why a body was not read: larger than the limit, or the client went away. */
 export type BodyProblem = 'too-large' | 'aborted';
 
 /** Reads the whole request body, or reports that it is larger than `maxBytes` (without keeping it). */
-export function readBody(req: IncomingMessage, maxBytes: number, done: (body: Buffer | null, problem?: BodyProblem) => void): void {
+export function readBody(req: NodeRequest, maxBytes: number, done: (body: Buffer | null, problem?: BodyProblem) => void): void {
   const declared = Number(req.headers['content-length']);
   if (declared > maxBytes) {
     req.resume();
@@ -26,7 +26,7 @@ export function readBody(req: IncomingMessage, maxBytes: number, done: (body: Bu
     if (problem === undefined) done(body);
     else done(body, problem);
   };
-  req.on('data', (chunk: Buffer) => {
+  req.on('data', (chunk: Uint8Array) => {
     if (finished) return;
     size += chunk.length;
     if (size > maxBytes) {
@@ -34,7 +34,8 @@ export function readBody(req: IncomingMessage, maxBytes: number, done: (body: Bu
       finish(null, 'too-large');
       return;
     }
-    chunks.push(chunk);
+    // node:http's chunks are Buffers already; this is a view of the same bytes, not a copy.
+    chunks.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
   });
   req.on('end', () => finish(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)));
   req.on('error', () => finish(null, 'aborted'));

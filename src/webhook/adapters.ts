@@ -3,8 +3,8 @@
 // A notification's verdict is always HTTP 200 with its code (DECISIONS.md, D-09); a request that
 // is not a notification at all (not POST, not JSON, too large) gets an HTTP error status too.
 // The Fetch adapter uses Web APIs alone; the node:http one runs only under Node (Buffer is its global).
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { utf8Bytes } from '../encoding/bytes.js';
+import type { NodeRequest, NodeResponse } from '../http/nodeTypes.js';
 import { readBody, readWebBody } from '../http/readBody.js';
 import type { RequestOf, ResponseOf } from '../types.js';
 import type { ValidationIssue } from '../validation/validate.js';
@@ -74,7 +74,7 @@ function checkHandler(onEvent: unknown): void {
 }
 
 /** A node:http request listener over the receiver. */
-export function nodeHandler(core: ReceiverCore, onEvent: TokenStatusHandler): (req: IncomingMessage, res: ServerResponse) => void {
+export function nodeHandler(core: ReceiverCore, onEvent: TokenStatusHandler): (req: NodeRequest, res: NodeResponse) => void {
   checkHandler(onEvent);
   return (req, res) => {
     serveNode(core, onEvent, req, res).catch(() => {
@@ -84,7 +84,7 @@ export function nodeHandler(core: ReceiverCore, onEvent: TokenStatusHandler): (r
 }
 
 /** Sends the reply; `close` closes the connection after it. */
-function sendNode(res: ServerResponse, status: number, reply: unknown, headers: Record<string, string> = {}, close = false): void {
+function sendNode(res: NodeResponse, status: number, reply: unknown, headers: Record<string, string> = {}, close = false): void {
   const text = JSON.stringify(reply);
   res.writeHead(status, {
     ...headers,
@@ -95,10 +95,10 @@ function sendNode(res: ServerResponse, status: number, reply: unknown, headers: 
   res.end(text);
 }
 
-async function serveNode(core: ReceiverCore, onEvent: TokenStatusHandler, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function serveNode(core: ReceiverCore, onEvent: TokenStatusHandler, req: NodeRequest, res: NodeResponse): Promise<void> {
   const refused = refusal(core, req.method, req.headers['content-type'], req.headers['content-length']);
   if (refused) return refuseNode(core, req, res, refused);
-  const parsedBody = (req as IncomingMessage & { body?: unknown }).body;
+  const parsedBody = (req as NodeRequest & { body?: unknown }).body;
   if (req.readableEnded && parsedBody !== undefined) {
     // Middleware read the stream first. Raw bytes (express.raw()) are what the receiver needs;
     // a parsed object (express.json()) has lost the exact bytes the signature covers.
@@ -119,14 +119,14 @@ async function serveNode(core: ReceiverCore, onEvent: TokenStatusHandler, req: I
 }
 
 /** The body's bytes, or null as soon as it passes `maxBytes` (the rest is then discarded unread). */
-function readNode(req: IncomingMessage, maxBytes: number): Promise<Buffer | null> {
+function readNode(req: NodeRequest, maxBytes: number): Promise<Buffer | null> {
   return new Promise((resolve, reject) => {
     readBody(req, maxBytes, (body, problem) => (problem === 'aborted' ? reject(new Error('the request was aborted')) : resolve(body)));
   });
 }
 
 /** Answers without reading (more of) the body, and closes the connection after the answer. */
-function refuseNode(core: ReceiverCore, req: IncomingMessage, res: ServerResponse, refused: Refusal): void {
+function refuseNode(core: ReceiverCore, req: NodeRequest, res: NodeResponse, refused: Refusal): void {
   core.report(refused.verdict);
   sendNode(res, refused.status, refused.verdict.reply, refused.headers, true);
   req.resume();

@@ -13,8 +13,8 @@
 // Nothing about the payload is judged before its signature is known to be good, except what is
 // needed to check the signature at all.
 
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type Bytes, fromBase64, toHex, utf8Bytes, utf8Length, webCrypto } from '../encoding/bytes.js';
+import type { NodeRequest, NodeResponse } from '../http/nodeTypes.js';
 import { memberText, skipSpace } from '../json/member.js';
 import { checkJson } from '../json/scan.js';
 import type { Verifier } from '../signing/checksum.js';
@@ -76,7 +76,7 @@ export interface WebhookReceiver {
   /** The raw request body (exact bytes) in, the verdict and the reply envelope out. Never throws. */
   receive(raw: string | Uint8Array): Promise<WebhookVerdict>;
   /** A node:http request listener: reads the body (bounded), calls `onEvent` for an accepted notification, replies. */
-  nodeHandler(onEvent: TokenStatusHandler): (req: IncomingMessage, res: ServerResponse) => void;
+  nodeHandler(onEvent: TokenStatusHandler): (req: NodeRequest, res: NodeResponse) => void;
   /** A Fetch API handler (Request in, Response out) with the same behaviour. */
   fetchHandler(onEvent: TokenStatusHandler): (request: Request) => Promise<Response>;
 }
