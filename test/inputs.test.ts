@@ -276,7 +276,9 @@ describe('NDJSON', () => {
     ] as const) {
       const feeder = spawn('sh', ['-c', 'printf %s "$1" > "$2"', 'sh', content, fifo]);
       const [one] = await all(fileRecords([fifo], { operationId: 'tokenizeCard', direction: 'request', maxBytes: 2000, waitMs: 5000 }));
+      // Gone before the FIFO is opened again: a writer still holding it would end the next read at once.
       feeder.kill();
+      await new Promise((resolve) => (feeder.exitCode === null && feeder.signalCode === null ? feeder.on('close', resolve) : resolve(undefined)));
       expect(one?.unreadable?.rule).toBe(rule);
       if (!rule) expect(one?.payload).toEqual(example?.payload);
     }
