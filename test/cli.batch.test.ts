@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../src/cli/main.js';
-import { BIN, runCli } from './helpers/cli.js';
+import { BIN, type CliResult, collectOutput, runCli } from './helpers/cli.js';
 import { contractExamples } from './helpers/examples.js';
 import { harEntry, harOf } from './helpers/har.js';
 import { sarifProblems } from './helpers/sarifSchema.js';
@@ -267,20 +267,8 @@ describe("the README's examples", () => {
 
 describe('inputs that are pipes, FIFOs, endless or empty', () => {
   /** Runs a shell command line (for `<(cmd)`), with `$BIN` the command. */
-  function shell(line: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
-    return new Promise((resolve, reject) => {
-      const child = spawn('bash', ['-c', line], { env: { ...process.env, BIN, NODE: process.execPath }, stdio: ['ignore', 'pipe', 'pipe'] });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.setEncoding('utf8').on('data', (d) => {
-        stdout += d;
-      });
-      child.stderr.setEncoding('utf8').on('data', (d) => {
-        stderr += d;
-      });
-      child.on('error', reject);
-      child.on('close', (status) => resolve({ status, stdout, stderr }));
-    });
+  function shell(line: string): Promise<CliResult> {
+    return collectOutput(spawn('bash', ['-c', line], { env: { ...process.env, BIN, NODE: process.execPath }, stdio: ['ignore', 'pipe', 'pipe'] }));
   }
 
   it('reads <(cmd) as it reads a file: payload files, NDJSON and HAR', async () => {

@@ -1,5 +1,5 @@
 // Runs the command line as a user does, `node dist/cli/bin.js ...`, or any Node program, in a child process.
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 export const BIN = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url));
@@ -24,17 +24,24 @@ export function runNode(
       ...(cwd ? { cwd } : {}),
       ...(timeoutMs ? { timeout: timeoutMs, killSignal: 'SIGKILL' as const } : {}),
     });
+    collectOutput(child).then(resolve, reject);
+    child.stdin.end(input ?? '');
+  });
+}
+
+/** A child process's exit status and its standard output and error as text, once it has ended. */
+export function collectOutput(child: ChildProcess): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
     let stdout = '';
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d) => {
+    child.stdout?.setEncoding('utf8').on('data', (d) => {
       stdout += d;
     });
-    child.stderr.setEncoding('utf8').on('data', (d) => {
+    child.stderr?.setEncoding('utf8').on('data', (d) => {
       stderr += d;
     });
     child.on('error', reject);
     child.on('close', (status) => resolve({ status, stdout, stderr }));
-    child.stdin.end(input ?? '');
   });
 }
 
