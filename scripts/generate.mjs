@@ -46,6 +46,7 @@ ${HEADER} \`npm run check:generated\` fails when these files differ from what op
 | \`operations.js\`, \`operations.d.ts\` | the operation index: operationId, method, host, path, parameters, schemas, examples, authentication, named checks, idempotence, and how a call is put together |
 | \`resultCodes.js\`, \`resultCodes.d.ts\`, \`resultCodes.json\`, \`result-codes.md\` | the result-code catalog: per operation, each code with its status, message(s), meaning and next step; the next-step actions |
 | \`docs/index.html\` | the reference docs: one self-contained page that renders with no network, with the changes of the contract's version (from CHANGELOG.md) |
+| \`docs/decisions.html\` | the decisions the reference docs cite, linked from each citation: both records, the contract's (openapi/DECISIONS.md) and the package's (docs/decisions.md), one anchor per number (\`#D-05\`) |
 
 Only src/ and users depend on these files; nothing here depends on src/. Every \`.js\` file is an ES
 module with static imports only (the validators import \`formats.js\`, which imports ajv-formats' table
