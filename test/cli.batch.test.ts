@@ -215,9 +215,8 @@ describe('HAR', () => {
   });
 });
 
-describe("the README's examples", () => {
-  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-  const section = readme.slice(readme.indexOf('## Validate payloads'), readme.indexOf('## Call the service'));
+describe('the examples of docs/validation.md', () => {
+  const section = readFileSync(new URL('../docs/validation.md', import.meta.url), 'utf8');
 
   it('show batch, NDJSON and HAR use with JUnit and GitHub output', () => {
     for (const word of ["validate initiatePayment request 'samples/pay/**/*.json'", '--ndjson', '--har', '--format junit', '--format github', '--format sarif'])
@@ -226,6 +225,7 @@ describe("the README's examples", () => {
 
   it('run as written on files of their kind', async () => {
     const work = at('readme');
+    expect(section.indexOf('```sh\n')).toBeGreaterThan(section.indexOf('## From the command line'));
     const shaped = (payload: any) => ({ ...payload, body: { ...payload.body, mid: 'M1', orderId: 'O1' } });
     file('readme/samples/pay/2026/upi.json', shaped(pay.payload));
     file('readme/samples/modify/order.json', find('modifyOrder').payload);
@@ -247,13 +247,23 @@ describe("the README's examples", () => {
       ]),
     );
     mkdirSync(join(work, 'reports'), { recursive: true });
+    /** The `npx gateway-contract` commands of shell blocks (a line ending in \\ goes on; comments dropped). */
+    const commandsOf = (blocks: string[]) =>
+      blocks
+        .join('\n')
+        .replace(/\\\n\s*/g, '')
+        .split('\n')
+        .map((l) => l.replace(/\s+#.*$/, '').trim())
+        .filter((l) => l.startsWith('npx gateway-contract '));
     const block = /```sh\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
-    const commands = block
-      .replace(/\\\n\s*/g, '')
-      .split('\n')
-      .map((l) => l.replace(/\s+#.*$/, '').trim())
-      .filter((l) => l.startsWith('npx gateway-contract '));
-    expect(commands.length).toBeGreaterThanOrEqual(5);
+    // The page's commands, and the README's validation commands, which run on the same files.
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    const readmeCommands = commandsOf([...readme.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1] ?? '')).filter((l) =>
+      l.startsWith('npx gateway-contract validate'),
+    );
+    expect(readmeCommands.length).toBeGreaterThanOrEqual(1);
+    const commands = [...commandsOf([block]), ...readmeCommands];
+    expect(commands.length).toBeGreaterThanOrEqual(6);
     for (const command of commands) {
       const args = (command.slice('npx gateway-contract '.length).match(/'[^']*'|\S+/g) ?? []).map((a) => a.replace(/^'|'$/g, ''));
       const result = await runCli(args, undefined, {}, work);

@@ -2,12 +2,15 @@
 // The page renders a copy of the bundled contract with derived additions: per operation the typed
 // client and curl samples (`x-codeSamples`), the rules between fields, the result-code table with
 // each code's next step and the mock's named answers, appended to the description; and the changes of the contract's version
-// from CHANGELOG.md, appended to the info description. generated/openapi.* stay as they are.
+// from CHANGELOG.md, appended to the info description; every decision it cites (D-05) made a link
+// to its record on the decisions page beside it (decisions.html, from openapi/DECISIONS.md and
+// docs/decisions.md). generated/openapi.* stay as they are.
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sectionOf } from './changelog.mjs';
+import { decisionLinks, decisionNumbers, decisionsPage } from './decisionsPage.mjs';
 import { operationSamples, webhookSamples } from './docsSamples.mjs';
 import { mockAnswersSection, resultCodeSection, rulesSection, samplesSection } from './docsSections.mjs';
 import { operationsOf } from './operationIndex.mjs';
@@ -54,13 +57,31 @@ export function changesSection(doc, changelog) {
   ].join('\n\n');
 }
 
+/** Where the docs page links a decision: the decisions page, served beside it. */
+export const DECISIONS_PAGE = 'decisions.html';
+
+/**
+ * Every `description` of a document with its citations of known decisions made links to the
+ * decisions page (in place).
+ * @param {any} node @param {Set<string>} known
+ */
+function linkDecisions(node, known) {
+  if (Array.isArray(node)) for (const item of node) linkDecisions(item, known);
+  else if (node && typeof node === 'object')
+    for (const [key, value] of Object.entries(node)) {
+      if (key === 'description' && typeof value === 'string') node[key] = decisionLinks(value, known, DECISIONS_PAGE);
+      else if (key !== 'example' && key !== 'examples' && key !== 'value') linkDecisions(value, known);
+    }
+}
+
 /**
  * The document the docs page renders: the bundle plus the derived samples and sections, and the
- * changes of the contract's version.
+ * changes of the contract's version; with `decisions`, each decision cited linked to its record.
  * @param {any} doc the bundled contract (not modified)
  * @param {string | null} [changelog] the content of CHANGELOG.md
+ * @param {Set<string>} [decisions] the numbers of the decisions recorded (both records)
  */
-export function docsDocument(doc, changelog) {
+export function docsDocument(doc, changelog, decisions) {
   const page = structuredClone(doc);
   const changes = changesSection(doc, changelog);
   if (changes) page.info.description = `${String(page.info.description ?? '').trimEnd()}\n\n${changes}\n`;
@@ -80,7 +101,17 @@ export function docsDocument(doc, changelog) {
       op['x-codeSamples'] = operationSamples(doc, info, catalog[info.operationId], item, op);
     }
   }
+  if (decisions) linkDecisions(page, decisions);
   return page;
+}
+
+/**
+ * The two records of decisions: the contract's and the package's.
+ * @param {string} root @returns {Promise<{ contract: string, package: string }>}
+ */
+export async function decisionRecords(root) {
+  const [contract, pkg] = await Promise.all([readFile(join(root, 'openapi/DECISIONS.md'), 'utf8'), readFile(join(root, 'docs/decisions.md'), 'utf8')]);
+  return { contract, package: pkg };
 }
 
 /** @param {any} doc @param {string} root */
@@ -90,7 +121,9 @@ export async function buildDocs(doc, root) {
     const input = join(work, 'openapi.json');
     const output = join(work, 'index.html');
     const changelog = await readFile(join(root, 'CHANGELOG.md'), 'utf8').catch(() => null);
-    await writeFile(input, JSON.stringify(docsDocument(doc, changelog)));
+    const records = await decisionRecords(root);
+    const decisions = new Set([...decisionNumbers(records.contract), ...decisionNumbers(records.package)]);
+    await writeFile(input, JSON.stringify(docsDocument(doc, changelog, decisions)));
     const run = spawnSync(
       process.execPath,
       [
@@ -110,7 +143,10 @@ export async function buildDocs(doc, root) {
     if (run.status !== 0) throw new Error(`build-docs failed: ${run.stderr || run.stdout}`);
     const html = (await readFile(output, 'utf8')).replace(REMOTE_LOGO, INLINE_LOGO);
     if (!html.includes('"disableTelemetry":true')) throw new Error('build-docs: the page would send telemetry (disableTelemetry was not applied)');
-    return { 'docs/index.html': html };
+    return {
+      'docs/index.html': html,
+      [`docs/${DECISIONS_PAGE}`]: decisionsPage(records, { title: DOCS_TITLE, version: String(doc.info?.version) }),
+    };
   } finally {
     await rm(work, { recursive: true, force: true });
   }

@@ -1,5 +1,5 @@
 // Two of AJV's keywords written as faster code with the same verdicts and the same errors
-// (DECISIONS.md, D-63). Only the generator and the runtime compilation of tests use this; the
+// (docs/decisions.md, D-63). Only the generator and the runtime compilation of tests use this; the
 // generated validators carry the code it writes.
 //
 // `additionalProperties`: AJV's own code (ajv 8.20, MIT), unchanged but for one line. For a schema

@@ -210,11 +210,13 @@ function stopChild(child: ChildProcess): Promise<void> {
   });
 }
 
-/** The docs page as the build compressed it (dist/docs), and the bundled contract (generated/). */
+/** The docs page and its decisions page as the build compressed them (dist/docs), and the bundled contract (generated/). */
 const PAGE = fileURLToPath(new URL('../../dist/docs/index.html.gz', import.meta.url));
+const DECISIONS = fileURLToPath(new URL('../../dist/docs/decisions.html.gz', import.meta.url));
 const DOC_FILES: Record<string, { file: string; type: string; gzipped?: true }> = {
   '/': { file: PAGE, type: 'text/html; charset=utf-8', gzipped: true },
   '/index.html': { file: PAGE, type: 'text/html; charset=utf-8', gzipped: true },
+  '/decisions.html': { file: DECISIONS, type: 'text/html; charset=utf-8', gzipped: true },
   '/openapi.yaml': { file: join(generated, 'openapi.yaml'), type: 'application/yaml; charset=utf-8' },
   '/openapi.json': { file: join(generated, 'openapi.json'), type: 'application/json; charset=utf-8' },
   '/result-codes.md': { file: join(generated, 'result-codes.md'), type: 'text/markdown; charset=utf-8' },
@@ -224,7 +226,7 @@ const DOC_FILES: Record<string, { file: string; type: string; gzipped?: true }> 
 const acceptsGzip = (header: string | undefined) =>
   typeof header === 'string' && /\bgzip\b/i.test(header) && !/\bgzip\s*;\s*q=0(?:\.0+)?(?![.0-9])/i.test(header);
 
-/** Serves the reference docs page (`/`), the bundled contract (`/openapi.yaml`, `/openapi.json`) and `/result-codes.md`. */
+/** Serves the reference docs page (`/`), the decisions it cites (`/decisions.html`), the bundled contract (`/openapi.yaml`, `/openapi.json`) and `/result-codes.md`. */
 export async function startDocs({ host = '127.0.0.1', port = 4011 }: { host?: string; port?: number } = {}): Promise<StartedServer> {
   const server = createServer(async (req, res) => {
     const path = (req.url ?? '/').split('?')[0] ?? '/';

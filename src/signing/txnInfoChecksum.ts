@@ -1,7 +1,7 @@
 // checksumHash of a pay answer's txnInfo (section 2.12): "a checksum over the txnInfo values",
 // algorithm not shown. The merchant's CHECKSUM signer signs the values of every other txnInfo
 // field taken in the order of their keys (code-point order, so upper case first) and joined with
-// "|"; null is the empty string (DECISIONS.md, D-41, records this and how it meets the service's
+// "|"; null is the empty string (docs/decisions.md, D-41, records this and how it meets the service's
 // published checksum utility). The sandbox adds it to its answers (sandbox/txnChecksum.ts).
 import { verifySignature } from './checksum.js';
 

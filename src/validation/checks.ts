@@ -101,7 +101,7 @@ export const namedChecks: Readonly<Record<NamedCheckName, NamedCheck>> = {
   requiredParameters: {
     ...namedCheckRules.requiredParameters,
     run(_payload, context, operation) {
-      // Not given is missing (DECISIONS.md, D-48): a request without its URL's parameters cannot be sent.
+      // Not given is missing (docs/decisions.md, D-48): a request without its URL's parameters cannot be sent.
       if (context.parameters === false) return NONE;
       let issues = NONE;
       for (const param of operation.parameters) {

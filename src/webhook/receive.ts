@@ -1,5 +1,5 @@
 // The merchant's side of the token status notification (sections 4.1, 6 and 7.1): the raw body in,
-// the verdict and the exact reply envelope out. Order of checks (DECISIONS.md, D-34):
+// the verdict and the exact reply envelope out. Order of checks (docs/decisions.md, D-34):
 //   1. the bytes: size, UTF-8, nesting (a linear scan), JSON, no repeated key -> 400
 //      (read once, nothing built: see checkJson)
 //   2. what the signature check needs: head, signatureType, signature, body -> 1006, 1005, 1400, 410

@@ -1,4 +1,4 @@
-// What the README's examples take as given (values a merchant's program already holds), declared
+// What the examples of the README and of docs/ take as given (values a merchant's program already holds), declared
 // so that the examples compile as they are written.
 declare const payload: unknown;
 declare const mid: string;

@@ -27,7 +27,7 @@ export const sandboxCommand: Command = {
     '  --host <address>        address to bind [SANDBOX_HOST] (default 127.0.0.1)',
     `  --port <n>              port; 0 picks a free one [SANDBOX_PORT] (default ${DEFAULT_PORT})`,
     `  --mid <mid>             a merchant id the sandbox serves; repeatable [SANDBOX_MID, comma-separated] (default ${DEFAULT_MID})`,
-    '  --merchant-key <key>    the merchant key, 16 bytes [SANDBOX_MERCHANT_KEY] (default: the test key in the README)',
+    '  --merchant-key <key>    the merchant key, 16 bytes [SANDBOX_MERCHANT_KEY] (default: the test key of docs/sandbox.md)',
     `  --client-id <id>        the clientId that selects the key [SANDBOX_CLIENT_ID] (default ${DEFAULT_CLIENT_ID})`,
     "  --webhook-url <url>     the merchant's {merchant_response_url} for token notifications [SANDBOX_WEBHOOK_URL]",
     `  --token-delay <ms>      how long INIT tokens wait before ACTIVE or FAILED, sandbox time (default ${DEFAULT_TOKEN_ACTIVATION_DELAY_MS})`,
@@ -113,7 +113,7 @@ export const sandboxCommand: Command = {
     io.stdout.write(
       [
         `Sandbox: ${sandbox.url}`,
-        `Merchant: ${sandbox.mids.join(', ')} (clientId ${sandbox.clientId}; merchant key: ${key ? 'as configured' : 'the default test key of the README'})`,
+        `Merchant: ${sandbox.mids.join(', ')} (clientId ${sandbox.clientId}; merchant key: ${key ? 'as configured' : 'the default test key of docs/sandbox.md'})`,
         `Webhook URL: ${values['webhook-url'] ?? env.SANDBOX_WEBHOOK_URL ?? 'none (token notifications are recorded as skipped)'}`,
         `Control API: ${sandbox.url}/sandbox`,
         '',
