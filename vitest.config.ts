@@ -37,10 +37,15 @@ export default defineConfig({
       // The package called in this process; the servers these tests start are in this process too.
       { extends: true, test: { name: 'in-process', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, ...PROCESS_LEVEL] } },
       { extends: true, test: { name: 'process', include: PROCESS_LEVEL } },
-      // Type-level tests, checked by tsc through vitest's typecheck.
+      // Type-level tests, checked by tsc through vitest's typecheck: the type tests and what they
+      // import (`npm run typecheck` checks the whole tree).
       {
         extends: true,
-        test: { name: 'types', include: [], typecheck: { enabled: true, only: true, include: ['test/**/*.test-d.ts'], tsconfig: './tsconfig.json' } },
+        test: {
+          name: 'types',
+          include: [],
+          typecheck: { enabled: true, only: true, include: ['test/**/*.test-d.ts'], tsconfig: './test/tsconfig.types.json' },
+        },
       },
     ],
   },
