@@ -65,15 +65,15 @@ describe('gateway-contract validate', () => {
     expect(JSON.parse(noQuery.stdout)).toMatchObject({ in: 'query', pointer: '/requestId', rule: 'requiredParameters', resultCode: '406' });
   });
 
-  it.each([
+  it.concurrent.for([
     [['validate'], /expected <operationId>/],
     [['validate', 'pay', 'request', '-'], /unknown operationId "pay"/],
     [['validate', 'initiatePayment', 'sideways', '-'], /direction must be/],
     [['validate', 'initiatePayment', 'request', '-', '--query', 'novalue'], /--query takes name=value/],
     [['validate', 'initiatePayment', 'request', '-', '--bogus'], /Unknown option '--bogus'/],
     [['frobnicate'], /unknown command "frobnicate"/],
-  ])('exits 2 with a one-line message for %j', async (args, message) => {
-    const result = await runCli(args as string[], '{}');
+  ] as [string[], RegExp][])('exits 2 with a one-line message for %j', async ([args, message], { expect }) => {
+    const result = await runCli(args, '{}');
     expect(result.status).toBe(2);
     expect(result.stderr).toMatch(message);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
@@ -158,10 +158,10 @@ describe('gateway-contract operations and --help', () => {
     expect(top.status).toBe(0);
     const commands = [...top.stdout.matchAll(/^ {2}(\S+) {2,}/gm)].map((m) => m[1]);
     expect(commands).toEqual(expect.arrayContaining(['validate', 'operations']));
-    for (const command of commands) {
-      const help = await runCli([command, '--help']);
-      expect(help.status, command).toBe(0);
-      expect(help.stdout, command).toMatch(/^Usage: gateway-contract /);
-    }
+    const helps = await Promise.all(commands.map((command) => runCli([command as string, '--help'])));
+    helps.forEach((help, i) => {
+      expect(help.status, commands[i]).toBe(0);
+      expect(help.stdout, commands[i]).toMatch(/^Usage: gateway-contract /);
+    });
   });
 });
