@@ -5,9 +5,14 @@ import { describe, expect, it } from 'vitest';
 import { PROCESS_FILES, PROCESS_SUFFIX } from '../vitest.config.js';
 
 const root = new URL('../', import.meta.url);
-const testFiles = readdirSync(new URL('test/', root), { recursive: true, encoding: 'utf8' })
-  .filter((f) => f.endsWith('.test.ts') && !f.split('/').includes('node_modules'))
-  .map((f) => `test/${f}`);
+/** The test files under `dir` (a path from the root), at any depth, outside node_modules. */
+function testFilesIn(dir: string): string[] {
+  return readdirSync(new URL(dir, root), { withFileTypes: true }).flatMap((entry) => {
+    if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : testFilesIn(`${dir}${entry.name}/`);
+    return entry.name.endsWith('.test.ts') ? [`${dir}${entry.name}`] : [];
+  });
+}
+const testFiles = testFilesIn('test/');
 const isProcessLevel = (file: string) => file.endsWith(PROCESS_SUFFIX) || PROCESS_FILES.includes(file);
 
 /** What starts processes: Node's child_process, the command line's helpers, a browser, the mock's launcher of Prism. */
