@@ -16,6 +16,7 @@ import { diffContracts, LEVELS } from '../scripts/lib/contractDiff.mjs';
 import { bumpBetween, judgeVersions } from '../scripts/lib/contractVersion.mjs';
 import { changesSection, docsDocument } from '../scripts/lib/docs.mjs';
 import { resultCatalogOf } from '../scripts/lib/resultCatalog.mjs';
+import { runNode } from './helpers/cli.js';
 import { bundledContract, resolve, root } from './helpers/contract.js';
 
 const base = await bundledContract();
@@ -1031,7 +1032,7 @@ describe('the commands', () => {
     expect(readFileSync(join(root, 'openapi/released/openapi.json'), 'utf8')).toBe(`${JSON.stringify(base, null, 2)}\n`);
   });
 
-  it('check:breaking fails with a readable report on a breaking edit of a copy without a major bump', () => {
+  it('check:breaking fails with a readable report on a breaking edit of a copy without a major bump', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'gateway-contract-breaking-'));
     try {
       const file = join(dir, 'openapi.json');
@@ -1043,13 +1044,18 @@ describe('the commands', () => {
           }),
         ),
       );
-      const result = run(root, 'check-breaking.mjs', '--contract', file);
+      // The three runs at once, each a process of its own.
+      const [result, asJson, misspelt] = await Promise.all([
+        runNode([join(root, 'scripts/check-breaking.mjs'), '--contract', file], { cwd: root, timeoutMs: 60_000 }),
+        runNode([join(root, 'scripts/check-breaking.mjs'), '--contract', file, '--json'], { cwd: root, timeoutMs: 60_000 }),
+        runNode([join(root, 'scripts/check-breaking.mjs'), '--contrat', file], { cwd: root, timeoutMs: 60_000 }),
+      ]);
       expect(result.status).toBe(1);
       expect(result.stdout).toContain('  BREAKING  request body.walletInfo.paymentFlow: value "ADDNAPAY" no longer accepted');
       expect(result.stdout).toContain('check:breaking: FAILED');
-      const json = JSON.parse(run(root, 'check-breaking.mjs', '--contract', file, '--json').stdout);
+      const json = JSON.parse(asJson.stdout);
       expect(json).toMatchObject({ ok: false, required: 'major', changes: [{ operation: 'initiatePayment', level: 'breaking' }] });
-      expect(run(root, 'check-breaking.mjs', '--contrat', file).status).toBe(2);
+      expect(misspelt.status).toBe(2);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -502,13 +502,13 @@ describe('parsing untrusted JSON text', () => {
 });
 
 describe('the CLI with hostile input', () => {
-  it.each([
+  it.concurrent.for([
     ['duplicate keys', '{"head":{"token":1,"token":2},"body":{}}', /duplicate key at \/head\/token/],
     ['invalid UTF-8', Buffer.from([0x7b, 0x22, 0xc3, 0x28, 0x22, 0x7d]), /not valid UTF-8/],
     ['binary input', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00]), /not valid UTF-8|malformed JSON/],
     ['empty input', '', /the input is empty/],
     ['only whitespace', '  \n ', /the input is empty/],
-  ])('fails the case on %s, with its reason in one line', async (_what, input, message) => {
+  ])('fails the case on %s, with its reason in one line', async ([, input, message], { expect }) => {
     const result = await runCli(['validate', 'modifyOrder', 'request', '-'], input as any);
     expect(result.status).toBe(1);
     const lines = result.stdout.trim().split('\n');
@@ -558,10 +558,12 @@ describe('the CLI process with hostile bodies', () => {
   const BOUNDED = { NODE_OPTIONS: '--max-old-space-size=256' };
 
   it.each(hostileBodies().map((b) => [b.what, b] as const))('%s: exit 1 with JSON lines, in bounded memory', async (_what, body) => {
-    const fromStdin = await runCli(['validate', 'initiatePayment', 'request', '-', '--query', 'mid=M', '--query', 'orderId=O'], body.bytes as any, BOUNDED);
     const path = join(dir, 'body.json');
     writeFileSync(path, body.bytes);
-    const fromFile = await runCli(['validate', 'notifyTokenStatus', 'request', path], undefined, BOUNDED);
+    const [fromStdin, fromFile] = await Promise.all([
+      runCli(['validate', 'initiatePayment', 'request', '-', '--query', 'mid=M', '--query', 'orderId=O'], body.bytes as any, BOUNDED),
+      runCli(['validate', 'notifyTokenStatus', 'request', path], undefined, BOUNDED),
+    ]);
     for (const result of [fromStdin, fromFile]) {
       expect(result.status).toBe(1);
       if (body.json) {
@@ -618,15 +620,18 @@ describe('the CLI process with hostile bodies', () => {
       ['validate', '--ndjson', lines],
       ['validate', '--har', har],
     ];
-    for (const args of runs) {
-      const result = await runCli([...args, '--format', 'json', '--max-bytes', String(17_000_000)], undefined, { NODE_OPTIONS: '--max-old-space-size=512' });
+    // The runs at once: each is its own process with its own heap.
+    const [judged, ...results] = await Promise.all([
+      runCli(['validate', 'modifyOrder', 'request', atLimit, '--no-parameters']),
+      ...runs.map((args) => runCli([...args, '--format', 'json', '--max-bytes', String(17_000_000)], undefined, { NODE_OPTIONS: '--max-old-space-size=512' })),
+    ]);
+    for (const result of results) {
       expect(result.status, result.stderr.slice(0, 300)).toBe(1);
       const [line, ...more] = result.stdout.trim().split('\n');
       expect(more).toEqual([]);
       expect(JSON.parse(line as string)).toMatchObject({ pointer: '', rule: 'maxDepth', message: expect.stringMatching(/nested deeper than 1000 levels/) });
     }
     // 1 000 levels in all are read and judged.
-    const judged = await runCli(['validate', 'modifyOrder', 'request', atLimit, '--no-parameters']);
     expect(JSON.parse(judged.stdout.trim().split('\n')[0] as string).rule).not.toBe('maxDepth');
   });
 
