@@ -147,7 +147,7 @@ async function tracingFigures(callMs, calls) {
   const ratio = (callNs + overheadNs) / callNs;
   return {
     noSubscriber: {
-      name: `tracing with no subscriber: a pay call with its checks (${overheadNs.toFixed(0)} ns) vs without`,
+      name: `tracing with no subscriber: a pay call with its checks vs without (checks ${checked.median.toFixed(1)} ns, none ${unchecked.median.toFixed(1)} ns)`,
       subject: { ...summarize([callNs + overheadNs]), spread: checked.spread + unchecked.spread },
       reference: { ...summarize([callNs]), spread: 0 },
       ratio: { value: ratio, spread: 0 },
