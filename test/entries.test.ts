@@ -94,6 +94,18 @@ describe('each entry point loads its part and no other', () => {
     expect(beyondBaseline(builtins)).toEqual([]);
   });
 
+  it('the client loads and calls where the runtime has no diagnostics_channel: its tracing is simply absent', async () => {
+    // As in a browser or on workerd without nodejs_compat: no process.getBuiltinModule at all.
+    const { output } = await loadedBy(
+      'data:text/javascript,delete process.getBuiltinModule; export default 1',
+      `const { createGatewayClient } = await import('gateway-contract/client');
+       const client = createGatewayClient({ gatewayUrl: 'http://127.0.0.1:9', routerUrl: 'http://127.0.0.1:9' });
+       const error = await client.initiatePayment({ txnToken: 'T', body: { mid: 'M', orderId: 'O' } }).catch((e) => e);
+       return [typeof process.getBuiltinModule, error.name, error.operationId];`,
+    );
+    expect(output).toEqual(['undefined', 'GatewayNetworkError', 'initiatePayment']);
+  });
+
   it('the Node-only entries work: the sandbox starts, the readers read', async () => {
     const { output } = await loadedBy(
       'gateway-contract/sandbox',
