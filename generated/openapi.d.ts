@@ -333,13 +333,13 @@ export interface components {
              */
             tokenType: "COFT" | "ALTERNATE";
         } & ({
-            TAVV?: never;
+            TAVV: string;
+        } | {
+            TAVV?: undefined;
             merchantTokenRequestorId: string;
             /** @constant */
             tokenType?: "COFT";
             tokenUniqueReference: string;
-        } | {
-            TAVV: string;
         });
         /**
          * WalletInfo
@@ -2475,7 +2475,7 @@ export interface components {
         } & (({
             /** @constant */
             subscriptionFrequencyUnit: "ONDEMAND";
-            subscriptionGraceDays?: never;
+            subscriptionGraceDays?: undefined;
         } | {
             /** @enum {string} */
             subscriptionFrequencyUnit: "DAY" | "WEEK" | "MONTH" | "BI_MONTHLY" | "QUARTER" | "SEMI_ANNUALLY" | "YEAR";
@@ -2489,8 +2489,8 @@ export interface components {
             subscriptionPaymentMode: "BANK_MANDATE";
             /** @constant */
             subscriptionEnableRetry?: "0";
-            subscriptionGraceDays?: never;
-            subscriptionRetryCount?: never;
+            subscriptionGraceDays?: undefined;
+            subscriptionRetryCount?: undefined;
         } | {
             /** @constant */
             subscriptionPaymentMode?: "UPI";

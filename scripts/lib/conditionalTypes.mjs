@@ -6,15 +6,23 @@
 //     case the guards tell apart (the tag narrowed to the values of that case, the `then`s of the
 //     guards it meets and the `else`s of those it does not), and one for the rest (the tag's other
 //     values, or no tag when it is optional), with its `else`s;
-//   - a guard on a property's presence (`not: {required: [x]}`): `{ x?: never }` with the `then`s
+//   - a guard on a property's presence (`not: {required: [x]}`): `{ x?: undefined }` with the `then`s
 //     against `{ x: T }` with the `else`s.
 // Guards on one tag (or one property's presence) make one `oneOf` together, so that a union stays
 // one level deep and the compiler names the missing field. What a `then` or `else` can hold: a
-// `required` list, `properties` that are `true`, `false` (forbidden: `?: never`), a `const` or
+// `required` list, `properties` that are `true`, `false` (forbidden: `?: undefined`), a `const` or
 // `enum` (narrowed), or a `pattern` whose matching values, with the property's own pattern, are a
 // short finite list (narrowed to those strings). Anything else, and any other shape of `if`, has
 // no exact type: the step fails and names the schema location. Driven by the contract alone, never
 // by a schema's name.
+
+/**
+ * What a branch writes for a property it forbids: `?: undefined` (buildTypes' `transform` hook),
+ * the type of a property that is absent. JSON leaves out a property whose value is undefined, and
+ * the validators take it for absent; as a unit type it lets the compiler tell the branches apart
+ * and name the missing field (D-84).
+ */
+export const ABSENT = 'x-conditional-absent';
 
 const ANNOTATIONS = new Set(['title', 'description', '$comment', 'examples', 'example', 'deprecated']);
 /** At most this many strings in a narrowed pattern, and this many tried to find them. */
@@ -41,14 +49,14 @@ function walkSchemas(doc, visit) {
   const walk = (node, pointer, isSchema, inAllOf = false) => {
     if (node === null || typeof node !== 'object') return;
     if (Array.isArray(node)) {
-      node.forEach((item, i) => walk(item, `${pointer}/${i}`, isSchema, inAllOf));
+      for (const [i, item] of node.entries()) walk(item, `${pointer}/${i}`, isSchema, inAllOf);
       return;
     }
     for (const [key, value] of Object.entries(node)) {
       if (key.startsWith('x-') || key === 'example' || key === 'examples' || key === 'enum' || key === 'const' || key === 'default') continue;
-      const at = `${pointer}/${escape(key)}`;
+      const at = `${pointer}/${escapeToken(key)}`;
       if (isSchema && (key === 'properties' || key === 'patternProperties' || key === '$defs' || key === 'dependentSchemas')) {
-        for (const [name, sub] of Object.entries(value ?? {})) walk(sub, `${at}/${escape(name)}`, true);
+        for (const [name, sub] of Object.entries(value ?? {})) walk(sub, `${at}/${escapeToken(name)}`, true);
       } else if (isSchema && (key === 'allOf' || key === 'oneOf' || key === 'anyOf' || key === 'prefixItems')) {
         walk(value, at, true, key === 'allOf');
       } else if (
@@ -58,7 +66,7 @@ function walkSchemas(doc, visit) {
         walk(value, at, true);
       } else if (!isSchema && (key === 'schema' || (key === 'schemas' && pointer === '#/components'))) {
         if (key === 'schema') walk(value, at, true);
-        else for (const [name, sub] of Object.entries(value ?? {})) walk(sub, `${at}/${escape(name)}`, true);
+        else for (const [name, sub] of Object.entries(value ?? {})) walk(sub, `${at}/${escapeToken(name)}`, true);
       } else if (!isSchema) {
         walk(value, at, false);
       }
@@ -69,7 +77,7 @@ function walkSchemas(doc, visit) {
 }
 
 /** @param {string} key */
-function escape(key) {
+function escapeToken(key) {
   return key.replaceAll('~', '~0').replaceAll('/', '~1');
 }
 
@@ -111,7 +119,9 @@ function rewrite(doc, schema, pointer) {
         const at = `${pointer}/allOf/${i}`;
         const extra = Object.keys(member).filter((k) => !['if', 'then', 'else', 'type'].includes(k) && !ANNOTATIONS.has(k));
         if (extra.length > 0 || (member.type !== undefined && member.type !== 'object'))
-          throw new ConditionalTypeError(`${at}: an if beside other keywords (${extra.join(', ') || 'type'}) has no exact type; write the conditional as an allOf member of its own`);
+          throw new ConditionalTypeError(
+            `${at}: an if beside other keywords (${extra.join(', ') || 'type'}) has no exact type; write the conditional as an allOf member of its own`,
+          );
         conditionals.push(parse(member, at));
       } else kept.push(member);
     }
@@ -140,9 +150,7 @@ function parse(holder, at) {
     const not = guard.not;
     const notKeys = Object.keys(not ?? {}).filter((k) => !ANNOTATIONS.has(k) && !(k === 'type' && not.type === 'object'));
     const [key] = Array.isArray(not?.required) ? not.required : [];
-    const propertiesOk =
-      not?.properties === undefined ||
-      (Object.keys(not.properties).length === 1 && key in not.properties && isTrivial(not.properties[key]));
+    const propertiesOk = not?.properties === undefined || (Object.keys(not.properties).length === 1 && key in not.properties && isTrivial(not.properties[key]));
     if (not?.required?.length === 1 && propertiesOk && notKeys.every((k) => k === 'required' || k === 'properties'))
       return { at, kind: 'presence', key, then: holder.then, else: holder.else };
     throw new ConditionalTypeError(`${where}: only "not: {required: [one property]}" is typed as a guard on presence`);
@@ -191,8 +199,11 @@ function branches(doc, schema, group) {
   /** @type {{ title: string, tag: any, tagRequired: boolean, applied: { part: any, at: string }[] }[]} */
   const cases = [];
   if (kind === 'presence') {
-    cases.push({ title: `without ${key}`, tag: false, tagRequired: false, applied: group.flatMap((c) => part(c, 'then')) });
+    // The case without the property last: when neither case matches, the compiler names the fields
+    // of the last one it tried, and a merchant who left the property out wants to read what else
+    // its absence asks for (D-84).
     cases.push({ title: `with ${key}`, tag: typeSchema(base[key]), tagRequired: true, applied: group.flatMap((c) => part(c, 'else')) });
+    cases.push({ title: `without ${key}`, tag: { [ABSENT]: true }, tagRequired: false, applied: group.flatMap((c) => part(c, 'then')) });
   } else {
     const domain = domainOf(doc, schema, key);
     if (!domain)
@@ -216,7 +227,7 @@ function branches(doc, schema, group) {
     if (rest.length > 0 || !tagRequired) {
       cases.push({
         title: rest.length > 0 ? `${key} ${rest.map((v) => JSON.stringify(v)).join(', ')}${tagRequired ? '' : ' or absent'}` : `without ${key}`,
-        tag: rest.length > 0 ? narrowed(rest) : false,
+        tag: rest.length > 0 ? narrowed(rest) : { [ABSENT]: true },
         tagRequired: tagRequired,
         applied: group.flatMap((c) => part(c, 'else')),
       });
@@ -287,14 +298,17 @@ function branch(doc, schema, key, c) {
     if (!p || typeof p !== 'object') throw new ConditionalTypeError(`${at}: a then or else that is not a schema object has no exact type`);
     for (const k of Object.keys(p)) {
       if (ANNOTATIONS.has(k) || k === 'required' || k === 'properties' || (k === 'type' && p.type === 'object')) continue;
-      throw new ConditionalTypeError(`${at}: "${k}" in a then or else has no exact type (typed: required, and properties that are true, false, const, enum or a pattern with few values)`);
+      throw new ConditionalTypeError(
+        `${at}: "${k}" in a then or else has no exact type (typed: required, and properties that are true, false, const, enum or a pattern with few values)`,
+      );
     }
     for (const name of p.required ?? []) {
-      if (!(name in (schema.properties ?? {}))) throw new ConditionalTypeError(`${at}/required: "${name}" is not a property of the schema, so its type is unknown`);
+      if (!(name in (schema.properties ?? {})))
+        throw new ConditionalTypeError(`${at}/required: "${name}" is not a property of the schema, so its type is unknown`);
       rule(name).required = true;
     }
     for (const [name, sub] of Object.entries(p.properties ?? {})) {
-      const where = `${at}/properties/${escape(name)}`;
+      const where = `${at}/properties/${escapeToken(name)}`;
       if (!(name in (schema.properties ?? {}))) throw new ConditionalTypeError(`${where}: "${name}" is not a property of the schema, so its type is unknown`);
       if (isTrivial(sub)) continue;
       if (sub === false) {
@@ -313,7 +327,7 @@ function branch(doc, schema, key, c) {
     if (name === key) throw new ConditionalTypeError(`${c.applied[0]?.at}: a then or else that constrains its own guard's property has no exact type here`);
     if (r.forbidden && r.required) throw new ConditionalTypeError(`${c.applied[0]?.at}: "${name}" is both required and forbidden in the case ${c.title}`);
     if (r.values?.size === 0) throw new ConditionalTypeError(`${c.applied[0]?.at}: no value of "${name}" is left in the case ${c.title}`);
-    properties[name] = r.forbidden ? false : r.values ? narrowed([...r.values.values()]) : typeSchema(schema.properties[name]);
+    properties[name] = r.forbidden ? { [ABSENT]: true } : r.values ? narrowed([...r.values.values()]) : typeSchema(schema.properties[name]);
     if (r.required) required.push(name);
   }
   return { title: c.title, type: 'object', required, properties };
@@ -349,7 +363,9 @@ function allowedValues(doc, baseProperty, sub, where) {
       `${where}: the strings matching ${JSON.stringify(sub.pattern)}${own.pattern ? ` and ${JSON.stringify(own.pattern)}` : ''} are not a list of at most ${MAX_VALUES}, so the pattern has no exact type`,
     );
   }
-  throw new ConditionalTypeError(`${where}: ${keys.map((k) => `"${k}"`).join(', ')} has no exact type (typed: true, false, const, enum, or a pattern with few values)`);
+  throw new ConditionalTypeError(
+    `${where}: ${keys.map((k) => `"${k}"`).join(', ')} has no exact type (typed: true, false, const, enum, or a pattern with few values)`,
+  );
 }
 
 /**
