@@ -332,7 +332,15 @@ export interface components {
              * @enum {string}
              */
             tokenType: "COFT" | "ALTERNATE";
-        };
+        } & ({
+            TAVV: string;
+        } | {
+            TAVV?: undefined;
+            merchantTokenRequestorId: string;
+            /** @constant */
+            tokenType?: "COFT";
+            tokenUniqueReference: string;
+        });
         /**
          * WalletInfo
          * @description The wallet of a `WALLET` payment (section 2.9): pay from the balance (`PAY`), or add money with another instrument and pay (`ADDNAPAY`, which needs `addMoneyPaymentDetails`).
@@ -1186,7 +1194,18 @@ export interface components {
              * @enum {string}
              */
             cardPreAuthType?: "STANDARD_AUTH" | "DELAYED_AUTH";
-        } & (unknown & unknown);
+        } & ({
+            /** @enum {string} */
+            paymentMode: "BALANCE" | "SVC_DIGITAL_CREDIT";
+            svcSsoToken: string;
+        } | {
+            /** @enum {string} */
+            paymentMode: "UPI" | "CREDIT_CARD" | "DEBIT_CARD";
+            websiteName: components["schemas"]["Identifier"];
+        } | {
+            /** @enum {null} */
+            paymentMode?: null;
+        });
         /**
          * Pre-auth request
          * @description The pre-authorization request envelope (section 4.3). Closed: unknown fields are rejected.
@@ -1632,7 +1651,14 @@ export interface components {
             status: components["schemas"]["TransactionStatus"];
             /** @description Transaction token; only in the multi-step flow. */
             txnToken?: string;
-        } & (components["schemas"]["PreAuthResult"] & unknown);
+        } & (components["schemas"]["PreAuthResult"] & ({
+            /** @constant */
+            statusCode: "02";
+            txnToken: string;
+        } | {
+            /** @enum {string} */
+            statusCode: "01" | "100" | "118" | "130" | "151" | "156" | "158" | "159" | "161" | "165" | "227" | "237" | "238" | "240" | "243" | "267" | "274" | "303" | "327" | "334" | "343" | "344" | "345" | "350" | "357" | "403" | "501" | "GE_1041" | "GE_1007" | "GE_1026" | "GE_1035" | "GE_1073" | "VF_1009" | "WM_1003" | "SR_1004" | "WM_1006" | "P2P_1000" | "UDL_0014" | "UDL_0015" | "UDL_0016" | "UDL_0017" | "RWL_0001" | "RWL_2001" | "ATE_00042" | "305" | "330" | "332" | "703" | "704" | "801" | "802" | "803" | "804" | "805" | "806";
+        }));
         /**
          * Pre-auth response
          * @description The pre-authorization response envelope (section 4.3). Open to fields added later.
@@ -2446,7 +2472,29 @@ export interface components {
              */
             appInvokeDevice?: "3P" | "DEEPLINKQR";
             mandateAccountDetails?: components["schemas"]["MandateAccountDetails"];
-        } & (unknown & unknown & unknown)) & ({
+        } & (({
+            /** @constant */
+            subscriptionFrequencyUnit: "ONDEMAND";
+            subscriptionGraceDays?: undefined;
+        } | {
+            /** @enum {string} */
+            subscriptionFrequencyUnit: "DAY" | "WEEK" | "MONTH" | "BI_MONTHLY" | "QUARTER" | "SEMI_ANNUALLY" | "YEAR";
+        }) & ({
+            /** @enum {string} */
+            subscriptionPaymentMode: "CC" | "DC";
+            /** @enum {string} */
+            subscriptionGraceDays?: "0" | "1" | "2" | "3" | "00" | "01" | "02" | "03" | "000" | "001" | "002" | "003";
+        } | {
+            /** @constant */
+            subscriptionPaymentMode: "BANK_MANDATE";
+            /** @constant */
+            subscriptionEnableRetry?: "0";
+            subscriptionGraceDays?: undefined;
+            subscriptionRetryCount?: undefined;
+        } | {
+            /** @constant */
+            subscriptionPaymentMode?: "UPI";
+        }))) & ({
             /** @constant */
             subscriptionAmountType: "FIX";
         } | {

@@ -36,7 +36,7 @@ ${HEADER} \`npm run check:generated\` fails when these files differ from what op
 | file | what it is |
 |---|---|
 | \`openapi.yaml\`, \`openapi.json\` | the bundled contract: one document, components referenced by name |
-| \`openapi.d.ts\` | TypeScript types (openapi-typescript): \`paths\`, \`webhooks\`, \`components\`, \`operations\` |
+| \`openapi.d.ts\` | TypeScript types (openapi-typescript): \`paths\`, \`webhooks\`, \`components\`, \`operations\`; the contract's \`if\`/\`then\` rules are unions (DECISIONS.md, D-83) |
 | \`validators.js\`, \`validators.d.ts\` | precompiled AJV validators (JSON Schema 2020-12, strict), one per operation and direction: \`initiatePaymentRequest\`, \`initiatePaymentResponse\`, ...; they stop at the first problem |
 | \`validators/<name>.js\`, \`validators/<name>.detailed.js\` (and their \`.d.ts\`) | the same validators, one module per operation and direction (a request's with the validators of its query and path parameters, \`<operationId>Query\`, \`<operationId>Path\`), so that a program or a bundle takes only the operations it uses; \`.detailed\` reports every problem. Without AJV's messages: \`validate()\` words the problems |
 | \`validators/<operationId>.js\` (and its \`.d.ts\`) | an operation's four modules by role (\`request\`, \`requestDetailed\`, \`response\`, \`responseDetailed\`): what the package's \`gateway-contract/validators/<operationId>\` validates with |
