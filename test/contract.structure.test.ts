@@ -1,7 +1,9 @@
 // The shape of the contract itself: operations at the description's paths on their own hosts,
 // authentication in the head, every component titled and described, every enum value documented.
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { bundledContract, operationsOf, walk } from './helpers/contract.js';
+import { parse as parseYaml } from 'yaml';
+import { bundledContract, operationsOf, root, walk } from './helpers/contract.js';
 
 const doc = await bundledContract();
 
@@ -22,6 +24,13 @@ describe('document', () => {
       createSubscription: { path: '/aoa-subscription/api/v2/subscription/create', server: '{router_url}' },
       notifyTokenStatus: { path: 'tokenStatusNotification', server: null },
     });
+  });
+
+  it('names each path file after its operation (openapi/paths/<operationId>.yaml)', () => {
+    const files = readdirSync(`${root}openapi/paths`).sort();
+    const named = files.map((file) => `${parseYaml(readFileSync(`${root}openapi/paths/${file}`, 'utf8')).post.operationId}.yaml`);
+    expect(files).toEqual(named);
+    expect(files).toHaveLength(6);
   });
 
   it('declares the query and path parameters of the description', () => {
