@@ -69,6 +69,27 @@ describe('components', () => {
     }
   });
 
+  it('names each envelope <OperationId>Request and <OperationId>Response; an old name is a deprecated alias (D-79)', () => {
+    const upper = (id: string) => id[0].toUpperCase() + id.slice(1);
+    for (const { operationId, kind, op } of operationsOf(doc)) {
+      if (kind === 'webhook') continue;
+      expect(op.requestBody.content['application/json'].schema.$ref, operationId).toBe(`#/components/schemas/${upper(operationId)}Request`);
+      expect(op.responses['200'].content['application/json'].schema.$ref, operationId).toBe(`#/components/schemas/${upper(operationId)}Response`);
+    }
+    const aliases = Object.entries<any>(doc.components.schemas).filter(([, schema]) => schema.$ref !== undefined);
+    expect(Object.fromEntries(aliases.map(([name, schema]) => [name, schema.$ref]))).toEqual({
+      PaymentRequest: '#/components/schemas/InitiatePaymentRequest',
+      PaymentResponse: '#/components/schemas/InitiatePaymentResponse',
+      PreAuthRequest: '#/components/schemas/PreAuthorizeRequest',
+      PreAuthResponse: '#/components/schemas/PreAuthorizeResponse',
+    });
+    for (const [name, schema] of aliases) {
+      expect(Object.keys(schema).sort(), name).toEqual(['$ref', 'deprecated', 'description', 'title']);
+      expect(schema.deprecated, name).toBe(true);
+      expect(schema.description, name).toContain('next major version of the contract');
+    }
+  });
+
   it('every resource of section 2 is a component of its own', () => {
     const resources = [
       'ResultInfo',

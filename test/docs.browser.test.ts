@@ -113,7 +113,7 @@ describe.skipIf(!available)('the reference docs in Chromium, offline', () => {
 
   it('shows each variant of the pay body by its title', async () => {
     await open('Pay an order', 'Payments');
-    const ref: string = doc.components.schemas.PaymentRequest.properties.body.$ref;
+    const ref: string = doc.components.schemas.InitiatePaymentRequest.properties.body.$ref;
     const variants: { title: string }[] = doc.components.schemas[ref.slice(ref.lastIndexOf('/') + 1)].oneOf;
     expect(variants.length).toBeGreaterThan(5);
     for (const v of variants) await page.getByText(v.title, { exact: true }).first().waitFor({ timeout: TIMEOUT });
