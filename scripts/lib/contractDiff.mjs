@@ -487,7 +487,7 @@ function componentNamed(ref) {
  * it but annotations (title, description, `deprecated`, extensions), or undefined (D-79).
  * @param {unknown} schema
  */
-export function aliasOf(schema) {
+function aliasOf(schema) {
   if (!schema || typeof schema !== 'object' || Array.isArray(schema)) return undefined;
   const keys = Object.keys(schema);
   if (!keys.every((k) => k === '$ref' || k === 'deprecated' || ANNOTATION_KEYWORDS.has(k) || k.startsWith('x-'))) return undefined;
