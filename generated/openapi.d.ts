@@ -662,6 +662,30 @@ export interface components {
          */
         SubscriptionId: string;
         /**
+         * Pay request (old name)
+         * @deprecated
+         * @description Deprecated alias of `InitiatePaymentRequest`, the name that follows the pattern `<OperationId>Request`: code that names `PaymentRequest` still compiles. It goes at the next major version of the contract; name `InitiatePaymentRequest` instead (DECISIONS.md, D-79).
+         */
+        PaymentRequest: components["schemas"]["InitiatePaymentRequest"];
+        /**
+         * Pay response (old name)
+         * @deprecated
+         * @description Deprecated alias of `InitiatePaymentResponse`, the name that follows the pattern `<OperationId>Response`: code that names `PaymentResponse` still compiles. It goes at the next major version of the contract; name `InitiatePaymentResponse` instead (DECISIONS.md, D-79).
+         */
+        PaymentResponse: components["schemas"]["InitiatePaymentResponse"];
+        /**
+         * Pre-auth request (old name)
+         * @deprecated
+         * @description Deprecated alias of `PreAuthorizeRequest`, the name that follows the pattern `<OperationId>Request`: code that names `PreAuthRequest` still compiles. It goes at the next major version of the contract; name `PreAuthorizeRequest` instead (DECISIONS.md, D-79).
+         */
+        PreAuthRequest: components["schemas"]["PreAuthorizeRequest"];
+        /**
+         * Pre-auth response (old name)
+         * @deprecated
+         * @description Deprecated alias of `PreAuthorizeResponse`, the name that follows the pattern `<OperationId>Response`: code that names `PreAuthResponse` still compiles. It goes at the next major version of the contract; name `PreAuthorizeResponse` instead (DECISIONS.md, D-79).
+         */
+        PreAuthResponse: components["schemas"]["PreAuthorizeResponse"];
+        /**
          * Identifier
          * @description Visible characters only: no control character, line separator or invisible formatting character.
          *     An identifier the merchant sends where the description gives no character set (merchant ids,
@@ -1210,7 +1234,7 @@ export interface components {
          * Pre-auth request
          * @description The pre-authorization request envelope (section 4.3). Closed: unknown fields are rejected.
          */
-        PreAuthRequest: {
+        PreAuthorizeRequest: {
             head: components["schemas"]["PreAuthRequestHead"];
             body: components["schemas"]["PreAuthRequestBody"];
         };
@@ -1663,7 +1687,7 @@ export interface components {
          * Pre-auth response
          * @description The pre-authorization response envelope (section 4.3). Open to fields added later.
          */
-        PreAuthResponse: {
+        PreAuthorizeResponse: {
             head: components["schemas"]["PreAuthResponseHead"];
             body: components["schemas"]["PreAuthResponseBody"];
         };
@@ -1955,7 +1979,7 @@ export interface components {
          * Pay request
          * @description The pay request envelope (section 4.5). Closed: unknown fields are rejected.
          */
-        PaymentRequest: {
+        InitiatePaymentRequest: {
             head: components["schemas"]["PaymentRequestHead"];
             body: components["schemas"]["PaymentRequestBody"];
         };
@@ -2128,7 +2152,7 @@ export interface components {
          * Pay response
          * @description The pay response envelope (section 4.5). Open to fields added later.
          */
-        PaymentResponse: {
+        InitiatePaymentResponse: {
             head: components["schemas"]["PaymentResponseHead"];
             body: components["schemas"]["PaymentResponseBody"];
         };
@@ -3054,7 +3078,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PreAuthRequest"];
+                "application/json": components["schemas"]["PreAuthorizeRequest"];
             };
         };
         responses: {
@@ -3064,7 +3088,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PreAuthResponse"];
+                    "application/json": components["schemas"]["PreAuthorizeResponse"];
                 };
             };
         };
@@ -3113,7 +3137,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PaymentRequest"];
+                "application/json": components["schemas"]["InitiatePaymentRequest"];
             };
         };
         responses: {
@@ -3123,7 +3147,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PaymentResponse"];
+                    "application/json": components["schemas"]["InitiatePaymentResponse"];
                 };
             };
         };

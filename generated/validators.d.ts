@@ -20,9 +20,9 @@ export declare const createSubscriptionRequest: CompiledValidator;
 export declare const createSubscriptionResponse: CompiledValidator;
 /** Validates against `#/components/parameterSets/initiatePaymentQuery`. */
 export declare const initiatePaymentQuery: CompiledValidator;
-/** Validates against `#/components/schemas/PaymentRequest`. */
+/** Validates against `#/components/schemas/InitiatePaymentRequest`. */
 export declare const initiatePaymentRequest: CompiledValidator;
-/** Validates against `#/components/schemas/PaymentResponse`. */
+/** Validates against `#/components/schemas/InitiatePaymentResponse`. */
 export declare const initiatePaymentResponse: CompiledValidator;
 /** Validates against `#/components/schemas/ListSubscriptionsRequest`. */
 export declare const listSubscriptionsRequest: CompiledValidator;
@@ -38,9 +38,9 @@ export declare const modifyOrderResponse: CompiledValidator;
 export declare const notifyTokenStatusRequest: CompiledValidator;
 /** Validates against `#/components/schemas/TokenStatusNotificationReply`. */
 export declare const notifyTokenStatusResponse: CompiledValidator;
-/** Validates against `#/components/schemas/PreAuthRequest`. */
+/** Validates against `#/components/schemas/PreAuthorizeRequest`. */
 export declare const preAuthorizeRequest: CompiledValidator;
-/** Validates against `#/components/schemas/PreAuthResponse`. */
+/** Validates against `#/components/schemas/PreAuthorizeResponse`. */
 export declare const preAuthorizeResponse: CompiledValidator;
 /** Validates against `#/components/parameterSets/tokenizeCardPath`. */
 export declare const tokenizeCardPath: CompiledValidator;

@@ -155,6 +155,16 @@ describe('NDJSON', () => {
     expect(result.stdout).not.toContain('5817');
   });
 
+  it('github: prints its summary once, on standard output with the workflow commands', async () => {
+    const good = { operationId: 'preAuthorize', direction: 'request', payload: find('preAuthorize').payload, name: 'pre-auth' };
+    const valid = await runCli(['validate', '--ndjson', '-', '--format', 'github'], ndjson([good, good]));
+    expect(valid).toEqual({ status: 0, stdout: '2 payloads: 2 valid, 0 invalid\n', stderr: '' });
+    const invalid = await runCli(['validate', '--ndjson', '-', '--format', 'github'], ndjson([good, 'not json']));
+    expect(invalid.status).toBe(1);
+    expect(invalid.stdout).toMatch(/^::error .*\n2 payloads: 1 valid, 1 invalid\n$/);
+    expect(invalid.stderr).toBe('');
+  });
+
   it('places problems in the NDJSON file on the line of the record', async () => {
     const bad = structuredClone(pay.payload);
     bad.body.paymentMode = 'BARTER';

@@ -153,6 +153,12 @@ describe('gateway-contract operations and --help', () => {
     expect(JSON.parse(json.stdout)).toHaveLength(7);
   });
 
+  it('prints the package version with --version and -v, and says so in --help', async () => {
+    const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+    for (const flag of ['--version', '-v']) expect(await runCli([flag]), flag).toEqual({ status: 0, stdout: `${version}\n`, stderr: '' });
+    expect((await runCli(['--help'])).stdout).toMatch(/^ {2}-v, --version {2,}Print the version of the package\.$/m);
+  });
+
   it('has --help on every command', async () => {
     const top = await runCli(['--help']);
     expect(top.status).toBe(0);

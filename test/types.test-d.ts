@@ -207,6 +207,18 @@ describe('generated types', () => {
     void [pending, pendingWithout, blocked];
   });
 
+  it('each envelope is named <OperationId>Request or <OperationId>Response; the old names are the same types (D-79)', () => {
+    expectTypeOf<Schemas['InitiatePaymentRequest']>().toEqualTypeOf<RequestOf<'initiatePayment'>>();
+    expectTypeOf<Schemas['InitiatePaymentResponse']>().toEqualTypeOf<ResponseOf<'initiatePayment'>>();
+    expectTypeOf<Schemas['PreAuthorizeRequest']>().toEqualTypeOf<RequestOf<'preAuthorize'>>();
+    expectTypeOf<Schemas['PreAuthorizeResponse']>().toEqualTypeOf<ResponseOf<'preAuthorize'>>();
+    // Deprecated aliases until the next major version of the contract: a merchant's code that names them compiles.
+    expectTypeOf<Schemas['PaymentRequest']>().toEqualTypeOf<Schemas['InitiatePaymentRequest']>();
+    expectTypeOf<Schemas['PaymentResponse']>().toEqualTypeOf<Schemas['InitiatePaymentResponse']>();
+    expectTypeOf<Schemas['PreAuthRequest']>().toEqualTypeOf<Schemas['PreAuthorizeRequest']>();
+    expectTypeOf<Schemas['PreAuthResponse']>().toEqualTypeOf<Schemas['PreAuthorizeResponse']>();
+  });
+
   it('result codes narrow per operation', () => {
     expectTypeOf<ResultCodeOf<'modifyOrder'>>().toEqualTypeOf<
       '0000' | '1006' | '501' | '2013' | '2014' | '1011' | '2222' | '1001' | '1012' | '1111' | '2007' | '410' | '201'

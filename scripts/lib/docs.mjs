@@ -40,6 +40,31 @@ const REMOTE_LOGO = /https:\/\/cdn\.redoc\.ly\/redoc\/logo-mini(?:-full)?\.svg/g
 const INLINE_LOGO = `data:image/svg+xml,${encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" width="52" height="14"><text x="0" y="11" font-family="sans-serif" font-size="11" fill="#555">Redocly</text></svg>')}`;
 
 /**
+ * The page's own layout rules, placed last in its head: each selector more specific than Redoc's
+ * single-class rules (which its script may insert later), and `!important` where Redoc's doubled
+ * class (`.a.a`) sets the code block's padding through variables set at several levels:
+ * - short code in the tables (result codes, statuses, next-step actions, example names) never
+ *   breaks inside a word, and a table wider than the middle panel scrolls instead of squeezing it;
+ * - a code block's copy button has a row of its own above the code, so it covers no line;
+ * - a long code line scrolls sideways, with room after its last character and a scroll bar one
+ *   can see and grab.
+ */
+const LAYOUT_CSS = `
+.md-table-wrapper[class] { overflow-x: auto; }
+.md-table-wrapper td code, .md-table-wrapper th code { white-space: nowrap; overflow-wrap: normal; word-break: normal; }
+div.code-block-header[data-component-name="CodeBlock/CodeBlockControls"] { position: static; display: flex; justify-content: flex-end; }
+pre { overflow-x: auto !important; padding-right: 20px !important; }
+:root pre::-webkit-scrollbar { height: 10px; }
+`;
+
+/** The page with its layout rules, before the first `</head>` (Redoc's script holds that text too, later). @param {string} html */
+function withLayout(html) {
+  const at = html.indexOf('</head>');
+  if (at < 0) throw new Error('build-docs: the page has no </head>');
+  return `${html.slice(0, at)}<style id="gateway-contract-layout">${LAYOUT_CSS}</style>\n${html.slice(at)}`;
+}
+
+/**
  * The "Changes in <version>" section of the page: the CHANGELOG.md section of the contract's own
  * version, or nothing when the version has none (not released yet).
  * @param {any} doc @param {string | null | undefined} changelog the content of CHANGELOG.md
@@ -141,7 +166,7 @@ export async function buildDocs(doc, root) {
       { cwd: work, encoding: 'utf8', env: REDOC_ENV },
     );
     if (run.status !== 0) throw new Error(`build-docs failed: ${run.stderr || run.stdout}`);
-    const html = (await readFile(output, 'utf8')).replace(REMOTE_LOGO, INLINE_LOGO);
+    const html = withLayout((await readFile(output, 'utf8')).replace(REMOTE_LOGO, INLINE_LOGO));
     if (!html.includes('"disableTelemetry":true')) throw new Error('build-docs: the page would send telemetry (disableTelemetry was not applied)');
     return {
       'docs/index.html': html,

@@ -1,5 +1,6 @@
 // The command line: `gateway-contract <command> ...`. Each command has --help. Exit codes:
 // 0 success or valid, 1 invalid or unreadable payload (or a failed check), 2 usage error.
+import { PACKAGE_VERSION } from '../packageInfo.js';
 import type { Command, Io } from './options.js';
 import { UsageError } from './options.js';
 
@@ -34,6 +35,10 @@ function overview(): string {
     'Commands:',
     ...Object.entries(commands).map(([n, c]) => `  ${n.padEnd(width)}  ${c.summary}`),
     '',
+    'Options:',
+    '  -h, --help     Print this overview.',
+    '  -v, --version  Print the version of the package.',
+    '',
     'Run "gateway-contract <command> --help" for a command\'s options.',
   ].join('\n');
 }
@@ -53,6 +58,10 @@ export async function main(argv: string[], io: Io): Promise<number> {
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     io.stdout.write(`${overview()}\n`);
     return name === undefined ? 2 : 0;
+  }
+  if (name === '--version' || name === '-v') {
+    io.stdout.write(`${PACKAGE_VERSION}\n`);
+    return 0;
   }
   const entry = Object.hasOwn(commands, name) ? commands[name] : undefined;
   if (!entry) {

@@ -5,7 +5,7 @@
 // the contract's generated `paths` check them. This file maps a call's arguments into a request
 // and its answer into a result; send.ts sends it (signing, time limit, redirects, size limit,
 // retries); observe.ts and tracing.ts tell the hooks, the logger and tracing about each attempt.
-import createClient, { type Client } from 'openapi-fetch';
+import createClient, { type Client, type RequestBodyOption } from 'openapi-fetch';
 import { type OperationInfo, operations } from '../../generated/operations.js';
 import type { Signer } from '../signing/checksum.js';
 import { ResponseValidationError } from '../transport/errors.js';
@@ -132,6 +132,9 @@ function baseUrlOf(url: unknown, name: string): string {
 /** The options of operation O's POST: its parameters and envelope, as the contract types them, and how it is sent. */
 type PostInit<O extends ClientOperationId> = Delivery & { params: Operations[O]['parameters']; body: RequestOf<O> };
 
+/** The pre-auth envelope as openapi-fetch 0.17 types it (see the preAuthorize route). */
+type PreAuthBodyAsSent = RequestBodyOption<paths['/order/v2/preAuth']['post']>['body'];
+
 /** What the client knows of one operation beyond the index: how its arguments fill the request. */
 interface Route<O extends ClientOperationId> {
   /** The path and query parameters, from the arguments; `requestId()` is the call's request id (see `requestId`). */
@@ -154,7 +157,11 @@ const routes: { [O in ClientOperationId]: Route<O> } = {
   },
   preAuthorize: {
     params: () => ({}),
-    post: (api, init) => api.POST('/order/v2/preAuth', init),
+    // openapi-fetch 0.17 types a request property that can only be null as `?: never`
+    // (openapi-ts/openapi-typescript#2717): here the branch of a pre-auth with no payment mode,
+    // `paymentMode?: null`. The envelope is given as openapi-fetch types this operation's body; the
+    // caller's argument keeps the contract's type (docs/decisions.md, D-75).
+    post: (api, init) => api.POST('/order/v2/preAuth', { ...init, body: init.body as PreAuthBodyAsSent }),
   },
   listSubscriptions: {
     params: () => ({}),

@@ -119,7 +119,7 @@ function present(validators: ValidatorModule, name: string): CompiledValidator {
 /** One direction of an operation: the validators of its payload and, for requests, of its parameters. */
 interface Side {
   direction: Direction;
-  /** The schema the payload is validated against (`PaymentRequest`). */
+  /** The schema the payload is validated against (`InitiatePaymentRequest`). */
   schema: string;
   /** Stops at the first problem. */
   first: CompiledValidator;

@@ -53,7 +53,7 @@ export const validateCommand: Command = {
     `  --format <format>      ${REPORT_FORMATS.join(', ')} (default: text on a terminal, json otherwise):`,
     '                         text: a readable report; json: one JSON object per problem, with the case name;',
     '                         junit: JUnit XML, a testsuite per operation and direction; sarif: SARIF 2.1.0;',
-    '                         github: GitHub Actions annotations (::error file=...,line=...::)',
+    '                         github: GitHub Actions annotations (::error file=...,line=...::), then the summary',
     '  --output <file>        write the report to <file>; standard output gets the summary',
     '  --query name=value     a query parameter of every request (repeatable), e.g. --query mid=M1 --query orderId=O1',
     '  --path name=value      a path parameter of every request (repeatable), e.g. --path mid=M1',
