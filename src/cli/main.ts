@@ -6,7 +6,11 @@ import { UsageError } from './options.js';
 
 export type { Io };
 
-/** The commands, each loaded only when it runs: `validate` in CI does not load the sandbox or the mock. */
+/**
+ * The commands, each loaded only when it runs: `validate` in CI does not load the sandbox or the
+ * mock. A run of many payloads is held to at most 3x a bare `node -e 0` (bench/batch.mjs); loading
+ * the sandbox alone costs more than Node's own start (bench/startup.mjs).
+ */
 const commands: Record<string, { summary: string; load: () => Promise<Command> }> = {
   validate: {
     summary: 'Validate payloads against the contract: files, directories, globs, NDJSON or recorded traffic (HAR).',

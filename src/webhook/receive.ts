@@ -23,11 +23,18 @@ import { validateRequest } from '../validation/operations/notifyTokenStatus.js';
 import type { ValidationIssue } from '../validation/operationValidation.js';
 import { resultCodeFor } from '../validation/resultCodeRules.js';
 import { fetchHandler, nodeHandler, type ReceiverCore, type TokenStatusHandler, type WebhookRejected } from './adapters.js';
-import { WEBHOOK_DEFAULTS } from './defaults.js';
-import { createMemoryReplayStore, type ReplayStore } from './replayStore.js';
+import { createMemoryReplayStore, DEFAULT_MAX_ENTRIES, type ReplayStore } from './replayStore.js';
 import { type ReplyCode, replyFor } from './reply.js';
 
-export { createMemoryReplayStore, type ReplayStore, WEBHOOK_DEFAULTS };
+export { createMemoryReplayStore, type ReplayStore };
+
+/** Defaults: see docs/decisions.md, D-35. */
+export const WEBHOOK_DEFAULTS = Object.freeze({
+  replayWindowMs: 24 * 60 * 60 * 1000,
+  maxClockSkewMs: 5 * 60 * 1000,
+  maxBytes: 1024 * 1024,
+  maxRemembered: DEFAULT_MAX_ENTRIES,
+});
 
 /** A token status notification as the service sent it: `{ head, body: { mid, tokenInfo } }`. */
 export type TokenStatusEvent = RequestOf<'notifyTokenStatus'>;

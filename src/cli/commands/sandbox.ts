@@ -1,5 +1,4 @@
-// `gateway-contract sandbox`: the job of `npm run sandbox`. The sandbox itself is loaded only when
-// the command runs, so the other commands start as fast as before.
+// `gateway-contract sandbox`: the job of `npm run sandbox`.
 
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
@@ -13,6 +12,7 @@ import {
   DEFAULT_WEBHOOK_RETRY,
   MAX_WEBHOOK_CONCURRENCY,
 } from '../../sandbox/config.js';
+import { startSandbox } from '../../sandbox/startSandbox.js';
 import { type Command, UsageError, usageError as usage, wholeNumber } from '../options.js';
 
 export const sandboxCommand: Command = {
@@ -85,7 +85,6 @@ export const sandboxCommand: Command = {
       }
     }
     const cardPrivateKeyPem = values['card-key'] ? await read(values['card-key'], 'the card key') : undefined;
-    const { startSandbox } = await import('../../sandbox/startSandbox.js');
     let sandbox: Awaited<ReturnType<typeof startSandbox>>;
     try {
       sandbox = await startSandbox({
