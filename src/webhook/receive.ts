@@ -219,8 +219,9 @@ interface Pending {
 /** A call of the store, bounded: its value, or why there is none. */
 type StoreOutcome<T> = { ok: true; value: T } | { ok: false; outcome: 'failed' | 'timeout' | 'full'; error?: unknown };
 
-/** When a release that failed is tried again (milliseconds after the failure before): about 17 s in all. */
-const RELEASE_RETRY_DELAYS = [100, 200, 400, 800, 1_500, 2_000, 2_000, 2_000, 2_000, 2_000, 2_000, 2_000];
+/** An owed release is tried at once, then after 50 ms, each wait doubling up to 1 s: for about 2 minutes in all. */
+const RELEASE_RETRIES = 125;
+const releaseDelay = (attempt: number) => (attempt === 0 ? 0 : Math.min(1_000, 25 * 2 ** attempt));
 /** Releases waiting for a retry, at most (each holds a key and an owner, about 200 bytes). */
 const MAX_PENDING_RELEASES = 10_000;
 
@@ -250,7 +251,11 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
   if (typeof store?.claim !== 'function' || typeof store.release !== 'function') {
     throw new TypeError('store must have claim(key, ttlMs, owner) and release(key, owner) (docs/webhook-stores.md).');
   }
-  let pendingReleases = 0;
+  /**
+   * Keys this receiver owes a release: the store failed while they were released or claimed. Key ->
+   * the owner, and when the call whose outcome is unknown is over (a claim may still be carried out).
+   */
+  const owed = new Map<string, { owner: string; settled: Promise<unknown> }>();
 
   const reject = (code: ReplyCode, issues: ValidationIssue[]): WebhookRejected => ({ accepted: false, code, reply: replyFor(code, now()), issues });
 
@@ -281,27 +286,60 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
     return { result, settled: pending.then(noop, noop) };
   }
 
-  /** Releases `owner`'s claim of `key`: true when the store said so; otherwise tried again later, bounded. */
+  /** Releases `owner`'s claim of `key`: true when the store said so; otherwise owed, and tried again later. */
   async function release(key: string, owner: string): Promise<boolean> {
     const { result } = await call(() => store.release(key, owner));
-    if (result.ok) return true;
+    if (result.ok) {
+      if (owed.get(key)?.owner === owner) owed.delete(key);
+      return true;
+    }
     publishStore({ operation: 'release', outcome: result.outcome, ...errorName(result.error) });
-    releaseLater(key, owner, 0);
+    owe(key, owner);
     return false;
   }
 
-  function releaseLater(key: string, owner: string, attempt: number): void {
-    const delay = RELEASE_RETRY_DELAYS[attempt];
-    if (delay === undefined || pendingReleases >= MAX_PENDING_RELEASES) {
+  /**
+   * Tries a release again, once `settled` (the call that left it unknown is over), until the store
+   * answers (bounded: RELEASE_RETRIES, MAX_PENDING_RELEASES). A delivery of the key to this receiver
+   * meanwhile pays the debt first (payDebt), so that the claim this receiver left does not refuse it.
+   */
+  function owe(key: string, owner: string, settled: Promise<unknown> = Promise.resolve()): void {
+    if (owed.get(key)?.owner === owner) return;
+    if (owed.size >= MAX_PENDING_RELEASES) {
       publishStore({ operation: 'release', outcome: 'gaveUp' });
       return;
     }
-    pendingReleases++;
-    setTimeout(async () => {
-      pendingReleases--;
-      const { result } = await call(() => store.release(key, owner));
-      if (!result.ok) releaseLater(key, owner, attempt + 1);
-    }, delay);
+    const debt = { owner, settled };
+    owed.set(key, debt);
+    const retry = (attempt: number) => {
+      setTimeout(async () => {
+        if (owed.get(key) !== debt) return; // paid by a delivery meanwhile
+        const { result } = await call(() => store.release(key, owner));
+        if (result.ok) {
+          if (owed.get(key) === debt) owed.delete(key);
+        } else if (attempt + 1 < RELEASE_RETRIES) retry(attempt + 1);
+        else {
+          owed.delete(key);
+          publishStore({ operation: 'release', outcome: 'gaveUp' });
+        }
+      }, releaseDelay(attempt));
+    };
+    void settled.then(() => retry(0));
+  }
+
+  /**
+   * Pays a release owed on `key`, if any, once the call that left it unknown is over (waited for at
+   * most storeTimeoutMs): false when it cannot be paid now.
+   */
+  async function payDebt(key: string): Promise<boolean> {
+    const debt = owed.get(key);
+    if (debt === undefined) return true;
+    const over = await call(() => debt.settled.then(() => true));
+    if (!over.result.ok) return false;
+    const { result } = await call(() => store.release(key, debt.owner));
+    if (!result.ok) return false;
+    if (owed.get(key) === debt) owed.delete(key);
+    return true;
   }
 
   /**
@@ -314,6 +352,10 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
     const claimed: string[] = [];
     let full = false;
     for (const key of keys) {
+      if (!(await payDebt(key))) {
+        await Promise.all(claimed.map((k) => release(k, owner)));
+        return reject('500', [{ ...STORE_FAILED }]);
+      }
       const { result, settled } = await call(() => store.claim(key, replayWindowMs, owner));
       if (result.ok && result.value === true) {
         claimed.push(key);
@@ -331,7 +373,8 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
         continue;
       }
       await Promise.all(claimed.map((k) => release(k, owner)));
-      void settled.then(() => release(key, owner));
+      // Owed at once (a delivery of the key here pays it first), released once the call is over.
+      owe(key, owner, settled);
       return reject('500', [{ ...STORE_FAILED }]);
     }
     if (!full) return 'won';
