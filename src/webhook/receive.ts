@@ -255,7 +255,15 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
    * Keys this receiver owes a release: the store failed while they were released or claimed. Key ->
    * the owner, and when the call whose outcome is unknown is over (a claim may still be carried out).
    */
-  const owed = new Map<string, { owner: string; settled: Promise<unknown> }>();
+  const owed = new Map<string, Map<string, Promise<unknown>>>();
+  let owedCount = 0;
+  const isOwed = (key: string, owner: string) => owed.get(key)?.has(owner) === true;
+  function paid(key: string, owner: string): void {
+    const owners = owed.get(key);
+    if (!owners?.delete(owner)) return;
+    owedCount--;
+    if (owners.size === 0) owed.delete(key);
+  }
 
   const reject = (code: ReplyCode, issues: ValidationIssue[]): WebhookRejected => ({ accepted: false, code, reply: replyFor(code, now()), issues });
 
@@ -290,7 +298,7 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
   async function release(key: string, owner: string): Promise<boolean> {
     const { result } = await call(() => store.release(key, owner));
     if (result.ok) {
-      if (owed.get(key)?.owner === owner) owed.delete(key);
+      paid(key, owner);
       return true;
     }
     publishStore({ operation: 'release', outcome: result.outcome, ...errorName(result.error) });
@@ -304,22 +312,23 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
    * meanwhile pays the debt first (payDebt), so that the claim this receiver left does not refuse it.
    */
   function owe(key: string, owner: string, settled: Promise<unknown> = Promise.resolve()): void {
-    if (owed.get(key)?.owner === owner) return;
-    if (owed.size >= MAX_PENDING_RELEASES) {
+    if (isOwed(key, owner)) return;
+    if (owedCount >= MAX_PENDING_RELEASES) {
       publishStore({ operation: 'release', outcome: 'gaveUp' });
       return;
     }
-    const debt = { owner, settled };
-    owed.set(key, debt);
+    const owners = owed.get(key) ?? new Map<string, Promise<unknown>>();
+    owners.set(owner, settled);
+    owed.set(key, owners);
+    owedCount++;
     const retry = (attempt: number) => {
       setTimeout(async () => {
-        if (owed.get(key) !== debt) return; // paid by a delivery meanwhile
+        if (!isOwed(key, owner)) return; // paid by a delivery meanwhile
         const { result } = await call(() => store.release(key, owner));
-        if (result.ok) {
-          if (owed.get(key) === debt) owed.delete(key);
-        } else if (attempt + 1 < RELEASE_RETRIES) retry(attempt + 1);
+        if (result.ok) paid(key, owner);
+        else if (attempt + 1 < RELEASE_RETRIES) retry(attempt + 1);
         else {
-          owed.delete(key);
+          paid(key, owner);
           publishStore({ operation: 'release', outcome: 'gaveUp' });
         }
       }, releaseDelay(attempt));
@@ -328,17 +337,19 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
   }
 
   /**
-   * Pays a release owed on `key`, if any, once the call that left it unknown is over (waited for at
-   * most storeTimeoutMs): false when it cannot be paid now.
+   * Pays the releases owed on `key`, if any, once the calls that left them unknown are over (each
+   * waited for at most storeTimeoutMs): false when one cannot be paid now.
    */
   async function payDebt(key: string): Promise<boolean> {
-    const debt = owed.get(key);
-    if (debt === undefined) return true;
-    const over = await call(() => debt.settled.then(() => true));
-    if (!over.result.ok) return false;
-    const { result } = await call(() => store.release(key, debt.owner));
-    if (!result.ok) return false;
-    if (owed.get(key) === debt) owed.delete(key);
+    const owners = owed.get(key);
+    if (owners === undefined) return true;
+    for (const [owner, settled] of [...owners]) {
+      const over = await call(() => settled.then(() => true));
+      if (!over.result.ok) return false;
+      const { result } = await call(() => store.release(key, owner));
+      if (!result.ok) return false;
+      paid(key, owner);
+    }
     return true;
   }
 
