@@ -511,7 +511,10 @@ describe('a replay store that fails', () => {
   function faulty() {
     const memory = createMemoryReplayStore();
     const state = {
-      claim: 'ok' as 'ok' | 'throw' | 'reject' | 'hang' | 'late' | 'maybe' | 'answer',
+      claim: 'ok' as 'ok' | 'throw' | 'reject' | 'hang' | 'late' | 'maybe' | 'maybeTogether' | 'answer',
+      /** For maybeTogether: claims wait here until two have arrived. */
+      arrived: 0,
+      together: undefined as (() => void) | undefined,
       release: 'ok' as 'ok' | 'reject' | 'onceReject',
       late: [] as Promise<boolean>[],
       releases: [] as string[],
@@ -537,6 +540,19 @@ describe('a replay store that fails', () => {
             // Carried out, but the answer is lost (a connection dropped after the write).
             memory.claim(key, ttlMs, owner);
             return Promise.reject(new Error('socket closed'));
+          case 'maybeTogether': {
+            // The same, for two claims in the store at once.
+            memory.claim(key, ttlMs, owner);
+            const both = new Promise<void>((resolve) => {
+              const previous = state.together;
+              state.together = () => {
+                previous?.();
+                resolve();
+              };
+            });
+            if (++state.arrived === 2) state.together?.();
+            return both.then(() => Promise.reject(new Error('socket closed')));
+          }
           default:
             return memory.claim(key, ttlMs, owner);
         }
@@ -597,6 +613,20 @@ describe('a replay store that fails', () => {
       expectReply(await post(handle, notification().text), '406');
       expect(ran).toBe(1);
     }
+  });
+
+  it('two deliveries of one notification whose claims both end unknown: both owners’ releases are owed and paid', async () => {
+    const { store, state, memory } = faulty();
+    state.claim = 'maybeTogether';
+    state.release = 'reject';
+    const r = receiver({ store });
+    const { text } = notification();
+    const verdicts = await Promise.all([r.receive(text), r.receive(text)]);
+    for (const v of verdicts) expectRejected(v, '500', '', 'replayStore');
+    expect(memory.size).toBe(1); // the signature's key, held by the first owner
+    state.release = 'ok';
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(memory.size).toBe(0);
   });
 
   it('a handler that fails releases the claim; a release that fails is tried again until the store answers', async () => {

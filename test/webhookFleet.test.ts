@@ -8,6 +8,7 @@
 // (its claim is released and the next delivery accepted).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { Agent, request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -74,15 +75,41 @@ afterAll(() => {
   for (const child of started) if (child.exitCode === null) child.kill('SIGKILL');
 });
 
-/** The reply's code, or `http <status>` / `error` when there is no notification reply. */
-async function deliver(port: number, text: string): Promise<string> {
-  try {
-    const response = await fetch(`http://127.0.0.1:${port}/hook`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: text });
-    const reply = (await response.json()) as { body?: { resultInfo?: { resultCode?: string } } };
-    return response.status === 200 ? (reply.body?.resultInfo?.resultCode ?? 'none') : `http ${response.status}`;
-  } catch {
-    return 'error';
-  }
+/** Connections kept open to the instances, a bounded number each, as a service's sender keeps them. */
+const agent = new Agent({ keepAlive: true, maxSockets: 32 });
+afterAll(() => agent.destroy());
+
+/** The reply's code, or `http <status>` / `error <code>` when there is no notification reply. */
+function deliver(port: number, text: string): Promise<string> {
+  return new Promise((resolve) => {
+    const request = httpRequest(
+      {
+        host: '127.0.0.1',
+        port,
+        path: '/hook',
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) },
+      },
+      (response) => {
+        let body = '';
+        response.setEncoding('utf8').on('data', (chunk: string) => {
+          body += chunk;
+        });
+        response.on('end', () => {
+          if (response.statusCode !== 200) return resolve(`http ${response.statusCode}`);
+          try {
+            resolve((JSON.parse(body) as { body?: { resultInfo?: { resultCode?: string } } }).body?.resultInfo?.resultCode ?? 'none');
+          } catch {
+            resolve('unreadable');
+          }
+        });
+        response.on('error', (error: NodeJS.ErrnoException) => resolve(`error ${error.code ?? error.message}`));
+      },
+    );
+    request.on('error', (error: NodeJS.ErrnoException) => resolve(`error ${error.code ?? error.message}`));
+    request.end(text);
+  });
 }
 
 interface Outcome {
