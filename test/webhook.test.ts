@@ -597,6 +597,15 @@ describe('a replay store that fails', () => {
     }
   });
 
+  it('takes a store whose answers are thenables of its own', async () => {
+    const memory = createMemoryReplayStore();
+    const thenable = <T>(value: T) => ({ then: (resolve: (v: T) => void) => resolve(value) }) as unknown as Promise<T>;
+    const r = receiver({ store: { claim: (k, t, o) => thenable(memory.claim(k, t, o)), release: (k, o) => thenable(memory.release(k, o)) } });
+    const { text } = notification();
+    expect((await r.receive(text)).accepted).toBe(true);
+    expectRejected(await r.receive(text), '406');
+  });
+
   it('a claim carried out after the wait, or whose answer was lost, is released: the next delivery is accepted', async () => {
     for (const failure of ['late', 'maybe'] as const) {
       const { store, state, memory } = faulty();

@@ -278,8 +278,9 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
     } catch (error) {
       return { result: { ok: false, outcome: error instanceof ReplayStoreFullError ? 'full' : 'failed', error }, settled: Promise.resolve() };
     }
-    if (!(answer instanceof Promise)) return { result: { ok: true, value: answer }, settled: Promise.resolve() };
-    const pending = answer;
+    // A store's own promise type, or one of another realm, is a thenable like any other.
+    if (typeof (answer as PromiseLike<T> | null)?.then !== 'function') return { result: { ok: true, value: answer as T }, settled: Promise.resolve() };
+    const pending = Promise.resolve(answer);
     let timer: ReturnType<typeof setTimeout> | undefined;
     const result = await Promise.race([
       pending.then(

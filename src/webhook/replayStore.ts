@@ -55,7 +55,7 @@ export function createMemoryReplayStore({
 }: {
   now?: (() => number) | undefined;
   maxEntries?: number | undefined;
-} = {}): ReplayStore & {
+} = {}): {
   claim(key: string, ttlMs: number, owner: string): boolean;
   release(key: string, owner: string): void;
   readonly size: number;
