@@ -119,6 +119,30 @@ try {
     String(examples.length),
   );
   for (const [file, code] of examples) writeFileSync(join(src, file), code);
+
+  // The libraries the guides' examples use beside the package (a Redis or PostgreSQL client,
+  // OpenTelemetry's API), at the versions the repository pins, with their types; installed after
+  // the size checks above, which count what the package alone brings.
+  const pinned = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).devDependencies;
+  const packageOf = (/** @type {string} */ specifier) =>
+    specifier
+      .split('/')
+      .slice(0, specifier.startsWith('@') ? 2 : 1)
+      .join('/');
+  const libraries = [
+    ...new Set(
+      examples
+        .flatMap(([, code]) => [...code.matchAll(/from '([^'.][^']*)'/g)].map((m) => packageOf(m[1] ?? '')))
+        .filter((name) => !name.startsWith('node:') && name !== 'gateway-contract'),
+    ),
+  ].sort();
+  const unpinned = libraries.filter((name) => !pinned[name]);
+  check('the guides import only libraries the repository pins', unpinned.length === 0, unpinned.join(', '));
+  const installs = libraries.flatMap((name) => [name, `@types/${name}`].filter((n) => pinned[n]).map((n) => `${n}@${pinned[n]}`));
+  if (installs.length > 0) {
+    const added = run('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--silent', ...installs], { cwd: app });
+    check(`install what the guides import beside the package (${installs.join(', ')})`, added.status === 0, added.out.slice(-2000));
+  }
   const strictest = {
     target: 'ES2022',
     lib: ['ES2023'],

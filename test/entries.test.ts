@@ -84,6 +84,15 @@ describe('each entry point loads its part and no other', () => {
     expect(beyondBaseline(builtins)).toEqual([]);
   });
 
+  it('the replay stores and their test kit load no client library and nothing Node-only', async () => {
+    for (const entry of ['gateway-contract/webhook/redis', 'gateway-contract/webhook/postgres', 'gateway-contract/webhook/store-test-kit']) {
+      const { modules, builtins, output } = await loadedBy(entry, 'return Object.keys(entry).sort();');
+      expect(output.length, entry).toBeGreaterThan(0);
+      expect(matching(modules, [...NODE_ONLY, /^dist\/client\//, /^node_modules\/(redis|@redis|ioredis|pg)\//, /^generated\//]), entry).toEqual([]);
+      expect(beyondBaseline(builtins), entry).toEqual([]);
+    }
+  });
+
   it('the root loads the web-standard core and nothing Node-only', async () => {
     const { modules, builtins, output } = await loadedBy(
       'gateway-contract',
@@ -151,6 +160,9 @@ describe('every load of the package is one a bundler follows', () => {
         './signing',
         './webhook',
         './webhook/sender',
+        './webhook/redis',
+        './webhook/postgres',
+        './webhook/store-test-kit',
         './card',
         './sandbox',
         './inputs',

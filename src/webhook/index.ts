@@ -12,4 +12,5 @@ export type {
   WebhookVerdict,
 } from './receive.js';
 export { createWebhookReceiver, WEBHOOK_DEFAULTS } from './receive.js';
-export { createMemoryReplayStore } from './replayStore.js';
+export { createMemoryReplayStore, ReplayStoreFullError } from './replayStore.js';
+export type { WebhookStoreEvent, WebhookVerdictEvent } from './tracing.js';
