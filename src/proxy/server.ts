@@ -252,8 +252,9 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     if (options.maxExchanges !== undefined && exchanges >= options.maxExchanges) finish();
   }
 
+  // Without a recording, nothing of a message is kept: no text is decoded for it.
   const message = (headers: RecordedMessage['headers'], bytes: Uint8Array | null, parsed?: Parsed): RecordedMessage => {
-    const text = bytes === null ? null : decodeUtf8(bytes);
+    const text = bytes === null || !har ? null : decodeUtf8(bytes);
     return { headers, text, parsed: parsed?.ok ? parsed : { ok: false }, size: bytes?.byteLength ?? 0 };
   };
 
@@ -305,7 +306,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         return;
       }
       const parsed = parseBody(body);
-      if (parsed.ok) collectSecrets(parsed.value, secrets);
+      if (har && parsed.ok) collectSecrets(parsed.value, secrets);
       const text = decodeUtf8(body) ?? '';
       const verdict = checkRequest(r.op, text, parsed, r.params, key);
       const recordedRequest = message(requestHeaders, body, parsed);
@@ -350,7 +351,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
           return;
         }
         const answerParsed = outcome.parsed;
-        if (answerParsed.ok) collectSecrets(answerParsed.value, secrets);
+        if (har && answerParsed.ok) collectSecrets(answerParsed.value, secrets);
         const answerVerdict = checkAnswer(r.op, decodeUtf8(outcome.body) ?? '', answerParsed, key);
         // The exact bytes and headers of the upstream's answer; no verdict travels in a header.
         if (!res.headersSent) {
