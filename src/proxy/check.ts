@@ -38,8 +38,8 @@ const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typ
 
 export type Parsed = { ok: true; value: unknown } | { ok: false; message: string; tooDeep?: true };
 
-/** The JSON of a body, within the depth bound. */
-export const parseBody = (bytes: Uint8Array): Parsed => parseJson(bytes, { maxDepth: MAX_DEPTH });
+/** The JSON of a body (its bytes, or its text once decoded), within the depth bound. */
+export const parseBody = (body: Uint8Array | string): Parsed => parseJson(body, { maxDepth: MAX_DEPTH });
 
 function unreadable(side: 'request' | 'answer', parsed: { message: string; tooDeep?: true }): ExchangeIssue {
   const what = side === 'request' ? 'The request body' : 'The answer';

@@ -12,7 +12,7 @@ import { readBody } from '../http/readBody.js';
 import { decodeUtf8 } from '../json/parse.js';
 import type { CaseIssue, CaseResult, OperationCoverage, Report } from '../report/model.js';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_REQUEST_TIMEOUT_MS } from '../sandbox/config.js';
-import { checkAnswer, checkRequest, type ExchangeIssue, type Parsed, parseBody } from './check.js';
+import { checkAnswer, checkRequest, type ExchangeIssue, type Parsed, parseBody, type RequestVerdict } from './check.js';
 import { HarWriter, type RecordedMessage } from './harWriter.js';
 import { collectSecrets, Secrets } from './redact.js';
 
@@ -252,11 +252,13 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     if (options.maxExchanges !== undefined && exchanges >= options.maxExchanges) finish();
   }
 
-  // Without a recording, nothing of a message is kept: no text is decoded for it.
-  const message = (headers: RecordedMessage['headers'], bytes: Uint8Array | null, parsed?: Parsed): RecordedMessage => {
-    const text = bytes === null || !har ? null : decodeUtf8(bytes);
-    return { headers, text, parsed: parsed?.ok ? parsed : { ok: false }, size: bytes?.byteLength ?? 0 };
-  };
+  // Without a recording, nothing of a message is kept: no text is kept for it.
+  const message = (headers: RecordedMessage['headers'], bytes: Uint8Array | null, text: string | null, parsed?: Parsed): RecordedMessage => ({
+    headers,
+    text: har ? text : null,
+    parsed: parsed?.ok ? parsed : { ok: false },
+    size: bytes?.byteLength ?? 0,
+  });
 
   function answerProblem(res: ServerResponse, status: number, problem: Record<string, unknown>): RecordedMessage & { status: number; statusText: string } {
     const text = sendProblem(res, status, problem);
@@ -302,15 +304,22 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
           detail: issue.message,
           operationId: r.op.operationId,
         });
-        record(r, req, started, [issue], {}, message(requestHeaders, null), answer, secrets);
+        record(r, req, started, [issue], {}, message(requestHeaders, null, null), answer, secrets);
         return;
       }
-      const parsed = parseBody(body);
-      if (har && parsed.ok) collectSecrets(parsed.value, secrets);
-      const text = decodeUtf8(body) ?? '';
-      const verdict = checkRequest(r.op, text, parsed, r.params, key);
-      const recordedRequest = message(requestHeaders, body, parsed);
-      if (options.enforce && verdict.issues.length > 0) {
+      /** The request's checks: its text decoded once, parsed once. */
+      const inspect = (): { verdict: RequestVerdict; recordedRequest: RecordedMessage } => {
+        const text = decodeUtf8(body);
+        const parsed = parseBody(text ?? body);
+        if (har && parsed.ok) collectSecrets(parsed.value, secrets);
+        return { verdict: checkRequest(r.op, text ?? '', parsed, r.params, key), recordedRequest: message(requestHeaders, body, text, parsed) };
+      };
+      // With --enforce the request is checked before it may go on. In report mode it goes to the
+      // upstream first and is checked while the upstream works: the checks add nothing to the
+      // exchange's time (D-92).
+      let inspected = options.enforce ? inspect() : undefined;
+      if (inspected && inspected.verdict.issues.length > 0) {
+        const { verdict, recordedRequest } = inspected;
         const answer = answerProblem(res, 422, {
           type: `${PROBLEM}request-breaks-contract`,
           title: 'The request breaks the contract',
@@ -338,6 +347,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         return;
       }
       forward(r, req, res, body, (outcome) => {
+        inspected ??= inspect();
+        const { verdict, recordedRequest } = inspected;
         if ('failure' in outcome) {
           const issue: ExchangeIssue = { side: 'answer', in: 'body', pointer: '', rule: outcome.failure.rule, message: outcome.failure.message };
           const answer = answerProblem(res, outcome.failure.status, {
@@ -350,14 +361,16 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
           record(r, req, started, [...verdict.issues, issue], { resultCode: verdict.resultCode, fired: verdict.firedChecks }, recordedRequest, answer, secrets);
           return;
         }
-        const answerParsed = outcome.parsed;
-        if (har && answerParsed.ok) collectSecrets(answerParsed.value, secrets);
-        const answerVerdict = checkAnswer(r.op, decodeUtf8(outcome.body) ?? '', answerParsed, key);
-        // The exact bytes and headers of the upstream's answer; no verdict travels in a header.
+        // The exact bytes and headers of the upstream's answer, forwarded before the answer is
+        // checked: answers are never replaced, only reported (D-89), so their checks wait (D-92).
+        // No verdict travels in a header.
         if (!res.headersSent) {
           res.writeHead(outcome.status, outcome.statusText, { ...outcome.headers, 'content-length': outcome.body.byteLength });
           res.end(outcome.body);
         }
+        const answerParsed = outcome.parsed;
+        if (har && answerParsed.ok) collectSecrets(answerParsed.value, secrets);
+        const answerVerdict = checkAnswer(r.op, outcome.text ?? '', answerParsed, key);
         record(
           r,
           req,
@@ -365,15 +378,16 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
           [...verdict.issues, ...answerVerdict.issues],
           { resultCode: verdict.resultCode, met: answerVerdict.code, fired: verdict.firedChecks },
           recordedRequest,
-          { ...message(outcome.headers, outcome.body, answerParsed), status: outcome.status, statusText: outcome.statusText },
+          { ...message(outcome.headers, outcome.body, outcome.text, answerParsed), status: outcome.status, statusText: outcome.statusText },
           secrets,
         );
       });
+      inspected ??= inspect();
     });
   }
 
   type Outcome =
-    | { status: number; statusText: string; headers: Record<string, string | string[] | undefined>; body: Buffer; parsed: Parsed }
+    | { status: number; statusText: string; headers: Record<string, string | string[] | undefined>; body: Buffer; text: string | null; parsed: Parsed }
     | { failure: { status: 502 | 504; rule: string; title: string; message: string }; upstreamStatus?: number };
 
   function forward(r: Route, req: IncomingMessage, res: ServerResponse, body: Buffer, done: (o: Outcome) => void): void {
@@ -416,7 +430,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       answer.on('aborted', () => fail(502, 'upstream-reset', 'Upstream reset', 'The upstream closed the connection before its answer ended.'));
       answer.on('end', () => {
         const bytes = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
-        const parsed = parseBody(bytes);
+        const text = decodeUtf8(bytes);
+        const parsed = parseBody(text ?? bytes);
         const status = answer.statusCode ?? 502;
         if (!parsed.ok && !parsed.tooDeep) {
           fail(502, 'upstream-not-json', 'Upstream answer not JSON', `The upstream answered HTTP ${status} with a body that is not JSON.`, status);
@@ -424,7 +439,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         }
         const out: Record<string, string | string[] | undefined> = {};
         for (const [name, value] of Object.entries(answer.headers)) if (!HOP_BY_HOP.has(name)) out[name] = value;
-        settle({ status, statusText: answer.statusMessage ?? '', headers: out, body: bytes, parsed });
+        settle({ status, statusText: answer.statusMessage ?? '', headers: out, body: bytes, text, parsed });
       });
     });
     const timer = setTimeout(() => {
