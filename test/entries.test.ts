@@ -38,7 +38,13 @@ const VALID_PAY = {
 const QUERY = { query: { mid: 'MERCHANT0001', orderId: 'ORDER-1001' } };
 
 /** Modules a web entry must never load: the Node-only parts and what reads files. */
-const NODE_ONLY = [/^dist\/sandbox\/(?!config\.js$)/, /^dist\/mock\//, /^dist\/cli\//, /^dist\/inputs\/(read|files|glob|harFile|ndjsonFile)\.js$/];
+const NODE_ONLY = [
+  /^dist\/proxy\//,
+  /^dist\/sandbox\/(?!config\.js$)/,
+  /^dist\/mock\//,
+  /^dist\/cli\//,
+  /^dist\/inputs\/(read|files|glob|harFile|ndjsonFile)\.js$/,
+];
 /** Built-in modules a web entry must never load beyond those Node loads for any program. */
 const NODE_BUILTINS = ['fs', 'fs/promises', 'path', 'http', 'https', 'net', 'crypto', 'child_process', 'zlib', 'module', 'stream', 'url'];
 /** What Node itself loads for a program that imports nothing. */

@@ -22,6 +22,10 @@ const commands: Record<string, { summary: string; load: () => Promise<Command> }
   },
   mock: { summary: 'Serve the mock gateway (Prism) and the reference docs on 127.0.0.1.', load: async () => (await import('./commands/mock.js')).mockCommand },
   sandbox: { summary: 'Serve the stateful sandbox of the service on 127.0.0.1.', load: async () => (await import('./commands/sandbox.js')).sandboxCommand },
+  proxy: {
+    summary: 'Check and record every exchange between an app and the service (a validating proxy).',
+    load: async () => (await import('./commands/proxy.js')).proxyCommand,
+  },
   'send-webhook': {
     summary: "Send a signed token status notification to a merchant's webhook and check the reply (--suite: every conformance case).",
     load: async () => (await import('./commands/sendWebhook.js')).sendWebhookCommand,

@@ -1,5 +1,5 @@
 // `gateway-contract/webhook/postgres`: the receiver's replay store on PostgreSQL, shared by every
-// instance (DECISIONS.md, D-96). A claim is one statement: insert the key, or take over its row when
+// instance (docs/decisions.md, D-96). A claim is one statement: insert the key, or take over its row when
 // that row has expired (`ON CONFLICT (key) DO UPDATE ... WHERE expires_at <= clock_timestamp()`),
 // atomic under concurrent claims; a release deletes the row only when the owner still holds it.
 // Expired rows are deleted in bounded batches. Takes the merchant's connected `pg` Pool or Client,

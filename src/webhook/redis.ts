@@ -1,5 +1,5 @@
 // `gateway-contract/webhook/redis`: the receiver's replay store on Redis, shared by every instance
-// (DECISIONS.md, D-95). A claim is one `SET key owner NX PX ttl`; a release deletes the key only
+// (docs/decisions.md, D-95). A claim is one `SET key owner NX PX ttl`; a release deletes the key only
 // when the owner still holds it (a short script, atomic on the server). Takes the merchant's
 // connected client, node-redis (`redis`, v4 and later) or ioredis, typed by the methods it calls:
 // neither package is needed to compile or load this entry.

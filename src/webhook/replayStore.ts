@@ -1,4 +1,4 @@
-// Where the receiver claims accepted notifications for the replay window (DECISIONS.md, D-93): one
+// Where the receiver claims accepted notifications for the replay window (docs/decisions.md, D-93): one
 // atomic step, "set if absent, with an expiry", so that two instances given the same notification
 // at the same time cannot both run its handler. The default store is in memory (one process);
 // gateway-contract/webhook/redis and gateway-contract/webhook/postgres share one among instances.

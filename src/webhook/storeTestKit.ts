@@ -1,5 +1,5 @@
 // `gateway-contract/webhook/store-test-kit`: the conformance cases of a replay store, for any test
-// runner (DECISIONS.md, D-98). Each case is a name and an async function that throws an Error
+// runner (docs/decisions.md, D-98). Each case is a name and an async function that throws an Error
 // saying what the store did wrong. The package's own stores pass them (test/webhookStores.test.ts);
 // a merchant runs them against a store of their own:
 //
