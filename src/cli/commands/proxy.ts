@@ -6,6 +6,7 @@ import { REPORT_FORMATS } from '../../report/format.js';
 import { DEFAULT_MAX_BODY_BYTES } from '../../sandbox/config.js';
 import { type Command, usageError as usage, wholeNumber } from '../options.js';
 import { reportFormat, writeReport } from '../output.js';
+import { untilStopped } from '../signals.js';
 
 export const proxyCommand: Command = {
   usage:
@@ -112,16 +113,7 @@ export const proxyCommand: Command = {
         '',
       ].join('\n'),
     );
-    await new Promise<void>((resolve) => {
-      const stop = () => {
-        process.off('SIGINT', stop);
-        process.off('SIGTERM', stop);
-        resolve();
-      };
-      process.on('SIGINT', stop);
-      process.on('SIGTERM', stop);
-      void proxy.finished.then(stop);
-    });
+    await untilStopped(proxy.finished);
     await proxy.stop();
     const report = proxy.report();
     writeReport(report, format, values.output, io);

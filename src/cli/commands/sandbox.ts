@@ -14,6 +14,7 @@ import {
 } from '../../sandbox/config.js';
 import { startSandbox } from '../../sandbox/startSandbox.js';
 import { type Command, UsageError, usageError as usage, wholeNumber } from '../options.js';
+import { untilStopped } from '../signals.js';
 
 export const sandboxCommand: Command = {
   usage: 'gateway-contract sandbox [--port 4020] [--mid MERCHANT0001]... [--webhook-url <url>] [options]',
@@ -120,15 +121,7 @@ export const sandboxCommand: Command = {
         '',
       ].join('\n'),
     );
-    await new Promise<void>((resolve) => {
-      const stop = () => {
-        process.off('SIGINT', stop);
-        process.off('SIGTERM', stop);
-        resolve();
-      };
-      process.on('SIGINT', stop);
-      process.on('SIGTERM', stop);
-    });
+    await untilStopped();
     await sandbox.stop();
     io.stdout.write('Stopped.\n');
     return 0;
