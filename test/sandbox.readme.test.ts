@@ -1,5 +1,5 @@
 // The guides' sandbox commands, run as printed: every curl command of a shell block of the README or
-// a page of docs/ that calls the sandbox is run with the machine's curl against a sandbox this test
+// a page of docs/ that calls the sandbox and prints its answer (not piped into another command) is run with the machine's curl against a sandbox this test
 // starts on 127.0.0.1, with the pages' port 4020 replaced by the sandbox's free port and nothing
 // else changed.
 import { execFile } from 'node:child_process';
@@ -16,13 +16,13 @@ const pages = [
     .map((f) => `docs/${f}`),
 ];
 
-/** Each curl command of the pages' shell blocks that calls the sandbox, in order (a line ending in \ goes on). */
+/** Each curl command of the pages' shell blocks that calls the sandbox and prints its answer, in order (a line ending in \ goes on). */
 function sandboxCurlCommands(page: string): string[] {
   const text = readFileSync(new URL(`../${page}`, import.meta.url), 'utf8');
   const commands: string[] = [];
   for (const [, block] of text.matchAll(/```(?:sh|bash|shell)\n([\s\S]*?)```/g)) {
     const lines = (block ?? '').replace(/\\\n/g, ' ').split('\n');
-    for (const line of lines) if (/^curl\s/.test(line) && line.includes(':4020/sandbox')) commands.push(line);
+    for (const line of lines) if (/^curl\s/.test(line) && line.includes(':4020/sandbox') && !line.includes(' | ')) commands.push(line);
   }
   return commands;
 }

@@ -26,7 +26,7 @@ const BODY = JSON.stringify(doc.components.examples.TokenStatusActive.value.body
 const NOTIFICATIONS = 1_000;
 const INSTANCES = 4;
 /** Notifications being delivered at once. */
-const CONCURRENCY = 64;
+const CONCURRENCY = 32;
 /** The service's wait before it delivers again (shorter than a real service's minute). */
 const RETRY_DELAY_MS = 200;
 const MAX_ROUNDS = 80;

@@ -30,7 +30,7 @@ async function openStore() {
 }
 
 const store = await openStore();
-const receiver = createWebhookReceiver({ verifier: createChecksumVerifier(String(key)), store, storeTimeoutMs: 1_000 });
+const receiver = createWebhookReceiver({ verifier: createChecksumVerifier(String(key)), store });
 
 /** @param {import('gateway-contract/webhook').TokenStatusEvent} event */
 function handle(event) {
