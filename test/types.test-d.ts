@@ -2,6 +2,9 @@
 // if/then rules are compile errors when broken (each test names its rule in openapi/traceability.yaml),
 // result codes narrow per operation. Checked by `vitest` (typecheck) and `npm run typecheck`.
 import { describe, expectTypeOf, it } from 'vitest';
+import { preAuthorizeRequest } from '../generated/validators/preAuthorizeRequest.js';
+import { preAuthorizeResponse } from '../generated/validators/preAuthorizeResponse.js';
+import { initiatePaymentRequest } from '../generated/validators.js';
 import type { BodyOf, RequestOf, ResponseOf, ResultCodeOf, Schemas } from '../src/index.js';
 import { validate } from '../src/index.js';
 
@@ -240,5 +243,16 @@ describe('generated types', () => {
   it('validate() types its result code by operation', () => {
     const result = validate('modifyOrder', 'request', {});
     if (!result.valid && result.resultCode) expectTypeOf(result.resultCode.code).toEqualTypeOf<ResultCodeOf<'modifyOrder'>>();
+  });
+
+  it("a compiled validator's true proves the payload's generated type, conditional rules included", () => {
+    const payload: unknown = JSON.parse('{}');
+    if (preAuthorizeRequest(payload)) {
+      expectTypeOf(payload).toEqualTypeOf<RequestOf<'preAuthorize'>>();
+      // A BALANCE pre-auth that passed the validator carries its svcSsoToken: no further check.
+      if (payload.body.paymentMode === 'BALANCE') expectTypeOf(payload.body.svcSsoToken).toEqualTypeOf<string>();
+    }
+    if (preAuthorizeResponse(payload) && payload.body.statusCode === '02') expectTypeOf(payload.body.txnToken).toEqualTypeOf<string>();
+    if (initiatePaymentRequest(payload)) expectTypeOf(payload).toEqualTypeOf<RequestOf<'initiatePayment'>>();
   });
 });
