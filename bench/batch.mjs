@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { examples } from './payloads.mjs';
+import { examples } from '../test/helpers/payloads.mjs';
 import { pairedMsPerRun } from './stats.mjs';
 
 const root = fileURLToPath(new URL('../', import.meta.url));

@@ -6,7 +6,7 @@
 // pre-auth, create subscription) or the sandbox's order creation; its clock is frozen, so nothing
 // expires or activates meanwhile. INIT tokens are measured at the default retention (10 000), where
 // every new token passes the kept ones (at most twice the retention stay pending, D-67); orders,
-// blocks and subscriptions at a retention of 200 000, so that all 100 000 stay (DECISIONS.md, D-65).
+// blocks and subscriptions at a retention of 200 000, so that all 100 000 stay (docs/decisions.md, D-65).
 // Usage: node bench/run.mjs --only state (or node bench/state.mjs)
 
 import { fork } from 'node:child_process';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { validate } from '../dist/validation/validate.js';
 import { operations } from '../generated/operations.js';
-import { parametersOf } from './payloads.mjs';
+import { parametersOf } from '../test/helpers/payloads.mjs';
 import { msPerRun, pairedNsPerOp, ratio } from './stats.mjs';
 
 const root = fileURLToPath(new URL('../', import.meta.url));

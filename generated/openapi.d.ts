@@ -332,7 +332,15 @@ export interface components {
              * @enum {string}
              */
             tokenType: "COFT" | "ALTERNATE";
-        };
+        } & ({
+            TAVV: string;
+        } | {
+            TAVV?: undefined;
+            merchantTokenRequestorId: string;
+            /** @constant */
+            tokenType?: "COFT";
+            tokenUniqueReference: string;
+        });
         /**
          * WalletInfo
          * @description The wallet of a `WALLET` payment (section 2.9): pay from the balance (`PAY`), or add money with another instrument and pay (`ADDNAPAY`, which needs `addMoneyPaymentDetails`).
@@ -653,6 +661,30 @@ export interface components {
          * @example SUB0000000000012345
          */
         SubscriptionId: string;
+        /**
+         * Pay request (old name)
+         * @deprecated
+         * @description Deprecated alias of `InitiatePaymentRequest`, the name that follows the pattern `<OperationId>Request`: code that names `PaymentRequest` still compiles. It goes at the next major version of the contract; name `InitiatePaymentRequest` instead (DECISIONS.md, D-79).
+         */
+        PaymentRequest: components["schemas"]["InitiatePaymentRequest"];
+        /**
+         * Pay response (old name)
+         * @deprecated
+         * @description Deprecated alias of `InitiatePaymentResponse`, the name that follows the pattern `<OperationId>Response`: code that names `PaymentResponse` still compiles. It goes at the next major version of the contract; name `InitiatePaymentResponse` instead (DECISIONS.md, D-79).
+         */
+        PaymentResponse: components["schemas"]["InitiatePaymentResponse"];
+        /**
+         * Pre-auth request (old name)
+         * @deprecated
+         * @description Deprecated alias of `PreAuthorizeRequest`, the name that follows the pattern `<OperationId>Request`: code that names `PreAuthRequest` still compiles. It goes at the next major version of the contract; name `PreAuthorizeRequest` instead (DECISIONS.md, D-79).
+         */
+        PreAuthRequest: components["schemas"]["PreAuthorizeRequest"];
+        /**
+         * Pre-auth response (old name)
+         * @deprecated
+         * @description Deprecated alias of `PreAuthorizeResponse`, the name that follows the pattern `<OperationId>Response`: code that names `PreAuthResponse` still compiles. It goes at the next major version of the contract; name `PreAuthorizeResponse` instead (DECISIONS.md, D-79).
+         */
+        PreAuthResponse: components["schemas"]["PreAuthorizeResponse"];
         /**
          * Identifier
          * @description Visible characters only: no control character, line separator or invisible formatting character.
@@ -1186,12 +1218,23 @@ export interface components {
              * @enum {string}
              */
             cardPreAuthType?: "STANDARD_AUTH" | "DELAYED_AUTH";
-        } & (unknown & unknown);
+        } & ({
+            /** @enum {string} */
+            paymentMode: "BALANCE" | "SVC_DIGITAL_CREDIT";
+            svcSsoToken: string;
+        } | {
+            /** @enum {string} */
+            paymentMode: "UPI" | "CREDIT_CARD" | "DEBIT_CARD";
+            websiteName: components["schemas"]["Identifier"];
+        } | {
+            /** @enum {null} */
+            paymentMode?: null;
+        });
         /**
          * Pre-auth request
          * @description The pre-authorization request envelope (section 4.3). Closed: unknown fields are rejected.
          */
-        PreAuthRequest: {
+        PreAuthorizeRequest: {
             head: components["schemas"]["PreAuthRequestHead"];
             body: components["schemas"]["PreAuthRequestBody"];
         };
@@ -1632,12 +1675,19 @@ export interface components {
             status: components["schemas"]["TransactionStatus"];
             /** @description Transaction token; only in the multi-step flow. */
             txnToken?: string;
-        } & (components["schemas"]["PreAuthResult"] & unknown);
+        } & (components["schemas"]["PreAuthResult"] & ({
+            /** @constant */
+            statusCode: "02";
+            txnToken: string;
+        } | {
+            /** @enum {string} */
+            statusCode: "01" | "100" | "118" | "130" | "151" | "156" | "158" | "159" | "161" | "165" | "227" | "237" | "238" | "240" | "243" | "267" | "274" | "303" | "327" | "334" | "343" | "344" | "345" | "350" | "357" | "403" | "501" | "GE_1041" | "GE_1007" | "GE_1026" | "GE_1035" | "GE_1073" | "VF_1009" | "WM_1003" | "SR_1004" | "WM_1006" | "P2P_1000" | "UDL_0014" | "UDL_0015" | "UDL_0016" | "UDL_0017" | "RWL_0001" | "RWL_2001" | "ATE_00042" | "305" | "330" | "332" | "703" | "704" | "801" | "802" | "803" | "804" | "805" | "806";
+        }));
         /**
          * Pre-auth response
          * @description The pre-authorization response envelope (section 4.3). Open to fields added later.
          */
-        PreAuthResponse: {
+        PreAuthorizeResponse: {
             head: components["schemas"]["PreAuthResponseHead"];
             body: components["schemas"]["PreAuthResponseBody"];
         };
@@ -1929,7 +1979,7 @@ export interface components {
          * Pay request
          * @description The pay request envelope (section 4.5). Closed: unknown fields are rejected.
          */
-        PaymentRequest: {
+        InitiatePaymentRequest: {
             head: components["schemas"]["PaymentRequestHead"];
             body: components["schemas"]["PaymentRequestBody"];
         };
@@ -2102,7 +2152,7 @@ export interface components {
          * Pay response
          * @description The pay response envelope (section 4.5). Open to fields added later.
          */
-        PaymentResponse: {
+        InitiatePaymentResponse: {
             head: components["schemas"]["PaymentResponseHead"];
             body: components["schemas"]["PaymentResponseBody"];
         };
@@ -2446,7 +2496,29 @@ export interface components {
              */
             appInvokeDevice?: "3P" | "DEEPLINKQR";
             mandateAccountDetails?: components["schemas"]["MandateAccountDetails"];
-        } & (unknown & unknown & unknown)) & ({
+        } & (({
+            /** @constant */
+            subscriptionFrequencyUnit: "ONDEMAND";
+            subscriptionGraceDays?: undefined;
+        } | {
+            /** @enum {string} */
+            subscriptionFrequencyUnit: "DAY" | "WEEK" | "MONTH" | "BI_MONTHLY" | "QUARTER" | "SEMI_ANNUALLY" | "YEAR";
+        }) & ({
+            /** @enum {string} */
+            subscriptionPaymentMode: "CC" | "DC";
+            /** @enum {string} */
+            subscriptionGraceDays?: "0" | "1" | "2" | "3" | "00" | "01" | "02" | "03" | "000" | "001" | "002" | "003";
+        } | {
+            /** @constant */
+            subscriptionPaymentMode: "BANK_MANDATE";
+            /** @constant */
+            subscriptionEnableRetry?: "0";
+            subscriptionGraceDays?: undefined;
+            subscriptionRetryCount?: undefined;
+        } | {
+            /** @constant */
+            subscriptionPaymentMode?: "UPI";
+        }))) & ({
             /** @constant */
             subscriptionAmountType: "FIX";
         } | {
@@ -3006,7 +3078,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PreAuthRequest"];
+                "application/json": components["schemas"]["PreAuthorizeRequest"];
             };
         };
         responses: {
@@ -3016,7 +3088,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PreAuthResponse"];
+                    "application/json": components["schemas"]["PreAuthorizeResponse"];
                 };
             };
         };
@@ -3065,7 +3137,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PaymentRequest"];
+                "application/json": components["schemas"]["InitiatePaymentRequest"];
             };
         };
         responses: {
@@ -3075,7 +3147,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PaymentResponse"];
+                    "application/json": components["schemas"]["InitiatePaymentResponse"];
                 };
             };
         };

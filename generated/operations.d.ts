@@ -97,7 +97,7 @@ export declare const operations: readonly [
     ],
     "parameters": [],
     "request": {
-      "schema": "PreAuthRequest",
+      "schema": "PreAuthorizeRequest",
       "examples": [
         "preAuthWalletRequest",
         "preAuthUpiRequest",
@@ -105,7 +105,7 @@ export declare const operations: readonly [
       ]
     },
     "response": {
-      "schema": "PreAuthResponse",
+      "schema": "PreAuthorizeResponse",
       "examples": [
         "preAuthBlocked",
         "preAuthDelayed",
@@ -234,7 +234,7 @@ export declare const operations: readonly [
       }
     ],
     "request": {
-      "schema": "PaymentRequest",
+      "schema": "InitiatePaymentRequest",
       "examples": [
         "payWithSavedCard",
         "payWithNetworkToken",
@@ -247,7 +247,7 @@ export declare const operations: readonly [
       ]
     },
     "response": {
-      "schema": "PaymentResponse",
+      "schema": "InitiatePaymentResponse",
       "examples": [
         "paySucceeded",
         "payBankForm",

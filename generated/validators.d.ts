@@ -7,46 +7,49 @@ export interface CompiledValidatorError {
   params: Record<string, unknown>;
   message?: string;
 }
-/** A precompiled validator: true when the payload is valid; otherwise `errors` says the first problem. */
-export interface CompiledValidator {
-  (data: unknown): boolean;
+/**
+ * A precompiled validator: true when the payload is valid, and then the payload is a `T` (the
+ * schema's generated type); otherwise `errors` says the first problem.
+ */
+export interface CompiledValidator<T = unknown> {
+  (data: unknown): data is T;
   errors?: CompiledValidatorError[] | null;
 }
 /** Validates against `#/components/parameterSets/createSubscriptionQuery`. */
 export declare const createSubscriptionQuery: CompiledValidator;
 /** Validates against `#/components/schemas/CreateSubscriptionRequest`. */
-export declare const createSubscriptionRequest: CompiledValidator;
+export declare const createSubscriptionRequest: CompiledValidator<import("./openapi.js").components["schemas"]["CreateSubscriptionRequest"]>;
 /** Validates against `#/components/schemas/CreateSubscriptionResponse`. */
-export declare const createSubscriptionResponse: CompiledValidator;
+export declare const createSubscriptionResponse: CompiledValidator<import("./openapi.js").components["schemas"]["CreateSubscriptionResponse"]>;
 /** Validates against `#/components/parameterSets/initiatePaymentQuery`. */
 export declare const initiatePaymentQuery: CompiledValidator;
-/** Validates against `#/components/schemas/PaymentRequest`. */
-export declare const initiatePaymentRequest: CompiledValidator;
-/** Validates against `#/components/schemas/PaymentResponse`. */
-export declare const initiatePaymentResponse: CompiledValidator;
+/** Validates against `#/components/schemas/InitiatePaymentRequest`. */
+export declare const initiatePaymentRequest: CompiledValidator<import("./openapi.js").components["schemas"]["InitiatePaymentRequest"]>;
+/** Validates against `#/components/schemas/InitiatePaymentResponse`. */
+export declare const initiatePaymentResponse: CompiledValidator<import("./openapi.js").components["schemas"]["InitiatePaymentResponse"]>;
 /** Validates against `#/components/schemas/ListSubscriptionsRequest`. */
-export declare const listSubscriptionsRequest: CompiledValidator;
+export declare const listSubscriptionsRequest: CompiledValidator<import("./openapi.js").components["schemas"]["ListSubscriptionsRequest"]>;
 /** Validates against `#/components/schemas/ListSubscriptionsResponse`. */
-export declare const listSubscriptionsResponse: CompiledValidator;
+export declare const listSubscriptionsResponse: CompiledValidator<import("./openapi.js").components["schemas"]["ListSubscriptionsResponse"]>;
 /** Validates against `#/components/parameterSets/modifyOrderQuery`. */
 export declare const modifyOrderQuery: CompiledValidator;
 /** Validates against `#/components/schemas/ModifyOrderRequest`. */
-export declare const modifyOrderRequest: CompiledValidator;
+export declare const modifyOrderRequest: CompiledValidator<import("./openapi.js").components["schemas"]["ModifyOrderRequest"]>;
 /** Validates against `#/components/schemas/ModifyOrderResponse`. */
-export declare const modifyOrderResponse: CompiledValidator;
+export declare const modifyOrderResponse: CompiledValidator<import("./openapi.js").components["schemas"]["ModifyOrderResponse"]>;
 /** Validates against `#/components/schemas/TokenStatusNotification`. */
-export declare const notifyTokenStatusRequest: CompiledValidator;
+export declare const notifyTokenStatusRequest: CompiledValidator<import("./openapi.js").components["schemas"]["TokenStatusNotification"]>;
 /** Validates against `#/components/schemas/TokenStatusNotificationReply`. */
-export declare const notifyTokenStatusResponse: CompiledValidator;
-/** Validates against `#/components/schemas/PreAuthRequest`. */
-export declare const preAuthorizeRequest: CompiledValidator;
-/** Validates against `#/components/schemas/PreAuthResponse`. */
-export declare const preAuthorizeResponse: CompiledValidator;
+export declare const notifyTokenStatusResponse: CompiledValidator<import("./openapi.js").components["schemas"]["TokenStatusNotificationReply"]>;
+/** Validates against `#/components/schemas/PreAuthorizeRequest`. */
+export declare const preAuthorizeRequest: CompiledValidator<import("./openapi.js").components["schemas"]["PreAuthorizeRequest"]>;
+/** Validates against `#/components/schemas/PreAuthorizeResponse`. */
+export declare const preAuthorizeResponse: CompiledValidator<import("./openapi.js").components["schemas"]["PreAuthorizeResponse"]>;
 /** Validates against `#/components/parameterSets/tokenizeCardPath`. */
 export declare const tokenizeCardPath: CompiledValidator;
 /** Validates against `#/components/parameterSets/tokenizeCardQuery`. */
 export declare const tokenizeCardQuery: CompiledValidator;
 /** Validates against `#/components/schemas/TokenizeCardRequest`. */
-export declare const tokenizeCardRequest: CompiledValidator;
+export declare const tokenizeCardRequest: CompiledValidator<import("./openapi.js").components["schemas"]["TokenizeCardRequest"]>;
 /** Validates against `#/components/schemas/TokenizeCardResponse`. */
-export declare const tokenizeCardResponse: CompiledValidator;
+export declare const tokenizeCardResponse: CompiledValidator<import("./openapi.js").components["schemas"]["TokenizeCardResponse"]>;

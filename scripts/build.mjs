@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Builds the package: src/ compiled by TypeScript into dist/ (JavaScript, declarations and their
-// maps), the data files src/ reads at run time copied beside them, and the reference docs page
-// compressed for the mock's docs server (the package ships this copy, a quarter of the page's
-// size). Run by `npm run build` and by `prepare` (so `npm ci` and `npm pack` build).
+// maps), the data files src/ reads at run time copied beside them, and the reference docs page and
+// its decisions page compressed for the mock's docs server (the package ships these copies, a
+// quarter of the pages' size). Run by `npm run build` and by `prepare` (so `npm ci` and `npm pack` build).
 import { spawnSync } from 'node:child_process';
 import { cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -38,4 +38,5 @@ for (const file of await filesUnder(src)) {
   if (DATA.test(file)) await cp(file, join(dist, relative(src, file)));
 }
 await mkdir(join(dist, 'docs'), { recursive: true });
-await writeFile(join(dist, 'docs/index.html.gz'), gzipSync(await readFile(join(root, 'generated/docs/index.html')), { level: 9 }));
+for (const page of ['index.html', 'decisions.html'])
+  await writeFile(join(dist, `docs/${page}.gz`), gzipSync(await readFile(join(root, 'generated/docs', page)), { level: 9 }));

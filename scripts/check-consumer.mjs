@@ -3,7 +3,7 @@
 // tools, must stay lean (packages, bytes, commands), compile with the strictest settings and
 // `skipLibCheck: false` under both module resolutions (a program using the client, validate(),
 // the webhook receiver, the signer, encryptCardData, the subpaths and startSandbox, and every
-// TypeScript example of the README as written), run against an in-process sandbox, also bundled
+// TypeScript example of the README and of docs/ as written), run against an in-process sandbox, also bundled
 // with the package inside (esbuild), load from CommonJS, tell exactly what to install for the mock, and, so installed, answer as this
 // repository's mock does. Usage: node scripts/check-consumer.mjs
 import { spawn, spawnSync } from 'node:child_process';
@@ -58,10 +58,26 @@ function bytesUnder(dir) {
   return total;
 }
 
-/** The TypeScript code blocks of the README, each as a module. @returns {string[]} */
-function readmeExamples() {
-  const readme = readFileSync(join(root, 'README.md'), 'utf8');
-  return [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => `${m[1]}\nexport {};\n`);
+/** The README and the pages of docs/: the guides whose examples a merchant copies. */
+const GUIDES = [
+  'README.md',
+  ...readdirSync(join(root, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
+
+/** The TypeScript code blocks of the guides, each as a module, named after its page. @returns {[string, string][]} */
+function guideExamples() {
+  return GUIDES.flatMap((guide) => {
+    const text = readFileSync(join(root, guide), 'utf8');
+    const name = guide
+      .replace(/^docs\//, '')
+      .replace(/\.md$/, '')
+      .toLowerCase();
+    return [...text.matchAll(/```ts\n([\s\S]*?)```/g)].map(
+      (m, i) => /** @type {[string, string]} */ ([`${name}-${String(i + 1).padStart(2, '0')}.ts`, `${m[1]}\nexport {};\n`]),
+    );
+  });
 }
 
 const work = mkdtempSync(join(tmpdir(), 'gateway-contract-consumer-'));
@@ -90,14 +106,43 @@ try {
   const bin = readdirSync(join(modules, '.bin'));
   check('only its own command in node_modules/.bin', bin.length === 1 && bin[0] === 'gateway-contract', bin.join(', '));
 
-  // The program and the README's examples, compiled with the repository's TypeScript and Node types.
+  // The program and the guides' examples, compiled with the repository's TypeScript and Node types.
   const src = join(app, 'src');
   mkdirSync(src);
   cpSync(join(root, 'test/consumer/app.ts'), join(src, 'app.ts'));
   cpSync(join(root, 'test/consumer/readme.globals.d.ts'), join(src, 'readme.globals.d.ts'));
-  const examples = readmeExamples();
-  check('the README has TypeScript examples', examples.length > 0, String(examples.length));
-  for (const [i, code] of examples.entries()) writeFileSync(join(src, `readme-${String(i + 1).padStart(2, '0')}.ts`), code);
+  const examples = guideExamples();
+  check(
+    'the README and every page of docs/ with code have TypeScript examples',
+    examples.some(([file]) => file.startsWith('readme-')) &&
+      ['validation', 'client', 'webhooks', 'journeys', 'mock', 'sandbox'].every((page) => examples.some(([file]) => file.startsWith(`${page}-`))),
+    String(examples.length),
+  );
+  for (const [file, code] of examples) writeFileSync(join(src, file), code);
+
+  // The libraries the guides' examples use beside the package (a Redis or PostgreSQL client,
+  // OpenTelemetry's API), at the versions the repository pins, with their types; installed after
+  // the size checks above, which count what the package alone brings.
+  const pinned = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).devDependencies;
+  const packageOf = (/** @type {string} */ specifier) =>
+    specifier
+      .split('/')
+      .slice(0, specifier.startsWith('@') ? 2 : 1)
+      .join('/');
+  const libraries = [
+    ...new Set(
+      examples
+        .flatMap(([, code]) => [...code.matchAll(/from '([^'.][^']*)'/g)].map((m) => packageOf(m[1] ?? '')))
+        .filter((name) => !name.startsWith('node:') && name !== 'gateway-contract'),
+    ),
+  ].sort();
+  const unpinned = libraries.filter((name) => !pinned[name]);
+  check('the guides import only libraries the repository pins', unpinned.length === 0, unpinned.join(', '));
+  const installs = libraries.flatMap((name) => [name, `@types/${name}`].filter((n) => pinned[n]).map((n) => `${n}@${pinned[n]}`));
+  if (installs.length > 0) {
+    const added = run('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--silent', ...installs], { cwd: app });
+    check(`install what the guides import beside the package (${installs.join(', ')})`, added.status === 0, added.out.slice(-2000));
+  }
   const strictest = {
     target: 'ES2022',
     lib: ['ES2023'],

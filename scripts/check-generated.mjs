@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// Fails when generated/ differs from what openapi/ produces: regenerates into a temporary folder
-// and compares every file byte for byte.
+// Fails when generated/ differs from what openapi/ produces (with CHANGELOG.md and the package's
+// decisions, docs/decisions.md, which the docs pages show): regenerates into a temporary folder and
+// compares every file byte for byte.
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -10,6 +10,7 @@ import { bundle, loadConfig, stringifyYaml } from '@redocly/openapi-core';
 import { buildContractModules } from './lib/contractModules.mjs';
 import { buildDocs } from './lib/docs.mjs';
 import { buildFieldNames } from './lib/fieldNames.mjs';
+import { buildMockAnswers } from './lib/mockAnswers.mjs';
 import { buildOperationIndex } from './lib/operationIndex.mjs';
 import { buildResultCatalog } from './lib/resultCatalog.mjs';
 import { buildTypes } from './lib/types.mjs';
@@ -35,7 +36,7 @@ ${HEADER} \`npm run check:generated\` fails when these files differ from what op
 | file | what it is |
 |---|---|
 | \`openapi.yaml\`, \`openapi.json\` | the bundled contract: one document, components referenced by name |
-| \`openapi.d.ts\` | TypeScript types (openapi-typescript): \`paths\`, \`webhooks\`, \`components\`, \`operations\` |
+| \`openapi.d.ts\` | TypeScript types (openapi-typescript): \`paths\`, \`webhooks\`, \`components\`, \`operations\`; the contract's \`if\`/\`then\` rules are unions (DECISIONS.md, D-83) |
 | \`validators.js\`, \`validators.d.ts\` | precompiled AJV validators (JSON Schema 2020-12, strict), one per operation and direction: \`initiatePaymentRequest\`, \`initiatePaymentResponse\`, ...; they stop at the first problem |
 | \`validators/<name>.js\`, \`validators/<name>.detailed.js\` (and their \`.d.ts\`) | the same validators, one module per operation and direction (a request's with the validators of its query and path parameters, \`<operationId>Query\`, \`<operationId>Path\`), so that a program or a bundle takes only the operations it uses; \`.detailed\` reports every problem. Without AJV's messages: \`validate()\` words the problems |
 | \`validators/<operationId>.js\` (and its \`.d.ts\`) | an operation's four modules by role (\`request\`, \`requestDetailed\`, \`response\`, \`responseDetailed\`): what the package's \`gateway-contract/validators/<operationId>\` validates with |
@@ -45,7 +46,9 @@ ${HEADER} \`npm run check:generated\` fails when these files differ from what op
 | \`fieldNames.js\`, \`fieldNames.d.ts\` | every field name of the contract: the only keys an error, log or report names |
 | \`operations.js\`, \`operations.d.ts\` | the operation index: operationId, method, host, path, parameters, schemas, examples, authentication, named checks, idempotence, and how a call is put together |
 | \`resultCodes.js\`, \`resultCodes.d.ts\`, \`resultCodes.json\`, \`result-codes.md\` | the result-code catalog: per operation, each code with its status, message(s), meaning and next step; the next-step actions |
+| \`mock-answers.md\` | the mock's named answers (\`Prefer: example=<name>\`) with the result code each carries, and the request examples to send: the list \`docs/mock.md\` links |
 | \`docs/index.html\` | the reference docs: one self-contained page that renders with no network, with the changes of the contract's version (from CHANGELOG.md) |
+| \`docs/decisions.html\` | the decisions the reference docs cite, linked from each citation: both records, the contract's (openapi/DECISIONS.md) and the package's (docs/decisions.md), one anchor per number (\`#D-05\`) |
 
 Only src/ and users depend on these files; nothing here depends on src/. Every \`.js\` file is an ES
 module with static imports only (the validators import \`formats.js\`, which imports ajv-formats' table
@@ -85,6 +88,8 @@ async function main() {
   Object.assign(files, buildFieldNames(doc, HEADER));
   step('result-code catalog');
   Object.assign(files, buildResultCatalog(doc, HEADER));
+  step('mock answers');
+  Object.assign(files, buildMockAnswers(doc, HEADER));
   step('validators');
   Object.assign(files, buildValidators(doc, HEADER));
   step('contract and examples modules');

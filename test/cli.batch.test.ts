@@ -155,6 +155,16 @@ describe('NDJSON', () => {
     expect(result.stdout).not.toContain('5817');
   });
 
+  it('github: prints its summary once, on standard output with the workflow commands', async () => {
+    const good = { operationId: 'preAuthorize', direction: 'request', payload: find('preAuthorize').payload, name: 'pre-auth' };
+    const valid = await runCli(['validate', '--ndjson', '-', '--format', 'github'], ndjson([good, good]));
+    expect(valid).toEqual({ status: 0, stdout: '2 payloads: 2 valid, 0 invalid\n', stderr: '' });
+    const invalid = await runCli(['validate', '--ndjson', '-', '--format', 'github'], ndjson([good, 'not json']));
+    expect(invalid.status).toBe(1);
+    expect(invalid.stdout).toMatch(/^::error .*\n2 payloads: 1 valid, 1 invalid\n$/);
+    expect(invalid.stderr).toBe('');
+  });
+
   it('places problems in the NDJSON file on the line of the record', async () => {
     const bad = structuredClone(pay.payload);
     bad.body.paymentMode = 'BARTER';
@@ -215,9 +225,8 @@ describe('HAR', () => {
   });
 });
 
-describe("the README's examples", () => {
-  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-  const section = readme.slice(readme.indexOf('## Validate payloads'), readme.indexOf('## Call the service'));
+describe('the examples of docs/validation.md', () => {
+  const section = readFileSync(new URL('../docs/validation.md', import.meta.url), 'utf8');
 
   it('show batch, NDJSON and HAR use with JUnit and GitHub output', () => {
     for (const word of ["validate initiatePayment request 'samples/pay/**/*.json'", '--ndjson', '--har', '--format junit', '--format github', '--format sarif'])
@@ -226,6 +235,7 @@ describe("the README's examples", () => {
 
   it('run as written on files of their kind', async () => {
     const work = at('readme');
+    expect(section.indexOf('```sh\n')).toBeGreaterThan(section.indexOf('## From the command line'));
     const shaped = (payload: any) => ({ ...payload, body: { ...payload.body, mid: 'M1', orderId: 'O1' } });
     file('readme/samples/pay/2026/upi.json', shaped(pay.payload));
     file('readme/samples/modify/order.json', find('modifyOrder').payload);
@@ -247,13 +257,23 @@ describe("the README's examples", () => {
       ]),
     );
     mkdirSync(join(work, 'reports'), { recursive: true });
+    /** The `npx gateway-contract` commands of shell blocks (a line ending in \\ goes on; comments dropped). */
+    const commandsOf = (blocks: string[]) =>
+      blocks
+        .join('\n')
+        .replace(/\\\n\s*/g, '')
+        .split('\n')
+        .map((l) => l.replace(/\s+#.*$/, '').trim())
+        .filter((l) => l.startsWith('npx gateway-contract '));
     const block = /```sh\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
-    const commands = block
-      .replace(/\\\n\s*/g, '')
-      .split('\n')
-      .map((l) => l.replace(/\s+#.*$/, '').trim())
-      .filter((l) => l.startsWith('npx gateway-contract '));
-    expect(commands.length).toBeGreaterThanOrEqual(5);
+    // The page's commands, and the README's validation commands, which run on the same files.
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    const readmeCommands = commandsOf([...readme.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1] ?? '')).filter((l) =>
+      l.startsWith('npx gateway-contract validate'),
+    );
+    expect(readmeCommands.length).toBeGreaterThanOrEqual(1);
+    const commands = [...commandsOf([block]), ...readmeCommands];
+    expect(commands.length).toBeGreaterThanOrEqual(6);
     for (const command of commands) {
       const args = (command.slice('npx gateway-contract '.length).match(/'[^']*'|\S+/g) ?? []).map((a) => a.replace(/^'|'$/g, ''));
       const result = await runCli(args, undefined, {}, work);

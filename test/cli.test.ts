@@ -1,11 +1,12 @@
 // The command line as CI pipelines use it: verdicts and exit codes on examples and fixtures, and a
 // one-line message for every kind of bad input.
 
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './helpers/cli.js';
+import { loadFixtures } from './helpers/fixtures.js';
 
 const doc = JSON.parse(readFileSync(new URL('../generated/openapi.json', import.meta.url), 'utf8'));
 let dir: string;
@@ -64,15 +65,15 @@ describe('gateway-contract validate', () => {
     expect(JSON.parse(noQuery.stdout)).toMatchObject({ in: 'query', pointer: '/requestId', rule: 'requiredParameters', resultCode: '406' });
   });
 
-  it.each([
+  it.concurrent.for([
     [['validate'], /expected <operationId>/],
     [['validate', 'pay', 'request', '-'], /unknown operationId "pay"/],
     [['validate', 'initiatePayment', 'sideways', '-'], /direction must be/],
     [['validate', 'initiatePayment', 'request', '-', '--query', 'novalue'], /--query takes name=value/],
     [['validate', 'initiatePayment', 'request', '-', '--bogus'], /Unknown option '--bogus'/],
     [['frobnicate'], /unknown command "frobnicate"/],
-  ])('exits 2 with a one-line message for %j', async (args, message) => {
-    const result = await runCli(args as string[], '{}');
+  ] as [string[], RegExp][])('exits 2 with a one-line message for %j', async ([args, message], { expect }) => {
+    const result = await runCli(args, '{}');
     expect(result.status).toBe(2);
     expect(result.stderr).toMatch(message);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
@@ -96,25 +97,49 @@ describe('gateway-contract validate', () => {
     expect(JSON.parse(missing.stdout)).toMatchObject({ name: '/no/such/file.json', rule: 'readable', message: 'The input cannot be read (ENOENT).' });
   });
 
-  it('gives the verdict of every fixture: exit 1, the expected pointers', async () => {
-    const root = new URL('./fixtures/', import.meta.url);
-    for (const op of readdirSync(root)) {
-      // The payload fixtures of each operation (gate/ holds the change gate's, which are not payloads).
-      for (const name of readdirSync(new URL(`${op}/`, root)).filter((n) => n.endsWith('.json'))) {
-        const fixture = JSON.parse(readFileSync(new URL(`${op}/${name}`, root), 'utf8'));
-        const args = ['validate', fixture.operationId, fixture.direction, file(`fx-${op}-${name}`, fixture.payload)];
-        for (const [k, v] of Object.entries(fixture.query ?? {})) args.push('--query', `${k}=${v}`);
-        for (const [k, v] of Object.entries(fixture.path ?? {})) args.push('--path', `${k}=${v}`);
-        const result = await runCli(args);
-        expect(result.status, `${op}/${name}`).toBe(1);
-        const pointers = result.stdout
-          .trim()
-          .split('\n')
-          .map((l) => JSON.parse(l).pointer);
-        for (const e of fixture.expect) expect(pointers, `${op}/${name}`).toContain(e.pointer);
+  it('gives the verdict of every fixture in one run: exit 1, each fixture invalid at its expected fields, one JSON object per problem', async () => {
+    // One NDJSON record per fixture, named after its file; fixtures.test.ts checks the same verdicts in process.
+    const fixtures = loadFixtures();
+    const records = fixtures.map((f) => ({
+      name: f.file,
+      operationId: f.operationId,
+      direction: f.direction,
+      payload: f.payload,
+      query: f.query,
+      path: f.path,
+    }));
+    const result = await runCli(['validate', '--ndjson', file('fixtures.ndjson', `${records.map((r) => JSON.stringify(r)).join('\n')}\n`), '--format', 'json']);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toBe(`${fixtures.length} payloads: 0 valid, ${fixtures.length} invalid\n`);
+    const problems = result.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    // Each problem names its fixture, and the file and line of its record.
+    const lineOf = new Map(fixtures.map((f, i) => [f.file, i + 1]));
+    const seen = new Map<string, { operationId: string; direction: string; pointer: string; rule: string; resultCode?: string }[]>();
+    problems.forEach((p, i) => {
+      expect(p, `line ${i + 1}`).toMatchObject({
+        name: expect.any(String),
+        operationId: expect.any(String),
+        direction: expect.any(String),
+        pointer: expect.any(String),
+        file: expect.stringMatching(/fixtures\.ndjson$/),
+        line: lineOf.get(p.name),
+      });
+      seen.set(p.name, [...(seen.get(p.name) ?? []), p]);
+    });
+    expect([...seen.keys()].sort()).toEqual(fixtures.map((f) => f.file).sort());
+    for (const fixture of fixtures) {
+      const found = seen.get(fixture.file) ?? [];
+      expect(new Set(found.map((p) => `${p.operationId} ${p.direction}`)), fixture.file).toEqual(new Set([`${fixture.operationId} ${fixture.direction}`]));
+      for (const wanted of fixture.expect) {
+        const hit = found.find((p) => p.pointer === wanted.pointer && p.rule === wanted.rule);
+        expect(hit, `${fixture.file}: ${wanted.pointer} ${wanted.rule} in ${JSON.stringify(found)}`).toBeDefined();
+        if (wanted.resultCode) expect(hit?.resultCode, `${fixture.file}: ${wanted.pointer}`).toBe(wanted.resultCode);
       }
     }
-  }, 120_000);
+  });
 });
 
 describe('gateway-contract operations and --help', () => {
@@ -128,15 +153,21 @@ describe('gateway-contract operations and --help', () => {
     expect(JSON.parse(json.stdout)).toHaveLength(7);
   });
 
+  it('prints the package version with --version and -v, and says so in --help', async () => {
+    const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+    for (const flag of ['--version', '-v']) expect(await runCli([flag]), flag).toEqual({ status: 0, stdout: `${version}\n`, stderr: '' });
+    expect((await runCli(['--help'])).stdout).toMatch(/^ {2}-v, --version {2,}Print the version of the package\.$/m);
+  });
+
   it('has --help on every command', async () => {
     const top = await runCli(['--help']);
     expect(top.status).toBe(0);
     const commands = [...top.stdout.matchAll(/^ {2}(\S+) {2,}/gm)].map((m) => m[1]);
     expect(commands).toEqual(expect.arrayContaining(['validate', 'operations']));
-    for (const command of commands) {
-      const help = await runCli([command, '--help']);
-      expect(help.status, command).toBe(0);
-      expect(help.stdout, command).toMatch(/^Usage: gateway-contract /);
-    }
+    const helps = await Promise.all(commands.map((command) => runCli([command as string, '--help'])));
+    helps.forEach((help, i) => {
+      expect(help.status, commands[i]).toBe(0);
+      expect(help.stdout, commands[i]).toMatch(/^Usage: gateway-contract /);
+    });
   });
 });

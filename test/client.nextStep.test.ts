@@ -1,5 +1,5 @@
 // The client that guides: each result carries the next step its code has in the contract and the
-// raw answer; each error a next step of its own (DECISIONS.md D-52, D-53); opt-in retries repeat
+// raw answer; each error a next step of its own (openapi/DECISIONS.md D-52, docs/decisions.md D-53); opt-in retries repeat
 // only what is safe (D-54); hooks and a logger see every attempt, and nothing they do changes a
 // call. Against local servers; attempts are counted, never timed.
 

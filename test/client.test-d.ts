@@ -119,6 +119,92 @@ describe('the typed client', () => {
     expectTypeOf<Schemas['CardInfo']>().toMatchTypeOf<NonNullable<Extract<PayBody, { paymentMode: 'CREDIT_CARD' }>['cardInfo']>>();
   });
 
+  const preAuth = { mid: 'M', orderId: 'O', txnAmount: '1.00', userInfo: { custId: 'C' } };
+
+  it('R-4.3-sso-token: a BALANCE or SVC_DIGITAL_CREDIT pre-auth call needs svcSsoToken', () => {
+    void client.preAuthorize({ body: { ...preAuth, paymentMode: 'BALANCE', svcSsoToken: 'SSO' } });
+    // @ts-expect-error a BALANCE pre-auth needs svcSsoToken
+    void client.preAuthorize({ body: { ...preAuth, paymentMode: 'BALANCE' } });
+    // @ts-expect-error a SVC_DIGITAL_CREDIT pre-auth needs svcSsoToken
+    void client.preAuthorize({ body: { ...preAuth, paymentMode: 'SVC_DIGITAL_CREDIT' } });
+  });
+
+  it('R-4.3-website-name: a UPI or card pre-auth call needs websiteName', () => {
+    void client.preAuthorize({ body: { ...preAuth, paymentMode: 'UPI', websiteName: 'WEBSTAGING' } });
+    void client.preAuthorize({ body: { ...preAuth, paymentMode: null } });
+    // @ts-expect-error a UPI pre-auth needs websiteName
+    void client.preAuthorize({ body: { ...preAuth, paymentMode: 'UPI' } });
+    // @ts-expect-error a CREDIT_CARD pre-auth needs websiteName
+    void client.preAuthorize({ body: { ...preAuth, paymentMode: 'CREDIT_CARD' } });
+  });
+
+  const token = { cardToken: '4111111111111111', tokenExpiry: '122030', cardSuffix: '1111', panUniqueReference: 'V001' };
+  const card = { cardFlowType: 'CARD_TOKEN', cardUniqueId: '4111111111114321', cvv: '123', expiryMonth: '12', expiryYear: '2030' } as const;
+  const pay = { mid: 'M', orderId: 'O', requestType: 'PAYMENT', paymentMode: 'DEBIT_CARD' } as const;
+
+  it('R-2.8-tavv, R-2.8-token-unique-reference, R-2.8-merchant-token-requestor-id: a network token call without TAVV is a COFT token with both references', () => {
+    const refs = { tokenUniqueReference: 'DNI1', merchantTokenRequestorId: 'R1' };
+    void client.initiatePayment({ txnToken: 'T', body: { ...pay, cardInfo: { ...card, cardTokenInfo: { ...token, tokenType: 'COFT', ...refs } } } });
+    void client.initiatePayment({ txnToken: 'T', body: { ...pay, cardInfo: { ...card, cardTokenInfo: { ...token, tokenType: 'ALTERNATE', TAVV: 'TAVV' } } } });
+    // @ts-expect-error R-2.8-tavv: a guest-checkout token needs TAVV
+    void client.initiatePayment({ txnToken: 'T', body: { ...pay, cardInfo: { ...card, cardTokenInfo: { ...token, tokenType: 'ALTERNATE', ...refs } } } });
+    const withoutReference = { ...token, tokenType: 'COFT', merchantTokenRequestorId: 'R1' } as const;
+    const withoutRequestor = { ...token, tokenType: 'COFT', tokenUniqueReference: 'DNI1' } as const;
+    // @ts-expect-error R-2.8-token-unique-reference: without TAVV, tokenUniqueReference is required
+    void client.initiatePayment({ txnToken: 'T', body: { ...pay, cardInfo: { ...card, cardTokenInfo: withoutReference } } });
+    // @ts-expect-error R-2.8-merchant-token-requestor-id: without TAVV, merchantTokenRequestorId is required
+    void client.initiatePayment({ txnToken: 'T', body: { ...pay, cardInfo: { ...card, cardTokenInfo: withoutRequestor } } });
+  });
+
+  const subscription = {
+    mid: 'M',
+    orderId: 'O',
+    requestType: 'SUBSCRIPTION',
+    websiteName: 'WEBSTAGING',
+    txnAmount: { value: '1.00', currency: 'INR' },
+    userInfo: { custId: 'C' },
+    subscriptionAmountType: 'FIX',
+    subscriptionStartDate: '2026-02-01',
+    subscriptionExpiryDate: '2027-01-31',
+    subscriptionFrequencyUnit: 'MONTH',
+  } as const;
+
+  it('R-4.7-ondemand-no-grace-days: an on-demand subscription call takes no grace days', () => {
+    void client.createSubscription({ body: { ...subscription, subscriptionFrequencyUnit: 'ONDEMAND', subscriptionEnableRetry: '1' } });
+    const ondemand = { ...subscription, subscriptionFrequencyUnit: 'ONDEMAND', subscriptionEnableRetry: '1' } as const;
+    // @ts-expect-error ONDEMAND takes no subscriptionGraceDays
+    void client.createSubscription({ body: { ...ondemand, subscriptionGraceDays: '1' } });
+  });
+
+  it('R-4.7-mandate-no-grace-days, R-4.7-mandate-no-retry-count, R-4.7-mandate-no-retry: an eNACH subscription call takes no grace days and no retry', () => {
+    const mandate = { ...subscription, subscriptionPaymentMode: 'BANK_MANDATE' } as const;
+    void client.createSubscription({ body: { ...mandate, subscriptionEnableRetry: '0' } });
+    // @ts-expect-error R-4.7-mandate-no-grace-days
+    void client.createSubscription({ body: { ...mandate, subscriptionEnableRetry: '0', subscriptionGraceDays: '1' } });
+    // @ts-expect-error R-4.7-mandate-no-retry-count
+    void client.createSubscription({ body: { ...mandate, subscriptionEnableRetry: '0', subscriptionRetryCount: '1' } });
+    // @ts-expect-error R-4.7-mandate-no-retry
+    void client.createSubscription({ body: { ...mandate, subscriptionEnableRetry: '1' } });
+  });
+
+  it('R-8-card-grace-days: a card subscription call takes at most 3 grace days', () => {
+    void client.createSubscription({ body: { ...subscription, subscriptionPaymentMode: 'CC', subscriptionEnableRetry: '1', subscriptionGraceDays: '3' } });
+    // @ts-expect-error a card subscription takes at most 3 grace days
+    void client.createSubscription({ body: { ...subscription, subscriptionPaymentMode: 'CC', subscriptionEnableRetry: '1', subscriptionGraceDays: '4' } });
+  });
+
+  it('R-3.3-pre-auth-pending-txn-token: a pre-auth result narrowed to 02 carries txnToken', async () => {
+    const result = await client.preAuthorize({ body: { ...preAuth, paymentMode: 'UPI', websiteName: 'WEBSTAGING' } });
+    if (result.code === '02') {
+      expectTypeOf(result.data.body.txnToken).toEqualTypeOf<string>();
+      expectTypeOf(result.data.body.statusCode).toEqualTypeOf<'02'>();
+    }
+    if (result.outcome === 'pending') expectTypeOf(result.data.body.txnToken).toEqualTypeOf<string>();
+    if (result.code === '01') expectTypeOf(result.data.body.txnToken).toEqualTypeOf<string | undefined>();
+    const paid = {} as CallResult<'initiatePayment'>;
+    if (paid.code === '0000') expectTypeOf(paid.data.body.resultInfo.resultCode).toEqualTypeOf<'0000'>();
+  });
+
   it('takes its options typed', () => {
     expectTypeOf(createGatewayClient).parameter(0).toHaveProperty('gatewayUrl').toEqualTypeOf<string>();
     // @ts-expect-error routerUrl is required
@@ -162,8 +248,11 @@ describe('the webhook helpers', () => {
     createWebhookReceiver({ verifier: createChecksumVerifier('k3yK3yk3yK3yk3yK'), replayWindowMs: 60_000, expectedMid: ['M1', 'M2'] });
     // @ts-expect-error the verifier is required
     createWebhookReceiver({ replayWindowMs: 60_000 });
-    // @ts-expect-error a replay store's add takes an expiry time
-    createWebhookReceiver({ verifier: createChecksumVerifier('k3yK3yk3yK3yk3yK'), seen: { has: () => false, add: (_id: string, _at: string) => undefined } });
+    createWebhookReceiver({ verifier: createChecksumVerifier('k3yK3yk3yK3yk3yK'), store: { claim: async () => true, release: () => undefined } });
+    // @ts-expect-error the `seen: { has, add }` store is removed (a replay store claims atomically)
+    createWebhookReceiver({ verifier: createChecksumVerifier('k3yK3yk3yK3yk3yK'), seen: { has: () => false, add: (_id: string, _at: number) => undefined } });
+    // @ts-expect-error a replay store's claim takes a key, a ttl and an owner
+    createWebhookReceiver({ verifier: createChecksumVerifier('k3yK3yk3yK3yk3yK'), store: { claim: (_key: number) => true, release: () => undefined } });
   });
 
   it("types the sender: the body is the contract's, the result carries the reply verdict", async () => {

@@ -279,6 +279,29 @@ describe('createGatewayClient', () => {
     }
   });
 
+  it('reads no more of an answer than maxResponseBytes, a 2xx one or an HTTP error alike, and stops reading there', async () => {
+    const chunk = 'x'.repeat(16 * 1024);
+    // Answers without end: only a bounded read ends the call before its time limit.
+    const endless = await startServer((req, res) => {
+      res.writeHead(req.url.startsWith('/order/') ? 500 : 200, { 'content-type': 'application/json' });
+      const more = () => {
+        if (!res.destroyed) res.write(chunk, () => setImmediate(more));
+      };
+      more();
+    });
+    try {
+      const c = createGatewayClient({ gatewayUrl: endless.url, routerUrl: endless.url, signer: testSigner, maxResponseBytes: 100_000, timeoutMs: 20_000 });
+      const ok = await c.initiatePayment({ txnToken: 'T', body: example('PayWithUpi').body }).catch((e) => e);
+      expect(ok).toBeInstanceOf(GatewayNonJsonError);
+      expect(ok.message).toMatch(/larger than 100000 bytes/);
+      const failed = await c.preAuthorize({ body: example('PreAuthWalletRequest').body }).catch((e) => e);
+      expect(failed).toBeInstanceOf(GatewayNonJsonError);
+      expect(failed.message).toMatch(/larger than 100000 bytes/);
+    } finally {
+      await endless.close();
+    }
+  });
+
   it('refuses to build a signed call without a signer, and bad addresses', async () => {
     const unsigned = createGatewayClient({ gatewayUrl: gateway.url, routerUrl: router.url });
     await expect(unsigned.preAuthorize({ body: example('PreAuthWalletRequest').body })).rejects.toThrow(/pass a signer/);

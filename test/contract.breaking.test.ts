@@ -13,9 +13,10 @@ import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { CHANGELOG_INTRO, releaseSection, sectionOf, versionsOf, withSection } from '../scripts/lib/changelog.mjs';
 import { checkContract, renderReport } from '../scripts/lib/changeReport.mjs';
 import { diffContracts, LEVELS } from '../scripts/lib/contractDiff.mjs';
-import { bumpBetween, judgeVersions } from '../scripts/lib/contractVersion.mjs';
+import { bumpBetween, judgeVersions, nextVersions } from '../scripts/lib/contractVersion.mjs';
 import { changesSection, docsDocument } from '../scripts/lib/docs.mjs';
 import { resultCatalogOf } from '../scripts/lib/resultCatalog.mjs';
+import { runNode } from './helpers/cli.js';
 import { bundledContract, resolve, root } from './helpers/contract.js';
 
 const base = await bundledContract();
@@ -602,7 +603,7 @@ describe('fields that become an enum, empty patterns', () => {
     expect(
       only(
         changesAfter((d) => {
-          S(d).PreAuthRequest.enum = [{ head: {}, body: {} }];
+          S(d).PreAuthorizeRequest.enum = [{ head: {}, body: {} }];
         }),
       ),
     ).toMatchObject({
@@ -610,7 +611,7 @@ describe('fields that become an enum, empty patterns', () => {
       direction: 'request',
       level: 'breaking',
       kind: 'became-enum',
-      location: '/components/schemas/PreAuthRequest/enum',
+      location: '/components/schemas/PreAuthorizeRequest/enum',
     });
     // A parameter of three operations, its schema written in place.
     const inline = (values?: string[]) => (d: any) => {
@@ -837,6 +838,67 @@ describe('documentation, operations, components and what the check must not inve
     ]);
   });
 
+  it('a component schema renamed with its old name kept as a deprecated alias is notable, and the hint says how', () => {
+    const rename = (alias: boolean) => (d: any) => {
+      S(d).Currency = S(d).Money;
+      const text = JSON.stringify(d).replaceAll('"#/components/schemas/Money"', '"#/components/schemas/Currency"');
+      Object.assign(d, JSON.parse(text));
+      if (alias) S(d).Money = { $ref: '#/components/schemas/Currency', deprecated: true, description: 'The old name of Currency.' };
+      else delete S(d).Money;
+    };
+    const kept = changesAfter(rename(true));
+    expect(kept.map((c) => [c.kind, c.level, c.location])).toEqual([['component-renamed', 'notable', '/components/schemas/Currency']]);
+    expect(kept[0].message).toBe(
+      'component schema Money renamed Currency; Money stays, deprecated, as an alias of it: code that names either generated type compiles',
+    );
+    const dropped = changesAfter(rename(false));
+    expect(dropped.map((c) => [c.kind, c.level])).toEqual([
+      ['component-removed', 'breaking'],
+      ['component-added', 'patch'],
+    ]);
+    expect(dropped[0].message).toContain('(renamed Currency? keep Money as a deprecated alias of it until the next major version)');
+    // The old name made an alias of a schema other than the one it named: its type changes.
+    const other = changesAfter((d) => {
+      S(d).Money = { $ref: '#/components/schemas/WalletInfo', deprecated: true };
+    });
+    expect(other.find((c) => c.kind === 'component-changed')).toMatchObject({ level: 'breaking', location: '/components/schemas/Money' });
+  });
+
+  it("the contract's own envelopes renamed to <OperationId>Request and <OperationId>Response keep their old names as aliases: notable", () => {
+    // The released contract had PaymentRequest where the contract now has InitiatePaymentRequest, and so on.
+    const renames = {
+      PaymentRequest: 'InitiatePaymentRequest',
+      PaymentResponse: 'InitiatePaymentResponse',
+      PreAuthRequest: 'PreAuthorizeRequest',
+      PreAuthResponse: 'PreAuthorizeResponse',
+    };
+    const released = edited((d) => {
+      let text = JSON.stringify(d);
+      for (const [old, now] of Object.entries(renames)) {
+        S(d)[old] = S(d)[now];
+        delete S(d)[now];
+        text = JSON.stringify(d).replaceAll(`"#/components/schemas/${now}"`, `"#/components/schemas/${old}"`);
+        Object.assign(d, JSON.parse(text));
+      }
+    });
+    const changes = diffContracts(released, base);
+    expect(changes.map((c) => [c.kind, c.level, c.location])).toEqual(
+      Object.values(renames).map((now) => ['component-renamed', 'notable', `/components/schemas/${now}`]),
+    );
+    for (const [old, now] of Object.entries(renames)) {
+      expect(S(base)[old]).toMatchObject({ $ref: `#/components/schemas/${now}`, deprecated: true });
+      expect(S(base)[old].description).toContain('next major version');
+    }
+    const withoutAliases = edited((d) => {
+      for (const old of Object.keys(renames)) delete S(d)[old];
+    });
+    expect(
+      diffContracts(released, withoutAliases)
+        .filter((c) => c.level === 'breaking')
+        .map((c) => c.location),
+    ).toEqual(Object.keys(renames).map((old) => `/components/schemas/${old}`));
+  });
+
   it('info.version alone is not a change of the contract', () => {
     expect(
       changesAfter((d) => {
@@ -858,8 +920,9 @@ describe('versions: semantic versioning against the released contract', () => {
     S(d).WalletInfo.description = 'The wallet.';
   });
   const at = (doc: any, version: string) => ({ ...doc, info: { ...doc.info, version } });
+  // The released side is the contract as it is, at version 1.0.0.
   const check = (working: any, version: string, packageVersion = version) =>
-    checkContract({ released: base, working: at(working, version), packageVersion, changelog: '## 1.0.0 (2026-01-01)\n' });
+    checkContract({ released: at(base, '1.0.0'), working: at(working, version), packageVersion, changelog: '## 1.0.0 (2026-01-01)\n' });
   const verdict = (required: 'major' | 'minor' | 'patch' | 'none', version: string) =>
     judgeVersions({ released: '1.0.0', working: version, packageVersion: version, required });
 
@@ -934,7 +997,7 @@ describe('the report a reviewer reads', () => {
       S(d).PaymentResponseBody.properties.settlementDate = { type: 'string' };
       d.info.version = '1.1.0';
     });
-    const result = checkContract({ released: base, working, packageVersion: '1.1.0' });
+    const result = checkContract({ released: { ...base, info: { ...base.info, version: '1.0.0' } }, working, packageVersion: '1.1.0' });
     const report = renderReport(result);
     expect(report).toContain(
       [
@@ -1031,7 +1094,7 @@ describe('the commands', () => {
     expect(readFileSync(join(root, 'openapi/released/openapi.json'), 'utf8')).toBe(`${JSON.stringify(base, null, 2)}\n`);
   });
 
-  it('check:breaking fails with a readable report on a breaking edit of a copy without a major bump', () => {
+  it('check:breaking fails with a readable report on a breaking edit of a copy without a major bump', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'gateway-contract-breaking-'));
     try {
       const file = join(dir, 'openapi.json');
@@ -1043,13 +1106,18 @@ describe('the commands', () => {
           }),
         ),
       );
-      const result = run(root, 'check-breaking.mjs', '--contract', file);
+      // The three runs at once, each a process of its own.
+      const [result, asJson, misspelt] = await Promise.all([
+        runNode([join(root, 'scripts/check-breaking.mjs'), '--contract', file], { cwd: root, timeoutMs: 60_000 }),
+        runNode([join(root, 'scripts/check-breaking.mjs'), '--contract', file, '--json'], { cwd: root, timeoutMs: 60_000 }),
+        runNode([join(root, 'scripts/check-breaking.mjs'), '--contrat', file], { cwd: root, timeoutMs: 60_000 }),
+      ]);
       expect(result.status).toBe(1);
       expect(result.stdout).toContain('  BREAKING  request body.walletInfo.paymentFlow: value "ADDNAPAY" no longer accepted');
       expect(result.stdout).toContain('check:breaking: FAILED');
-      const json = JSON.parse(run(root, 'check-breaking.mjs', '--contract', file, '--json').stdout);
+      const json = JSON.parse(asJson.stdout);
       expect(json).toMatchObject({ ok: false, required: 'major', changes: [{ operation: 'initiatePayment', level: 'breaking' }] });
-      expect(run(root, 'check-breaking.mjs', '--contrat', file).status).toBe(2);
+      expect(misspelt.status).toBe(2);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -1059,6 +1127,9 @@ describe('the commands', () => {
     const dir = mkdtempSync(join(tmpdir(), 'gateway-contract-release-'));
     const git = (...args: string[]) =>
       spawnSync('git', ['-c', 'user.name=test', '-c', 'user.email=test@example.invalid', ...args], { cwd: dir, encoding: 'utf8' });
+    // The version released last, and the minor version after it.
+    const was = base.info.version as string;
+    const next = nextVersions(was)!.minor;
     try {
       for (const part of ['scripts', 'openapi', 'redocly.yaml', 'package.json', 'CHANGELOG.md']) cpSync(join(root, part), join(dir, part), { recursive: true });
       symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'), 'dir');
@@ -1080,34 +1151,34 @@ describe('the commands', () => {
       writeFileSync(walletFile, stringifyYaml(wallet));
       const unbumped = run(dir, 'release-contract.mjs');
       expect(unbumped.status).toBe(1);
-      expect(unbumped.stdout).toContain('openapi/ changed since 1.0.0 was released');
+      expect(unbumped.stdout).toContain(`openapi/ changed since ${was} was released`);
       const setVersion = (version: string) => {
         const rootFile = join(dir, 'openapi/openapi.yaml');
         writeFileSync(rootFile, readFileSync(rootFile, 'utf8').replace(/^ {2}version: \S+$/m, `  version: ${version}`));
         const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
         writeFileSync(join(dir, 'package.json'), JSON.stringify({ ...pkg, version }, null, 2));
       };
-      setVersion('1.1.0');
+      setVersion(next);
       const released = run(dir, 'release-contract.mjs', '--date', '2026-03-01');
-      expect(released.stdout + released.stderr).toContain('released 1.1.0 (minor version, 1 change since 1.0.0)');
+      expect(released.stdout + released.stderr).toContain(`released ${next} (minor version, 1 change since ${was})`);
       expect(released.status).toBe(0);
       const changelog = readFileSync(join(dir, 'CHANGELOG.md'), 'utf8');
-      expect(versionsOf(changelog)).toEqual(['1.1.0', '1.0.0']);
-      expect(sectionOf(changelog, '1.1.0')!.body).toContain('- Notable: request body.walletInfo.walletNote: new optional field');
-      expect(JSON.parse(readFileSync(join(dir, 'openapi/released/openapi.json'), 'utf8')).info.version).toBe('1.1.0');
+      expect(versionsOf(changelog).slice(0, 2)).toEqual([next, was]);
+      expect(sectionOf(changelog, next)!.body).toContain('- Notable: request body.walletInfo.walletNote: new optional field');
+      expect(JSON.parse(readFileSync(join(dir, 'openapi/released/openapi.json'), 'utf8')).info.version).toBe(next);
       expect(run(dir, 'check-breaking.mjs').status).toBe(0);
       expect(run(dir, 'release-contract.mjs').stdout).toContain('nothing to release');
-      expect(git('commit', '-q', '-am', 'release 1.1.0').status).toBe(0);
+      expect(git('commit', '-q', '-am', `release ${next}`).status).toBe(0);
 
-      // Another edit before 1.1.0 is published: amended, against 1.0.0 from history.
+      // Another edit before that version is published: amended, against the one before from history.
       wallet.properties.walletRef = { type: 'string', description: 'A reference.' };
       writeFileSync(walletFile, stringifyYaml(wallet));
       expect(run(dir, 'check-breaking.mjs').status).toBe(1);
       const amended = run(dir, 'release-contract.mjs', '--amend', '--date', '2026-03-02');
-      expect(amended.stdout + amended.stderr).toContain('released 1.1.0 (minor version, 2 changes since 1.0.0)');
+      expect(amended.stdout + amended.stderr).toContain(`released ${next} (minor version, 2 changes since ${was})`);
       const after = readFileSync(join(dir, 'CHANGELOG.md'), 'utf8');
-      expect(versionsOf(after)).toEqual(['1.1.0', '1.0.0']);
-      expect(sectionOf(after, '1.1.0')).toMatchObject({ date: '2026-03-02', body: expect.stringContaining('walletRef') });
+      expect(versionsOf(after).slice(0, 2)).toEqual([next, was]);
+      expect(sectionOf(after, next)).toMatchObject({ date: '2026-03-02', body: expect.stringContaining('walletRef') });
       expect(run(dir, 'check-breaking.mjs').status).toBe(0);
     } finally {
       rmSync(dir, { recursive: true, force: true });

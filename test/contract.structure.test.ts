@@ -1,7 +1,9 @@
 // The shape of the contract itself: operations at the description's paths on their own hosts,
 // authentication in the head, every component titled and described, every enum value documented.
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { bundledContract, operationsOf, walk } from './helpers/contract.js';
+import { parse as parseYaml } from 'yaml';
+import { bundledContract, operationsOf, root, walk } from './helpers/contract.js';
 
 const doc = await bundledContract();
 
@@ -22,6 +24,13 @@ describe('document', () => {
       createSubscription: { path: '/aoa-subscription/api/v2/subscription/create', server: '{router_url}' },
       notifyTokenStatus: { path: 'tokenStatusNotification', server: null },
     });
+  });
+
+  it('names each path file after its operation (openapi/paths/<operationId>.yaml)', () => {
+    const files = readdirSync(`${root}openapi/paths`).sort();
+    const named = files.map((file) => `${parseYaml(readFileSync(`${root}openapi/paths/${file}`, 'utf8')).post.operationId}.yaml`);
+    expect(files).toEqual(named);
+    expect(files).toHaveLength(6);
   });
 
   it('declares the query and path parameters of the description', () => {
@@ -57,6 +66,27 @@ describe('components', () => {
     for (const [name, schema] of Object.entries<any>(doc.components.schemas)) {
       expect(schema.title, name).toBeTruthy();
       expect(schema.description, name).toBeTruthy();
+    }
+  });
+
+  it('names each envelope <OperationId>Request and <OperationId>Response; an old name is a deprecated alias (D-79)', () => {
+    const upper = (id: string) => id[0].toUpperCase() + id.slice(1);
+    for (const { operationId, kind, op } of operationsOf(doc)) {
+      if (kind === 'webhook') continue;
+      expect(op.requestBody.content['application/json'].schema.$ref, operationId).toBe(`#/components/schemas/${upper(operationId)}Request`);
+      expect(op.responses['200'].content['application/json'].schema.$ref, operationId).toBe(`#/components/schemas/${upper(operationId)}Response`);
+    }
+    const aliases = Object.entries<any>(doc.components.schemas).filter(([, schema]) => schema.$ref !== undefined);
+    expect(Object.fromEntries(aliases.map(([name, schema]) => [name, schema.$ref]))).toEqual({
+      PaymentRequest: '#/components/schemas/InitiatePaymentRequest',
+      PaymentResponse: '#/components/schemas/InitiatePaymentResponse',
+      PreAuthRequest: '#/components/schemas/PreAuthorizeRequest',
+      PreAuthResponse: '#/components/schemas/PreAuthorizeResponse',
+    });
+    for (const [name, schema] of aliases) {
+      expect(Object.keys(schema).sort(), name).toEqual(['$ref', 'deprecated', 'description', 'title']);
+      expect(schema.deprecated, name).toBe(true);
+      expect(schema.description, name).toContain('next major version of the contract');
     }
   });
 

@@ -43,7 +43,7 @@ describe.skipIf(!available)('the reference docs in Chromium, offline', () => {
   beforeAll(async () => {
     docs = await startDocs({ host: '127.0.0.1', port: 0 });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS, headless: true });
-    const context = await browser.newContext({ viewport: { width: 1400, height: 1000 }, serviceWorkers: 'block' });
+    const context = await browser.newContext({ viewport: { width: 1440, height: 1000 }, serviceWorkers: 'block' });
     // No network: only the local docs server answers; any other request is recorded and aborted.
     await context.route('**/*', (route) => {
       const url = route.request().url();
@@ -113,7 +113,7 @@ describe.skipIf(!available)('the reference docs in Chromium, offline', () => {
 
   it('shows each variant of the pay body by its title', async () => {
     await open('Pay an order', 'Payments');
-    const ref: string = doc.components.schemas.PaymentRequest.properties.body.$ref;
+    const ref: string = doc.components.schemas.InitiatePaymentRequest.properties.body.$ref;
     const variants: { title: string }[] = doc.components.schemas[ref.slice(ref.lastIndexOf('/') + 1)].oneOf;
     expect(variants.length).toBeGreaterThan(5);
     for (const v of variants) await page.getByText(v.title, { exact: true }).first().waitFor({ timeout: TIMEOUT });
@@ -158,6 +158,100 @@ describe.skipIf(!available)('the reference docs in Chromium, offline', () => {
     await curl.first().waitFor({ timeout: TIMEOUT });
     expect(await codeTables()).toContainEqual(resultCodes.notifyTokenStatus.codes.map((c) => c.code));
     await screenshot(webhook.operationId);
+  });
+
+  /**
+   * What the reader sees of the layout on the page open now (a 1440 px window): the lines each code
+   * of a table takes (result codes, actions, example names), each copy button that covers the text
+   * of its block's first line, and each code block a line of which cannot be brought into view
+   * with room after its last character (cut by the block or an ancestor, or not scrollable).
+   */
+  function layoutProblems() {
+    return page.evaluate(() => {
+      const problems: string[] = [];
+      const wrapped = [...document.querySelectorAll('.md-table-wrapper td code')].filter((code) => code.getClientRects().length > 1);
+      for (const code of wrapped) problems.push(`table code "${code.textContent}" takes ${code.getClientRects().length} lines`);
+      /** The rectangles of the text of a block from its start to the end of its first line. */
+      const firstLine = (pre: Element) => {
+        const walker = document.createTreeWalker(pre, NodeFilter.SHOW_TEXT);
+        const range = document.createRange();
+        let started = false;
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+          const text = node.textContent ?? '';
+          if (!started && text.trim() === '') continue;
+          if (!started) range.setStart(node, 0);
+          started = true;
+          const end = text.indexOf('\n');
+          if (end >= 0) {
+            range.setEnd(node, end);
+            return [...range.getClientRects()];
+          }
+          range.setEnd(node, text.length);
+        }
+        return started ? [...range.getClientRects()] : [];
+      };
+      const overlaps = (a: DOMRect, b: DOMRect) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+      for (const block of document.querySelectorAll('[data-component-name="CodeBlock/CodeBlock"]')) {
+        const pre = block.querySelector('pre');
+        const button = block.querySelector('[data-component-name="Buttons/CopyButton"]');
+        if (!pre || !button || pre.getClientRects().length === 0) continue;
+        const box = button.getBoundingClientRect();
+        if (firstLine(pre).some((line) => line.width > 0 && overlaps(line, box)))
+          problems.push(`the copy button covers the first line "${pre.textContent?.slice(0, 40)}"`);
+      }
+      for (const pre of document.querySelectorAll('pre')) {
+        if (pre.getClientRects().length === 0) continue;
+        const style = getComputedStyle(pre);
+        const name = `"${pre.textContent?.trim().slice(0, 40)}"`;
+        if (pre.scrollWidth > pre.clientWidth && !['auto', 'scroll'].includes(style.overflowX)) problems.push(`code block ${name} cuts its lines`);
+        pre.scrollLeft = pre.scrollWidth;
+        // The text itself (a sample's lines may sit in block elements as wide as the block).
+        const walker = document.createTreeWalker(pre, NodeFilter.SHOW_TEXT);
+        const range = document.createRange();
+        let textRight = Number.NEGATIVE_INFINITY;
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+          if ((node.textContent ?? '').trim() === '') continue;
+          range.selectNodeContents(node);
+          for (const r of range.getClientRects()) if (r.width > 0) textRight = Math.max(textRight, r.right);
+        }
+        const boxRight = pre.getBoundingClientRect().right - Number.parseFloat(style.borderRightWidth);
+        if (textRight > boxRight - 8)
+          problems.push(`code block ${name}: its longest line ends ${Math.round(boxRight - textRight)} px from the edge, scrolled to the end`);
+        pre.scrollLeft = 0;
+        for (let up = pre.parentElement; up && up !== document.body; up = up.parentElement) {
+          const clips = getComputedStyle(up).overflowX !== 'visible';
+          if (clips && up.getBoundingClientRect().right < pre.getBoundingClientRect().right - 1) problems.push(`code block ${name} is cut by its container`);
+        }
+      }
+      return problems;
+    });
+  }
+
+  it('at 1440 px: no code in a table wraps, no copy button covers code, long code lines scroll into view', async () => {
+    expect(page.viewportSize()?.width).toBe(1440);
+    const problems: string[] = [];
+    const seen = { tables: 0, blocks: 0 };
+    for (const info of operations) {
+      await open(info.summary, info.tags[0]);
+      await page.locator('table').filter({ hasText: 'Message: meaning' }).first().waitFor({ timeout: TIMEOUT });
+      seen.tables += await page.locator('.md-table-wrapper td code').count();
+      seen.blocks += await page.locator('[data-component-name="CodeBlock/CodeBlock"] pre').count();
+      for (const problem of await layoutProblems()) problems.push(`${info.operationId}: ${problem}`);
+    }
+    expect(seen.tables).toBeGreaterThan(200);
+    expect(seen.blocks).toBeGreaterThan(operations.length);
+    expect(problems).toEqual([]);
+    await open('Pay an order', 'Payments');
+    await screenshot('initiatePayment-1440');
+  });
+
+  it('serves an icon at /favicon.ico, never a 404', async () => {
+    for (const method of ['GET', 'HEAD']) {
+      const answer = await fetch(`${docs.url}/favicon.ico`, { method });
+      expect(answer.status, method).toBe(200);
+      expect(answer.headers.get('content-type'), method).toMatch(/^image\//);
+      if (method === 'GET') expect(await answer.text()).toMatch(/^<svg [^>]*xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+    }
   });
 
   it('reached no host but the local docs server', async () => {

@@ -1,7 +1,8 @@
 // The reference docs' derived parts: the page renders a copy of the bundled contract with code
 // samples and sections added, never the bundle itself; every TypeScript sample type-checks against
 // the package's own declarations (so a sample cannot drift from the client or the webhook API);
-// each curl sample posts the operation's first request example; and the page reaches no host.
+// each curl sample posts the operation's first request example; the page reaches no host; and every
+// decision the page cites is a link to its record on the decisions page the docs server serves.
 
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -9,8 +10,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { docsDocument } from '../scripts/lib/docs.mjs';
+import { decisionNumbers } from '../scripts/lib/decisionsPage.mjs';
+import { DECISIONS_PAGE, docsDocument } from '../scripts/lib/docs.mjs';
 import { nextStepActions, operations, resultCodes } from '../src/index.js';
+import { startDocs } from '../src/mock/launch.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const doc = JSON.parse(readFileSync(join(root, 'generated/openapi.json'), 'utf8'));
@@ -143,4 +146,67 @@ describe('the TypeScript samples', () => {
       rmSync(work, { recursive: true, force: true });
     }
   }, 60_000);
+});
+
+describe('the decisions the docs page cites', () => {
+  const records = { contract: readFileSync(join(root, 'openapi/DECISIONS.md'), 'utf8'), package: readFileSync(join(root, 'docs/decisions.md'), 'utf8') };
+  const known = new Set([...decisionNumbers(records.contract), ...decisionNumbers(records.package)]);
+  const linked = docsDocument(doc, readFileSync(join(root, 'CHANGELOG.md'), 'utf8'), known);
+  const decisionsHtml = readFileSync(join(root, `generated/docs/${DECISIONS_PAGE}`), 'utf8');
+  /** Every description of a document, with where it is. */
+  const descriptions = (node: unknown, at = ''): [string, string][] =>
+    Array.isArray(node)
+      ? node.flatMap((item, i) => descriptions(item, `${at}/${i}`))
+      : node && typeof node === 'object'
+        ? Object.entries(node).flatMap(([key, value]) =>
+            key === 'description' && typeof value === 'string' ? [[at, value] as [string, string]] : descriptions(value, `${at}/${key}`),
+          )
+        : [];
+  /** The numbers a text links to the decisions page. */
+  const cited = (text: string) => [...text.matchAll(/\]\(decisions\.html#(D-\d{2})\)/g)].map((m) => m[1] ?? '');
+  /** The anchors of the decisions page. */
+  const idsOf = (page: string) => new Set([...page.matchAll(/ id="(D-\d{2})"/g)].map((m) => m[1]));
+
+  it('are each a link to its record on the decisions page, and none is left bare', () => {
+    const bare: string[] = [];
+    const numbers = new Set<string>();
+    for (const [at, text] of descriptions(linked)) {
+      for (const n of cited(text)) numbers.add(n);
+      const rest = text.replace(/\[(D-\d{2})\]\(decisions\.html#\1\)/g, '');
+      for (const [n] of rest.matchAll(/\bD-\d{2}\b/g)) bare.push(`${at}: ${n}`);
+    }
+    expect(bare).toEqual([]);
+    // The contract's descriptions cite the decisions D-01 to D-20, the version rules and the next steps.
+    expect(numbers.size).toBeGreaterThanOrEqual(20);
+    for (const n of numbers) expect(known, n).toContain(n);
+  });
+
+  it('are linked in the generated page, and the generated decisions page has a record for each, and for every decision', () => {
+    const inPage = new Set(cited(html));
+    expect(inPage).toEqual(new Set(descriptions(linked).flatMap(([, text]) => cited(text))));
+    const ids = idsOf(decisionsHtml);
+    expect(ids).toEqual(known);
+    // A page of its own that reaches no host: no script, stylesheet, image or link elsewhere.
+    expect(decisionsHtml).not.toMatch(/<script|<link|<img| src=|href="(?!#|index\.html")/);
+  });
+
+  it('resolve on the docs server: /decisions.html is served beside the page, with every record the page links', async () => {
+    const docs = await startDocs({ host: '127.0.0.1', port: 0 });
+    try {
+      const page = await fetch(`${docs.url}/`);
+      const served = await page.text();
+      const links = new Set(cited(served));
+      expect(links.size).toBeGreaterThanOrEqual(20);
+      const target = await fetch(`${docs.url}/${DECISIONS_PAGE}`);
+      expect(target.status).toBe(200);
+      expect(target.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      const body = await target.text();
+      expect(body).toBe(decisionsHtml);
+      const ids = idsOf(body);
+      for (const n of links) expect(ids, n).toContain(n);
+      expect((await fetch(`${docs.url}/${DECISIONS_PAGE}`, { method: 'POST' })).status).toBe(405);
+    } finally {
+      await docs.stop();
+    }
+  });
 });

@@ -38,7 +38,13 @@ const VALID_PAY = {
 const QUERY = { query: { mid: 'MERCHANT0001', orderId: 'ORDER-1001' } };
 
 /** Modules a web entry must never load: the Node-only parts and what reads files. */
-const NODE_ONLY = [/^dist\/sandbox\/(?!config\.js$)/, /^dist\/mock\//, /^dist\/cli\//, /^dist\/inputs\/(read|files|glob|harFile|ndjsonFile)\.js$/];
+const NODE_ONLY = [
+  /^dist\/proxy\//,
+  /^dist\/sandbox\/(?!config\.js$)/,
+  /^dist\/mock\//,
+  /^dist\/cli\//,
+  /^dist\/inputs\/(read|files|glob|harFile|ndjsonFile)\.js$/,
+];
 /** Built-in modules a web entry must never load beyond those Node loads for any program. */
 const NODE_BUILTINS = ['fs', 'fs/promises', 'path', 'http', 'https', 'net', 'crypto', 'child_process', 'zlib', 'module', 'stream', 'url'];
 /** What Node itself loads for a program that imports nothing. */
@@ -84,6 +90,15 @@ describe('each entry point loads its part and no other', () => {
     expect(beyondBaseline(builtins)).toEqual([]);
   });
 
+  it('the replay stores and their test kit load no client library and nothing Node-only', async () => {
+    for (const entry of ['gateway-contract/webhook/redis', 'gateway-contract/webhook/postgres', 'gateway-contract/webhook/store-test-kit']) {
+      const { modules, builtins, output } = await loadedBy(entry, 'return Object.keys(entry).sort();');
+      expect(output.length, entry).toBeGreaterThan(0);
+      expect(matching(modules, [...NODE_ONLY, /^dist\/client\//, /^node_modules\/(redis|@redis|ioredis|pg)\//, /^generated\//]), entry).toEqual([]);
+      expect(beyondBaseline(builtins), entry).toEqual([]);
+    }
+  });
+
   it('the root loads the web-standard core and nothing Node-only', async () => {
     const { modules, builtins, output } = await loadedBy(
       'gateway-contract',
@@ -92,6 +107,18 @@ describe('each entry point loads its part and no other', () => {
     expect(output).toEqual([true, 'function', 'undefined']);
     expect(matching(modules, NODE_ONLY)).toEqual([]);
     expect(beyondBaseline(builtins)).toEqual([]);
+  });
+
+  it('the client loads and calls where the runtime has no diagnostics_channel: its tracing is simply absent', async () => {
+    // As in a browser or on workerd without nodejs_compat: no process.getBuiltinModule at all.
+    const { output } = await loadedBy(
+      'data:text/javascript,delete process.getBuiltinModule; export default 1',
+      `const { createGatewayClient } = await import('gateway-contract/client');
+       const client = createGatewayClient({ gatewayUrl: 'http://127.0.0.1:9', routerUrl: 'http://127.0.0.1:9' });
+       const error = await client.initiatePayment({ txnToken: 'T', body: { mid: 'M', orderId: 'O' } }).catch((e) => e);
+       return [typeof process.getBuiltinModule, error.name, error.operationId];`,
+    );
+    expect(output).toEqual(['undefined', 'GatewayNetworkError', 'initiatePayment']);
   });
 
   it('the Node-only entries work: the sandbox starts, the readers read', async () => {
@@ -139,6 +166,9 @@ describe('every load of the package is one a bundler follows', () => {
         './signing',
         './webhook',
         './webhook/sender',
+        './webhook/redis',
+        './webhook/postgres',
+        './webhook/store-test-kit',
         './card',
         './sandbox',
         './inputs',

@@ -1,7 +1,8 @@
 // The mock gateway of `npm start`: Prism on the bundled contract, driven by the typed client. Every
 // named answer of every operation through the `Prefer` header, every request example, invalid
-// requests and malformed JSON, which rules Prism enforces (every invalid fixture), the README's
-// lists against the contract, the docs server, and Ctrl-C on the command itself.
+// requests and malformed JSON, which rules Prism enforces (every invalid fixture), docs/mock.md and
+// the generated list of named answers against the contract, the docs server, and Ctrl-C on the
+// command itself.
 
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -14,7 +15,8 @@ import { loadFixtures } from './helpers/fixtures.js';
 import { freePort } from './helpers/servers.js';
 
 const doc = JSON.parse(readFileSync(new URL('../generated/openapi.json', import.meta.url), 'utf8'));
-const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+const guide = readFileSync(new URL('../docs/mock.md', import.meta.url), 'utf8');
+const answers = readFileSync(new URL('../generated/mock-answers.md', import.meta.url), 'utf8');
 const MERCHANT_KEY = 'MockTestKey00001';
 const MID = 'MERCHANT0001';
 
@@ -227,8 +229,8 @@ describe('which rules the mock enforces', () => {
     }
     expect(wrong).toEqual([]);
     expect(fixtures.length).toBeGreaterThan(100);
-    // The README names every named check the mock does not run.
-    const section = readme.slice(readme.indexOf('## The mock gateway'), readme.indexOf('### The reference docs'));
+    // docs/mock.md names every named check the mock does not run.
+    const section = guide.slice(0, guide.indexOf('## The reference docs'));
     for (const rule of notRun) if (rule !== 'requiredParameters') expect(section, rule).toContain(`\`${rule}\``);
     // And only those: a named check listed as not enforced really is not.
     const listed = [...section.slice(section.indexOf('**Not enforced**, answered `200`')).matchAll(/`(\w+)` \(/g)].map((m) => m[1]).filter(isCheck);
@@ -241,12 +243,12 @@ describe('which rules the mock enforces', () => {
     const post = (q: string) => fetch(`${url}${q}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     expect((await post('?requestid=R-1')).status).toBe(200);
     expect((await post('')).status).toBe(422);
-    expect(readme).toContain('`?requestid=` passes for `requestId`');
+    expect(guide).toContain('`?requestid=` passes for `requestId`');
   });
 });
 
-describe('the README lists what the contract holds', () => {
-  const section = readme.slice(readme.indexOf('## The mock gateway'), readme.indexOf('### How the mock differs'));
+describe('the list of named answers (generated/mock-answers.md, linked by docs/mock.md) holds what the contract holds', () => {
+  const section = answers;
   const rows = (header: RegExp) => {
     const start = section.search(header);
     expect(start).toBeGreaterThan(0);
@@ -274,6 +276,10 @@ describe('the README lists what the contract holds', () => {
       ]),
     );
     expect(listed).toEqual(expected);
+  });
+
+  it('is the page docs/mock.md links', () => {
+    expect(guide).toContain('](../generated/mock-answers.md)');
   });
 
   it('every request example', () => {

@@ -66,7 +66,7 @@ describe('sandbox orders (section 3.3)', () => {
     expect((paid.data.body as any).txnInfo).toMatchObject({ orderID: o.orderId, txnAmount: '130.00', status: 'TXN_SUCCESS' });
   });
 
-  it('row 1 limit: the sixth modification is refused with 1111 (at most 5, DECISIONS.md)', async () => {
+  it('row 1 limit: the sixth modification is refused with 1111 (at most 5, docs/decisions.md D-40)', async () => {
     const client = clientFor(sandbox);
     const o = order(sandbox);
     for (let i = 1; i <= 5; i++) {

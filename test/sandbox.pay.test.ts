@@ -50,6 +50,9 @@ describe('sandbox pay: wallet and digital credit answer txnInfo at once', () => 
     expect(await verifyTxnInfoChecksum(body.txnInfo, KEY)).toBe(true);
     expect(await verifyTxnInfoChecksum({ ...body.txnInfo, txnAmount: '2550.00' }, KEY)).toBe(false);
     expect(txnInfoChecksumText({ b: '2', A: null, checksumHash: 'x', a: 1 })).toBe('|1|2');
+    // Keys in UTF-16 code-unit order, as a sorted map of Java strings holds them: a character past
+    // U+FFFF (a surrogate pair, from U+D800) comes before U+FFFF itself.
+    expect(txnInfoChecksumText({ '\uffff': 'b', '\u{1F600}': 'a', z: 'c' })).toBe('c|a|b');
     expect(await orderStatus(o.orderId)).toBe('PAID');
   });
 

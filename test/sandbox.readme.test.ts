@@ -1,19 +1,28 @@
-// The README's sandbox commands, run as printed: every curl command of a shell block that calls the
-// sandbox is run with the machine's curl against a sandbox this test starts on 127.0.0.1, with the
-// README's port 4020 replaced by the sandbox's free port and nothing else changed.
+// The guides' sandbox commands, run as printed: every curl command of a shell block of the README or
+// a page of docs/ that calls the sandbox and prints its answer (not piped into another command) is run with the machine's curl against a sandbox this test
+// starts on 127.0.0.1, with the pages' port 4020 replaced by the sandbox's free port and nothing
+// else changed.
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../src/sandbox/index.js';
 import { sandboxFor } from './sandbox.support.js';
 
-/** Each curl command of the README's shell blocks that calls the sandbox, in order (a line ending in \ goes on). */
-function sandboxCurlCommands(): string[] {
-  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+/** The README and the pages of docs/, as their readers open them. */
+const pages = [
+  'README.md',
+  ...readdirSync(new URL('../docs/', import.meta.url))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
+
+/** Each curl command of the pages' shell blocks that calls the sandbox and prints its answer, in order (a line ending in \ goes on). */
+function sandboxCurlCommands(page: string): string[] {
+  const text = readFileSync(new URL(`../${page}`, import.meta.url), 'utf8');
   const commands: string[] = [];
-  for (const [, block] of readme.matchAll(/```(?:sh|bash|shell)\n([\s\S]*?)```/g)) {
+  for (const [, block] of text.matchAll(/```(?:sh|bash|shell)\n([\s\S]*?)```/g)) {
     const lines = (block ?? '').replace(/\\\n/g, ' ').split('\n');
-    for (const line of lines) if (/^curl\s/.test(line) && line.includes(':4020/sandbox')) commands.push(line);
+    for (const line of lines) if (/^curl\s/.test(line) && line.includes(':4020/sandbox') && !line.includes(' | ')) commands.push(line);
   }
   return commands;
 }
@@ -35,11 +44,11 @@ afterAll(async () => {
   await sandbox.stop();
 });
 
-describe("README: the sandbox's curl commands", () => {
-  const commands = sandboxCurlCommands();
+describe("the guides: the sandbox's curl commands", () => {
+  const commands = pages.flatMap(sandboxCurlCommands);
 
   it('prints some, each with the JSON content type', () => {
-    expect(commands.length).toBeGreaterThanOrEqual(4);
+    expect(sandboxCurlCommands('docs/sandbox.md').length).toBeGreaterThanOrEqual(4);
     for (const command of commands) expect(command).toContain("-H 'content-type: application/json'");
   });
 

@@ -305,17 +305,22 @@ describe('the CLI', () => {
 
   it('as a process, keeps each kind of secret out of its output', async () => {
     // One run of the real command per sensitive field, the field of the wrong type beside other errors.
+    // The runs at once: each is a process of its own.
     const byName = new Map(sites.filter((s) => s.direction === 'request').map((s) => [s.site.name, s]));
-    for (const p of byName.values()) {
-      const sample = plant(p.sample, p.site.at, [p.marker]);
-      sample.payload.unknownField = p.marker;
-      const out = await runCli(['validate', p.view.operationId, 'request', '-', ...flags(sample)], JSON.stringify(sample.payload));
+    const runs = await Promise.all(
+      [...byName.values()].map(async (p) => {
+        const sample = plant(p.sample, p.site.at, [p.marker]);
+        sample.payload.unknownField = p.marker;
+        const [out, malformed] = await Promise.all([
+          runCli(['validate', p.view.operationId, 'request', '-', ...flags(sample)], JSON.stringify(sample.payload)),
+          runCli(['validate', p.view.operationId, 'request', '-'], JSON.stringify(p.sample.payload).replace(`"${p.marker}"`, `"${p.marker}"x`)),
+        ]);
+        return { p, out, malformed };
+      }),
+    );
+    for (const { p, out, malformed } of runs) {
       expect(out.status, p.site.name).toBe(1);
       expectNoSecret(out.stdout + out.stderr, p.marker, `process ${p.site.name}`);
-      const malformed = await runCli(
-        ['validate', p.view.operationId, 'request', '-'],
-        JSON.stringify(p.sample.payload).replace(`"${p.marker}"`, `"${p.marker}"x`),
-      );
       expect(malformed.status).toBe(1);
       expectNoSecret(malformed.stdout + malformed.stderr, p.marker, `process malformed ${p.site.name}`);
     }
@@ -427,11 +432,12 @@ describe('the reports of a batch run', () => {
       const sample = plant(p.sample, p.site.at, [p.marker]);
       return JSON.stringify({ operationId: p.view.operationId, direction: p.direction, payload: sample.payload, ...options(sample) });
     });
-    for (const format of REPORT_FORMATS) {
-      const out = await runCli(['validate', '--ndjson', '-', '--format', format], `${lines.join('\n')}\n`);
+    const outs = await Promise.all(REPORT_FORMATS.map((format) => runCli(['validate', '--ndjson', '-', '--format', format], `${lines.join('\n')}\n`)));
+    REPORT_FORMATS.forEach((format, i) => {
+      const out = outs[i]!;
       expect(out.status, format).toBe(1);
       for (const p of byName.values()) expectNoSecret(out.stdout + out.stderr, p.marker, `process ${format} ${p.site.name}`);
-    }
+    });
   });
 });
 

@@ -20,6 +20,7 @@ interface Entry {
   note?: string;
   fixtures?: string[];
   exercised?: string[];
+  types?: string[];
 }
 
 const entries: Entry[] = YAML.parse(readFileSync(new URL('../openapi/traceability.yaml', import.meta.url), 'utf8'));
@@ -65,6 +66,22 @@ describe('traceability record', () => {
     for (const e of exercised) {
       expect(e.enforcement, e.id).not.toBe('schema');
       for (const file of e.exercised!) expect(existsSync(new URL(`../${file}`, import.meta.url)), `${e.id}: ${file}`).toBe(true);
+    }
+  });
+
+  it('lists the type-level tests of every conditional rule, and each names the rule', () => {
+    // A rule of a conditional: the location is a schema's if/then/else, or the schema holding one.
+    const inConditional = (where: string) => /\/(if|then|else)(\/|$)/.test(where) || resolve(doc, where)?.if !== undefined;
+    const conditional = entries.filter((e) => e.enforcement === 'schema' && e.where && inConditional(e.where));
+    expect(conditional.length).toBeGreaterThan(0);
+    for (const e of conditional) expect(e.types?.length ?? 0, `${e.id} has no types`).toBeGreaterThan(0);
+    for (const e of entries.filter((x) => x.types)) {
+      expect(conditional, `${e.id} lists types but is not a conditional rule`).toContain(e);
+      for (const file of e.types!) {
+        const url = new URL(`../${file}`, import.meta.url);
+        expect(existsSync(url), `${e.id}: ${file}`).toBe(true);
+        expect(readFileSync(url, 'utf8'), `${file} names ${e.id}`).toContain(e.id);
+      }
     }
   });
 

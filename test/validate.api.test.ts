@@ -2,8 +2,11 @@
 // contract's own examples and on payloads broken on purpose.
 
 import { readFileSync } from 'node:fs';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { namedChecks, validate } from '../src/index.js';
+import { amountInPaise } from '../src/validation/amount.js';
+import { fcParameters } from './helpers/arbitraries.js';
 import { contractExamples } from './helpers/examples.js';
 
 const doc = JSON.parse(readFileSync(new URL('../generated/openapi.json', import.meta.url), 'utf8'));
@@ -218,5 +221,44 @@ describe('validate()', () => {
     }
     expect(() => validate('pay' as any, 'request', {})).toThrow(TypeError);
     expect(() => validate('modifyOrder', 'both' as any, {})).toThrow(TypeError);
+  });
+});
+
+describe('amounts', () => {
+  /** The plain form of amountInPaise: the contract's Amount pattern, then the number it spells. */
+  const plain = (text: unknown): number | null => {
+    const match = typeof text === 'string' ? /^(0|[1-9][0-9]{0,11})(?:\.([0-9]{1,2}))?$/.exec(text) : null;
+    return match ? Number(match[1]) * 100 + Number((match[2] ?? '').padEnd(2, '0')) : null;
+  };
+
+  it('are read as whole paise exactly as the plain form reads them, and nothing else is an amount', () => {
+    for (const text of [
+      '0',
+      '0.5',
+      '0.05',
+      '1.00',
+      '299.00',
+      '999999999999.99',
+      '1000000000000',
+      '01',
+      '1.',
+      '.5',
+      '1.005',
+      '-1',
+      '1e3',
+      ' 1',
+      '1 ',
+      '',
+      '0x10',
+    ])
+      expect(amountInPaise(text), text).toBe(plain(text));
+    expect(amountInPaise('999999999999.99')).toBe(99_999_999_999_999);
+    expect(amountInPaise(12)).toBeNull();
+    const amountLike = fc.stringMatching(/^-?[0-9]{0,14}(\.[0-9]{0,3})?$/);
+    const anything = fc.string({ unit: fc.constantFrom(...'0123456789.-+e ٣'), maxLength: 18 });
+    fc.assert(
+      fc.property(fc.oneof(amountLike, anything), (text) => amountInPaise(text) === plain(text)),
+      fcParameters(2000),
+    );
   });
 });

@@ -1,4 +1,4 @@
-// The README's "When things go wrong", run as printed: its code arms drop-answer on a payment,
+// "When things go wrong" of docs/sandbox.md, run as printed: its code arms drop-answer on a payment,
 // sees the client's error and its next step, queries the order, is refused a second payment, and
 // watches a failed notification go out again. Its own assertions must hold; this test gives it a
 // webhook endpoint (the package's receiver) that fails the first notification it gets, and checks
@@ -18,11 +18,12 @@ import { runNode } from './helpers/cli.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 
-/** The TypeScript block of the README section, transpiled; it imports the built package by its name. */
-function readmeProgram(): string {
-  const readme = readFileSync(join(root, 'README.md'), 'utf8');
-  const start = readme.indexOf('### When things go wrong');
-  const section = readme.slice(start, readme.indexOf('\n### ', start + 1));
+/** The TypeScript block of the page's section, transpiled; it imports the built package by its name. */
+function pageProgram(): string {
+  const page = readFileSync(join(root, 'docs/sandbox.md'), 'utf8');
+  const start = page.indexOf('## When things go wrong');
+  expect(start).toBeGreaterThan(0);
+  const section = page.slice(start, page.indexOf('\n## ', start + 1));
   const blocks = [...section.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1] ?? '');
   expect(blocks).toHaveLength(1);
   const code = `const webhookUrl = process.env.WEBHOOK_URL;\n${blocks[0] ?? ''}`;
@@ -48,15 +49,15 @@ afterAll(async () => {
   await new Promise<void>((resolve) => endpoint.close(() => resolve()));
 });
 
-describe('README: when things go wrong', () => {
+describe('docs/sandbox.md: when things go wrong', () => {
   it('runs as printed: a lost answer is queried, not paid twice, and a failed notification is delivered again', async () => {
     const webhookUrl = `http://127.0.0.1:${(endpoint.address() as AddressInfo).port}/webhooks/token-status`;
     // Inside the repository, so that `gateway-contract` resolves to this package by its name, as in an app.
     mkdirSync(join(root, 'test/.artifacts'), { recursive: true });
-    const dir = mkdtempSync(join(root, 'test/.artifacts/readme-failures-'));
+    const dir = mkdtempSync(join(root, 'test/.artifacts/docs-failures-'));
     try {
       const file = join(dir, 'rehearsal.mjs');
-      writeFileSync(file, readmeProgram());
+      writeFileSync(file, pageProgram());
       const { status, stdout, stderr } = await runNode([file], { env: { WEBHOOK_URL: webhookUrl } });
       expect(status, `${stdout}${stderr}`.slice(-20_000)).toBe(0);
     } finally {

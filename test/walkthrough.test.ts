@@ -1,7 +1,8 @@
-// The README's newcomer path, step by step, against local stand-ins for the gateway and the
-// router: encrypt the card, tokenize it, receive the token status notification (ACTIVE) on the
-// merchant's receiver and reply, then pay with the token index the notification carried. The code
-// of each step is the README's code, with local addresses.
+// The newcomer's path of docs/journeys.md, step by step, against local stand-ins for the gateway
+// and the router: encrypt the card, tokenize it, receive the token status notification (ACTIVE) on
+// the merchant's receiver and reply, then pay with the token index the notification carried. The
+// code of each step is the page's code, with local addresses; the page's code and the receiver's
+// code of docs/webhooks.md type-check as printed.
 
 import { constants, generateKeyPairSync, privateDecrypt, randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -121,7 +122,7 @@ beforeAll(async () => {
     );
   });
 
-  // The merchant's webhook, as the README writes it (node:http).
+  // The merchant's webhook, as docs/journeys.md writes it (node:http).
   const receiver = createWebhookReceiver({ verifier: createChecksumVerifier(MERCHANT_KEY), expectedMid: MID });
   merchantServer = createServer(
     receiver.nodeHandler(async (event) => {
@@ -138,7 +139,7 @@ afterAll(async () => {
   await Promise.all([gateway.close(), router.close(), new Promise<void>((resolve) => merchantServer.close(() => resolve()))]);
 });
 
-describe('README walkthrough: pay with a token-index card', () => {
+describe('walkthrough (docs/journeys.md): pay with a token-index card', () => {
   const client = () =>
     createGatewayClient({
       gatewayUrl: gateway.url,
@@ -194,26 +195,31 @@ describe('README walkthrough: pay with a token-index card', () => {
   });
 });
 
-describe('README walkthrough: the code as printed', () => {
-  it("type-checks against the package's declarations", () => {
-    const root = fileURLToPath(new URL('../', import.meta.url));
-    const readme = readFileSync(join(root, 'README.md'), 'utf8');
-    const section = readme.slice(readme.indexOf('## Pay with a saved card'), readme.indexOf('## The mock gateway'));
-    const blocks = [...section.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]);
-    expect(blocks.length).toBeGreaterThanOrEqual(5);
-    // What the README leaves to the reader: addresses, the card, storage, the raw body of a request.
-    const given = [
-      'declare const gatewayUrl: string, routerUrl: string, servicePublicKeyPem: string, cardNumber: string, cvv: string;',
-      'declare const txnToken: string, tokenIndexNumber: string, rawBody: Uint8Array;',
-      "declare const res: import('node:http').ServerResponse, log: { warn(...args: unknown[]): void };",
-      'declare function saveCardToken(token: { tokenIndexNumber: string; tokenStatus: string; cardSuffix: string }): Promise<void>;',
-    ].join('\n');
+describe('walkthrough: the code as printed', () => {
+  const root = fileURLToPath(new URL('../', import.meta.url));
+  /** The TypeScript blocks of a page (between two headings when given), in order. */
+  const blocksOf = (page: string, from?: string, to?: string) => {
+    const text = readFileSync(join(root, page), 'utf8');
+    const start = from ? text.indexOf(from) : 0;
+    const section = text.slice(start, to ? text.indexOf(to, start) : undefined);
+    return [...section.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]);
+  };
+  // What the pages leave to the reader: addresses, the card, storage, the raw body of a request.
+  const given = [
+    'declare const gatewayUrl: string, routerUrl: string, servicePublicKeyPem: string, cardNumber: string, cvv: string;',
+    'declare const txnToken: string, tokenIndexNumber: string, rawBody: Uint8Array;',
+    "declare const res: import('node:http').ServerResponse, log: { warn(...args: unknown[]): void };",
+    'declare function saveCardToken(token: { tokenIndexNumber: string; tokenStatus: string; cardSuffix: string }): Promise<void>;',
+  ].join('\n');
+
+  /** The problems TypeScript finds in the blocks as one program that imports the package by its name. */
+  function problemsOf(blocks: string[], name: string) {
     const code = `${given}\n${blocks.join('\n')}\nexport {};\n`;
     // Inside the repository, so that \`gateway-contract\` resolves to this package by its name, as in an app.
     mkdirSync(join(root, 'test/.artifacts'), { recursive: true });
-    const dir = mkdtempSync(join(root, 'test/.artifacts/readme-'));
+    const dir = mkdtempSync(join(root, 'test/.artifacts/docs-'));
     try {
-      const file = join(dir, 'walkthrough.mts');
+      const file = join(dir, `${name}.mts`);
       writeFileSync(file, code);
       const program = ts.createProgram([file], {
         target: ts.ScriptTarget.ES2022,
@@ -225,10 +231,21 @@ describe('README walkthrough: the code as printed', () => {
         types: ['node'],
         typeRoots: [join(root, 'node_modules/@types')],
       });
-      const problems = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
-      expect(problems).toEqual([]);
+      return ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  }
+
+  it("docs/journeys.md type-checks against the package's declarations", () => {
+    const blocks = blocksOf('docs/journeys.md');
+    expect(blocks.length).toBeGreaterThanOrEqual(3);
+    expect(problemsOf(blocks, 'journeys')).toEqual([]);
+  });
+
+  it("the receiver's code of docs/webhooks.md type-checks against the package's declarations", () => {
+    const blocks = blocksOf('docs/webhooks.md', '## Receive it', '## Reply codes');
+    expect(blocks.length).toBeGreaterThanOrEqual(3);
+    expect(problemsOf(blocks, 'webhooks')).toEqual([]);
   });
 });

@@ -12,6 +12,7 @@ import {
   createMemoryReplayStore,
   createWebhookReceiver,
   generateSignature,
+  ReplayStoreFullError,
   resultCodes,
   validate,
   WEBHOOK_DEFAULTS,
@@ -390,61 +391,61 @@ describe('receive(): clock and replay', () => {
     }
   });
 
-  it("remembers the SHA-256 digests of the requestId and of the signature's bytes (a shared store keeps its ids across versions)", async () => {
-    const ids: string[] = [];
-    const r = receiver({ seen: { has: () => false, add: (id: string) => void ids.push(id) } });
+  it("claims the SHA-256 digests of the signature's bytes and of the requestId (a shared store keeps its keys across versions)", async () => {
+    const keys: string[] = [];
+    const recording = () => ({ claim: (key: string) => keys.push(key) > 0, release: () => undefined });
+    const r = receiver({ store: recording() });
     const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
     const first = notification({ head: { requestId: 'NTF-ÉTÉ-1' } });
     expect((await r.receive(first.text)).accepted).toBe(true);
-    expect(ids).toEqual([`requestId:${sha256('NTF-ÉTÉ-1')}`, `signature:${sha256(Buffer.from(first.signature, 'base64'))}`]);
-    // A verifier that takes any text: a signature that is not Base64 is remembered by its UTF-8 bytes.
-    const any = receiver({ verifier: { signatureType: 'CHECKSUM', verify: () => true }, seen: { has: () => false, add: (id: string) => void ids.push(id) } });
+    expect(keys).toEqual([`signature:${sha256(Buffer.from(first.signature, 'base64'))}`, `requestId:${sha256('NTF-ÉTÉ-1')}`]);
+    // A verifier that takes any text: a signature that is not Base64 is claimed by its UTF-8 bytes.
+    const any = receiver({ verifier: { signatureType: 'CHECKSUM', verify: () => true }, store: recording() });
     const text = notification({ head: { requestId: 'NTF-TEXT' } }).text.replace(/"signature":"[^"]+"/, '"signature":"not base64: é"');
     expect((await any.receive(text)).accepted).toBe(true);
-    expect(ids[3]).toBe(`signature:${sha256('not base64: é')}`);
+    expect(keys[2]).toBe(`signature:${sha256('not base64: é')}`);
   });
 
-  it('remembers a notification in ids of a fixed size, whatever its requestId, and at most maxRemembered of them', async () => {
-    const ids: string[] = [];
-    const seen = { has: () => false, add: (id: string) => void ids.push(id) };
-    const r = receiver({ seen });
-    expect((await r.receive(notification({ head: { requestId: `N${'9'.repeat(900_000)}` } }).text)).accepted).toBe(true);
-    expect(ids.map((id) => id.length)).toEqual([74, 74]);
+  it('claims a notification by keys of a fixed size, whatever its requestId, for the replay window, each claim with one random owner', async () => {
+    const calls: [string, number, string][] = [];
+    const r = receiver({ store: { claim: (...args: [string, number, string]) => calls.push(args) > 0, release: () => undefined }, replayWindowMs: 5_000 });
+    const { text, signature } = notification({ head: { requestId: `N${'9'.repeat(900_000)}` } });
+    expect((await r.receive(text)).accepted).toBe(true);
+    expect(calls.map(([key]) => key.length)).toEqual([74, 74]);
+    expect(calls.map(([, ttl]) => ttl)).toEqual([5_000, 5_000]);
+    expect(calls[0]?.[2]).toMatch(/^[0-9a-f]{32}$/);
+    expect(calls[1]?.[2]).toBe(calls[0]?.[2]);
+    expect(JSON.stringify(calls)).not.toContain(signature);
+    expect((await r.receive(notification({ head: { requestId: 'N2' } }).text)).accepted).toBe(true);
+    expect(calls[2]?.[2]).not.toBe(calls[0]?.[2]);
+  });
+
+  it('at the cap of its memory, never forgets an unclaimed id, and refuses (500) what it cannot claim before its handler runs', async () => {
     const clock = { t: NOW };
     const store = createMemoryReplayStore({ now: () => clock.t, maxEntries: 6 });
-    const bounded = receiver({ seen: store, now: () => clock.t, replayWindowMs: 60_000 });
+    const bounded = receiver({ store, now: () => clock.t, replayWindowMs: 60_000 });
     for (let i = 0; i < 3; i++) expect((await bounded.receive(notification({ head: { requestId: `M${i}` } }).text)).accepted).toBe(true);
     expect(store.size).toBe(6);
-    // Full: what it could not remember is refused, for the service to deliver it again later (500),
-    // and no id within its window is forgotten, so every earlier notification is still a replay.
+    // Full: what it could not claim is refused, for the service to deliver it again later (500),
+    // and no claim within its window is forgotten, so every earlier notification is still a replay.
     for (let i = 3; i < 10; i++) expectRejected(await bounded.receive(notification({ head: { requestId: `M${i}` } }).text), '500', '', 'replayMemoryFull');
     for (let i = 0; i < 3; i++) expectRejected(await bounded.receive(notification({ head: { requestId: `M${i}` } }).text), '406');
     expect(store.size).toBe(6);
-    // Once their window has passed, expired ids make room again.
+    // Once their window has passed, expired claims make room again.
     clock.t += 60_001;
     expect((await bounded.receive(notification({ head: { requestId: 'M3', requestTimestamp: String(clock.t) } }).text)).accepted).toBe(true);
-  });
 
-  it('at the cap of its memory, never forgets an unexpired id, and refuses (500) what it cannot remember before its handler runs', async () => {
-    const clock = { t: NOW };
-    const store = createMemoryReplayStore({ now: () => clock.t, maxEntries: 4 });
-    store.add('a', NOW + 10);
-    store.add('b', NOW + 20);
-    expect(store.room()).toBe(2);
-    expect(() => {
-      store.add('c', NOW + 30);
-      store.add('d', NOW + 30);
-      store.add('e', NOW + 30);
-    }).toThrow(RangeError);
-    expect([store.has('a'), store.has('b'), store.has('c'), store.has('d'), store.has('e')]).toEqual([true, true, true, true, false]);
-    expect(store.room()).toBe(0);
-    // Adding an id it holds takes no room.
-    store.add('a', NOW + 40);
-    clock.t = NOW + 25;
-    expect(store.room()).toBe(1);
-    expect([store.has('a'), store.has('b')]).toEqual([true, false]);
+    // The memory store alone.
+    const small = createMemoryReplayStore({ now: () => clock.t, maxEntries: 2 });
+    expect(small.claim('a', 10, 'o1')).toBe(true);
+    expect(small.claim('b', 20, 'o1')).toBe(true);
+    expect(() => small.claim('c', 30, 'o1')).toThrow(ReplayStoreFullError);
+    expect(small.claim('a', 10, 'o2')).toBe(false);
+    clock.t += 15;
+    expect(small.claim('c', 30, 'o1')).toBe(true);
+    expect(() => small.claim('x', 0, 'o1')).toThrow(TypeError);
 
-    // The adapters: the handler runs only for what the receiver can remember.
+    // The adapters: the handler runs only for what the receiver can claim.
     const handled: string[] = [];
     const r = receiver({ maxRemembered: 2 });
     const handle = r.fetchHandler((event) => void handled.push(event.head.requestId));
@@ -454,21 +455,6 @@ describe('receive(): clock and replay', () => {
     expectReply(await post(notification({ head: { requestId: 'CAP-2' } }).text), '500');
     expectReply(await post(notification({ head: { requestId: 'CAP-1' } }).text), '406');
     expect(handled).toEqual(['CAP-1']);
-
-    // Two arriving together with room for one: one is accepted, the other refused.
-    const slow = {
-      signatureType: 'CHECKSUM',
-      verify: async (text: string, signature: string) => {
-        await new Promise((resolve) => setImmediate(resolve));
-        return createChecksumVerifier(KEY).verify(text, signature);
-      },
-    };
-    const both = receiver({ verifier: slow, maxRemembered: 2 });
-    const verdicts = await Promise.all([
-      both.receive(notification({ head: { requestId: 'TOG-1' } }).text),
-      both.receive(notification({ head: { requestId: 'TOG-2' } }).text),
-    ]);
-    expect(verdicts.map((v) => (v.accepted ? '00' : v.code)).sort()).toEqual(['00', '500']);
   });
 
   it('remembers only accepted notifications', async () => {
@@ -480,7 +466,7 @@ describe('receive(): clock and replay', () => {
     expect((await r.receive(notification().text)).accepted).toBe(true);
   });
 
-  it('accepts only one of two copies that arrive together', async () => {
+  it('accepts only one of copies that arrive together, and a lost claim gives back the keys it took', async () => {
     const slow = {
       signatureType: 'CHECKSUM',
       verify: async (text: string, signature: string) => {
@@ -488,53 +474,195 @@ describe('receive(): clock and replay', () => {
         return createChecksumVerifier(KEY).verify(text, signature);
       },
     };
-    const r = receiver({ verifier: slow });
+    const store = createMemoryReplayStore();
+    const r = receiver({ verifier: slow, store });
     const { text } = notification();
     const verdicts = await Promise.all([r.receive(text), r.receive(text), r.receive(text)]);
     expect(verdicts.filter((v) => v.accepted)).toHaveLength(1);
     for (const v of verdicts.filter((x) => !x.accepted)) expectRejected(v, '406');
+    expect(store.size).toBe(2);
+    // Same requestId, new signature: the signature's key, claimed first, is released when the requestId's is lost.
+    expectRejected(await r.receive(notification().text), '406');
+    expect(store.size).toBe(2);
   });
 
-  it('evicts expired ids, so memory holds only the last window', async () => {
+  it('evicts expired claims, so memory holds only the last window', async () => {
     const clock = { t: NOW };
     const store = createMemoryReplayStore({ now: () => clock.t });
-    const r = receiver({ seen: store, now: () => clock.t, replayWindowMs: 1_000, maxClockSkewMs: 10 * 60_000 });
+    const r = receiver({ store, now: () => clock.t, replayWindowMs: 1_000, maxClockSkewMs: 10 * 60_000 });
     for (let i = 0; i < 50; i++) {
       expect((await r.receive(notification({ head: { requestId: `N${i}` } }).text)).accepted).toBe(true);
     }
     expect(store.size).toBe(100); // a requestId and a signature digest each
     clock.t += 1_001;
-    expect(store.has('anything')).toBe(false);
-    expect(store.size).toBe(0);
+    expect(store.claim('anything', 1_000, 'o')).toBe(true);
+    expect(store.size).toBe(1);
   });
 
-  it('uses a pluggable store, given opaque ids that hold no signature', async () => {
-    const ids = new Map<string, number>();
-    const seen = {
-      has: async (id: string) => ids.has(id),
-      add: async (id: string, expiresAt: number) => {
-        ids.set(id, expiresAt);
+  it('refuses the removed `seen: { has, add }` store, and a store without claim and release, with a clear error', () => {
+    const seen = { has: () => false, add: () => undefined };
+    expect(() => receiver({ seen } as never)).toThrow(/`seen: \{ has, add \}` option is removed.*Pass `store`/);
+    expect(() => receiver({ store: seen } as never)).toThrow(/claim\(key, ttlMs, owner\) and release\(key, owner\)/);
+  });
+});
+
+describe('a replay store that fails', () => {
+  /** A memory store whose calls can be made to fail, hang or be slow, with a log of what happened. */
+  function faulty() {
+    const memory = createMemoryReplayStore();
+    const state = {
+      claim: 'ok' as 'ok' | 'throw' | 'reject' | 'hang' | 'late' | 'maybe' | 'maybeTogether' | 'answer',
+      /** For maybeTogether: claims wait here until two have arrived. */
+      arrived: 0,
+      together: undefined as (() => void) | undefined,
+      release: 'ok' as 'ok' | 'reject' | 'onceReject',
+      late: [] as Promise<boolean>[],
+      releases: [] as string[],
+    };
+    const store = {
+      claim(key: string, ttlMs: number, owner: string): boolean | Promise<boolean> {
+        switch (state.claim) {
+          case 'throw':
+            throw new Error('connection refused 10.0.0.1 secret-password');
+          case 'reject':
+            return Promise.reject(new Error('down'));
+          case 'hang':
+            return new Promise<boolean>(() => undefined);
+          case 'answer':
+            return 'OK' as unknown as boolean;
+          case 'late': {
+            // Carried out after the receiver stopped waiting.
+            const p = new Promise<boolean>((resolve) => setTimeout(() => resolve(memory.claim(key, ttlMs, owner)), 120));
+            state.late.push(p);
+            return p;
+          }
+          case 'maybe':
+            // Carried out, but the answer is lost (a connection dropped after the write).
+            memory.claim(key, ttlMs, owner);
+            return Promise.reject(new Error('socket closed'));
+          case 'maybeTogether': {
+            // The same, for two claims in the store at once.
+            memory.claim(key, ttlMs, owner);
+            const both = new Promise<void>((resolve) => {
+              const previous = state.together;
+              state.together = () => {
+                previous?.();
+                resolve();
+              };
+            });
+            if (++state.arrived === 2) state.together?.();
+            return both.then(() => Promise.reject(new Error('socket closed')));
+          }
+          default:
+            return memory.claim(key, ttlMs, owner);
+        }
+      },
+      release(key: string, owner: string): Promise<void> | undefined {
+        state.releases.push(key);
+        if (state.release === 'reject') return Promise.reject(new Error('down'));
+        if (state.release === 'onceReject') {
+          state.release = 'ok';
+          return Promise.reject(new Error('down'));
+        }
+        memory.release(key, owner);
+        return undefined;
       },
     };
-    const r = receiver({ seen, replayWindowMs: 5_000 });
-    const { text, signature } = notification();
+    return { store, state, memory };
+  }
+
+  const post = (handle: (request: Request) => Promise<Response>, text: string) =>
+    handle(new Request('https://merchant.example/hook', { method: 'POST', headers: { 'content-type': 'application/json' }, body: text })).then((r) => r.json());
+
+  it('answers 500 (the service delivers again), never throws, never runs the handler, whatever the failure', async () => {
+    for (const failure of ['throw', 'reject', 'hang', 'answer'] as const) {
+      const { store, state } = faulty();
+      state.claim = failure;
+      const r = receiver({ store, storeTimeoutMs: 50 });
+      const started = Date.now();
+      expectRejected(await r.receive(notification().text), '500', '', 'replayStore');
+      expect(Date.now() - started).toBeLessThan(2_000);
+      let ran = 0;
+      expectReply(
+        await post(
+          r.fetchHandler(() => void ran++),
+          notification().text,
+        ),
+        '500',
+      );
+      expect(ran).toBe(0);
+      // Nothing of the error (an address, a password) reaches the verdict.
+      const verdict = await r.receive(notification().text);
+      expect(JSON.stringify(verdict)).not.toMatch(/10\.0\.0\.1|secret-password/);
+    }
+  });
+
+  it('takes a store whose answers are thenables of its own', async () => {
+    const memory = createMemoryReplayStore();
+    const thenable = <T>(value: T) => ({ then: (resolve: (v: T) => void) => resolve(value) }) as unknown as Promise<T>;
+    const r = receiver({ store: { claim: (k, t, o) => thenable(memory.claim(k, t, o)), release: (k, o) => thenable(memory.release(k, o)) } });
+    const { text } = notification();
     expect((await r.receive(text)).accepted).toBe(true);
-    expect([...ids.keys()]).toEqual([expect.stringMatching(/^requestId:[0-9a-f]{64}$/), expect.stringMatching(/^signature:[0-9a-f]{64}$/)]);
-    expect([...ids.keys()].join()).not.toContain(signature);
-    expect([...ids.values()]).toEqual([NOW + 5_000, NOW + 5_000]);
     expectRejected(await r.receive(text), '406');
   });
 
-  it('answers 500, never throws, when the store fails', async () => {
-    const r = receiver({
-      seen: {
-        has: () => {
-          throw new Error('down');
-        },
-        add: () => undefined,
-      },
+  it('a claim carried out after the wait, or whose answer was lost, is released: the next delivery is accepted', async () => {
+    for (const failure of ['late', 'maybe'] as const) {
+      const { store, state, memory } = faulty();
+      state.claim = failure;
+      const r = receiver({ store, storeTimeoutMs: 30 });
+      let ran = 0;
+      const handle = r.fetchHandler(() => void ran++);
+      expectReply(await post(handle, notification().text), '500');
+      await Promise.all(state.late);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(memory.size).toBe(0);
+      state.claim = 'ok';
+      expectReply(await post(handle, notification().text), '00');
+      expectReply(await post(handle, notification().text), '406');
+      expect(ran).toBe(1);
+    }
+  });
+
+  it('two deliveries of one notification whose claims both end unknown: both owners’ releases are owed and paid', async () => {
+    const { store, state, memory } = faulty();
+    state.claim = 'maybeTogether';
+    state.release = 'reject';
+    const r = receiver({ store });
+    const { text } = notification();
+    const verdicts = await Promise.all([r.receive(text), r.receive(text)]);
+    for (const v of verdicts) expectRejected(v, '500', '', 'replayStore');
+    expect(memory.size).toBe(1); // the signature's key, held by the first owner
+    state.release = 'ok';
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(memory.size).toBe(0);
+  });
+
+  it('a handler that fails releases the claim; a release that fails is tried again until the store answers', async () => {
+    const { store, state, memory } = faulty();
+    const r = receiver({ store });
+    let calls = 0;
+    const handle = r.fetchHandler(() => {
+      if (calls++ === 0) throw new Error('the merchant database is down');
     });
-    expectRejected(await r.receive(notification().text), '500', '', 'internal');
+    expectReply(await post(handle, notification().text), '500');
+    expect(memory.size).toBe(0);
+    expectReply(await post(handle, notification().text), '00');
+    expectReply(await post(handle, notification().text), '406');
+    expect(calls).toBe(2);
+
+    // The store fails the first release: the claim is held until a retry, then released.
+    state.release = 'onceReject';
+    let failing = 0;
+    const again = r.fetchHandler(() => {
+      if (failing++ === 0) throw new Error('down');
+    });
+    expectReply(await post(again, notification({ head: { requestId: 'R-2' } }).text), '500');
+    expect(memory.size).toBe(3); // one of its two keys not released yet
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(memory.size).toBe(2);
+    expectReply(await post(again, notification({ head: { requestId: 'R-2' } }).text), '00');
+    expect(failing).toBe(2);
   });
 });
 

@@ -27,7 +27,7 @@ beforeAll(async () => {
   alwaysAccepts = await startServer((_req, res) => json(res, replyFor('00', Date.now())));
   // Checks like the package's receiver, but remembers request ids only: a replay with a new requestId gets through.
   const seenIds = new Set<string>();
-  const receiver = createWebhookReceiver({ verifier: createChecksumVerifier(KEY), expectedMid: MID, seen: { has: () => false, add: () => undefined } });
+  const receiver = createWebhookReceiver({ verifier: createChecksumVerifier(KEY), expectedMid: MID, store: { claim: () => true, release: () => undefined } });
   requestIdsOnly = await startServer(async (req, res) => {
     const verdict = await receiver.receive(req.text);
     if (!verdict.accepted) return json(res, verdict.reply);
@@ -136,22 +136,31 @@ describe('send-webhook --suite', () => {
   });
 
   it('exits 1 when a case fails, in every format, and never prints the key or a signature', async () => {
-    for (const format of REPORT_FORMATS) {
-      const before = alwaysAccepts.requests.length;
-      const result = await runCli(['send-webhook', '--url', alwaysAccepts.url, '--suite', '--format', format], undefined, env);
+    // One run per format at once, each against a receiver of its own that accepts everything.
+    const receivers = await Promise.all(REPORT_FORMATS.map(() => startServer((_req, res) => json(res, replyFor('00', Date.now())))));
+    const runs = await Promise.all(
+      REPORT_FORMATS.map(async (format, i) => {
+        const receiver = receivers[i]!;
+        return {
+          format,
+          result: await runCli(['send-webhook', '--url', receiver.url, '--suite', '--format', format], undefined, env),
+          sent: receiver.requests,
+        };
+      }),
+    ).finally(() => Promise.all(receivers.map((r) => r.close())));
+    for (const { format, result, sent } of runs) {
       expect(result.status, format).toBe(1);
       const out = result.stdout + result.stderr;
       expect(out, format).toContain(format === 'json' ? '"rule":"replyCode"' : '1001');
       if (format === 'sarif') expect(sarifProblems(JSON.parse(result.stdout))).toEqual([]);
       expect(out).not.toContain(KEY);
-      const sent = alwaysAccepts.requests.slice(before);
       expect(sent).toHaveLength(18);
       for (const request of sent) {
         const signature = /"signature":"([^"]+)"/.exec(request.text)?.[1];
         if (signature) expect(out, format).not.toContain(signature);
       }
     }
-    const text = await runCli(['send-webhook', '--url', alwaysAccepts.url, '--suite', '--format', 'text'], undefined, env);
+    const text = runs.find((r) => r.format === 'text')!.result;
     expect(text.stdout).toMatch(/^passed {3}valid notification, tokenStatus INIT$/m);
     expect(text.stdout).toMatch(
       /^failed {3}bad signature \(signed over other bytes\) \(notifyTokenStatus reply\): 1 problem\(s\)\n {2}\/body\/resultInfo\/resultCode replyCode: Expected 1001 /m,

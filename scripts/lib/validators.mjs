@@ -97,13 +97,25 @@ function esModuleCode(code, formatsModule) {
   return `${imports}${body}`;
 }
 
+/**
+ * The type a validator's `true` proves, as a CompiledValidator's argument: a component schema's
+ * generated type (`openapi.d.ts`, the contract's conditional rules included), or none for the
+ * parameters' validators, which judge the values given and leave presence to a named check.
+ * @param {string} ref @param {string} openapi the specifier of openapi.d.ts from the declaring module
+ */
+function validatorType(ref, openapi) {
+  const schema = /#\/components\/schemas\/(.+)$/.exec(ref)?.[1];
+  return schema ? `CompiledValidator<import(${JSON.stringify(openapi)}).components["schemas"][${JSON.stringify(schema)}]>` : 'CompiledValidator';
+}
+
 /** The declarations of a module of validators: each export a CompiledValidator. @param {string} header @param {string} types where CompiledValidator is declared @param {Record<string, string>} exported the validators' names and refs @param {string} [what] */
 function declarations(header, types, exported, what = '') {
   return [
     `// ${header}`,
     `import type { CompiledValidator } from ${JSON.stringify(types)};`,
     ...Object.entries(exported).map(
-      ([n, ref]) => `/** Validates against \`${ref.slice(ref.indexOf('#'))}\`${what}. */\nexport declare const ${n}: CompiledValidator;`,
+      ([n, ref]) =>
+        `/** Validates against \`${ref.slice(ref.indexOf('#'))}\`${what}. */\nexport declare const ${n}: ${validatorType(ref, types.replace('validators.js', 'openapi.js'))};`,
     ),
     '',
   ].join('\n');
@@ -211,12 +223,17 @@ export function buildValidators(doc, header) {
     '  params: Record<string, unknown>;',
     '  message?: string;',
     '}',
-    '/** A precompiled validator: true when the payload is valid; otherwise `errors` says the first problem. */',
-    'export interface CompiledValidator {',
-    '  (data: unknown): boolean;',
+    '/**',
+    ' * A precompiled validator: true when the payload is valid, and then the payload is a `T` (the',
+    " * schema's generated type); otherwise `errors` says the first problem.",
+    ' */',
+    'export interface CompiledValidator<T = unknown> {',
+    '  (data: unknown): data is T;',
     '  errors?: CompiledValidatorError[] | null;',
     '}',
-    ...names.map((n) => `/** Validates against \`${refs[n].slice(refs[n].indexOf('#'))}\`. */\nexport declare const ${n}: CompiledValidator;`),
+    ...names.map(
+      (n) => `/** Validates against \`${refs[n].slice(refs[n].indexOf('#'))}\`. */\nexport declare const ${n}: ${validatorType(refs[n], './openapi.js')};`,
+    ),
     '',
   ].join('\n');
   return files;

@@ -1,11 +1,16 @@
 // The command line: `gateway-contract <command> ...`. Each command has --help. Exit codes:
 // 0 success or valid, 1 invalid or unreadable payload (or a failed check), 2 usage error.
+import { PACKAGE_VERSION } from '../packageInfo.js';
 import type { Command, Io } from './options.js';
 import { UsageError } from './options.js';
 
 export type { Io };
 
-/** The commands, each loaded only when it runs: `validate` in CI does not load the sandbox or the mock. */
+/**
+ * The commands, each loaded only when it runs: `validate` in CI does not load the sandbox or the
+ * mock. A run of many payloads is held to at most 3x a bare `node -e 0` (bench/batch.mjs); loading
+ * the sandbox alone costs more than Node's own start (bench/startup.mjs).
+ */
 const commands: Record<string, { summary: string; load: () => Promise<Command> }> = {
   validate: {
     summary: 'Validate payloads against the contract: files, directories, globs, NDJSON or recorded traffic (HAR).',
@@ -17,6 +22,10 @@ const commands: Record<string, { summary: string; load: () => Promise<Command> }
   },
   mock: { summary: 'Serve the mock gateway (Prism) and the reference docs on 127.0.0.1.', load: async () => (await import('./commands/mock.js')).mockCommand },
   sandbox: { summary: 'Serve the stateful sandbox of the service on 127.0.0.1.', load: async () => (await import('./commands/sandbox.js')).sandboxCommand },
+  proxy: {
+    summary: 'Check and record every exchange between an app and the service (a validating proxy).',
+    load: async () => (await import('./commands/proxy.js')).proxyCommand,
+  },
   'send-webhook': {
     summary: "Send a signed token status notification to a merchant's webhook and check the reply (--suite: every conformance case).",
     load: async () => (await import('./commands/sendWebhook.js')).sendWebhookCommand,
@@ -33,6 +42,10 @@ function overview(): string {
     '',
     'Commands:',
     ...Object.entries(commands).map(([n, c]) => `  ${n.padEnd(width)}  ${c.summary}`),
+    '',
+    'Options:',
+    '  -h, --help     Print this overview.',
+    '  -v, --version  Print the version of the package.',
     '',
     'Run "gateway-contract <command> --help" for a command\'s options.',
   ].join('\n');
@@ -53,6 +66,10 @@ export async function main(argv: string[], io: Io): Promise<number> {
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     io.stdout.write(`${overview()}\n`);
     return name === undefined ? 2 : 0;
+  }
+  if (name === '--version' || name === '-v') {
+    io.stdout.write(`${PACKAGE_VERSION}\n`);
+    return 0;
   }
   const entry = Object.hasOwn(commands, name) ? commands[name] : undefined;
   if (!entry) {

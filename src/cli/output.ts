@@ -20,8 +20,10 @@ export function writeReport(report: Report, format: ReportFormat, output: string
     return;
   }
   io.stdout.write(text);
-  // The machine formats hold no summary of their own: one line for the person reading the log.
-  if (format !== 'text') io.stderr.write(`${summaryLine(report)}\n`);
+  // json, junit and sarif hold no summary line of their own: one on standard error for the person
+  // reading the log. text and github end with it already (github's among its workflow commands,
+  // which GitHub Actions reads from standard output), so it is printed once.
+  if (format !== 'text' && format !== 'github') io.stderr.write(`${summaryLine(report)}\n`);
 }
 
 /** The format asked for, or the default: text on a terminal, JSON lines otherwise and in a file. */

@@ -1,33 +1,24 @@
 // The typed client: one method per operation of the contract, each on its own host, heads built
-// for the caller, the signature computed over the exact bytes sent, results typed by the
-// operation's own result codes with the next step each one carries. Hosts, paths, where each
-// parameter comes from, how each call is signed and whether it is idempotent are read from the
-// generated operation index; the argument types are derived from it and from the generated
-// request types. Retries are opt-in and only of what is safe to send again (retry.ts); hooks and
-// a logger see each attempt (observe.ts). Without them, a call does no work for either.
-import createClient from 'openapi-fetch';
+// for the caller, results typed by the operation's own result codes with the next step each one
+// carries. Hosts, head families, signatures and idempotence are read from the generated operation
+// index; each operation's path, parameters and envelope go through openapi-fetch's typed POST, so
+// the contract's generated `paths` check them. This file maps a call's arguments into a request
+// and its answer into a result; send.ts sends it (signing, time limit, redirects, size limit,
+// retries); observe.ts and tracing.ts tell the hooks, the logger and tracing about each attempt.
+import createClient, { type Client, type RequestBodyOption } from 'openapi-fetch';
 import { type OperationInfo, operations } from '../../generated/operations.js';
 import type { Signer } from '../signing/checksum.js';
-import { GatewayError, GatewayHttpError, ResponseValidationError } from '../transport/errors.js';
+import { ResponseValidationError } from '../transport/errors.js';
 import { defaultRequestId, type HeadInput, headBuilders } from '../transport/heads.js';
 import { isRepeatable } from '../transport/nextStep.js';
 import { type CallResult, resultOf } from '../transport/result.js';
-import {
-  AnswerTooLarge,
-  boundedResponse,
-  buildEnvelope,
-  checkRequest,
-  DEFAULT_MAX_ANSWER_BYTES,
-  exchange,
-  isRedirect,
-  readEnvelope,
-  redirectError,
-  type Wording,
-} from '../transport/send.js';
-import type { BodyOf, ClientOperationId, HeadOf } from '../types.js';
+import { checkRequest, DEFAULT_MAX_ANSWER_BYTES } from '../transport/send.js';
+import type { BodyOf, ClientOperationId, HeadOf, operations as Operations, paths, RequestOf } from '../types.js';
 import { validate } from '../validation/validate.js';
-import { type CallErrorEvent, type CallRequestEvent, type CallResponseEvent, type GatewayLogger, type Observer, observerOf, responseEvent } from './observe.js';
-import { backoffMs, mayRepeat, pause, type RetryOptions, type RetryPolicy, retryPolicyOf } from './retry.js';
+import { type CallErrorEvent, type CallRequestEvent, type CallResponseEvent, type GatewayLogger, type Observer, observerOf } from './observe.js';
+import { type RetryOptions, retryPolicyOf } from './retry.js';
+import { type Delivery, type Posted, type SendSettings, send } from './send.js';
+import { attemptPublisher, traceCall } from './tracing.js';
 
 export type { CallErrorEvent, CallRequestEvent, CallResponseEvent, CallResult, GatewayLogger, RetryOptions };
 
@@ -125,29 +116,6 @@ type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const clientCoversIndex: Same<keyof GatewayClient, ClientOperationId> = true;
 void clientCoversIndex;
 
-const SERVICE: Wording = {
-  timeout: (ms) => `no answer within ${ms} ms. The outcome is unknown: query the status before retrying.`,
-  failed: 'the request did not complete',
-  answer: 'the answer',
-};
-
-/**
- * What openapi-fetch builds for a call that the global fetch sends: the address and the init, handed
- * to fetch as they are. A full Request, which fetch then takes apart again, costs about a third of
- * a call on loopback (bench/client.mjs). A caller's own `fetch` option still gets a real Request.
- */
-class OutgoingCall {
-  readonly url: string;
-  readonly method: string | undefined;
-  constructor(
-    url: string | URL,
-    readonly init: RequestInit,
-  ) {
-    this.url = String(url);
-    this.method = init.method;
-  }
-}
-
 /**
  * The base URL of a host, checked. One holding credentials (`user:password@`) is refused here: the
  * runtime's fetch refuses it anyway, and its error quotes the whole address, password included.
@@ -161,189 +129,191 @@ function baseUrlOf(url: unknown, name: string): string {
   return url.replace(/\/+$/, '');
 }
 
-/** A call's values by name: its arguments object, read without trusting its shape. */
-type Values = Record<string, unknown>;
+/** The options of operation O's POST: its parameters and envelope, as the contract types them, and how it is sent. */
+type PostInit<O extends ClientOperationId> = Delivery & { params: Operations[O]['parameters']; body: RequestOf<O> };
+
+/** The pre-auth envelope as openapi-fetch 0.17 types it (see the preAuthorize route). */
+type PreAuthBodyAsSent = RequestBodyOption<paths['/order/v2/preAuth']['post']>['body'];
+
+/** What the client knows of one operation beyond the index: how its arguments fill the request. */
+interface Route<O extends ClientOperationId> {
+  /** The path and query parameters, from the arguments; `requestId()` is the call's request id (see `requestId`). */
+  params(args: CallArgs<O>, requestId: () => string): Operations[O]['parameters'];
+  /** The caller's request id, for the operations whose query and head carry one (tokenize, D-19); a new one when none is given. */
+  requestId?(args: CallArgs<O>): string | undefined;
+  /** The head's token (`head.token`), for the operations that carry one. */
+  token?(args: CallArgs<O>): string;
+  /** Whether to sign, where the signature is optional. */
+  sign?(args: CallArgs<O>): boolean | undefined;
+  /** The operation's POST, on its host's openapi-fetch client: the compiler checks the path, the parameters and the envelope against `paths`. */
+  post(api: Client<paths>, init: PostInit<O>): Promise<Posted>;
+}
+
+const routes: { [O in ClientOperationId]: Route<O> } = {
+  tokenizeCard: {
+    params: (args, requestId) => ({ path: { mid: args.mid }, query: { requestId: requestId() } }),
+    requestId: (args) => args.requestId,
+    post: (api, init) => api.POST('/coft-center/coft/merchant/{mid}/tokenize', init),
+  },
+  preAuthorize: {
+    params: () => ({}),
+    // openapi-fetch 0.17 types a request property that can only be null as `?: never`
+    // (openapi-ts/openapi-typescript#2717): here the branch of a pre-auth with no payment mode,
+    // `paymentMode?: null`. The envelope is given as openapi-fetch types this operation's body; the
+    // caller's argument keeps the contract's type (docs/decisions.md, D-75).
+    post: (api, init) => api.POST('/order/v2/preAuth', { ...init, body: init.body as PreAuthBodyAsSent }),
+  },
+  listSubscriptions: {
+    params: () => ({}),
+    token: (args) => args.token,
+    post: (api, init) => api.POST('/subscription/list/all', init),
+  },
+  initiatePayment: {
+    params: (args) => ({ query: { mid: args.body?.mid, orderId: args.body?.orderId } }),
+    token: (args) => args.txnToken,
+    post: (api, init) => api.POST('/aoa-acquiring-biz/v2/payment', init),
+  },
+  modifyOrder: {
+    params: (args) => ({ query: { mid: args.mid, orderId: args.orderId } }),
+    token: (args) => args.txnToken,
+    sign: (args) => args.sign,
+    post: (api, init) => api.POST('/aoa-acquiring-biz/v2/modifyOrder', init),
+  },
+  createSubscription: {
+    params: (args) => ({ query: { mid: args.body?.mid, orderId: args.body?.orderId } }),
+    post: (api, init) => api.POST('/aoa-subscription/api/v2/subscription/create', init),
+  },
+};
+
+type OperationEntry = Extract<OperationInfo, { kind: 'operation' }>;
+
+/** An operation's entry of the index. */
+function entryOf(operationId: ClientOperationId): OperationEntry {
+  for (const info of operations) if (info.kind === 'operation' && info.operationId === operationId) return info;
+  throw new Error(`${operationId} is not in the operation index.`);
+}
 
 /** A client for the six operations, built on openapi-fetch, the operation index and the generated types. */
 export function createGatewayClient(options: GatewayClientOptions): GatewayClient {
-  const {
-    signer,
-    clientId,
-    version,
-    channelId,
-    encryptionKeyVersion,
-    timeoutMs = 30_000,
-    maxResponseBytes = DEFAULT_MAX_ANSWER_BYTES,
-    now = Date.now,
-    requestId = defaultRequestId,
-  } = options;
-  const policy = retryPolicyOf(options.retry);
+  const { signer, clientId, version, channelId, encryptionKeyVersion, now = Date.now, requestId: newRequestId = defaultRequestId } = options;
+  const settings: SendSettings = {
+    timeoutMs: options.timeoutMs ?? 30_000,
+    maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_ANSWER_BYTES,
+    retry: retryPolicyOf(options.retry),
+    fetch: options.fetch,
+  };
   const observer = observerOf(options);
   const checkRequests = options.validate === true || (typeof options.validate === 'object' && options.validate.request === true);
   const checkResponses = options.validate === true || (typeof options.validate === 'object' && options.validate.response === true);
-  // Answers that are not 2xx are read by openapi-fetch itself: bound them before it does.
-  const bounded = async (response: Response): Promise<Response> => {
-    if (response.ok) return response;
-    const small = await boundedResponse(response, maxResponseBytes);
-    if (!small) throw new AnswerTooLarge();
-    return small;
-  };
-  const fetchImpl = options.fetch;
-  const clientOptions = fetchImpl
-    ? { fetch: async (request: Request) => bounded(await fetchImpl(request)) }
-    : {
-        Request: OutgoingCall as unknown as typeof Request,
-        fetch: async (call: Request) => bounded(await globalThis.fetch((call as unknown as OutgoingCall).url, (call as unknown as OutgoingCall).init)),
-      };
-  // Never follow a redirect (see isRedirect): the answer is read as it is, and refused.
+  // Never follow a redirect (see isRedirect in transport/send.ts): the answer is refused as it is.
   const hosts = {
-    gateway: createClient({ baseUrl: baseUrlOf(options.gatewayUrl, 'gatewayUrl'), redirect: 'manual', ...clientOptions }),
-    router: createClient({ baseUrl: baseUrlOf(options.routerUrl, 'routerUrl'), redirect: 'manual', ...clientOptions }),
+    gateway: createClient<paths>({ baseUrl: baseUrlOf(options.gatewayUrl, 'gatewayUrl'), redirect: 'manual' }),
+    router: createClient<paths>({ baseUrl: baseUrlOf(options.routerUrl, 'routerUrl'), redirect: 'manual' }),
   };
 
-  async function call(info: Extract<OperationInfo, { kind: 'operation' }>, args: Values): Promise<unknown> {
-    const { operationId } = info;
+  async function call<O extends ClientOperationId>(info: OperationEntry, operationId: O, args: CallArgs<O>): Promise<CallResult<O>> {
     if (!args || typeof args !== 'object') throw new TypeError(`${operationId}: pass the call's arguments, at least { body }.`);
+    const route: Route<O> = routes[operationId];
     // The caller's extra headers (for example `Prefer: example=<name>` for the mock), checked
     // before anything is signed or sent.
     const headers = { ...extraHeaders(operationId, args.headers), 'Content-Type': 'application/json', Accept: 'application/json' };
-    const body = args.body as Values | undefined;
-    const sign = info.signature === 'required' || (info.signature === 'optional' && ((args.sign as boolean | undefined) ?? Boolean(signer)));
+    const sign = info.signature === 'required' || (info.signature === 'optional' && (route.sign?.(args) ?? Boolean(signer)));
     if (sign && !signer) throw new TypeError(`${operationId} is signed: pass a signer to createGatewayClient (for example createChecksumSigner(merchantKey)).`);
-    const query: Record<string, string | undefined> = {};
-    const path: Record<string, string | undefined> = {};
-    let headRequestId: string | undefined;
-    for (const p of info.parameters) {
-      let value: unknown;
-      if (p.source === 'body') value = body?.[p.name];
-      else if (p.source === 'head') value = headRequestId = (args[p.name] as string | undefined) ?? requestId();
-      else value = args[p.name] ?? body?.[p.name];
-      (p.in === 'path' ? path : query)[p.name] = value as string | undefined;
-    }
+    // The request id of the operations that carry one in the query and the head (tokenize, D-19).
+    let requestId: string | undefined;
+    const params = route.params(args, () => {
+      requestId ??= route.requestId?.(args) ?? newRequestId();
+      return requestId;
+    });
     const input: HeadInput = {
       now,
       clientId,
       version,
       channelId,
       encryptionKeyVersion,
-      requestId: headRequestId,
+      requestId,
       signatureType: signer?.signatureType,
-      token: info.credential ? (args[info.credential.argument] as string | undefined) : undefined,
+      token: route.token?.(args),
     };
-    const head = { ...headBuilders[info.head.schema](input), ...(args.head as Values | undefined) };
-    const envelope = await buildEnvelope(head, body, sign ? signer : undefined);
-    if (checkRequests) {
-      if (!observer) checkRequest(operationId, envelope, { query, path }, 'the request');
-      else refusedBeforeSending(observer, operationId, () => checkRequest(operationId, envelope, { query, path }, 'the request'));
-    }
-    const callerSignal = args.signal as AbortSignal | undefined;
-    // One attempt: the same bytes each time (a retry repeats the request, its request id included).
-    const attempt = async (): Promise<CallResult<ClientOperationId>> => {
-      const exchanged = await exchange(
-        async (signal) => {
-          const post = hosts[info.host].POST as unknown as (
-            path: string,
-            init: Record<string, unknown>,
-          ) => Promise<{ data?: ReadableStream<Uint8Array>; error?: unknown; response: Response }>;
-          const answer = await post(info.path, {
-            params: { path, query },
-            body,
-            bodySerializer: () => envelope.text,
-            parseAs: 'stream',
-            signal,
-            headers,
-          });
-          const { response } = answer;
-          if (isRedirect(response)) throw redirectError(operationId, response.status, SERVICE);
-          if (!response.ok)
-            throw new GatewayHttpError(`${operationId}: HTTP ${response.status} (the service answers every outcome with 200).`, {
-              operationId,
-              status: response.status,
-              data: answer.error,
-            });
-          return { response, body: answer.data };
-        },
-        { operationId, timeoutMs, signal: callerSignal, maxBytes: maxResponseBytes, wording: SERVICE },
-      );
-      const data = readEnvelope(exchanged, { operationId, wording: SERVICE });
+    const head = { ...headBuilders[info.head.schema](input), ...args.head };
+    const body = args.body;
+    const api = hosts[info.host];
+    const settle = (answer: Record<string, unknown>, exchanged: { status: number; headers: Headers }): CallResult<O> => {
       if (checkResponses) {
-        const verdict = validate(operationId, 'response', data);
+        const verdict = validate(operationId, 'response', answer);
         if (!verdict.valid)
           throw new ResponseValidationError(`${operationId}: the answer breaks the contract (${verdict.errors.length} problem(s)).`, {
             operationId,
             status: exchanged.status,
             issues: verdict.errors,
-            data,
+            data: answer,
           });
       }
-      return resultOf(operationId, data, exchanged.status, exchanged.headers) as CallResult<ClientOperationId>;
+      return resultOf(operationId, answer, exchanged.status, exchanged.headers);
     };
-    if (!policy && !observer) return attempt();
-    return attempts(info, attempt, callerSignal);
+    const watch = watching(observer, attemptPublisher());
+    return traceCall(
+      info,
+      (watched) =>
+        send(
+          {
+            operationId,
+            host: info.host,
+            path: info.path,
+            repeatable: isRepeatable(operationId),
+            head,
+            body,
+            signer: sign ? signer : undefined,
+            headers,
+            signal: args.signal,
+            check: checkRequests ? (envelope) => checkRequest(operationId, envelope, { path: params.path, query: params.query }, 'the request') : undefined,
+            // The envelope as built and signed for this call: the contract's type once every field
+            // the head requires was given (`validate` checks it before sending). openapi-fetch
+            // types it; bodySerializer sends its exact text.
+            post: (envelope, delivery) => route.post(api, { ...delivery, params, body: { head: envelope.head, body } as RequestOf<O> }),
+            settle,
+          },
+          settings,
+          watched,
+        ),
+      watch,
+    );
   }
 
-  /** The attempts of one call, observed and, where safe, repeated. */
-  async function attempts(
-    info: Extract<OperationInfo, { kind: 'operation' }>,
-    attempt: () => Promise<CallResult<ClientOperationId>>,
-    signal: AbortSignal | undefined,
-  ): Promise<CallResult<ClientOperationId>> {
-    const { operationId } = info;
-    const repeatable = isRepeatable(operationId);
-    const began = performance.now();
-    for (let n = 1; ; n++) {
-      observer?.request({ operationId, attempt: n, host: info.host, path: info.path });
-      const started = performance.now();
-      let result: CallResult<ClientOperationId>;
-      try {
-        result = await attempt();
-      } catch (error) {
-        if (!(error instanceof GatewayError)) throw error;
-        const delay = retryDelay(policy, n, began, signal, mayRepeat(error.nextStep, repeatable, error));
-        observer?.error({ operationId, attempt: n, durationMs: performance.now() - started, error, willRetry: delay !== null });
-        if (delay === null) throw error;
-        await waitToRetry(delay, signal, operationId, n + 1);
-        continue;
-      }
-      const delay = retryDelay(policy, n, began, signal, mayRepeat(result.nextStep, repeatable));
-      observer?.response(responseEvent(operationId, n, performance.now() - started, result, delay !== null));
-      if (delay === null) return result;
-      await waitToRetry(delay, signal, operationId, n + 1);
-    }
+  /** The method of one operation. */
+  function method<O extends ClientOperationId>(operationId: O): (args: CallArgs<O>) => Promise<CallResult<O>> {
+    const info = entryOf(operationId);
+    return (args) => call(info, operationId, args);
   }
 
-  /** Waits before attempt `next`; an abort meanwhile ends the call (and is told to onError). */
-  async function waitToRetry(delay: number, signal: AbortSignal | undefined, operationId: ClientOperationId, next: number): Promise<void> {
-    const started = performance.now();
-    try {
-      await pause(delay, signal, operationId);
-    } catch (error) {
-      if (error instanceof GatewayError) observer?.error({ operationId, attempt: next, durationMs: performance.now() - started, error, willRetry: false });
-      throw error;
-    }
-  }
-
-  const client: Record<string, (args: Values) => Promise<unknown>> = {};
-  for (const info of operations) if (info.kind === 'operation') client[info.operationId] = (args) => call(info, args);
-  return client as unknown as GatewayClient;
+  return {
+    tokenizeCard: method('tokenizeCard'),
+    preAuthorize: method('preAuthorize'),
+    listSubscriptions: method('listSubscriptions'),
+    initiatePayment: method('initiatePayment'),
+    modifyOrder: method('modifyOrder'),
+    createSubscription: method('createSubscription'),
+  };
 }
 
-/** The wait before the next attempt, or null when there is none: retries off or used up, not safe, past the time allowed, or aborted. */
-function retryDelay(policy: RetryPolicy | null, attempt: number, began: number, signal: AbortSignal | undefined, safe: boolean): number | null {
-  if (!policy || !safe || attempt > policy.retries || signal?.aborted) return null;
-  const delay = backoffMs(policy, attempt);
-  return performance.now() - began + delay > policy.maxElapsedMs ? null : delay;
-}
-
-/** Runs the request's check, telling onError and the logger when it refuses the request (nothing is sent). */
-function refusedBeforeSending(observer: Observer, operationId: ClientOperationId, check: () => void): void {
-  const started = performance.now();
-  try {
-    check();
-  } catch (error) {
-    if (error instanceof GatewayError) observer.error({ operationId, attempt: 1, durationMs: performance.now() - started, error, willRetry: false });
-    throw error;
-  }
+/** The hooks and logger, and tracing's publisher of attempts: whichever there are, or null. */
+function watching(observer: Observer | null, publisher: Observer | null): Observer | null {
+  if (!publisher) return observer;
+  if (!observer) return publisher;
+  return {
+    request(event) {
+      observer.request(event);
+      publisher.request(event);
+    },
+    response(event) {
+      observer.response(event);
+      publisher.response(event);
+    },
+    error(event) {
+      observer.error(event);
+      publisher.error(event);
+    },
+  };
 }
 
 /**
@@ -351,7 +321,8 @@ function refusedBeforeSending(observer: Observer, operationId: ClientOperationId
  * request can carry (the Fetch API would reject them later with a less clear error).
  */
 function extraHeaders(operationId: string, headers: unknown): Record<string, string> {
-  if (headers === undefined) return {};
+  const checked: Record<string, string> = {};
+  if (headers === undefined) return checked;
   if (headers === null || typeof headers !== 'object' || Array.isArray(headers))
     throw new TypeError(`${operationId}: headers must be an object of header names and string values`);
   for (const [name, value] of Object.entries(headers)) {
@@ -360,6 +331,7 @@ function extraHeaders(operationId: string, headers: unknown): Record<string, str
     if (/^(content-type|accept)$/i.test(name)) throw new TypeError(`${operationId}: the ${name} header is always application/json and cannot be set`);
     if (typeof value !== 'string' || /[\r\n\0]/.test(value))
       throw new TypeError(`${operationId}: the value of header "${name}" must be a string without line breaks`);
+    checked[name] = value;
   }
-  return headers as Record<string, string>;
+  return checked;
 }

@@ -28,3 +28,4 @@ export type {
   RetryOptions,
 } from './createGatewayClient.js';
 export { createGatewayClient } from './createGatewayClient.js';
+export type { CallTraceContext } from './tracing.js';

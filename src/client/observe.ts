@@ -5,7 +5,7 @@
 // field names. A hook or logger that throws, or whose promise rejects, never changes the call.
 import { type GatewayError, withoutValues } from '../transport/errors.js';
 import type { NextStep } from '../transport/nextStep.js';
-import { type CallResult, codeEntry } from '../transport/result.js';
+import { codeEntry } from '../transport/result.js';
 import type { ClientOperationId } from '../types.js';
 
 /** An attempt is about to be sent. */
@@ -136,14 +136,17 @@ export function observerOf(options: ObserveOptions): Observer | null {
   };
 }
 
+/** What the events read of a result (a `CallResult`). */
+export interface Settled {
+  readonly outcome: 'success' | 'pending' | 'failure';
+  readonly code: unknown;
+  readonly status: unknown;
+  readonly nextStep: NextStep;
+  readonly httpStatus: number;
+}
+
 /** The response event of a result: its code and status only when they are the table's. */
-export function responseEvent(
-  operationId: ClientOperationId,
-  attempt: number,
-  durationMs: number,
-  result: CallResult<ClientOperationId>,
-  willRetry: boolean,
-): CallResponseEvent {
+export function responseEvent(operationId: ClientOperationId, attempt: number, durationMs: number, result: Settled, willRetry: boolean): CallResponseEvent {
   const entry = codeEntry(operationId, result.code);
   return {
     operationId,

@@ -2,7 +2,7 @@
 // entry posted to a path of the contract (on any host, under any base path) gives the request, with
 // the query and path parameters of its URL, and the response when it has a JSON body; the webhook
 // is recognised by its envelope, or by the path `webhookPath` names. Other entries are skipped,
-// named by method, host and the parts of the path that read like names (DECISIONS.md, D-50).
+// named by method, host and the parts of the path that read like names (docs/decisions.md, D-50).
 import { operations } from '../../generated/operations.js';
 import { fromBase64 } from '../encoding/bytes.js';
 import { decodeUtf8, parseJson } from '../json/parse.js';

@@ -210,11 +210,21 @@ function stopChild(child: ChildProcess): Promise<void> {
   });
 }
 
-/** The docs page as the build compressed it (dist/docs), and the bundled contract (generated/). */
+/** The docs page and its decisions page as the build compressed them (dist/docs), and the bundled contract (generated/). */
 const PAGE = fileURLToPath(new URL('../../dist/docs/index.html.gz', import.meta.url));
-const DOC_FILES: Record<string, { file: string; type: string; gzipped?: true }> = {
+const DECISIONS = fileURLToPath(new URL('../../dist/docs/decisions.html.gz', import.meta.url));
+/**
+ * The page's icon, a bank card in a few lines of SVG: browsers ask for `/favicon.ico` whatever the
+ * page says, and get it rather than a 404 (an SVG under that name is read by its content type).
+ */
+const FAVICON = Buffer.from(
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect x="1" y="3" width="14" height="10" rx="2" fill="#32329f"/><rect x="1" y="5.5" width="14" height="2" fill="#fff"/></svg>',
+);
+const DOC_FILES: Record<string, { file: string; type: string; gzipped?: true } | { body: Buffer; type: string; gzipped?: undefined }> = {
+  '/favicon.ico': { body: FAVICON, type: 'image/svg+xml' },
   '/': { file: PAGE, type: 'text/html; charset=utf-8', gzipped: true },
   '/index.html': { file: PAGE, type: 'text/html; charset=utf-8', gzipped: true },
+  '/decisions.html': { file: DECISIONS, type: 'text/html; charset=utf-8', gzipped: true },
   '/openapi.yaml': { file: join(generated, 'openapi.yaml'), type: 'application/yaml; charset=utf-8' },
   '/openapi.json': { file: join(generated, 'openapi.json'), type: 'application/json; charset=utf-8' },
   '/result-codes.md': { file: join(generated, 'result-codes.md'), type: 'text/markdown; charset=utf-8' },
@@ -224,7 +234,7 @@ const DOC_FILES: Record<string, { file: string; type: string; gzipped?: true }> 
 const acceptsGzip = (header: string | undefined) =>
   typeof header === 'string' && /\bgzip\b/i.test(header) && !/\bgzip\s*;\s*q=0(?:\.0+)?(?![.0-9])/i.test(header);
 
-/** Serves the reference docs page (`/`), the bundled contract (`/openapi.yaml`, `/openapi.json`) and `/result-codes.md`. */
+/** Serves the reference docs page (`/`) and its icon, the decisions it cites (`/decisions.html`), the bundled contract (`/openapi.yaml`, `/openapi.json`) and `/result-codes.md`. */
 export async function startDocs({ host = '127.0.0.1', port = 4011 }: { host?: string; port?: number } = {}): Promise<StartedServer> {
   const server = createServer(async (req, res) => {
     const path = (req.url ?? '/').split('?')[0] ?? '/';
@@ -234,7 +244,7 @@ export async function startDocs({ host = '127.0.0.1', port = 4011 }: { host?: st
       return;
     }
     try {
-      const stored = await readFile(entry.file);
+      const stored = 'body' in entry ? entry.body : await readFile(entry.file);
       // The compressed page goes out as it is to a client that takes gzip, inflated to any other.
       const asIs = !entry.gzipped || acceptsGzip(req.headers['accept-encoding']);
       const body = asIs ? stored : gunzipSync(stored);

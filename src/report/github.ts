@@ -1,6 +1,6 @@
 // GitHub Actions workflow commands: one `::error` annotation per problem, on the file and line of
 // the field where they are known, then the summary line. At most 1 000 annotations.
-import { displayPath, fileOf, type Report, type ReportOptions, summaryLine } from './model.js';
+import { coverageLines, displayPath, fileOf, type Report, type ReportOptions, summaryLine } from './model.js';
 
 const MAX_ANNOTATIONS = 1_000;
 
@@ -28,6 +28,7 @@ export function githubReport(report: Report, options: Partial<ReportOptions> = {
     }
   }
   if (total > MAX_ANNOTATIONS) lines.push(`::warning::${data(`${total - MAX_ANNOTATIONS} more problem(s) not annotated: see --format json`)}`);
+  for (const line of coverageLines(report.coverage ?? [])) lines.push(`::notice title=coverage::${data(line)}`);
   lines.push(summaryLine(report));
   return `${lines.join('\n')}\n`;
 }

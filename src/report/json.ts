@@ -16,5 +16,6 @@ export function jsonReport(report: Report, options: Partial<ReportOptions> = {})
       out += `${JSON.stringify({ name: c.name, operationId: c.operationId, direction: c.direction, ...rest, ...at })}\n`;
     }
   }
+  for (const c of report.coverage ?? []) out += `${JSON.stringify({ coverage: c })}\n`;
   return out;
 }

@@ -53,6 +53,18 @@ export function junitReport(report: Report, options: Partial<ReportOptions> = {}
       out.push(`    <testcase${attrs({ name: s.name, classname: 'skipped' })}><skipped${attrs({ message: s.reason })}/></testcase>`);
     out.push('  </testsuite>');
   }
+  if (report.coverage?.length) {
+    // Coverage is no test case: properties of a suite of its own, one per operation.
+    out.push(`  <testsuite${attrs({ name: 'coverage', tests: 0, failures: 0, errors: 0, skipped: 0 })}>`);
+    out.push('    <properties>');
+    for (const c of report.coverage) {
+      out.push(`      <property${attrs({ name: `${c.operationId}.codesMet`, value: c.codesMet.join(',') })}/>`);
+      out.push(`      <property${attrs({ name: `${c.operationId}.codesNotMet`, value: c.codesNotMet.join(',') })}/>`);
+      out.push(`      <property${attrs({ name: `${c.operationId}.namedChecksFired`, value: c.namedChecks.map((n) => `${n.name}=${n.fired}`).join(',') })}/>`);
+    }
+    out.push('    </properties>');
+    out.push('  </testsuite>');
+  }
   out.push('</testsuites>');
   return `${out.join('\n')}\n`;
 }

@@ -14,6 +14,29 @@ export interface Report extends BatchResult {
   verdicts?: { ok: string; failed: string } | undefined;
   /** The text report lists the cases that passed too (a conformance run of a few cases). */
   listAll?: boolean | undefined;
+  /** What a run of exchanges covered, per operation (the proxy's report). */
+  coverage?: OperationCoverage[] | undefined;
+}
+
+/** Of one operation, what a run of exchanges met: the result codes of its table, and the named checks that found a problem. */
+export interface OperationCoverage {
+  operationId: string;
+  exchanges: number;
+  /** Codes of the operation's table that some answer carried, with the table's status. */
+  codesMet: string[];
+  /** Codes of the table no answer carried. */
+  codesNotMet: string[];
+  /** The operation's named checks, each with how many requests it found a problem in. */
+  namedChecks: { name: string; fired: number }[];
+}
+
+/** Coverage in lines of text, one per operation. */
+export function coverageLines(coverage: readonly OperationCoverage[]): string[] {
+  return coverage.map((c) => {
+    const checks = c.namedChecks.length ? `; named checks fired: ${c.namedChecks.map((n) => `${n.name} ${n.fired}`).join(', ')}` : '';
+    const total = c.codesMet.length + c.codesNotMet.length;
+    return `${c.operationId}: ${c.exchanges} exchange(s); result codes met ${c.codesMet.length}/${total}: ${c.codesMet.join(', ') || 'none'}; not met: ${c.codesNotMet.join(', ') || 'none'}${checks}`;
+  });
 }
 
 export const verdictWords = (report: Report) => report.verdicts ?? { ok: 'valid', failed: 'invalid' };

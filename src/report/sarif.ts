@@ -92,6 +92,7 @@ export function sarifReport(report: Report, options: ReportOptions): string {
           },
         },
         results,
+        ...(report.coverage?.length ? { properties: { coverage: report.coverage } } : {}),
       },
     ],
   };

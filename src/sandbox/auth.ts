@@ -6,7 +6,7 @@ import type { Store } from './store.js';
 
 /**
  * Whether `signature` is the merchant's CHECKSUM over the body: the exact text of the envelope's
- * `body` member as received, never a re-serialization (DECISIONS.md, D-36).
+ * `body` member as received, never a re-serialization (docs/decisions.md, D-36).
  */
 export function signatureMatches(config: { readonly merchantKey: string }, request: { readonly rawBody: string | undefined }, signature: unknown): boolean {
   if (typeof signature !== 'string') return false;

@@ -1,7 +1,7 @@
 // Card tokens made by tokenize, and their life: INIT becomes ACTIVE or FAILED after a delay (or on a
 // control call), ACTIVE and SUSPENDED move between each other, and either may become DEAD. Every
 // change sends the token status notification (section 6). The description shows no transitions
-// (3.1); these are the sandbox's, recorded in DECISIONS.md.
+// (3.1); these are the sandbox's, recorded in docs/decisions.md.
 import type { Schemas } from '../types.js';
 import type { Clock } from './clock.js';
 import type { SandboxConfig } from './config.js';

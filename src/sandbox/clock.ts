@@ -2,7 +2,7 @@
 // control call /sandbox/clock/advance moves forward. Token expiry, blocks and scheduled token
 // status changes all read this clock, so tests never sleep.
 
-/** The most one advance moves the clock: 3 660 days, ten years and more (DECISIONS.md, D-58). */
+/** The most one advance moves the clock: 3 660 days, ten years and more (docs/decisions.md, D-58). */
 export const MAX_CLOCK_ADVANCE_MS = 3660 * 86_400_000;
 /** The clock never goes past this time: later years have no four-digit ISO 8601 form, and Date ends soon after. */
 export const CLOCK_END_MS = Date.parse('9999-12-31T23:59:59.999Z');

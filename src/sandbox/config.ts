@@ -18,14 +18,14 @@ export const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
 export const DEFAULT_WEBHOOK_TIMEOUT_MS = 10_000;
 /** How long a client may take to send a request (Node's own default is 300 s). */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
-/** Notifications sent at once; the others wait their turn, oldest first (DECISIONS.md, D-58). */
+/** Notifications sent at once; the others wait their turn, oldest first (docs/decisions.md, D-58). */
 export const DEFAULT_WEBHOOK_CONCURRENCY = 16;
 /** The most webhookConcurrency may be. */
 export const MAX_WEBHOOK_CONCURRENCY = 1_000;
-/** Records of each kind kept, and as many more in use: about 10 to 20 MB of state at most (DECISIONS.md, D-58, D-67). */
+/** Records of each kind kept, and as many more in use: about 10 to 20 MB of state at most (docs/decisions.md, D-58, D-67). */
 export const DEFAULT_RETENTION = 10_000;
 
-/** How a notification not answered 00 is sent again, in sandbox time (DECISIONS.md, D-60). */
+/** How a notification not answered 00 is sent again, in sandbox time (docs/decisions.md, D-60). */
 export interface WebhookRetry {
   /** Attempts after the first, 0 to 10 (0: none). */
   retries: number;
@@ -71,7 +71,7 @@ export interface SandboxOptions {
   webhookRetry?: { [K in keyof WebhookRetry]?: WebhookRetry[K] | undefined } | undefined;
   /** How long a client may take to send a whole request, headers and body (default 30 000 ms). */
   requestTimeoutMs?: number | undefined;
-  /** How many records of each kind the sandbox keeps (orders, transaction tokens, card tokens, pre-auths and their blocks, subscriptions, deliveries): past it the oldest are forgotten; payments in process, pending pre-auths and INIT tokens are kept aside, up to as many more (default 10 000; DECISIONS.md, D-67). */
+  /** How many records of each kind the sandbox keeps (orders, transaction tokens, card tokens, pre-auths and their blocks, subscriptions, deliveries): past it the oldest are forgotten; payments in process, pending pre-auths and INIT tokens are kept aside, up to as many more (default 10 000; docs/decisions.md, D-67). */
   retention?: number | undefined;
   /** Largest request body accepted (default 65 536 bytes). */
   maxBodyBytes?: number | undefined;

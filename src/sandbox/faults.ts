@@ -1,6 +1,6 @@
 // Faults a test arms to rehearse what goes wrong between the merchant and the service: an answer
 // lost after the operation was carried out, a slow answer, a connection reset, an HTTP error in
-// front of the service, and webhooks delivered twice or out of order (DECISIONS.md, D-59 to D-61).
+// front of the service, and webhooks delivered twice or out of order (docs/decisions.md, D-59 to D-61).
 // This module keeps the armed faults and hands out one per request; the operations and the
 // webhooks apply them. Nothing here knows HTTP.
 import { pointerSegment } from '../json/pointer.js';

@@ -1,5 +1,5 @@
 // The built-in seed of test instruments: cards, wallets, UPI addresses, banks and MPINs, each with
-// the outcome the sandbox gives it (see the README, "Test instruments"). A seed of the same form,
+// the outcome the sandbox gives it (see docs/sandbox.md, "Test instruments"). A seed of the same form,
 // as a JSON file, replaces it with `--instruments` or `startSandbox({ instruments })`.
 export const INSTRUMENT_SEED = {
   about:

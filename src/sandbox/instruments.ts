@@ -4,8 +4,8 @@
 import { readFile } from 'node:fs/promises';
 import { type ResultCodeCatalog, resultCodes } from '../../generated/resultCodes.js';
 import { passesLuhn } from '../card/encryptCardData.js';
+import { amountInPaise } from '../validation/amount.js';
 import { INSTRUMENT_SEED } from './instrumentSeed.js';
-import { toPaise } from './money.js';
 import { memberOf } from './untrusted.js';
 
 export type Outcome = 'success' | 'failure' | 'pending';
@@ -137,8 +137,8 @@ export function createInstruments(seed: unknown): Instruments {
   /** Each account's svcSsoToken as given, for finding the default among them. */
   const givenTokens: unknown[] = [];
   for (const [i, w] of itemsOf(memberOf(seed, 'wallets', 'accounts'), 'wallets.accounts', problems)) {
-    const balance = toPaise(memberOf(w, 'balance'));
-    const digitalCredit = toPaise(memberOf(w, 'digitalCredit') ?? '0');
+    const balance = amountInPaise(memberOf(w, 'balance'));
+    const digitalCredit = amountInPaise(memberOf(w, 'digitalCredit') ?? '0');
     const svcSsoToken = memberOf(w, 'svcSsoToken');
     const pay = memberOf(w, 'pay');
     if (typeof svcSsoToken !== 'string' || !svcSsoToken) problems.push(`wallets.accounts[${i}].svcSsoToken must be a non-empty string`);
@@ -157,8 +157,8 @@ export function createInstruments(seed: unknown): Instruments {
   if (defaultIndex < 0) problems.push('wallets.default must be the svcSsoToken of one of wallets.accounts');
   const limits = {
     preAuthMaxBlockSeconds: Number(memberOf(seed, 'limits', 'preAuthMaxBlockSeconds') ?? 604800),
-    upiSubscriptionMaxAmount: toPaise(memberOf(seed, 'limits', 'upiSubscriptionMaxAmount') ?? '15000.00') ?? 0,
-    subscriptionMaxAmount: toPaise(memberOf(seed, 'limits', 'subscriptionMaxAmount') ?? '1000000.00') ?? 0,
+    upiSubscriptionMaxAmount: amountInPaise(memberOf(seed, 'limits', 'upiSubscriptionMaxAmount') ?? '15000.00') ?? 0,
+    subscriptionMaxAmount: amountInPaise(memberOf(seed, 'limits', 'subscriptionMaxAmount') ?? '1000000.00') ?? 0,
   };
   if (!Number.isSafeInteger(limits.preAuthMaxBlockSeconds) || limits.preAuthMaxBlockSeconds <= 0)
     problems.push('limits.preAuthMaxBlockSeconds must be a positive whole number');

@@ -1,23 +1,16 @@
 // Amounts as whole paise (hundredths of a rupee), so sums and comparisons are exact. The contract's
-// amounts are strings with up to two decimals (section 2.14); the answers use exactly two.
-
-const AMOUNT = /^(0|[1-9][0-9]{0,11})(\.[0-9]{1,2})?$/;
-
-/** The amount in paise, or null when the text is not an amount. */
-export function toPaise(text: unknown): number | null {
-  if (typeof text !== 'string' || !AMOUNT.test(text)) return null;
-  const dot = text.indexOf('.');
-  if (dot < 0) return Number(text) * 100;
-  return Number(text.slice(0, dot)) * 100 + Number(text.slice(dot + 1).padEnd(2, '0'));
-}
+// amounts are strings with up to two decimals (section 2.14), read by validation/amount.ts; the
+// answers use exactly two.
+import { amountInPaise } from '../validation/amount.js';
 
 /**
  * The amount in paise of a field the contract already checked: its Amount patterns (with up to or
- * exactly two decimals) accept only what toPaise reads, so this throws only if the two drift apart.
+ * exactly two decimals) accept only what amountInPaise reads, so this throws only if the two drift apart.
  */
 export function checkedPaise(text: string): number {
-  const paise = toPaise(text);
-  if (paise === null) throw new TypeError("An amount the contract accepted is not an amount here: money.ts and the contract's Amount pattern differ.");
+  const paise = amountInPaise(text);
+  if (paise === null)
+    throw new TypeError("An amount the contract accepted is not an amount here: validation/amount.ts and the contract's Amount pattern differ.");
   return paise;
 }
 

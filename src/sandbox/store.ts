@@ -1,7 +1,7 @@
 // The sandbox's state, in memory: orders and their transaction tokens, transactions, pre-auth
 // blocks, wallets, card tokens, subscriptions and webhook deliveries. `reset()` returns to the
 // seed. Nothing here knows HTTP or the contract's envelopes. Every kind of record is bounded by
-// the retention (DECISIONS.md, D-67): what is forgotten first is decided here.
+// the retention (docs/decisions.md, D-67): what is forgotten first is decided here.
 
 import { Fifo } from './fifo.js';
 import type { Instruments } from './instruments.js';

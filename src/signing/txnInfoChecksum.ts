@@ -1,45 +1,30 @@
 // checksumHash of a pay answer's txnInfo (section 2.12): "a checksum over the txnInfo values",
 // algorithm not shown. The merchant's CHECKSUM signer signs the values of every other txnInfo
-// field taken in the order of their keys (code-point order, so upper case first) and joined with
-// "|"; null is the empty string (DECISIONS.md, D-41, records this and how it meets the service's
-// published checksum utility). The sandbox adds it to its answers (sandbox/txnChecksum.ts).
+// field taken in the order of their keys (UTF-16 code-unit order, so upper case first) and joined
+// with "|"; null is the empty string (docs/decisions.md, D-41, records this and how it meets the
+// service's published checksum utility). The sandbox adds it to its answers (sandbox/txnChecksum.ts).
 import { verifySignature } from './checksum.js';
 
 /** The keys that hold the checksum itself, left out of the text it signs (the published utility's spelling too). */
 const CHECKSUM_KEYS = new Set(['checksumHash', 'CHECKSUMHASH']);
 
 /**
- * The text txnInfo.checksumHash signs: every other field's value, keys in code-point order, joined
- * with "|"; null, and the text "null" in any case, as "" (as the service's published checksum
- * utility reads a map). Takes the txnInfo object as received, checksumHash included.
+ * The text txnInfo.checksumHash signs: every other field's value, keys in UTF-16 code-unit order
+ * (Array.prototype.sort's, as the published utility's sorted map), joined with "|"; null, and the
+ * text "null" in any case, as "" (as the service's published checksum utility reads a map). Takes
+ * the txnInfo object as received, checksumHash included.
  */
 export function txnInfoChecksumText(txnInfo: Record<string, unknown>): string {
-  const keys = inCodePointOrder(Object.keys(txnInfo));
+  const keys = Object.keys(txnInfo).sort();
   let text = '';
   let first = true;
   for (const k of keys) {
     if (CHECKSUM_KEYS.has(k)) continue;
     const v = txnInfo[k];
-    text += `${first ? '' : '|'}${v === null || v === undefined || (typeof v === 'string' && v.length === 4 && v.toLowerCase() === 'null') ? '' : String(v)}`;
+    text += `${first ? '' : '|'}${v === null || v === undefined || (typeof v === 'string' && v.toLowerCase() === 'null') ? '' : String(v)}`;
     first = false;
   }
   return text;
-}
-
-/**
- * The keys in code-point order, sorted in place: a txnInfo's dozen keys by insertion, without the
- * copies of Array.prototype.sort (it runs for every answer of a wallet payment); many keys (a
- * txnInfo from anywhere may hold any number) by that sort, which is not quadratic.
- */
-function inCodePointOrder(keys: string[]): string[] {
-  if (keys.length > 32) return keys.sort();
-  for (let i = 1; i < keys.length; i++) {
-    const key = keys[i] as string;
-    let j = i - 1;
-    for (; j >= 0 && (keys[j] as string) > key; j--) keys[j + 1] = keys[j] as string;
-    keys[j + 1] = key;
-  }
-  return keys;
 }
 
 /**

@@ -6,6 +6,16 @@ import { type NextStep, unknownOutcome } from './nextStep.js';
 
 type Entry<O extends OperationId> = ResultCodeCatalog[O]['codes'][number];
 
+/** `{ a: { b: V } }` for the location `/a/b`. */
+type At<L extends string, V> = L extends `/${infer Key}/${infer Rest}` ? { [K in Key]: At<`/${Rest}`, V> } : L extends `/${infer Key}` ? { [K in Key]: V } : V;
+
+/**
+ * The answer of an operation whose result code is `C`: the response type with the code pinned where
+ * the operation's catalog says it is, so that what the contract ties to that code comes with it (a
+ * pre-auth answered `02` carries its `txnToken`).
+ */
+export type AnswerWith<O extends OperationId, C> = ResponseOf<O> & At<ResultCodeCatalog[O]['location'], { [K in ResultCodeCatalog[O]['fields']['code']]: C }>;
+
 /** The answer as it came: its HTTP status and headers (names in lower case, repeated ones joined by `, `). */
 export interface RawAnswer {
   readonly status: number;
@@ -19,7 +29,7 @@ export interface RawAnswer {
 export type CallResult<O extends OperationId> =
   Entry<O> extends infer E
     ? E extends { code: infer C; status: infer S; outcome: infer R; nextStep: infer N }
-      ? { outcome: R; code: C; status: S; message: string; meaning: string; nextStep: N; data: ResponseOf<O>; httpStatus: number; raw: RawAnswer }
+      ? { outcome: R; code: C; status: S; message: string; meaning: string; nextStep: N; data: AnswerWith<O, C>; httpStatus: number; raw: RawAnswer }
       : never
     : never;
 

@@ -78,17 +78,10 @@ export interface ExchangeOptions {
 }
 
 /** The body's text, or null as soon as it passes `maxBytes` (reading stops there, and at `signal`). */
-async function readBounded(body: ReadableStream<Uint8Array> | null | undefined, maxBytes: number, signal?: AbortSignal): Promise<string | null> {
+export async function readBounded(body: ReadableStream<Uint8Array> | null | undefined, maxBytes: number, signal?: AbortSignal): Promise<string | null> {
   const bytes = await readWebBody(body, maxBytes, signal);
   // Lossy: an answer that is not UTF-8 is judged by what it says, not refused for its bytes.
   return bytes === null ? null : utf8Text(bytes);
-}
-
-/** A `Response` whose body is at most `maxBytes` (read here), or null when it is larger. */
-export async function boundedResponse(response: Response, maxBytes: number): Promise<Response | null> {
-  const text = await readBounded(response.body, maxBytes);
-  if (text === null) return null;
-  return new Response(text, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
 /** A thrown value that says the answer was larger than allowed (see `exchange`). */

@@ -3,6 +3,7 @@
 // contract (`x-named-checks`); their words come from the traceability record, through the
 // generated operation index.
 import { type NamedCheckName, namedCheckRules } from '../../generated/operations.js';
+import { amountInPaise } from './amount.js';
 import type { ValidationIssue } from './errors.js';
 
 /** The query and path parameters of a request, for the checks that compare them with the body. */
@@ -28,42 +29,8 @@ export interface NamedCheck {
 
 const NONE: ValidationIssue[] = [];
 
-/** The value of the ASCII digit at `i`, or -1. */
-function digitAt(text: string, i: number): number {
-  const d = text.charCodeAt(i) - 48;
-  return d >= 0 && d <= 9 ? d : -1;
-}
-
-/**
- * An amount string in hundredths, or null when it is not a well-formed amount (the contract's
- * `Amount`: `0` or up to 12 digits without a leading zero, then optionally a point and one or two
- * digits). Read digit by digit: at most 14 digits, so the integer is exact.
- */
-function hundredths(amount: unknown): number | null {
-  if (typeof amount !== 'string') return null;
-  const end = amount.length;
-  let i = 0;
-  let whole = 0;
-  for (let d = digitAt(amount, 0); d >= 0 && i < end; d = digitAt(amount, ++i)) whole = whole * 10 + d;
-  // 1 to 12 digits, no leading zero unless the zero is all there is.
-  if (i === 0 || i > 12 || (i > 1 && amount.charCodeAt(0) === 48)) return null;
-  if (i === end) return whole * 100;
-  const tenths = digitAt(amount, i + 1);
-  if (amount.charCodeAt(i) !== 46 || tenths < 0) return null;
-  if (i + 2 === end) return whole * 100 + tenths * 10;
-  const cents = digitAt(amount, i + 2);
-  return cents >= 0 && i + 3 === end ? whole * 100 + tenths * 10 + cents : null;
-}
-
 /** Whether a string has the shape of a date, `YYYY-MM-DD` (its format says whether it is a real day). */
-function dateShaped(text: string): boolean {
-  return (
-    text.length === 10 &&
-    text.charCodeAt(4) === 45 &&
-    text.charCodeAt(7) === 45 &&
-    (digitAt(text, 0) | digitAt(text, 1) | digitAt(text, 2) | digitAt(text, 3) | digitAt(text, 5) | digitAt(text, 6) | digitAt(text, 8) | digitAt(text, 9)) >= 0
-  );
-}
+const DATE_SHAPED = /^[0-9]{4}-[0-9]{2}-[0-9]{2}$/;
 
 /** The subscription payment modes whose first payment may not exceed the renewal amount. */
 const FIRST_PAYMENT_CAPPED = new Set(['UPI', 'BANK_MANDATE']);
@@ -101,7 +68,7 @@ export const namedChecks: Readonly<Record<NamedCheckName, NamedCheck>> = {
   requiredParameters: {
     ...namedCheckRules.requiredParameters,
     run(_payload, context, operation) {
-      // Not given is missing (DECISIONS.md, D-48): a request without its URL's parameters cannot be sent.
+      // Not given is missing (docs/decisions.md, D-48): a request without its URL's parameters cannot be sent.
       if (context.parameters === false) return NONE;
       let issues = NONE;
       for (const param of operation.parameters) {
@@ -142,8 +109,8 @@ export const namedChecks: Readonly<Record<NamedCheckName, NamedCheck>> = {
       const body = bodyOf(payload);
       if (!body || !FIRST_PAYMENT_CAPPED.has(body.subscriptionPaymentMode as string)) return NONE;
       const txnAmount = body.txnAmount as Fields | undefined;
-      const first = hundredths(txnAmount?.value);
-      const renewal = body.renewalAmount === undefined ? first : hundredths(body.renewalAmount);
+      const first = amountInPaise(txnAmount?.value);
+      const renewal = body.renewalAmount === undefined ? first : amountInPaise(body.renewalAmount);
       if (first === null || renewal === null || first <= renewal) return NONE;
       return [
         {
@@ -164,7 +131,7 @@ export const namedChecks: Readonly<Record<NamedCheckName, NamedCheck>> = {
       const start = body?.subscriptionStartDate;
       const expiry = body?.subscriptionExpiryDate;
       // Later is the usual case, whatever the shapes; only two well-formed dates can be out of order.
-      if (typeof start !== 'string' || typeof expiry !== 'string' || expiry > start || !dateShaped(start) || !dateShaped(expiry)) return NONE;
+      if (typeof start !== 'string' || typeof expiry !== 'string' || expiry > start || !DATE_SHAPED.test(start) || !DATE_SHAPED.test(expiry)) return NONE;
       return [
         {
           in: 'body',

@@ -3,8 +3,10 @@
 // contract, schema facts (lengths, allowed values) and rule titles.
 import type { CompiledValidatorError } from '../../generated/validators.js';
 import { HIDDEN_KEY, isFieldName, pointerSegment, pointerSegments, safePointer, TRUNCATED } from '../json/pointer.js';
-import { MAX_ISSUES } from './limits.js';
 import { conditionTitle, locateRule, schemaAt } from './schemaLocation.js';
+
+/** At most this many issues are described; a payload with more gets one closing issue that counts them. */
+export const MAX_ISSUES = 100;
 
 /** One problem of a payload. Never carries the value that failed. */
 export interface ValidationIssue {

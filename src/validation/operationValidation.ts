@@ -73,12 +73,6 @@ export interface OperationValidation<O extends OperationId = OperationId> {
   readonly operationId: O;
   /** Validates a payload in one direction (see `validate()`). */
   validate(direction: Direction, payload: unknown, options?: ValidationOptions): ValidationResult<O>;
-  /**
-   * The same verdict and problems, a payload of bounded size read once with the validators that
-   * list every problem (as fast on a valid payload): for runs of many payloads, where an invalid
-   * one is then read once.
-   */
-  validateEvery(direction: Direction, payload: unknown, options?: ValidationOptions): ValidationResult<O>;
   /** Validates a request envelope; `options` gives its query and path parameters. */
   validateRequest(payload: unknown, options?: ValidationOptions): ValidationResult<O>;
   /** Validates a response envelope (the webhook: the merchant's reply). */
@@ -119,7 +113,7 @@ function present(validators: ValidatorModule, name: string): CompiledValidator {
 /** One direction of an operation: the validators of its payload and, for requests, of its parameters. */
 interface Side {
   direction: Direction;
-  /** The schema the payload is validated against (`PaymentRequest`). */
+  /** The schema the payload is validated against (`InitiatePaymentRequest`). */
   schema: string;
   /** Stops at the first problem. */
   first: CompiledValidator;
@@ -190,15 +184,14 @@ export function operationValidation<O extends OperationId>(operationId: O, valid
   /**
    * Whether the payload passes, on a short path: a valid payload is the common case, and a small
    * function stays fast. Any doubt (a problem, a check or a read that throws) is left to `describe`.
-   * `every`: read with the validators that list every problem.
    */
-  function passes(side: Side, payload: unknown, options: ValidationOptions, every: boolean): boolean {
+  function passes(side: Side, payload: unknown, options: ValidationOptions): boolean {
     try {
-      if (!(every ? side.every : side.first)(payload)) return false;
+      if (!side.first(payload)) return false;
       if (side.direction === 'response') return true;
       for (const set of side.parameters) {
         const values = options[set.in];
-        if (values && !(every ? set.every : set.first)(values)) return false;
+        if (values && !set.first(values)) return false;
       }
       for (const check of checks) if (check.run(payload, options, op).length > 0) return false;
       return true;
@@ -208,8 +201,8 @@ export function operationValidation<O extends OperationId>(operationId: O, valid
   }
 
   /** Every problem of a payload that did not pass: the validators' and the named checks'. */
-  function describe(side: Side, payload: unknown, options: ValidationOptions, every: boolean): ValidationResult<O> {
-    const fn = every ? side.every : side.first;
+  function describe(side: Side, payload: unknown, options: ValidationOptions): ValidationResult<O> {
+    const fn = side.first;
     let issues: ValidationIssue[] = [];
     let ok: boolean;
     let readable = true;
@@ -226,9 +219,7 @@ export function operationValidation<O extends OperationId>(operationId: O, valid
       // otherwise the first one, with a word about the rest.
       let errors: CompiledValidatorError[] = fn.errors;
       try {
-        if (every) {
-          // fn listed every problem already.
-        } else if (smallEnough(payload, DETAIL_LIMIT)) {
+        if (smallEnough(payload, DETAIL_LIMIT)) {
           if (!side.every(payload) && side.every.errors) errors = side.every.errors;
         } else {
           issues.push({
@@ -280,24 +271,12 @@ export function operationValidation<O extends OperationId>(operationId: O, valid
 
   function validate(direction: Direction, payload: unknown, options: ValidationOptions = {}): ValidationResult<O> {
     const side = sideOf(direction);
-    return passes(side, payload, options, false) ? VALID : describe(side, payload, options, false);
-  }
-
-  function validateEvery(direction: Direction, payload: unknown, options: ValidationOptions = {}): ValidationResult<O> {
-    const side = sideOf(direction);
-    let every = false;
-    try {
-      every = smallEnough(payload, DETAIL_LIMIT);
-    } catch {
-      // a payload that cannot be read goes the way of validate()
-    }
-    return passes(side, payload, options, every) ? VALID : describe(side, payload, options, every);
+    return passes(side, payload, options) ? VALID : describe(side, payload, options);
   }
 
   return {
     operationId,
     validate,
-    validateEvery,
     validateRequest: (payload, options) => validate('request', payload, options),
     validateResponse: (payload) => validate('response', payload),
   };

@@ -71,7 +71,7 @@ function consumedSegments(parts: string[]): number {
 
 /**
  * The absolute schema path of an error's rule (`rootRef` is the schema the payload was validated
- * against, e.g. `#/components/schemas/PaymentRequest`), or the relative one when it cannot be placed.
+ * against, e.g. `#/components/schemas/InitiatePaymentRequest`), or the relative one when it cannot be placed.
  */
 export function locateRule(doc: Node, rootRef: string, error: { instancePath: string; schemaPath: string }): string {
   const { schemaPath } = error;

@@ -43,19 +43,6 @@ export function validate<O extends OperationId>(operationId: O, direction: Direc
   return lookup(operationId).validate(direction, payload, options) as ValidationResult<O>;
 }
 
-/**
- * validate(), the same verdict and problems, reading a payload of bounded size at once with the
- * validators that list every problem: a run of many payloads then reads an invalid payload once.
- */
-export function validateEvery<O extends OperationId>(
-  operationId: O,
-  direction: Direction,
-  payload: unknown,
-  options: ValidationOptions = {},
-): ValidationResult<O> {
-  return lookup(operationId).validateEvery(direction, payload, options) as ValidationResult<O>;
-}
-
 /** The operationIds known to the contract, with method, host and path. */
 export function listOperations(): readonly OperationInfo[] {
   return operations;

@@ -6,8 +6,8 @@ import { type OperationId, operations } from '../../generated/operations.js';
 import { readsLikeName } from '../json/pointer.js';
 import { pointerOffset, positionAt } from '../json/position.js';
 import type { ResultCodeOf } from '../types.js';
-import { MAX_ISSUES } from './limits.js';
-import { type Direction, type ValidationIssue, validateEvery } from './validate.js';
+import { MAX_ISSUES } from './errors.js';
+import { type Direction, type ValidationIssue, validate } from './validate.js';
 
 /** Where a record's payload was read: reports place each problem in this file and, when they can, on the line of its field. */
 export interface PayloadSource {
@@ -179,7 +179,7 @@ export async function validateMany(records: Iterable<PayloadRecord> | AsyncItera
     let resultCode: CaseResult['resultCode'];
     if (known) issues = [known];
     else {
-      const verdict = validateEvery(record.operationId as OperationId, record.direction as Direction, record.payload, {
+      const verdict = validate(record.operationId as OperationId, record.direction as Direction, record.payload, {
         query: record.query,
         path: record.path,
         parameters: options.parameters,

@@ -1,6 +1,5 @@
 // `gateway-contract/webhook`: the merchant's receiver of the token status notification, with its
 // replay memory. Web-standard (receive() and fetchHandler); nodeHandler serves node:http.
-export { WEBHOOK_DEFAULTS } from './defaults.js';
 export type {
   ReplayStore,
   TokenStatusEvent,
@@ -12,5 +11,6 @@ export type {
   WebhookRejected,
   WebhookVerdict,
 } from './receive.js';
-export { createWebhookReceiver } from './receive.js';
-export { createMemoryReplayStore } from './replayStore.js';
+export { createWebhookReceiver, WEBHOOK_DEFAULTS } from './receive.js';
+export { createMemoryReplayStore, ReplayStoreFullError } from './replayStore.js';
+export type { WebhookStoreEvent, WebhookVerdictEvent } from './tracing.js';

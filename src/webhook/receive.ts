@@ -1,5 +1,5 @@
 // The merchant's side of the token status notification (sections 4.1, 6 and 7.1): the raw body in,
-// the verdict and the exact reply envelope out. Order of checks (DECISIONS.md, D-34):
+// the verdict and the exact reply envelope out. Order of checks (docs/decisions.md, D-34):
 //   1. the bytes: size, UTF-8, nesting (a linear scan), JSON, no repeated key -> 400
 //      (read once, nothing built: see checkJson)
 //   2. what the signature check needs: head, signatureType, signature, body -> 1006, 1005, 1400, 410
@@ -8,8 +8,9 @@
 //      then the envelope is built (JSON.parse), once it is known to be the service's
 //   4. the contract (its validation), the expected mid                         -> 410, 400, 406, 405, 1004, 407
 //   5. the clock (requestTimestamp within maxClockSkewMs)                  -> 400
-//   6. replay (requestId or signature accepted within replayWindowMs)      -> 406
-//      and room to remember it (a replay store at its cap)                 -> 500
+//   6. replay: the notification's signature and requestId claimed in the
+//      replay store for replayWindowMs (D-93); one already held             -> 406
+//      a store that fails, does not answer within storeTimeoutMs, or is full -> 500
 // Nothing about the payload is judged before its signature is known to be good, except what is
 // needed to check the signature at all.
 
@@ -23,11 +24,20 @@ import { validateRequest } from '../validation/operations/notifyTokenStatus.js';
 import type { ValidationIssue } from '../validation/operationValidation.js';
 import { resultCodeFor } from '../validation/resultCodeRules.js';
 import { fetchHandler, nodeHandler, type ReceiverCore, type TokenStatusHandler, type WebhookRejected } from './adapters.js';
-import { WEBHOOK_DEFAULTS } from './defaults.js';
-import { createMemoryReplayStore, type ReplayStore } from './replayStore.js';
+import { createMemoryReplayStore, DEFAULT_MAX_ENTRIES, type ReplayStore, ReplayStoreFullError } from './replayStore.js';
 import { type ReplyCode, replyFor } from './reply.js';
+import { storeChannel, verdictChannel, type WebhookStoreEvent, type WebhookVerdictEvent } from './tracing.js';
 
-export { createMemoryReplayStore, type ReplayStore, WEBHOOK_DEFAULTS };
+export { createMemoryReplayStore, type ReplayStore };
+
+/** Defaults: see docs/decisions.md, D-35 and D-94. */
+export const WEBHOOK_DEFAULTS = Object.freeze({
+  replayWindowMs: 24 * 60 * 60 * 1000,
+  maxClockSkewMs: 5 * 60 * 1000,
+  maxBytes: 1024 * 1024,
+  maxRemembered: DEFAULT_MAX_ENTRIES,
+  storeTimeoutMs: 2_000,
+});
 
 /** A token status notification as the service sent it: `{ head, body: { mid, tokenInfo } }`. */
 export type TokenStatusEvent = RequestOf<'notifyTokenStatus'>;
@@ -46,13 +56,24 @@ export interface WebhookReceiverOptions {
   /** Larger bodies are refused (default 1 MiB). */
   maxBytes?: number | undefined;
   /**
-   * How many ids the default replay store holds at most (two per notification; default 100 000).
-   * When it is full of ids within their window, a new notification is answered 500 (not processed;
-   * the service delivers it again later) and no id is forgotten before its time.
+   * How many keys the default replay store holds at most (two per notification; default 100 000).
+   * When it is full of claims within their window, a new notification is answered 500 (not
+   * processed; the service delivers it again later) and no claim is forgotten before its time.
    */
   maxRemembered?: number | undefined;
-  /** Replay store (default: in memory, one process, expired ids evicted). */
-  seen?: ReplayStore | undefined;
+  /**
+   * Where notifications are claimed (default: in memory, one process). Several instances share one:
+   * `createRedisReplayStore` (gateway-contract/webhook/redis), `createPostgresReplayStore`
+   * (gateway-contract/webhook/postgres), or any store that passes gateway-contract/webhook/store-test-kit.
+   */
+  store?: ReplayStore | undefined;
+  /** How long a call of the store is waited for (default 2 s); then the notification is answered 500. */
+  storeTimeoutMs?: number | undefined;
+  /**
+   * @deprecated Removed: a `{ has, add }` store lets two instances both accept one notification.
+   * Pass `store` (claim and release); creating a receiver with `seen` throws a TypeError.
+   */
+  seen?: undefined;
   /** The merchant id(s) this receiver serves; another `body.mid` is answered 407. */
   expectedMid?: string | readonly string[] | undefined;
   /** Called by the adapters with each refusal, for logging: its code and issues (never a secret value). */
@@ -146,8 +167,10 @@ function envelopeForSignature(text: string): { envelope: unknown; bodyText?: str
 const epochMs = (text: string) => (text.length <= 10 ? Number(text) * 1000 : Number(text));
 
 /**
- * The ids a notification is remembered by. The head is not signed, so a replay may carry a new
- * requestId: the signature (kept as a digest, never itself) catches that.
+ * The keys a notification is claimed by, in the order they are claimed. The head is not signed, so
+ * a replay may carry a new requestId: the signature (kept as a digest, never itself) catches that.
+ * The signature's key comes first: when a claim's outcome is unknown (D-94) and its release fails
+ * too, a held signature key blocks nothing the service sends again (each delivery is signed anew).
  */
 async function replayKeys(head: { requestId: string; signature: string }): Promise<string[]> {
   const digest = async (data: Bytes) => toHex(new Uint8Array(await webCrypto().subtle.digest('SHA-256', data)));
@@ -155,7 +178,12 @@ async function replayKeys(head: { requestId: string; signature: string }): Promi
   // character let other spellings carry the same bytes (a verifier may accept them). Every key has
   // the same small size, whatever the requestId.
   const signature = (BASE64.test(head.signature) && fromBase64(head.signature)) || utf8Bytes(head.signature);
-  return [`requestId:${await digest(utf8Bytes(head.requestId))}`, `signature:${await digest(signature)}`];
+  return [`signature:${await digest(signature)}`, `requestId:${await digest(utf8Bytes(head.requestId))}`];
+}
+
+/** A random owner for one notification's claims (128 bits, hex). */
+function newOwner(): string {
+  return toHex(webCrypto().getRandomValues(new Uint8Array(16)));
 }
 
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
@@ -174,6 +202,12 @@ const MEMORY_FULL = issue(
   'The notification was not processed: the replay memory is full of notifications still within their window (maxRemembered), and one it could not remember could later be replayed. The service delivers it again later.',
   '500',
 );
+const STORE_FAILED = issue(
+  '',
+  'replayStore',
+  'The notification was not processed: the replay store did not answer (it failed or took longer than storeTimeoutMs). The service delivers it again later.',
+  '500',
+);
 const REPLAY = issue(
   '/head/requestId',
   'replay',
@@ -181,12 +215,26 @@ const REPLAY = issue(
   '406',
 );
 
-/** An accepted notification on its way through the adapters: its replay ids are reserved until released. */
+/** An accepted notification on its way through the adapters: its keys are claimed by `owner`. */
 interface Pending {
   accepted: true;
   event: TokenStatusEvent;
   reply: TokenStatusReply;
   keys: string[];
+  owner: string;
+}
+
+/** A call of the store, bounded: its value, or why there is none. */
+type StoreOutcome<T> = { ok: true; value: T } | { ok: false; outcome: 'failed' | 'timeout' | 'full'; error?: unknown };
+
+/** An owed release is tried at once, then after 50 ms, each wait doubling up to 1 s: for about 2 minutes in all. */
+const RELEASE_RETRIES = 125;
+const releaseDelay = (attempt: number) => (attempt === 0 ? 0 : Math.min(1_000, 25 * 2 ** attempt));
+/** Releases waiting for a retry, at most (each holds a key and an owner, about 200 bytes). */
+const MAX_PENDING_RELEASES = 10_000;
+
+function publishStore(event: WebhookStoreEvent): void {
+  if (storeChannel?.hasSubscribers) storeChannel.publish(event);
 }
 
 /** Receives the service's token status notification: signature, contract, clock and replay checks. */
@@ -197,17 +245,164 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
       'createWebhookReceiver needs a verifier { signatureType, verify(bodyText, signature) }, for example createChecksumVerifier(merchantKey).',
     );
   }
-  const replayWindowMs = positive(options.replayWindowMs, WEBHOOK_DEFAULTS.replayWindowMs, 'replayWindowMs');
+  if (options.seen !== undefined) {
+    throw new TypeError(
+      'The `seen: { has, add }` option is removed: between has and add, two instances given the same notification both accept it. Pass `store` instead: createMemoryReplayStore(), or a shared one from gateway-contract/webhook/redis or gateway-contract/webhook/postgres (docs/webhook-stores.md).',
+    );
+  }
+  const replayWindowMs = Math.ceil(positive(options.replayWindowMs, WEBHOOK_DEFAULTS.replayWindowMs, 'replayWindowMs'));
   const maxClockSkewMs = positive(options.maxClockSkewMs, WEBHOOK_DEFAULTS.maxClockSkewMs, 'maxClockSkewMs');
   const maxBytes = positive(options.maxBytes, WEBHOOK_DEFAULTS.maxBytes, 'maxBytes');
+  const storeTimeoutMs = positive(options.storeTimeoutMs, WEBHOOK_DEFAULTS.storeTimeoutMs, 'storeTimeoutMs');
   const mids = options.expectedMid === undefined ? undefined : ([] as string[]).concat(options.expectedMid);
-  const seen = options.seen ?? createMemoryReplayStore({ now, maxEntries: options.maxRemembered ?? WEBHOOK_DEFAULTS.maxRemembered });
-  /** Ids of notifications accepted but not yet remembered (their handler is running). */
-  const inFlight = new Set<string>();
+  const store = options.store ?? createMemoryReplayStore({ now, maxEntries: options.maxRemembered ?? WEBHOOK_DEFAULTS.maxRemembered });
+  if (typeof store?.claim !== 'function' || typeof store.release !== 'function') {
+    throw new TypeError('store must have claim(key, ttlMs, owner) and release(key, owner) (docs/webhook-stores.md).');
+  }
+  /**
+   * Keys this receiver owes a release: the store failed while they were released or claimed. Key ->
+   * the owner, and when the call whose outcome is unknown is over (a claim may still be carried out).
+   */
+  const owed = new Map<string, Map<string, Promise<unknown>>>();
+  let owedCount = 0;
+  const isOwed = (key: string, owner: string) => owed.get(key)?.has(owner) === true;
+  function paid(key: string, owner: string): void {
+    const owners = owed.get(key);
+    if (!owners?.delete(owner)) return;
+    owedCount--;
+    if (owners.size === 0) owed.delete(key);
+  }
 
   const reject = (code: ReplyCode, issues: ValidationIssue[]): WebhookRejected => ({ accepted: false, code, reply: replyFor(code, now()), issues });
 
-  /** Steps 1 to 6. An accepted verdict holds its replay ids in `inFlight` until `release`. */
+  /**
+   * Calls the store, waiting at most storeTimeoutMs. `settled` resolves once the call itself is
+   * over, whatever its outcome: a claim that timed out may still be carried out after.
+   */
+  async function call<T>(run: () => T | Promise<T>): Promise<{ result: StoreOutcome<T>; settled: Promise<unknown> }> {
+    let answer: T | Promise<T>;
+    try {
+      answer = run();
+    } catch (error) {
+      return { result: { ok: false, outcome: error instanceof ReplayStoreFullError ? 'full' : 'failed', error }, settled: Promise.resolve() };
+    }
+    // A store's own promise type, or one of another realm, is a thenable like any other.
+    if (typeof (answer as PromiseLike<T> | null)?.then !== 'function') return { result: { ok: true, value: answer as T }, settled: Promise.resolve() };
+    const pending = Promise.resolve(answer);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const result = await Promise.race([
+      pending.then(
+        (value): StoreOutcome<T> => ({ ok: true, value }),
+        (error): StoreOutcome<T> => ({ ok: false, outcome: error instanceof ReplayStoreFullError ? 'full' : 'failed', error }),
+      ),
+      new Promise<StoreOutcome<T>>((resolve) => {
+        timer = setTimeout(() => resolve({ ok: false, outcome: 'timeout' }), storeTimeoutMs);
+      }),
+    ]);
+    clearTimeout(timer);
+    return { result, settled: pending.then(noop, noop) };
+  }
+
+  /** Releases `owner`'s claim of `key`: true when the store said so; otherwise owed, and tried again later. */
+  async function release(key: string, owner: string): Promise<boolean> {
+    const { result } = await call(() => store.release(key, owner));
+    if (result.ok) {
+      paid(key, owner);
+      return true;
+    }
+    publishStore({ operation: 'release', outcome: result.outcome, ...errorName(result.error) });
+    owe(key, owner);
+    return false;
+  }
+
+  /**
+   * Tries a release again, once `settled` (the call that left it unknown is over), until the store
+   * answers (bounded: RELEASE_RETRIES, MAX_PENDING_RELEASES). A delivery of the key to this receiver
+   * meanwhile pays the debt first (payDebt), so that the claim this receiver left does not refuse it.
+   */
+  function owe(key: string, owner: string, settled: Promise<unknown> = Promise.resolve()): void {
+    if (isOwed(key, owner)) return;
+    if (owedCount >= MAX_PENDING_RELEASES) {
+      publishStore({ operation: 'release', outcome: 'gaveUp' });
+      return;
+    }
+    const owners = owed.get(key) ?? new Map<string, Promise<unknown>>();
+    owners.set(owner, settled);
+    owed.set(key, owners);
+    owedCount++;
+    const retry = (attempt: number) => {
+      setTimeout(async () => {
+        if (!isOwed(key, owner)) return; // paid by a delivery meanwhile
+        const { result } = await call(() => store.release(key, owner));
+        if (result.ok) paid(key, owner);
+        else if (attempt + 1 < RELEASE_RETRIES) retry(attempt + 1);
+        else {
+          paid(key, owner);
+          publishStore({ operation: 'release', outcome: 'gaveUp' });
+        }
+      }, releaseDelay(attempt));
+    };
+    void settled.then(() => retry(0));
+  }
+
+  /**
+   * Pays the releases owed on `key`, if any, once the calls that left them unknown are over (each
+   * waited for at most storeTimeoutMs): false when one cannot be paid now.
+   */
+  async function payDebt(key: string): Promise<boolean> {
+    const owners = owed.get(key);
+    if (owners === undefined) return true;
+    for (const [owner, settled] of [...owners]) {
+      const over = await call(() => settled.then(() => true));
+      if (!over.result.ok) return false;
+      const { result } = await call(() => store.release(key, owner));
+      if (!result.ok) return false;
+      paid(key, owner);
+    }
+    return true;
+  }
+
+  /**
+   * Claims every key for `owner`, in order. Lost (another claim holds one): the keys it did claim
+   * are released, 406. The store failed: those keys and the one whose outcome is unknown are
+   * released once that call is over (only `owner`'s claims go), 500. The memory store full: the
+   * other keys are still tried, so that a replay is told apart (406) from a new notification (500).
+   */
+  async function claim(keys: string[], owner: string): Promise<'won' | 'replay' | WebhookRejected> {
+    const claimed: string[] = [];
+    let full = false;
+    for (const key of keys) {
+      if (!(await payDebt(key))) {
+        await Promise.all(claimed.map((k) => release(k, owner)));
+        return reject('500', [{ ...STORE_FAILED }]);
+      }
+      const { result, settled } = await call(() => store.claim(key, replayWindowMs, owner));
+      if (result.ok && result.value === true) {
+        claimed.push(key);
+        continue;
+      }
+      if (result.ok && result.value === false) {
+        await Promise.all(claimed.map((k) => release(k, owner)));
+        return 'replay';
+      }
+      // Failed, timed out, full, or an answer that is not a boolean: the key may be held or not.
+      const outcome = result.ok ? 'failed' : result.outcome;
+      publishStore({ operation: 'claim', outcome, ...errorName(result.ok ? undefined : result.error) });
+      if (outcome === 'full') {
+        full = true;
+        continue;
+      }
+      await Promise.all(claimed.map((k) => release(k, owner)));
+      // Owed at once (a delivery of the key here pays it first), released once the call is over.
+      owe(key, owner, settled);
+      return reject('500', [{ ...STORE_FAILED }]);
+    }
+    if (!full) return 'won';
+    await Promise.all(claimed.map((k) => release(k, owner)));
+    return reject('500', [{ ...MEMORY_FULL }]);
+  }
+
+  /** Steps 1 to 6. An accepted verdict holds its keys, claimed by its owner, until released or expired. */
   async function evaluate(raw: unknown): Promise<Pending | WebhookRejected> {
     if (typeof raw !== 'string' && !(raw instanceof Uint8Array)) {
       return reject('400', [
@@ -262,38 +457,23 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
       ]);
     }
     const keys = await replayKeys(event.head);
-    for (const key of keys) if (await seen.has(key)) return reject('406', [{ ...REPLAY }]);
-    const room = seen.room ? await seen.room() : Number.POSITIVE_INFINITY;
-    // No await between these checks and the reservation: two copies arriving together cannot both
-    // pass, nor can two notifications take the last room for one.
-    if (keys.some((key) => inFlight.has(key))) return reject('406', [{ ...REPLAY }]);
-    // Its ids and those of the notifications being handled must fit: a store at its cap refuses
-    // what it cannot remember rather than forget an id within its window (D-35).
-    if (inFlight.size + keys.length > room) return reject('500', [{ ...MEMORY_FULL }]);
-    for (const key of keys) inFlight.add(key);
-    return { accepted: true, event, reply: replyFor('00', at), keys };
+    const owner = newOwner();
+    const claimed = await claim(keys, owner);
+    if (claimed === 'replay') return reject('406', [{ ...REPLAY }]);
+    if (claimed !== 'won') return claimed;
+    return { accepted: true, event, reply: replyFor('00', at), keys, owner };
   }
 
-  const release = (keys: string[]) => {
-    for (const key of keys) inFlight.delete(key);
-  };
-
-  /** Remembers an accepted notification for the replay window, then frees its reservation. */
-  async function remember(keys: string[]) {
-    try {
-      const expiresAt = now() + replayWindowMs;
-      // Each id leaves the reservations once the store holds it, so that it is not counted twice
-      // against the store's room.
-      for (const key of keys) {
-        await seen.add(key, expiresAt);
-        inFlight.delete(key);
-      }
-    } finally {
-      release(keys);
-    }
+  /** Publishes a notification's verdict, when someone listens. */
+  function trace(verdict: WebhookVerdictEvent['verdict'], code: string, issues: ValidationIssue[] | undefined, handlerRan: boolean, startedAt: number) {
+    if (!verdictChannel?.hasSubscribers) return;
+    const rule = issues?.[0]?.rule;
+    const event: WebhookVerdictEvent = { verdict, code, ...(rule === undefined ? {} : { rule }), handlerRan, durationMs: performance.now() - startedAt };
+    verdictChannel.publish(event);
   }
 
-  function report(verdict: WebhookRejected) {
+  function report(verdict: WebhookRejected, startedAt = performance.now(), handlerRan = false) {
+    trace(handlerRan ? 'handlerFailed' : 'rejected', verdict.code, verdict.issues, handlerRan, startedAt);
     try {
       onRejected?.({ code: verdict.code, issues: verdict.issues });
     } catch {
@@ -304,22 +484,9 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
   const internalFailure = (error: unknown) =>
     reject('500', [issue('', 'internal', `The notification could not be processed (${error instanceof Error ? error.name : 'failure'}).`, '500')]);
 
+  /** Judges a notification; an accepted one keeps its claims (no handler runs here). */
   async function receive(raw: string | Uint8Array): Promise<WebhookVerdict> {
-    try {
-      const verdict = await evaluate(raw);
-      if (!verdict.accepted) return verdict;
-      await remember(verdict.keys);
-      return { accepted: verdict.accepted, event: verdict.event, reply: verdict.reply };
-    } catch (error) {
-      return internalFailure(error);
-    }
-  }
-
-  /**
-   * For the adapters: evaluate, run the handler for an accepted notification, remember it only
-   * when the handler succeeded (so the service's retry of a failed one is accepted).
-   */
-  async function deliver(raw: Uint8Array, onEvent: TokenStatusHandler): Promise<TokenStatusReply> {
+    const startedAt = performance.now();
     let verdict: Pending | WebhookRejected;
     try {
       verdict = await evaluate(raw);
@@ -327,21 +494,44 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
       verdict = internalFailure(error);
     }
     if (!verdict.accepted) {
-      report(verdict);
+      trace('rejected', verdict.code, verdict.issues, false, startedAt);
+      return verdict;
+    }
+    trace('accepted', '00', undefined, false, startedAt);
+    return { accepted: verdict.accepted, event: verdict.event, reply: verdict.reply };
+  }
+
+  /**
+   * For the adapters: evaluate (which claims the notification), run the handler for an accepted
+   * notification, keep the claims when it succeeded, release them when it failed (so the service's
+   * next delivery is accepted).
+   */
+  async function deliver(raw: Uint8Array, onEvent: TokenStatusHandler): Promise<TokenStatusReply> {
+    const startedAt = performance.now();
+    let verdict: Pending | WebhookRejected;
+    try {
+      verdict = await evaluate(raw);
+    } catch (error) {
+      verdict = internalFailure(error);
+    }
+    if (!verdict.accepted) {
+      report(verdict, startedAt);
       return verdict.reply;
     }
     try {
       await onEvent(verdict.event);
     } catch {
-      release(verdict.keys);
+      const { keys, owner } = verdict;
+      // The first attempt is waited for, so that a delivery right after this answer finds the
+      // notification released; a failed one is tried again in the background.
+      await Promise.all(keys.map((key) => release(key, owner)));
       const failed = reject('500', [
-        issue('', 'onEvent', 'The notification is authentic and valid, but its handler failed. It was not remembered, so a new delivery is accepted.', '500'),
+        issue('', 'onEvent', 'The notification is authentic and valid, but its handler failed. It was released, so a new delivery is accepted.', '500'),
       ]);
-      report(failed);
+      report(failed, startedAt, true);
       return failed.reply;
     }
-    // Processed: the reply is 00 even if the store cannot remember it.
-    await remember(verdict.keys).catch(() => undefined);
+    trace('accepted', '00', undefined, true, startedAt);
     return verdict.reply;
   }
 
@@ -351,6 +541,13 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
     nodeHandler: (onEvent) => nodeHandler(core, onEvent),
     fetchHandler: (onEvent) => fetchHandler(core, onEvent),
   };
+}
+
+const noop = () => undefined;
+
+/** The name of an error, for an event: never its message, which may hold a key or an address. */
+function errorName(error: unknown): { error?: string } {
+  return error instanceof Error ? { error: error.name.slice(0, 64) } : {};
 }
 
 function positive(value: unknown, fallback: number, name: string): number {

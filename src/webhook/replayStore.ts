@@ -1,30 +1,53 @@
-// The default memory of accepted notifications: ids with their expiry, evicted once expired, so
-// memory holds only the notifications of the last replay window. One process only: several
-// instances behind a load balancer need a shared store (the receiver's `seen` option).
-
-/** Where accepted notifications are remembered for the replay window. Ids are opaque strings. */
-export interface ReplayStore {
-  has(id: string): boolean | Promise<boolean>;
-  /** Remember `id` until `expiresAt` (epoch milliseconds). */
-  add(id: string, expiresAt: number): void | Promise<void>;
-  /**
-   * How many more ids it can remember now, for a store with a cap (expired ids no longer count).
-   * The receiver refuses a notification whose ids would not fit (500, so the service delivers it
-   * again later) rather than have the store forget an id within its window. A store without this
-   * method is taken to have room for every id.
-   */
-  room?(): number | Promise<number>;
-}
-
-/** At most this many ids are held by default (two per notification: about 10 MB). */
-export const DEFAULT_MAX_ENTRIES = 100_000;
+// Where the receiver claims accepted notifications for the replay window (docs/decisions.md, D-93): one
+// atomic step, "set if absent, with an expiry", so that two instances given the same notification
+// at the same time cannot both run its handler. The default store is in memory (one process);
+// gateway-contract/webhook/redis and gateway-contract/webhook/postgres share one among instances.
 
 /**
- * The default replay store: in memory, expired ids evicted, at most `maxEntries` ids. When it is
- * full, `add` of a new id throws a RangeError and every id within its window stays: forgetting
- * one would let its notification be replayed and accepted. `room()` says how many more fit, which
- * the receiver asks before accepting a notification. `now` is the clock that decides expiry
- * (default Date.now).
+ * A replay store: claims are atomic and expire. Keys are opaque strings of the receiver (digests,
+ * never a signature or a body); an owner is a random token of one claim attempt.
+ */
+export interface ReplayStore {
+  /**
+   * Sets `key`, held by `owner`, for `ttlMs` milliseconds, if no unexpired claim holds it: resolves
+   * `true` when this call set it, `false` when an unexpired claim already holds it (whatever its
+   * owner). Atomic: of concurrent claims of a key, one resolves `true`. A store that cannot answer
+   * (unreachable, failing) rejects; it never resolves `true` or `false` without knowing.
+   */
+  claim(key: string, ttlMs: number, owner: string): boolean | Promise<boolean>;
+  /**
+   * Removes the claim of `key` if `owner` holds it (a claim of another owner stays), so that the
+   * next claim of the key succeeds. Called when the handler failed, or when the outcome of a claim
+   * is unknown. Releasing a key that is not held does nothing.
+   */
+  release(key: string, owner: string): void | Promise<void>;
+}
+
+/** The memory store is full of unexpired claims: the notification is refused rather than an unexpired claim forgotten. */
+export class ReplayStoreFullError extends RangeError {
+  override name = 'ReplayStoreFullError';
+}
+
+/** At most this many keys are held by default (two per notification: about 10 MB). */
+export const DEFAULT_MAX_ENTRIES = 100_000;
+
+/** Checks a claim's arguments; every store of the package refuses the same mistakes. */
+export function checkClaim(key: unknown, ttlMs: unknown, owner: unknown): void {
+  checkKey(key, owner);
+  if (typeof ttlMs !== 'number' || !Number.isSafeInteger(ttlMs) || ttlMs < 1) throw new TypeError('ttlMs must be a whole number of milliseconds, 1 or more.');
+}
+
+export function checkKey(key: unknown, owner: unknown): void {
+  if (typeof key !== 'string' || key.length === 0 || key.length > 256) throw new TypeError('A replay key is a string of 1 to 256 characters.');
+  if (typeof owner !== 'string' || owner.length === 0 || owner.length > 64) throw new TypeError('An owner is a string of 1 to 64 characters.');
+}
+
+/**
+ * The default replay store: in memory, one process, expired claims evicted, at most `maxEntries`
+ * keys. When it is full of unexpired claims, `claim` of a new key throws a ReplayStoreFullError
+ * (the receiver answers 500, and the service delivers the notification again later): forgetting
+ * an unexpired claim would let its notification be replayed and accepted. `now` is the clock that
+ * decides expiry (default Date.now).
  */
 export function createMemoryReplayStore({
   now = Date.now,
@@ -32,40 +55,39 @@ export function createMemoryReplayStore({
 }: {
   now?: (() => number) | undefined;
   maxEntries?: number | undefined;
-} = {}): ReplayStore & {
-  room(): number;
+} = {}): {
+  claim(key: string, ttlMs: number, owner: string): boolean;
+  release(key: string, owner: string): void;
   readonly size: number;
 } {
   if (!Number.isSafeInteger(maxEntries) || maxEntries < 1) throw new TypeError('maxEntries must be a whole number of 1 or more.');
-  /** id -> expiry, in insertion order; with one window length that is also expiry order. */
-  const entries = new Map<string, number>();
+  /** key -> its claim, in insertion order; with one ttl (the receiver's window) that is also expiry order. */
+  const entries = new Map<string, { owner: string; expiresAt: number }>();
 
-  function evict() {
-    const t = now();
-    for (const [id, expiresAt] of entries) {
-      if (expiresAt > t) break;
-      entries.delete(id);
+  function evict(t: number) {
+    for (const [key, entry] of entries) {
+      if (entry.expiresAt > t) break;
+      entries.delete(key);
     }
   }
 
   return {
-    has(id: string) {
-      evict();
-      const expiresAt = entries.get(id);
-      return expiresAt !== undefined && expiresAt > now();
+    claim(key, ttlMs, owner) {
+      checkClaim(key, ttlMs, owner);
+      const t = now();
+      evict(t);
+      const held = entries.get(key);
+      if (held && held.expiresAt > t) return false;
+      if (!held && entries.size >= maxEntries) throw new ReplayStoreFullError(`The replay store is full: it holds ${maxEntries} unexpired claims.`);
+      entries.delete(key);
+      entries.set(key, { owner, expiresAt: t + ttlMs });
+      return true;
     },
-    add(id: string, expiresAt: number) {
-      evict();
-      // Full: nothing within its window is forgotten; the caller learns that this id was not kept.
-      if (!entries.has(id) && entries.size >= maxEntries) throw new RangeError(`The replay store is full: it holds ${maxEntries} ids within their window.`);
-      entries.delete(id);
-      entries.set(id, expiresAt);
+    release(key, owner) {
+      checkKey(key, owner);
+      if (entries.get(key)?.owner === owner) entries.delete(key);
     },
-    room() {
-      evict();
-      return maxEntries - entries.size;
-    },
-    /** How many ids are held (expired ones included until the next call). */
+    /** How many keys are held (expired ones included until the next claim). */
     get size() {
       return entries.size;
     },

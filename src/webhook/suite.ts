@@ -1,6 +1,6 @@
 // A conformance run for a merchant's webhook address: a valid notification per token status, and
 // every notification the receiver must refuse, each checked against the reply code the table of
-// section 7.1 and the decisions (DECISIONS.md, D-34 to D-37, D-51) give for it. Each case is
+// section 7.1 and the decisions (docs/decisions.md, D-34 to D-37, D-51) give for it. Each case is
 // signed over bytes of its own (the fields of tokenInfo in a random order; values unchanged), so
 // that a receiver which remembers signatures sees a replay only where the run sends one.
 import { resultCodes } from '../../generated/resultCodes.js';

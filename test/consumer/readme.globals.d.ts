@@ -1,4 +1,4 @@
-// What the README's examples take as given (values a merchant's program already holds), declared
+// What the examples of the README and of docs/ take as given (values a merchant's program already holds), declared
 // so that the examples compile as they are written.
 declare const payload: unknown;
 declare const mid: string;
@@ -20,3 +20,5 @@ declare const client: import('gateway-contract').GatewayClient;
 declare const body: import('gateway-contract').RequestOf<'initiatePayment'>['body'];
 declare const capturedRequests: { id: string; body: unknown; query: Record<string, string> }[];
 declare function saveCardToken(token: { tokenIndexNumber: string; tokenStatus: string; cardSuffix: string }): Promise<void>;
+declare function myStore(): import('gateway-contract/webhook').ReplayStore;
+declare function myStoreOnAClosedConnection(): import('gateway-contract/webhook').ReplayStore;

@@ -10,10 +10,20 @@ import { generateSignature } from 'gateway-contract/signing';
 import { validateMany } from 'gateway-contract/validation';
 import { validateRequest } from 'gateway-contract/validators/initiatePayment';
 import { createWebhookReceiver as receiverFromEntry } from 'gateway-contract/webhook';
+import { createPostgresReplayStore } from 'gateway-contract/webhook/postgres';
+import { createRedisReplayStore } from 'gateway-contract/webhook/redis';
 import { postNotification } from 'gateway-contract/webhook/sender';
+import { replayStoreCases } from 'gateway-contract/webhook/store-test-kit';
 
 const receiver = createWebhookReceiver({ verifier: createChecksumVerifier('SandboxTestKey01') });
 export const handler: (request: Request) => Promise<Response> = receiver.fetchHandler(() => undefined);
+// The replay stores take a client by its shape: neither `redis` nor `pg` (nor their types) is needed.
+export const shared = createWebhookReceiver({
+  verifier: createChecksumVerifier('SandboxTestKey01'),
+  store: createRedisReplayStore({ client: { sendCommand: async (args: string[]) => (args[0] === 'SET' ? 'OK' : 1) } }),
+});
+export const rows = createPostgresReplayStore({ client: { query: async () => ({ rowCount: 1 }) } });
+export const cases: string[] = replayStoreCases({ store: () => rows }).map((c) => c.name);
 export const valid: boolean = validate('initiatePayment', 'request', {}).valid && validateRequest({}).valid;
 export const client = createGatewayClient({
   gatewayUrl: 'https://gateway.example',

@@ -20,7 +20,7 @@ export function bundledContract(): Promise<any> {
   return cached;
 }
 
-/** A strict 2020-12 AJV holding the contract; `validator('PaymentRequest')` compiles one schema. */
+/** A strict 2020-12 AJV holding the contract; `validator('InitiatePaymentRequest')` compiles one schema. */
 export async function contractAjv() {
   const doc = await bundledContract();
   const ajv = createAjv(doc);

@@ -1,8 +1,9 @@
 // Every named example of the contract, per operation and direction, with the query and path
-// parameters a merchant would send with it: the benchmarks' list (bench/payloads.mjs), typed for
+// parameters a merchant would send with it (payloads.mjs, which the benchmarks read too), typed for
 // the tests.
-import { examples } from '../../bench/payloads.mjs';
+
 import type { operations } from '../../generated/operations.js';
+import { examples } from './payloads.mjs';
 
 export interface ContractExample {
   operationId: (typeof operations)[number]['operationId'];

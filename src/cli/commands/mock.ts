@@ -12,7 +12,7 @@ export const mockCommand: Command = {
   help: [
     "Starts Prism on the bundled contract, serving the six operations at the description's paths",
     '(gateway and router paths on one port), and a server for the reference docs page.',
-    'Pick a named example with the header "Prefer: example=<name>" (see the README for the names).',
+    'Pick a named example with the header "Prefer: example=<name>" (the reference docs list the names under each operation).',
     'Ctrl-C stops both.',
     '',
     'Options (environment variables in brackets):',

@@ -1,5 +1,4 @@
-// `gateway-contract sandbox`: the job of `npm run sandbox`. The sandbox itself is loaded only when
-// the command runs, so the other commands start as fast as before.
+// `gateway-contract sandbox`: the job of `npm run sandbox`.
 
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
@@ -13,7 +12,9 @@ import {
   DEFAULT_WEBHOOK_RETRY,
   MAX_WEBHOOK_CONCURRENCY,
 } from '../../sandbox/config.js';
+import { startSandbox } from '../../sandbox/startSandbox.js';
 import { type Command, UsageError, usageError as usage, wholeNumber } from '../options.js';
+import { untilStopped } from '../signals.js';
 
 export const sandboxCommand: Command = {
   usage: 'gateway-contract sandbox [--port 4020] [--mid MERCHANT0001]... [--webhook-url <url>] [options]',
@@ -27,7 +28,7 @@ export const sandboxCommand: Command = {
     '  --host <address>        address to bind [SANDBOX_HOST] (default 127.0.0.1)',
     `  --port <n>              port; 0 picks a free one [SANDBOX_PORT] (default ${DEFAULT_PORT})`,
     `  --mid <mid>             a merchant id the sandbox serves; repeatable [SANDBOX_MID, comma-separated] (default ${DEFAULT_MID})`,
-    '  --merchant-key <key>    the merchant key, 16 bytes [SANDBOX_MERCHANT_KEY] (default: the test key in the README)',
+    '  --merchant-key <key>    the merchant key, 16 bytes [SANDBOX_MERCHANT_KEY] (default: the test key of docs/sandbox.md)',
     `  --client-id <id>        the clientId that selects the key [SANDBOX_CLIENT_ID] (default ${DEFAULT_CLIENT_ID})`,
     "  --webhook-url <url>     the merchant's {merchant_response_url} for token notifications [SANDBOX_WEBHOOK_URL]",
     `  --token-delay <ms>      how long INIT tokens wait before ACTIVE or FAILED, sandbox time (default ${DEFAULT_TOKEN_ACTIVATION_DELAY_MS})`,
@@ -85,7 +86,6 @@ export const sandboxCommand: Command = {
       }
     }
     const cardPrivateKeyPem = values['card-key'] ? await read(values['card-key'], 'the card key') : undefined;
-    const { startSandbox } = await import('../../sandbox/startSandbox.js');
     let sandbox: Awaited<ReturnType<typeof startSandbox>>;
     try {
       sandbox = await startSandbox({
@@ -113,7 +113,7 @@ export const sandboxCommand: Command = {
     io.stdout.write(
       [
         `Sandbox: ${sandbox.url}`,
-        `Merchant: ${sandbox.mids.join(', ')} (clientId ${sandbox.clientId}; merchant key: ${key ? 'as configured' : 'the default test key of the README'})`,
+        `Merchant: ${sandbox.mids.join(', ')} (clientId ${sandbox.clientId}; merchant key: ${key ? 'as configured' : 'the default test key of docs/sandbox.md'})`,
         `Webhook URL: ${values['webhook-url'] ?? env.SANDBOX_WEBHOOK_URL ?? 'none (token notifications are recorded as skipped)'}`,
         `Control API: ${sandbox.url}/sandbox`,
         '',
@@ -121,15 +121,7 @@ export const sandboxCommand: Command = {
         '',
       ].join('\n'),
     );
-    await new Promise<void>((resolve) => {
-      const stop = () => {
-        process.off('SIGINT', stop);
-        process.off('SIGTERM', stop);
-        resolve();
-      };
-      process.on('SIGINT', stop);
-      process.on('SIGTERM', stop);
-    });
+    await untilStopped();
     await sandbox.stop();
     io.stdout.write('Stopped.\n');
     return 0;

@@ -3,8 +3,11 @@
 // the formats CI systems read. The work is validateMany()'s; this file reads the command line.
 import { parseArgs } from 'node:util';
 import { operations } from '../../../generated/operations.js';
-import { STDIN } from '../../inputs/files.js';
+import { fileRecords, STDIN } from '../../inputs/files.js';
+import { expandPaths } from '../../inputs/glob.js';
+import { harFileRecords } from '../../inputs/harFile.js';
 import { DEFAULT_WAIT_MS } from '../../inputs/limits.js';
+import { ndjsonFileRecords } from '../../inputs/ndjsonFile.js';
 import { REPORT_FORMATS } from '../../report/format.js';
 import type { Report } from '../../report/model.js';
 import { BATCH_DEFAULTS, caseName, type PayloadRecord, validateMany } from '../../validation/validateMany.js';
@@ -53,7 +56,7 @@ export const validateCommand: Command = {
     `  --format <format>      ${REPORT_FORMATS.join(', ')} (default: text on a terminal, json otherwise):`,
     '                         text: a readable report; json: one JSON object per problem, with the case name;',
     '                         junit: JUnit XML, a testsuite per operation and direction; sarif: SARIF 2.1.0;',
-    '                         github: GitHub Actions annotations (::error file=...,line=...::)',
+    '                         github: GitHub Actions annotations (::error file=...,line=...::), then the summary',
     '  --output <file>        write the report to <file>; standard output gets the summary',
     '  --query name=value     a query parameter of every request (repeatable), e.g. --query mid=M1 --query orderId=O1',
     '  --path name=value      a path parameter of every request (repeatable), e.g. --path mid=M1',
@@ -104,19 +107,15 @@ export const validateCommand: Command = {
       const webhookPath = values['webhook-path'];
       if (webhookPath !== undefined && !/^\/?[^\s?#]*[^\s?#/][^\s?#]*$/.test(webhookPath))
         throw usageError('--webhook-path takes a URL path, e.g. /webhooks/token');
-      // Each input form's reader is loaded when the run reads that form.
-      const { harFileRecords } = await import('../../inputs/harFile.js');
       records = chain(positionals.map((file) => harFileRecords(file, { maxBytes, webhookPath, waitMs })));
     } else if (values.ndjson) {
       if (!positionals.length) throw usageError('--ndjson needs a file, or - for standard input');
-      const { ndjsonFileRecords } = await import('../../inputs/ndjsonFile.js');
       records = chain(positionals.map((file) => ndjsonFileRecords(file, { maxLineBytes: maxBytes, stdin: io.stdin, waitMs })));
     } else {
       if (positionals.length < 3) throw usageError(`expected <operationId> <request|response> <file|dir|glob|->..., got ${positionals.length} argument(s)`);
       const [operationId, direction, ...sources] = positionals as [string, string, ...string[]];
       if (!OPERATION_IDS.includes(operationId)) throw usageError(`unknown operationId "${operationId.slice(0, 64)}"; known: ${OPERATION_IDS.join(', ')}`);
       if (direction !== 'request' && direction !== 'response') throw usageError('the direction must be "request" or "response"');
-      const [{ expandPaths }, { fileRecords }] = await Promise.all([import('../../inputs/glob.js'), import('../../inputs/files.js')]);
       const expanded = expandPaths(sources, { maxFiles: maxCases });
       if (expanded.empty.length) throw usageError(`"${caseName(expanded.empty[0] as string)}" names no file`);
       truncated = expanded.truncated;

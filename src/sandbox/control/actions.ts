@@ -4,13 +4,13 @@
 // the programmatic forms of the control calls that startSandbox() returns, so both answer alike.
 import { pointerSegment } from '../../json/pointer.js';
 import type { Schemas } from '../../types.js';
+import { amountInPaise } from '../../validation/amount.js';
 import type { CardTokens } from '../cardTokens.js';
 import { checkRequest } from '../checkRequest.js';
 import type { Clock } from '../clock.js';
 import type { SandboxConfig } from '../config.js';
 import type { ArmedFault, Faults } from '../faults.js';
 import { newOrderId } from '../ids.js';
-import { toPaise } from '../money.js';
 import type { Orders } from '../orders.js';
 import type { PaymentResult, Payments } from '../payments/index.js';
 import type { CardToken, Order, Transaction } from '../records.js';
@@ -133,8 +133,8 @@ export function createControlActions(ctx: ControlContext): ControlActions {
         return badRequest(issue?.message ?? 'The order is not valid.', issue?.pointer.replace(/^\/body/, ''));
       }
       const { body } = shape.request;
-      const amount = toPaise(body.txnAmount?.value);
-      // Never null: txnAmount was given, and the contract's Amount pattern is the one toPaise reads.
+      const amount = amountInPaise(body.txnAmount?.value);
+      // Never null: txnAmount was given, and the contract's Amount pattern is the one amountInPaise reads.
       if (amount === null) return badRequest('txnAmount is mandatory: {"value": "100.00", "currency": "INR"}.', '/txnAmount');
       if (amount === 0) return badRequest('txnAmount.value must be more than zero.', '/txnAmount/value');
       const custId = input.custId;

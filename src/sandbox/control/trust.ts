@@ -1,4 +1,4 @@
-// What the control API trusts (DECISIONS.md, D-68): a caller on this machine that addresses the
+// What the control API trusts (docs/decisions.md, D-68): a caller on this machine that addresses the
 // sandbox by the address it is bound to. The control API has no authentication: it resets the
 // state, arms faults and completes payments for whoever asks. A web page on any site can make a
 // browser send requests to 127.0.0.1 (a form, an image, fetch without a preflight), or reach it

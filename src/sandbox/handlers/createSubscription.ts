@@ -22,7 +22,7 @@ export function createSubscription(ctx: HandlerContext, req: SandboxRequest<'cre
   const { head, body } = req;
   if (!config.mids.includes(body.mid)) return { code: '2006', note: 'body.mid is not a merchant the sandbox serves.' };
   if (!signatureMatches(config, req, head.signature)) {
-    return { code: '2006', note: 'head.signature is not the CHECKSUM of the body under the key of this mid (the table has no signature code; DECISIONS.md).' };
+    return { code: '2006', note: 'head.signature is not the CHECKSUM of the body under the key of this mid (the table has no signature code; D-38).' };
   }
   if (store.order(body.mid, body.orderId)) return { code: '1102', message: 'Subscription already in progress', note: 'This orderId is already used.' };
   const today = isoDate(clock.now());

@@ -1,6 +1,6 @@
 // List a customer's subscriptions (section 4.4) with the description's filters. subscriptionDetails
 // is one object (4.4): the most recent match, with every match in its `subscriptions` list
-// (DECISIONS.md). No match: 200 NO CONTENT FOUND.
+// (docs/decisions.md). No match: 200 NO CONTENT FOUND.
 import type { Schemas } from '../../types.js';
 import { clientIdMatches, signatureMatches } from '../auth.js';
 import { type SubscriptionDetail, type SubscriptionSummary, statusAt, subscriptionView } from '../subscriptions.js';

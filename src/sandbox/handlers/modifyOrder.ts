@@ -1,6 +1,6 @@
 // Modify an order (section 4.6 and 3.3): only with the order's transaction token, only before its
 // payment starts (1111 while one is in process, 410 closed, 201 paid), at most 5 times (then 1111,
-// DECISIONS.md), the orderId kept and the amount, goods, shipping and extendInfo sent replaced.
+// docs/decisions.md), the orderId kept and the amount, goods, shipping and extendInfo sent replaced.
 import { orderOfToken, signatureMatches } from '../auth.js';
 import { checkedPaise } from '../money.js';
 import { MAX_MODIFICATIONS } from '../orders.js';

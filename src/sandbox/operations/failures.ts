@@ -1,5 +1,5 @@
 // What a failure answer of an operation carries: the codes for the failures the sandbox meets before
-// any handler runs (recorded in DECISIONS.md), and the body fields that are safe to echo.
+// any handler runs (recorded in docs/decisions.md), and the body fields that are safe to echo.
 import type { ResultCodeOf } from '../../types.js';
 import type { SandboxOperation } from '../operationIndex.js';
 import { memberOf } from '../untrusted.js';

@@ -16,7 +16,7 @@ export const KEY = 'RuntimesKey01234';
 export const VECTOR_TEXT = '{"mid":"MERCHANT0001","orderId":"ORDER-1001"}';
 export const VECTOR_SIGNATURE = 'xapr7R8nDSyZun6XQWNEOtedz2xmVPxzGtcuMzkI+Y0mdNl5OMK0rc51+qOeNZlK7pHavWVKfajaWgSxsXTC9KrWmqMkwxJAROnfoOok6kE=';
 
-/** The sandbox's defaults (README, "The sandbox"): the harness starts it with them. */
+/** The sandbox's defaults (docs/sandbox.md): the harness starts it with them. */
 export const SANDBOX = { mid: 'MERCHANT0001', key: 'SandboxTestKey01', clientId: 'C11' };
 
 const MID = 'MERCHANT0001';

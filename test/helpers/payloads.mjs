@@ -1,10 +1,11 @@
 // The contract's named examples, per operation and direction, with the query and path parameters a
 // merchant sends with each request (from its head or body as the operation index says, or the
-// examples' merchant and order ids). The tests read the same list (test/helpers/examples.ts).
+// examples' merchant and order ids). Plain JavaScript, so that the benchmarks read the same list as
+// the tests (test/helpers/examples.ts types it for them).
 import { readFileSync } from 'node:fs';
-import { operations } from '../generated/operations.js';
+import { operations } from '../../generated/operations.js';
 
-const doc = JSON.parse(readFileSync(new URL('../generated/openapi.json', import.meta.url), 'utf8'));
+const doc = JSON.parse(readFileSync(new URL('../../generated/openapi.json', import.meta.url), 'utf8'));
 /** @type {Record<string, string>} */
 const CHOSEN = { mid: 'MERCHANT0001', orderId: 'ORDER-1001' };
 
