@@ -117,22 +117,24 @@ function thenableIssues(fields: readonly HelperField[], { envelope, params }: Bu
     fields.some((field) => field.segments.length === path.length && field.segments.every((s, i) => s === path[i]));
   const issues: ValidationIssue[] = [];
   const seen = new Set<object>();
-  const walk = (root: unknown, node: unknown, segments: string[], where: ValidationIssue['in']): void => {
+  // One path, extended and shortened as the walk goes; a pointer is made only for a Promise found.
+  const path: string[] = [];
+  const walk = (root: unknown, node: unknown, where: ValidationIssue['in']): void => {
     if (node === null || typeof node !== 'object' || seen.has(node) || seen.size >= MAX_NODES) return;
     seen.add(node);
     for (const key of Object.keys(node)) {
       const value = read(node, key);
-      const path = [...segments, key];
-      if (isThenable(value)) {
-        if (where !== 'body' || !isHelperField(path)) {
-          const pointer = safePointer(root, path);
-          issues.push({ in: where, pointer, rule: 'type', message: `${pointer || 'The payload'} is a Promise, not a value: did you forget to await it?` });
-        }
-      } else walk(root, value, path, where);
+      path.push(key);
+      if (!isThenable(value)) walk(root, value, where);
+      else if (where !== 'body' || !isHelperField(path)) {
+        const pointer = safePointer(root, path);
+        issues.push({ in: where, pointer, rule: 'type', message: `${pointer || 'The payload'} is a Promise, not a value: did you forget to await it?` });
+      }
+      path.pop();
     }
   };
-  walk(envelope, envelope, [], 'body');
-  walk(params.path, params.path, [], 'path');
-  walk(params.query, params.query, [], 'query');
+  walk(envelope, envelope, 'body');
+  walk(params.path, params.path, 'path');
+  walk(params.query, params.query, 'query');
   return issues;
 }
