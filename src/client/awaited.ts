@@ -40,8 +40,9 @@ const HELPER_FIELDS: { [O in ClientOperationId]: readonly HelperField[] } = {
   createSubscription: [SIGNATURE],
 };
 
-/** Objects and arrays visited at most: far more than any request holds; the rest is left to the contract's validation. */
+/** Objects and arrays visited at most, and how deep: far more than any request holds; the rest is left to the contract's validation. */
 const MAX_NODES = 10_000;
+const MAX_DEPTH = 64;
 
 /** What a request of one call holds, as the client built it. */
 export interface BuiltRequest {
@@ -120,7 +121,7 @@ function thenableIssues(fields: readonly HelperField[], { envelope, params }: Bu
   // One path, extended and shortened as the walk goes; a pointer is made only for a Promise found.
   const path: string[] = [];
   const walk = (root: unknown, node: unknown, where: ValidationIssue['in']): void => {
-    if (node === null || typeof node !== 'object' || seen.has(node) || seen.size >= MAX_NODES) return;
+    if (node === null || typeof node !== 'object' || seen.has(node) || seen.size >= MAX_NODES || path.length > MAX_DEPTH) return;
     seen.add(node);
     for (const key of Object.keys(node)) {
       const value = read(node, key);
