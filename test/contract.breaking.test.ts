@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
-import { CHANGELOG_INTRO, contractBlock, contractChangesOf, releasesOf, sectionOf, versionsOf, withRelease } from '../scripts/lib/changelog.mjs';
+import { CHANGELOG_INTRO, contractBlock, contractChangesOf, initialBlock, releasesOf, sectionOf, versionsOf, withRelease } from '../scripts/lib/changelog.mjs';
 import { checkContract, renderReport } from '../scripts/lib/changeReport.mjs';
 import { diffContracts, LEVELS } from '../scripts/lib/contractDiff.mjs';
 import { bumpBetween, compareVersions, judgeVersions, nextVersions } from '../scripts/lib/contractVersion.mjs';
@@ -1178,6 +1178,15 @@ describe('CHANGELOG.md and the docs page', () => {
     const edited = amended.replace('Changes since 2.0.0: 2 documentation.', 'Changes since 2.0.0: 2 documentation.\n\n### Thanks\n\n- To the readers.');
     const again = withRelease(edited, { package: '3.0.0', contract: '2.0.1', date: '2026-02-02' }, block);
     expect(sectionOf(again, '3.0.0')!.body.endsWith(`${block.trimEnd()}\n\n### Thanks\n\n- To the readers.`)).toBe(true);
+  });
+
+  it("the first release: the introduction, and a section with the contract's operations", () => {
+    const v = base.info.version as string;
+    const first = withRelease(null, { package: v, contract: v, date: '2026-01-01' }, initialBlock(base, resultCatalogOf(base)));
+    expect(first.startsWith(CHANGELOG_INTRO)).toBe(true);
+    expect(releasesOf(first)).toEqual([{ package: v, contract: v, date: '2026-01-01' }]);
+    expect(first).toContain(`\n## ${v} (2026-01-01)\n\n### Contract ${v}\n\nInitial release of the contract: 6 operations and 1 webhook`);
+    expect(contractChangesOf(first, v)!.body).toContain('- `tokenizeCard`: POST');
   });
 
   it("the docs page shows the changes of the contract's version, from CHANGELOG.md", () => {
