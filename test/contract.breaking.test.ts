@@ -1032,6 +1032,8 @@ describe('versions: semantic versioning against the released contract', () => {
       { package: '2.0.0', contract: '1.0.0', date: null },
       { package: '1.0.0', contract: '1.0.0', date: '2026-01-01' },
     ]);
+    // A heading that names no version is no release.
+    expect(releasesOf(`## Unreleased\n\n${changelog}`)).toEqual(releasesOf(changelog));
     const released = at(base, '1.0.0');
     // The package alone: 2.0.0 after 1.0.0, the contract unchanged.
     expect(checkContract({ released, working: released, packageVersion: '2.0.0', changelog }).problems).toEqual([]);

@@ -29,7 +29,7 @@ the rest of a section is written by hand.
 /** At most this many documentation changes are listed per operation; the rest are counted. */
 const MAX_PATCH_LINES = 10;
 const LABEL = /** @type {const} */ ({ breaking: '**Breaking**', notable: 'Notable', patch: 'Documentation' });
-const HEADING = /^## (\S+)(?: \((?:(\d{4}-\d{2}-\d{2})|unreleased)\))?(?:, contract (\S+))?/;
+const HEADING = /^## (\d+\.\d+\.\d+)(?=\s|$)(?: \((?:(\d{4}-\d{2}-\d{2})|unreleased)\))?(?:, contract (\S+))?/;
 const CONTRACT_BLOCK = /^### Contract (\S+)\s*$/;
 
 /** Text safe in a Markdown list item: no emphasis, code or HTML by accident. @param {string} text */
