@@ -4,6 +4,7 @@
 
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createGatewayClient,
@@ -15,6 +16,7 @@ import {
   RequestValidationError,
   ResponseValidationError,
 } from '../src/index.js';
+import { fcParameters, mutationsOf, operationViews, plant, type Sample, sampleArbitrary } from './helpers/arbitraries.js';
 import { freePort, json, startServer, type TestServer } from './helpers/servers.js';
 
 const doc = JSON.parse(readFileSync(new URL('../generated/openapi.json', import.meta.url), 'utf8'));
@@ -307,4 +309,140 @@ describe('createGatewayClient', () => {
     await expect(unsigned.preAuthorize({ body: example('PreAuthWalletRequest').body })).rejects.toThrow(/pass a signer/);
     expect(() => createGatewayClient({ gatewayUrl: 'gateway', routerUrl: router.url })).toThrow(TypeError);
   });
+});
+
+// A JavaScript caller of 1.0.0 that does not await a helper made asynchronous in 2.0.0 passes a
+// Promise, which JSON writes as `{}`. Failed before: the request was sent, `encryptedCardData: {}`
+// or `signature: {}` included, with `validate` off (the default).
+describe('values an asynchronous helper makes, not awaited (D-117)', () => {
+  const CARD = '4111111111111111';
+  /** A client whose fetch counts what it is given and answers nothing useful. */
+  const counting = (options: { signer?: typeof testSigner | { signatureType: string; sign: (text: string) => any } } = {}) => {
+    const sent = { count: 0 };
+    const c = createGatewayClient({
+      gatewayUrl: 'http://127.0.0.1:9',
+      routerUrl: 'http://127.0.0.1:9',
+      signer: testSigner,
+      ...options,
+      fetch: async () => {
+        sent.count += 1;
+        return new Response('{}', { status: 200, headers: { 'content-type': 'application/json' } });
+      },
+    });
+    return { c, sent };
+  };
+  const refusal = async (call: Promise<unknown>) => {
+    const error = await call.then(
+      () => null,
+      (e) => e,
+    );
+    expect(error).toBeInstanceOf(RequestValidationError);
+    return error as RequestValidationError;
+  };
+
+  it('refuses a tokenize call whose encryptedCardData is a Promise, an object or missing, naming the field and the helper', async () => {
+    const { c, sent } = counting();
+    const body = example('TokenizeCardRequest').body;
+    const asPromise = await refusal(c.tokenizeCard({ mid: 'MERCHANT0001', body: { ...body, encryptedCardData: Promise.resolve(CARD) as never } }));
+    expect(asPromise.issues).toEqual([
+      {
+        in: 'body',
+        pointer: '/body/encryptedCardData',
+        rule: 'type',
+        message: '/body/encryptedCardData (the encrypted card data) must be a string, but is a Promise: did you forget to await encryptCardData()?',
+      },
+    ]);
+    expect(asPromise.message).toContain('did you forget to await encryptCardData()?');
+    expect(asPromise.message).toContain('Nothing was sent.');
+    expect(asPromise.nextStep.action).toBe('fix-request');
+    const asObject = await refusal(c.tokenizeCard({ mid: 'MERCHANT0001', body: { ...body, encryptedCardData: {} as never } }));
+    expect(asObject.issues[0]?.message).toContain('must be a string, but is an object: encryptCardData() gives it (await it)');
+    const { encryptedCardData: _dropped, ...withoutCard } = body;
+    const missing = await refusal(c.tokenizeCard({ mid: 'MERCHANT0001', body: withoutCard as never }));
+    expect(missing.issues[0]).toMatchObject({ pointer: '/body/encryptedCardData', rule: 'type' });
+    expect(missing.issues[0]?.message).toContain('is missing');
+    const asNumber = await refusal(c.tokenizeCard({ mid: 'MERCHANT0001', body: { ...body, encryptedCardData: Number(CARD) as never } }));
+    expect(asNumber.issues[0]?.message).toContain('is a number');
+    for (const error of [asPromise, asObject, missing, asNumber]) expect(`${error.message} ${JSON.stringify(error)}`).not.toContain(CARD);
+    expect(sent.count).toBe(0);
+    // Awaited, it goes.
+    await c.tokenizeCard({ mid: 'MERCHANT0001', body }).catch(() => undefined);
+    expect(sent.count).toBe(1);
+  });
+
+  it("refuses a head signature that is not a string: the caller's un-awaited generateSignature(), or a signer's", async () => {
+    const { c, sent } = counting();
+    const unsigned = await refusal(
+      c.modifyOrder({
+        mid: 'MERCHANT0001',
+        orderId: 'ORDER-1001',
+        txnToken: 'TXN-1',
+        sign: false,
+        head: { signature: Promise.resolve('SIGNATURE') as never },
+        body: example('ModifyOrderRequest').body,
+      }),
+    );
+    expect(unsigned.issues.map((i) => [i.pointer, i.message])).toEqual([
+      ['/head/signature', '/head/signature (the signature) must be a string, but is a Promise: did you forget to await generateSignature()?'],
+    ]);
+    const badSigner = counting({ signer: { signatureType: 'CHECKSUM', sign: () => ({}) } });
+    const signed = await refusal(badSigner.c.preAuthorize({ body: example('PreAuthWalletRequest').body }));
+    expect(signed.issues[0]?.message).toBe(
+      "/head/signature (the signature) must be a string, but is an object: the signer's sign() must resolve to the signature string.",
+    );
+    expect(sent.count + badSigner.sent.count).toBe(0);
+  });
+
+  it('refuses a Promise anywhere else: a head field, a parameter', async () => {
+    const { c, sent } = counting();
+    const token = await refusal(c.initiatePayment({ txnToken: Promise.resolve('TXN') as never, body: example('PayWithUpi').body }));
+    expect(token.issues.map((i) => [i.in, i.pointer])).toEqual([['body', '/head/token']]);
+    expect(token.issues[0]?.message).toBe('/head/token is a Promise, not a value: did you forget to await it?');
+    const mid = await refusal(c.tokenizeCard({ mid: Promise.resolve('MERCHANT0001') as never, body: example('TokenizeCardRequest').body }));
+    expect(mid.issues.map((i) => [i.in, i.pointer])).toEqual([['path', '/mid']]);
+    expect(sent.count).toBe(0);
+  });
+
+  // The promise, proved on generated requests: a Promise planted at any field of the body or the
+  // head (the signature aside, which the client's signer writes) is refused before anything is
+  // sent, at that field's pointer, and the value it would resolve to appears nowhere.
+  for (const view of operationViews.filter((v) => v.operationId !== 'notifyTokenStatus')) {
+    it(`${view.operationId}: a Promise at any field of a generated request is refused before sending, at its pointer`, async () => {
+      const { c, sent } = counting();
+      const method = c[view.operationId as keyof typeof c] as (args: unknown) => Promise<unknown>;
+      const argsOf = (sample: Sample) => ({
+        body: sample.payload.body,
+        head: sample.payload.head,
+        mid: sample.path?.mid ?? sample.query?.mid,
+        orderId: sample.query?.orderId,
+        requestId: sample.query?.requestId,
+        txnToken: 'TXN-1',
+        token: 'SSO-1',
+      });
+      const cases = sampleArbitrary(view, 'request').chain((sample) => {
+        const places = mutationsOf(view, 'request', sample).filter(
+          (m) => m.kind === 'type' && m.in === 'body' && m.at.length > 1 && m.at.join('/') !== 'head/signature',
+        );
+        return places.length ? fc.constantFrom(...places).map((m) => ({ sample, m })) : fc.constant(null);
+      });
+      await fc.assert(
+        fc.asyncProperty(cases, async (chosen) => {
+          if (!chosen) return;
+          const { sample, m } = chosen;
+          const planted = plant(sample, m.at, Promise.resolve(CARD));
+          const error = await method(argsOf(planted)).then(
+            () => null,
+            (e: unknown) => e,
+          );
+          expect(error).toBeInstanceOf(RequestValidationError);
+          const issues = (error as RequestValidationError).issues;
+          expect(issues.map((i) => i.pointer)).toContain(m.pointer);
+          expect(issues.every((i) => i.rule === 'type')).toBe(true);
+          expect(`${(error as Error).message} ${JSON.stringify(error)}`).not.toContain(CARD);
+          expect(sent.count).toBe(0);
+        }),
+        fcParameters(40),
+      );
+    });
+  }
 });

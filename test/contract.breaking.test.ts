@@ -10,10 +10,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
-import { CHANGELOG_INTRO, releaseSection, sectionOf, versionsOf, withSection } from '../scripts/lib/changelog.mjs';
+import { CHANGELOG_INTRO, contractBlock, contractChangesOf, initialBlock, releasesOf, sectionOf, versionsOf, withRelease } from '../scripts/lib/changelog.mjs';
 import { checkContract, renderReport } from '../scripts/lib/changeReport.mjs';
 import { diffContracts, LEVELS } from '../scripts/lib/contractDiff.mjs';
-import { bumpBetween, judgeVersions, nextVersions } from '../scripts/lib/contractVersion.mjs';
+import { bumpBetween, compareVersions, judgeVersions, nextVersions } from '../scripts/lib/contractVersion.mjs';
 import { changesSection, docsDocument } from '../scripts/lib/docs.mjs';
 import { resultCatalogOf } from '../scripts/lib/resultCatalog.mjs';
 import { runNode } from './helpers/cli.js';
@@ -972,18 +972,84 @@ describe('versions: semantic versioning against the released contract', () => {
     expect(verdict('patch', '1.1.0').ok).toBe(true);
   });
 
-  it('the package version must equal info.version, which must be a version', () => {
-    const mismatch = check(compatible, '1.1.0', '1.0.0');
-    expect(mismatch.ok).toBe(false);
-    expect(mismatch.problems.join('\n')).toContain('package.json has version "1.0.0" but openapi/openapi.yaml has info.version "1.1.0"');
+  it('info.version must be a version, and so must the package version', () => {
     expect(judgeVersions({ released: '1.0.0', working: 'v1.1', packageVersion: 'v1.1', required: 'minor' }).problems.join('\n')).toContain(
       'is not a version MAJOR.MINOR.PATCH',
     );
+    expect(judgeVersions({ released: '1.0.0', working: '1.1.0', packageVersion: 'latest', required: 'minor' }).problems).toEqual([
+      'package.json has version "latest", not a version MAJOR.MINOR.PATCH',
+    ]);
+  });
+
+  // D-70: the package's version is at least the contract's, follows the package's previous
+  // release, and is bumped at least as much as the contract at each release of the contract.
+  // (Failed before: the two had to be equal.)
+  it("the package's version: at least the contract's, bumped at least as much as the contract it carries", () => {
+    const judge = (working: string, packageVersion: string, previousPackage: string, required: 'major' | 'minor' | 'patch' | 'none') =>
+      judgeVersions({ released: '1.1.0', working, packageVersion, previousPackage, required }).problems;
+    // A release of the package alone: a new major version, the contract as released.
+    expect(judge('1.1.0', '2.0.0', '1.1.0', 'none')).toEqual([]);
+    // That package carrying a patch or minor release of the contract (each bumps the package at least as much).
+    expect(judge('1.1.1', '2.0.0', '1.1.0', 'patch')).toEqual([]);
+    expect(judge('1.2.0', '2.0.0', '1.1.0', 'minor')).toEqual([]);
+    expect(judge('1.1.1', '2.0.1', '2.0.0', 'patch')).toEqual([]);
+    expect(judge('1.2.0', '2.1.0', '2.0.0', 'minor')).toEqual([]);
+    // Equal versions, as before, still pass.
+    expect(judge('1.2.0', '1.2.0', '1.1.0', 'minor')).toEqual([]);
+    // Bumped less than the contract.
+    expect(judge('1.2.0', '2.0.1', '2.0.0', 'minor').join('\n')).toContain(
+      "the contract takes a minor bump but package.json's 2.0.1 is a patch bump since the package's release 2.0.0: the package is bumped at least as much as the contract it carries; use 2.1.0 or higher",
+    );
+    expect(judge('1.1.1', '2.0.0', '2.0.0', 'patch').join('\n')).toContain("package.json's 2.0.0 is not bumped since the package's release 2.0.0");
+    expect(judge('2.0.0', '2.0.0', '2.0.0', 'major').join('\n')).toContain('use 3.0.0');
+    // Lower than the contract's version, or not following the package's previous release.
+    expect(judge('1.2.0', '1.1.0', '1.1.0', 'minor').join('\n')).toContain(
+      "package.json has version 1.1.0, lower than the contract's 1.2.0 (openapi/openapi.yaml): the package's version is at least the contract's",
+    );
+    expect(judge('1.1.0', '3.0.0', '1.1.0', 'none').join('\n')).toContain(
+      "package.json has version 3.0.0, which does not follow the package's release 1.1.0: use 2.0.0 (major), 1.2.0 (minor) or 1.1.1 (patch)",
+    );
+    expect(compareVersions('2.0.0', '1.10.0')).toBeGreaterThan(0);
+    expect(compareVersions('1.2.10', '1.10.2')).toBeLessThan(0);
+  });
+
+  it("the package's previous release is the newest CHANGELOG section of another version; a dated section is released", () => {
+    const changelog = [
+      '# Changelog',
+      '',
+      '## 2.0.0 (unreleased), contract 1.0.0',
+      '',
+      '### Breaking',
+      '',
+      '- `generateSignature` returns a promise.',
+      '',
+      '## 1.0.0 (2026-01-01)',
+      '',
+      'Initial release.',
+      '',
+    ].join('\n');
+    expect(releasesOf(changelog)).toEqual([
+      { package: '2.0.0', contract: '1.0.0', date: null },
+      { package: '1.0.0', contract: '1.0.0', date: '2026-01-01' },
+    ]);
+    // A heading that names no version is no release.
+    expect(releasesOf(`## Unreleased\n\n${changelog}`)).toEqual(releasesOf(changelog));
+    const released = at(base, '1.0.0');
+    // The package alone: 2.0.0 after 1.0.0, the contract unchanged.
+    expect(checkContract({ released, working: released, packageVersion: '2.0.0', changelog }).problems).toEqual([]);
+    // The unreleased 2.0.0 carries a patch release of the contract: accepted (the integrator's release).
+    expect(checkContract({ released, working: at(documented, '1.0.1'), packageVersion: '2.0.0', changelog }).problems).toEqual([]);
+    // Once 2.0.0 is released (dated) with contract 1.0.0, a contract release needs a new package version.
+    const dated = changelog.replace('2.0.0 (unreleased)', '2.0.0 (2026-02-01)');
+    expect(checkContract({ released, working: at(documented, '1.0.1'), packageVersion: '2.0.0', changelog: dated }).problems).toEqual([
+      'package 2.0.0 was released (2026-02-01) with contract 1.0.0: contract 1.0.1 needs a new package version (package.json)',
+    ]);
+    expect(checkContract({ released, working: at(documented, '1.0.1'), packageVersion: '2.0.1', changelog: dated }).problems).toEqual([]);
   });
 
   it('the released version needs its CHANGELOG section; no baseline is a failure', () => {
     const noSection = checkContract({ released: base, working: base, packageVersion: base.info.version, changelog: '# Changelog\n' });
-    expect(noSection.problems).toEqual([`CHANGELOG.md has no section for the released ${base.info.version}`]);
+    expect(noSection.problems).toEqual([`CHANGELOG.md has no section for the released contract ${base.info.version}`]);
     expect(checkContract({ released: null, working: base, packageVersion: base.info.version }).ok).toBe(false);
   });
 });
@@ -1038,37 +1104,91 @@ describe('the report a reviewer reads', () => {
 });
 
 describe('CHANGELOG.md and the docs page', () => {
-  it('a release section lists the changes by operation, and goes before the newest one', () => {
+  it("a contract's block lists the changes by operation, in a new section before the newest one", () => {
     const working = edited((d) => {
       S(d).WalletInfo.properties.paymentFlow.enum = ['PAY'];
       S(d).TokenStatus.enum.push('PROVISIONING');
       d.info.version = '2.0.0';
     });
     const changes = diffContracts(base, working);
-    const section = releaseSection({ version: '2.0.0', released: '1.0.0', date: '2026-02-01', changes, doc: working });
-    expect(section).toBe(
+    const block = contractBlock({ version: '2.0.0', released: '1.0.0', changes, doc: working });
+    expect(block).toBe(
       [
-        '## 2.0.0 (2026-02-01)',
+        '### Contract 2.0.0',
         '',
         'Changes since 1.0.0: 1 breaking, 1 notable.',
         '',
-        '### `initiatePayment`',
+        '#### `initiatePayment`',
         '',
         '- **Breaking**: request body.walletInfo.paymentFlow: value "ADDNAPAY" no longer accepted (`/components/schemas/WalletInfo/properties/paymentFlow/enum`)',
         '',
-        '### `notifyTokenStatus` (webhook)',
+        '#### `notifyTokenStatus` (webhook)',
         '',
         '- Notable: notification body.tokenInfo.tokenStatus: new value "PROVISIONING": merchants who switch on it must handle it (`/components/schemas/TokenStatus/enum`)',
         '',
       ].join('\n'),
     );
-    const file = withSection(`${CHANGELOG_INTRO}\n## 1.0.0 (2026-01-01)\n\nInitial release.\n`, '2.0.0', section);
+    const file = withRelease(
+      `${CHANGELOG_INTRO}\n## 1.0.0 (2026-01-01)\n\nInitial release.\n`,
+      { package: '2.0.0', contract: '2.0.0', date: '2026-02-01' },
+      block,
+    );
     expect(versionsOf(file)).toEqual(['2.0.0', '1.0.0']);
-    expect(sectionOf(file, '1.0.0')).toEqual({ date: '2026-01-01', body: 'Initial release.' });
-    // Written again, the section replaces itself.
-    const again = withSection(file, '2.0.0', section.replace('1 notable', '1 notable (edited)'));
+    expect(file).toContain('\n## 2.0.0 (2026-02-01)\n\n### Contract 2.0.0\n');
+    expect(sectionOf(file, '1.0.0')).toEqual({ date: '2026-01-01', contract: '1.0.0', body: 'Initial release.' });
+    // Written again, the block replaces itself.
+    const again = withRelease(file, { package: '2.0.0', contract: '2.0.0', date: '2026-02-01' }, block.replace('1 notable', '1 notable (edited)'));
     expect(versionsOf(again)).toEqual(['2.0.0', '1.0.0']);
     expect(sectionOf(again, '2.0.0')!.body).toContain('(edited)');
+    expect(sectionOf(again, '2.0.0')!.body.match(/### Contract/g)).toHaveLength(1);
+    expect(contractChangesOf(again, '2.0.0')!.body.startsWith('Changes since 1.0.0: 1 breaking, 1 notable (edited).')).toBe(true);
+  });
+
+  // Failed before: a release replaced the whole section of its version, and the package's own
+  // (hand-written) changes with it.
+  it("a contract's block goes into the package version's section, keeping what was written by hand", () => {
+    const handWritten = [
+      '## 3.0.0 (unreleased), contract 2.0.0',
+      '',
+      'The package changes what a program imports.',
+      '',
+      '### Breaking',
+      '',
+      '- `generateSignature` returns a promise: `await` it.',
+      '',
+      '### Also',
+      '',
+      '- A new entry.',
+    ].join('\n');
+    const file = `${CHANGELOG_INTRO}\n${handWritten}\n\n## 2.0.0 (2026-01-01)\n\nThe contract 2.0.0.\n`;
+    const block = '### Contract 2.0.1\n\nChanges since 2.0.0: 1 documentation.\n';
+    const released = withRelease(file, { package: '3.0.0', contract: '2.0.1', date: '2026-02-01' }, block);
+    expect(releasesOf(released)).toEqual([
+      { package: '3.0.0', contract: '2.0.1', date: '2026-02-01' },
+      { package: '2.0.0', contract: '2.0.0', date: '2026-01-01' },
+    ]);
+    const body = sectionOf(released, '3.0.0')!.body;
+    expect(body).toBe(`${handWritten.split('\n').slice(2).join('\n')}\n\n${block.trimEnd()}`);
+    expect(contractChangesOf(released, '2.0.1')).toEqual({ date: '2026-02-01', body: 'Changes since 2.0.0: 1 documentation.' });
+    // A section of the old form (no block): the whole section is the contract's changes.
+    expect(contractChangesOf(released, '2.0.0')).toEqual({ date: '2026-01-01', body: 'The contract 2.0.0.' });
+    // Amended: the block is replaced where it stands, the rest kept.
+    const amended = withRelease(released, { package: '3.0.0', contract: '2.0.1', date: '2026-02-02' }, block.replace('1 documentation', '2 documentation'));
+    expect(sectionOf(amended, '3.0.0')!.body).toBe(body.replace('1 documentation', '2 documentation'));
+    expect(releasesOf(amended)[0]).toEqual({ package: '3.0.0', contract: '2.0.1', date: '2026-02-02' });
+    // Once the block is in, hand edits after it stay after it.
+    const edited = amended.replace('Changes since 2.0.0: 2 documentation.', 'Changes since 2.0.0: 2 documentation.\n\n### Thanks\n\n- To the readers.');
+    const again = withRelease(edited, { package: '3.0.0', contract: '2.0.1', date: '2026-02-02' }, block);
+    expect(sectionOf(again, '3.0.0')!.body.endsWith(`${block.trimEnd()}\n\n### Thanks\n\n- To the readers.`)).toBe(true);
+  });
+
+  it("the first release: the introduction, and a section with the contract's operations", () => {
+    const v = base.info.version as string;
+    const first = withRelease(null, { package: v, contract: v, date: '2026-01-01' }, initialBlock(base, resultCatalogOf(base)));
+    expect(first.startsWith(CHANGELOG_INTRO)).toBe(true);
+    expect(releasesOf(first)).toEqual([{ package: v, contract: v, date: '2026-01-01' }]);
+    expect(first).toContain(`\n## ${v} (2026-01-01)\n\n### Contract ${v}\n\nInitial release of the contract: 6 operations and 1 webhook`);
+    expect(contractChangesOf(first, v)!.body).toContain('- `tokenizeCard`: POST');
   });
 
   it("the docs page shows the changes of the contract's version, from CHANGELOG.md", () => {
@@ -1089,7 +1209,10 @@ describe('the commands', () => {
 
   it('check:breaking passes on the contract as released', () => {
     const result = run(root, 'check-breaking.mjs');
-    expect(result.stdout).toContain(`check:breaking: passed (version ${base.info.version})`);
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version;
+    expect(result.stdout).toContain(
+      `check:breaking: passed (${pkg === base.info.version ? `version ${pkg}` : `contract ${base.info.version}, package ${pkg}`})`,
+    );
     expect(result.status).toBe(0);
     expect(readFileSync(join(root, 'openapi/released/openapi.json'), 'utf8')).toBe(`${JSON.stringify(base, null, 2)}\n`);
   });
@@ -1123,13 +1246,19 @@ describe('the commands', () => {
     }
   });
 
-  it('release:contract records a release, is re-runnable, and --amend redoes it against the version before', () => {
+  // Failed before: the package's version had to equal the contract's, and the release replaced the
+  // package's hand-written section.
+  it("release:contract records a contract's release in the package's next version, is re-runnable, and --amend redoes it against the version before", () => {
     const dir = mkdtempSync(join(tmpdir(), 'gateway-contract-release-'));
     const git = (...args: string[]) =>
       spawnSync('git', ['-c', 'user.name=test', '-c', 'user.email=test@example.invalid', ...args], { cwd: dir, encoding: 'utf8' });
-    // The version released last, and the minor version after it.
+    // The contract released last and its next minor version; the package's next major version,
+    // whose section holds its own changes, written by hand.
     const was = base.info.version as string;
     const next = nextVersions(was)!.minor;
+    const pkgNow = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version as string;
+    const pkgNext = nextVersions(pkgNow)!.major;
+    const handWritten = `## ${pkgNext} (unreleased), contract ${was}\n\n### Breaking\n\n- Written by hand.\n`;
     try {
       for (const part of ['scripts', 'openapi', 'redocly.yaml', 'package.json', 'CHANGELOG.md']) cpSync(join(root, part), join(dir, part), { recursive: true });
       symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'), 'dir');
@@ -1139,12 +1268,26 @@ describe('the commands', () => {
       expect(git('add', '-A').status).toBe(0);
       expect(git('commit', '-q', '-m', 'released').status).toBe(0);
 
-      // Nothing to release.
+      // Nothing to release; the gate passes on the files as they are.
       const idle = run(dir, 'release-contract.mjs');
       expect(idle.stdout).toContain('nothing to release');
       expect(idle.status).toBe(0);
+      expect(run(dir, 'check-breaking.mjs').status).toBe(0);
 
-      // A compatible edit: a new optional field of the wallet.
+      // The package's next major version, alone, with its section.
+      const setPackage = (version: string) => {
+        const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+        writeFileSync(join(dir, 'package.json'), JSON.stringify({ ...pkg, version }, null, 2));
+      };
+      setPackage(pkgNext);
+      const changelogFile = join(dir, 'CHANGELOG.md');
+      const intro = readFileSync(changelogFile, 'utf8');
+      const firstSection = intro.indexOf('\n## ') + 1;
+      writeFileSync(changelogFile, `${intro.slice(0, firstSection)}${handWritten}\n${intro.slice(firstSection)}`);
+      expect(run(dir, 'check-breaking.mjs').status).toBe(0);
+      expect(git('commit', '-q', '-am', `package ${pkgNext}`).status).toBe(0);
+
+      // A compatible edit of the contract: a new optional field of the wallet.
       const walletFile = join(dir, 'openapi/components/schemas/WalletInfo.yaml');
       const wallet = parseYaml(readFileSync(walletFile, 'utf8'));
       wallet.properties.walletNote = { type: 'string', description: 'A note.' };
@@ -1152,19 +1295,19 @@ describe('the commands', () => {
       const unbumped = run(dir, 'release-contract.mjs');
       expect(unbumped.status).toBe(1);
       expect(unbumped.stdout).toContain(`openapi/ changed since ${was} was released`);
-      const setVersion = (version: string) => {
+      const setContract = (version: string) => {
         const rootFile = join(dir, 'openapi/openapi.yaml');
         writeFileSync(rootFile, readFileSync(rootFile, 'utf8').replace(/^ {2}version: \S+$/m, `  version: ${version}`));
-        const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
-        writeFileSync(join(dir, 'package.json'), JSON.stringify({ ...pkg, version }, null, 2));
       };
-      setVersion(next);
+      setContract(next);
       const released = run(dir, 'release-contract.mjs', '--date', '2026-03-01');
-      expect(released.stdout + released.stderr).toContain(`released ${next} (minor version, 1 change since ${was})`);
+      expect(released.stdout + released.stderr).toContain(`released ${next} (minor version, 1 change since ${was}) in package ${pkgNext}`);
       expect(released.status).toBe(0);
-      const changelog = readFileSync(join(dir, 'CHANGELOG.md'), 'utf8');
-      expect(versionsOf(changelog).slice(0, 2)).toEqual([next, was]);
-      expect(sectionOf(changelog, next)!.body).toContain('- Notable: request body.walletInfo.walletNote: new optional field');
+      const changelog = readFileSync(changelogFile, 'utf8');
+      expect(releasesOf(changelog).slice(0, 2)).toEqual([{ package: pkgNext, contract: next, date: '2026-03-01' }, expect.objectContaining({ contract: was })]);
+      const section = sectionOf(changelog, pkgNext)!.body;
+      expect(section.startsWith('### Breaking\n\n- Written by hand.\n\n### Contract')).toBe(true);
+      expect(contractChangesOf(changelog, next)!.body).toContain('- Notable: request body.walletInfo.walletNote: new optional field');
       expect(JSON.parse(readFileSync(join(dir, 'openapi/released/openapi.json'), 'utf8')).info.version).toBe(next);
       expect(run(dir, 'check-breaking.mjs').status).toBe(0);
       expect(run(dir, 'release-contract.mjs').stdout).toContain('nothing to release');
@@ -1175,11 +1318,25 @@ describe('the commands', () => {
       writeFileSync(walletFile, stringifyYaml(wallet));
       expect(run(dir, 'check-breaking.mjs').status).toBe(1);
       const amended = run(dir, 'release-contract.mjs', '--amend', '--date', '2026-03-02');
-      expect(amended.stdout + amended.stderr).toContain(`released ${next} (minor version, 2 changes since ${was})`);
-      const after = readFileSync(join(dir, 'CHANGELOG.md'), 'utf8');
-      expect(versionsOf(after).slice(0, 2)).toEqual([next, was]);
-      expect(sectionOf(after, next)).toMatchObject({ date: '2026-03-02', body: expect.stringContaining('walletRef') });
+      expect(amended.stdout + amended.stderr).toContain(`released ${next} (minor version, 2 changes since ${was}) in package ${pkgNext}`);
+      const after = readFileSync(changelogFile, 'utf8');
+      expect(releasesOf(after)[0]).toEqual({ package: pkgNext, contract: next, date: '2026-03-02' });
+      expect(sectionOf(after, pkgNext)!.body).toContain('- Written by hand.');
+      expect(contractChangesOf(after, next)!.body).toContain('walletRef');
       expect(run(dir, 'check-breaking.mjs').status).toBe(0);
+
+      // Released (dated), the package cannot carry the next release of the contract; nor can a
+      // package version lower than the contract's.
+      wallet.properties.walletTag = { type: 'string', description: 'A tag.' };
+      writeFileSync(walletFile, stringifyYaml(wallet));
+      setContract(nextVersions(next)!.minor);
+      const stale = run(dir, 'check-breaking.mjs');
+      expect(stale.status).toBe(1);
+      expect(stale.stdout).toContain(`package ${pkgNext} was released (2026-03-02) with contract ${next}`);
+      setPackage(nextVersions(pkgNext)!.minor);
+      expect(run(dir, 'check-breaking.mjs').status).toBe(0);
+      setPackage(nextVersions(pkgNext)!.patch);
+      expect(run(dir, 'check-breaking.mjs').stdout).toContain('the contract takes a minor bump');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

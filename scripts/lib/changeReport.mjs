@@ -1,8 +1,10 @@
 // The change check as one verdict: the changes from the released contract to the working one,
-// the bump they need, the version rules, the CHANGELOG's section of the released version; and the
+// the bump they need, the version rules of the contract and of the package (whose previous release
+// is the newest CHANGELOG section of another version), the CHANGELOG's section of the released
+// contract; and the
 // report a reviewer reads (bounded: at most `maxChanges` changes, each line cut to 300 characters).
 
-import { sectionOf } from './changelog.mjs';
+import { releasesOf } from './changelog.mjs';
 import { diffContracts, requiredBump } from './contractDiff.mjs';
 import { judgeVersions, nextVersions } from './contractVersion.mjs';
 import { LEVELS } from './schemaRules.mjs';
@@ -14,6 +16,7 @@ import { LEVELS } from './schemaRules.mjs';
  * @property {boolean} ok
  * @property {string | null} released the baseline's version
  * @property {string} working the working contract's version
+ * @property {string} package the package's version
  * @property {Change[]} changes
  * @property {Bump} required the bump the changes need
  * @property {Bump | null} bump the bump made (null: not a next version)
@@ -33,15 +36,26 @@ export function checkContract({ released, working, packageVersion, changelog }) 
   const changes = released ? diffContracts(released, working) : [];
   const required = requiredBump(changes);
   const releasedVersion = released ? String(released.info?.version) : null;
-  const verdict = judgeVersions({ released: releasedVersion, working: working?.info?.version, packageVersion, required });
+  const releases = changelog ? releasesOf(changelog) : [];
+  const previousPackage = releases.find((r) => r.package !== packageVersion)?.package ?? null;
+  const verdict = judgeVersions({ released: releasedVersion, working: working?.info?.version, packageVersion, previousPackage, required });
   const problems = [...verdict.problems];
-  if (releasedVersion !== null && changelog !== undefined && !sectionOf(changelog ?? '', releasedVersion)) {
-    problems.push(`CHANGELOG.md has no section for the released ${releasedVersion}`);
+  if (releasedVersion !== null && changelog !== undefined && !releases.some((r) => r.contract === releasedVersion)) {
+    problems.push(`CHANGELOG.md has no section for the released contract ${releasedVersion}`);
+  }
+  const workingVersion = String(working?.info?.version);
+  const own = releases.find((r) => r.package === packageVersion);
+  if (own?.date && releasedVersion !== null && workingVersion !== releasedVersion && workingVersion !== own.contract) {
+    // A dated section is a release: the contract released next goes into a new package version.
+    problems.push(
+      `package ${own.package} was released (${own.date}) with contract ${own.contract}: contract ${workingVersion.slice(0, 40)} needs a new package version (package.json)`,
+    );
   }
   return {
     ok: problems.length === 0,
     released: releasedVersion,
-    working: String(working?.info?.version),
+    working: workingVersion,
+    package: String(packageVersion).slice(0, 40),
     changes,
     required,
     bump: verdict.bump,
@@ -97,7 +111,8 @@ export function renderReport(result, options = {}) {
     }
   }
   for (const note of result.notes) lines.push(`Note: ${note}`);
-  if (result.ok) lines.push(`${name}: passed (version ${result.working})`);
+  const versions = result.package === result.working ? `version ${result.working}` : `contract ${result.working}, package ${result.package}`;
+  if (result.ok) lines.push(`${name}: passed (${versions})`);
   else lines.push(`${name}: FAILED`, ...result.problems.map((p) => `  - ${p}`));
   return `${lines.join('\n')}\n`;
 }

@@ -1,7 +1,9 @@
-// The version rules of the contract (DECISIONS.md, D-44): `info.version` is semantic versioning
-// and equals the package version; against the released baseline, a breaking change needs the next
-// major version, a notable one at least the next minor, documentation at least the next patch,
-// and no change no bump.
+// The version rules (openapi/DECISIONS.md, D-44; docs/decisions.md, D-70): `info.version` is
+// semantic versioning of the contract; against the released baseline, a breaking change needs the
+// next major version, a notable one at least the next minor, documentation at least the next
+// patch, and no change no bump. The package has a version of its own: at least the contract's,
+// one of the three versions that follow its previous release, and bumped at least as much as the
+// contract it carries at each release of the contract.
 
 /** @typedef {'major' | 'minor' | 'patch' | 'none'} Bump */
 
@@ -19,6 +21,14 @@ export function nextVersions(released) {
   if (!v) return null;
   const [major, minor, patch] = v;
   return { major: `${major + 1}.0.0`, minor: `${major}.${minor + 1}.0`, patch: `${major}.${minor}.${patch + 1}` };
+}
+
+/** Orders two versions of the form MAJOR.MINOR.PATCH: negative, zero or positive. @param {string} a @param {string} b */
+export function compareVersions(a, b) {
+  const x = parseVersion(a);
+  const y = parseVersion(b);
+  if (!x || !y) throw new TypeError('compareVersions takes two versions MAJOR.MINOR.PATCH');
+  return x[0] - y[0] || x[1] - y[1] || x[2] - y[2];
 }
 
 /**
@@ -42,19 +52,18 @@ export function bumpBetween(released, working) {
  * @param {string | null} input.released the baseline's `info.version` (null: no baseline)
  * @param {unknown} input.working `info.version` of openapi/openapi.yaml
  * @param {unknown} input.packageVersion `version` of package.json
+ * @param {string | null} [input.previousPackage] the package's release before this one (the newest
+ *   CHANGELOG section of another version); null or absent: the released contract's version
  * @param {Bump} input.required the bump the changes need
  * @returns {{ ok: boolean, bump: Bump | null, problems: string[], notes: string[] }}
  */
-export function judgeVersions({ released, working, packageVersion, required }) {
-  const quoted = (/** @type {unknown} */ v) => (JSON.stringify(v) ?? String(v)).slice(0, 40);
+export function judgeVersions({ released, working, packageVersion, previousPackage, required }) {
   /** @type {string[]} */
   const problems = [];
   /** @type {string[]} */
   const notes = [];
   const workingText = String(working).slice(0, 40);
   if (!parseVersion(working)) problems.push(`info.version ${quoted(working)} of openapi/openapi.yaml is not a version MAJOR.MINOR.PATCH`);
-  if (packageVersion !== working)
-    problems.push(`package.json has version ${quoted(packageVersion)} but openapi/openapi.yaml has info.version ${quoted(working)}: the two must be equal`);
   if (released === null) {
     problems.push('no released contract (openapi/released/openapi.json): run `npm run release:contract` to record the first release');
     return { ok: false, bump: null, problems, notes };
@@ -70,7 +79,7 @@ export function judgeVersions({ released, working, packageVersion, required }) {
       problems.push(`info.version is ${workingText} but the contract has not changed since ${released}: no change, no bump (set it back to ${released})`);
     } else if (required !== 'none' && bump === 'none') {
       problems.push(
-        `the contract changed since ${released} but info.version is still ${released}: ${describe(required)}; bump it to ${needed}${required === 'major' ? '' : ' or higher'} (openapi/openapi.yaml and package.json)`,
+        `the contract changed since ${released} but info.version is still ${released}: ${describe(required)}; bump it to ${needed}${required === 'major' ? '' : ' or higher'} (openapi/openapi.yaml)`,
       );
     } else if (RANK[bump] < RANK[required]) {
       problems.push(`info.version ${workingText} is a ${bump} bump, but ${describe(required)}: use ${needed}`);
@@ -78,7 +87,46 @@ export function judgeVersions({ released, working, packageVersion, required }) {
       notes.push(`${workingText} is not released yet: run \`npm run release:contract\` to record it as the baseline and add its CHANGELOG section`);
     }
   }
+  const contractBump = bump !== null && RANK[bump] >= RANK[required] ? bump : null;
+  problems.push(
+    ...packageProblems({ packageVersion, working: parseVersion(working) ? workingText : null, previous: previousPackage ?? released, contractBump }),
+  );
   return { ok: problems.length === 0, bump, problems, notes };
+}
+
+/**
+ * The package's version against the contract's and against the package's previous release (D-70).
+ * @param {object} input
+ * @param {unknown} input.packageVersion
+ * @param {string | null} input.working the contract's version (null: not a version)
+ * @param {string} input.previous the package's release before this one
+ * @param {Bump | null} input.contractBump the contract's bump since its release (null: not judged)
+ * @returns {string[]}
+ */
+function packageProblems({ packageVersion, working, previous, contractBump }) {
+  if (!parseVersion(packageVersion)) return [`package.json has version ${quoted(packageVersion)}, not a version MAJOR.MINOR.PATCH`];
+  const pkg = String(packageVersion);
+  if (working !== null && compareVersions(pkg, working) < 0)
+    return [`package.json has version ${pkg}, lower than the contract's ${working} (openapi/openapi.yaml): the package's version is at least the contract's`];
+  if (!parseVersion(previous)) return [];
+  const packageBump = bumpBetween(previous, pkg);
+  const next = nextVersions(previous);
+  if (packageBump === null)
+    return [
+      `package.json has version ${pkg}, which does not follow the package's release ${previous}: use ${next?.major} (major), ${next?.minor} (minor) or ${next?.patch} (patch)`,
+    ];
+  if (contractBump !== null && contractBump !== 'none' && RANK[packageBump] < RANK[contractBump]) {
+    const use = next?.[contractBump];
+    return [
+      `the contract takes a ${contractBump} bump but package.json's ${pkg} is ${packageBump === 'none' ? 'not bumped' : `a ${packageBump} bump`} since the package's release ${previous}: the package is bumped at least as much as the contract it carries; use ${use}${contractBump === 'major' ? '' : ' or higher'}`,
+    ];
+  }
+  return [];
+}
+
+/** A value quoted for a message, cut short. @param {unknown} v */
+function quoted(v) {
+  return (JSON.stringify(v) ?? String(v)).slice(0, 40);
 }
 
 /** @param {Bump} required */

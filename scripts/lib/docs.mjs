@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sectionOf } from './changelog.mjs';
+import { contractChangesOf } from './changelog.mjs';
 import { decisionLinks, decisionNumbers, decisionsPage } from './decisionsPage.mjs';
 import { operationSamples, webhookSamples } from './docsSamples.mjs';
 import { mockAnswersSection, resultCodeSection, rulesSection, samplesSection } from './docsSections.mjs';
@@ -65,19 +65,19 @@ function withLayout(html) {
 }
 
 /**
- * The "Changes in <version>" section of the page: the CHANGELOG.md section of the contract's own
- * version, or nothing when the version has none (not released yet).
+ * The "Changes in <version>" section of the page: the changes of the contract's own version, from
+ * the CHANGELOG.md section that released it, or nothing when no section carries it (not released yet).
  * @param {any} doc @param {string | null | undefined} changelog the content of CHANGELOG.md
  */
 export function changesSection(doc, changelog) {
   const version = String(doc.info?.version);
-  const section = changelog ? sectionOf(changelog, version) : null;
+  const section = changelog ? contractChangesOf(changelog, version) : null;
   if (!section) return '';
   // The section's own headings sit one level below the page's "Changes in" heading.
   const body = section.body.replace(/^### /gm, '#### ');
   return [
     `## Changes in ${version}`,
-    `Released ${section.date ?? 'on an unrecorded date'}; every version's changes are in \`CHANGELOG.md\` of the package. Breaking changes come with a new major version, notable ones with a new minor version (\`openapi/DECISIONS.md\`, D-44 to D-47).`,
+    `${section.date ? `Released ${section.date}` : 'Not released yet'}; every version's changes are in \`CHANGELOG.md\` of the package. Breaking changes come with a new major version, notable ones with a new minor version (\`openapi/DECISIONS.md\`, D-44 to D-47).`,
     body,
   ].join('\n\n');
 }

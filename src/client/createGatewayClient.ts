@@ -15,6 +15,7 @@ import { type CallResult, resultOf } from '../transport/result.js';
 import { checkRequest, DEFAULT_MAX_ANSWER_BYTES } from '../transport/send.js';
 import type { BodyOf, ClientOperationId, HeadOf, operations as Operations, paths, RequestOf } from '../types.js';
 import { validate } from '../validation/validate.js';
+import { refuseUnawaited } from './awaited.js';
 import { type CallErrorEvent, type CallRequestEvent, type CallResponseEvent, type GatewayLogger, type Observer, observerOf } from './observe.js';
 import { type RetryOptions, retryPolicyOf } from './retry.js';
 import { type Delivery, type Posted, type SendSettings, send } from './send.js';
@@ -266,7 +267,12 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
             signer: sign ? signer : undefined,
             headers,
             signal: args.signal,
-            check: checkRequests ? (envelope) => checkRequest(operationId, envelope, { path: params.path, query: params.query }, 'the request') : undefined,
+            // Always: a Promise where a value belongs (an un-awaited helper) is refused (D-117);
+            // with `validate`, the whole request against the contract.
+            check: (envelope) => {
+              refuseUnawaited(operationId, { envelope, params, signed: sign });
+              if (checkRequests) checkRequest(operationId, envelope, { path: params.path, query: params.query }, 'the request');
+            },
             // The envelope as built and signed for this call: the contract's type once every field
             // the head requires was given (`validate` checks it before sending). openapi-fetch
             // types it; bodySerializer sends its exact text.

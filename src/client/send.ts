@@ -70,7 +70,7 @@ export interface Outgoing<R extends Settled> {
   headers: Record<string, string>;
   /** The caller's signal. */
   signal: AbortSignal | undefined;
-  /** Refuses a request that breaks the contract (`validate`), before anything is sent. */
+  /** Refuses a request that holds an un-awaited value or (with `validate`) breaks the contract, before anything is sent. */
   check: ((envelope: Envelope) => void) | undefined;
   /** The operation's typed POST, given the signed envelope and how to send it. */
   post: (envelope: Envelope, delivery: Delivery) => Promise<Posted>;
