@@ -134,6 +134,11 @@ describe('did you mean', () => {
       ['validate', 'initiatPayment', 'request', '-'],
       /^gateway-contract validate: unknown operationId "initiatPayment"; did you mean "initiatePayment"\?; known: /,
     ],
+    [['validate', 'initiatePayment', 'reqest', '-'], 'gateway-contract validate: the direction must be "request" or "response"; did you mean "request"?'],
+    [
+      ['validate', '--ndjson', '-', '--format', 'sarf'],
+      'gateway-contract validate: --format must be one of text, json, junit, sarif, github; did you mean "sarif"?',
+    ],
     [['validate', '--ndjson', '-', '--frobnicate'], 'gateway-contract validate: unknown option "--frobnicate"; run "gateway-contract validate --help"'],
   ] as [string[], string | RegExp][])('%j', async ([args, message], { expect }) => {
     const result = await runCli(args, '');

@@ -7,6 +7,7 @@ import { type Report, summaryLine, verdictWords } from '../report/model.js';
 import { textSummary } from '../report/text.js';
 import { colourOn, colourVerdicts } from './colour.js';
 import { type Io, usageError } from './options.js';
+import { didYouMean } from './suggest.js';
 
 /** Readable text for the terminal, its verdicts coloured when standard output takes colour (colour.ts). */
 function forTerminal(text: string, report: Report, io: Io): string {
@@ -36,6 +37,6 @@ export function writeReport(report: Report, format: ReportFormat, output: string
 /** The format asked for, or the default: text on a terminal, JSON lines otherwise and in a file. */
 export function reportFormat(value: string | undefined, io: Io, output: string | undefined): ReportFormat {
   if (value === undefined) return output === undefined && (io.stdout as { isTTY?: boolean }).isTTY === true ? 'text' : 'json';
-  if (!isReportFormat(value)) throw usageError(`--format must be one of ${REPORT_FORMATS.join(', ')}`);
+  if (!isReportFormat(value)) throw usageError(`--format must be one of ${REPORT_FORMATS.join(', ')}${didYouMean(value, REPORT_FORMATS)}`);
   return value;
 }

@@ -120,7 +120,8 @@ export const validateCommand: Command = {
       const [operationId, direction, ...sources] = positionals as [string, string, ...string[]];
       if (!OPERATION_IDS.includes(operationId))
         throw usageError(`unknown operationId "${operationId.slice(0, 64)}"${didYouMean(operationId, OPERATION_IDS)}; known: ${OPERATION_IDS.join(', ')}`);
-      if (direction !== 'request' && direction !== 'response') throw usageError('the direction must be "request" or "response"');
+      if (direction !== 'request' && direction !== 'response')
+        throw usageError(`the direction must be "request" or "response"${didYouMean(direction, ['request', 'response'])}`);
       const expanded = expandPaths(sources, { maxFiles: maxCases });
       if (expanded.empty.length) throw usageError(`"${caseName(expanded.empty[0] as string)}" names no file`);
       truncated = expanded.truncated;
