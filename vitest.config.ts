@@ -31,6 +31,8 @@ const PROCESS_LEVEL = [`test/**/*${PROCESS_SUFFIX}`, ...PROCESS_FILES];
 // Three projects (test/README.md): `npm test` runs them all, `vitest run --project <name>` one.
 export default defineConfig({
   test: {
+    // The default reporter, then a note on the tests skipped for want of Redis or PostgreSQL.
+    reporters: ['default', './test/helpers/servicesReporter.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     projects: [

@@ -5,6 +5,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
+import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../src/cli/main.js';
 import { BIN, type CliResult, collectOutput, runCli } from './helpers/cli.js';
@@ -396,7 +397,9 @@ describe('the default format', () => {
 
   it('is text on a terminal and JSON lines otherwise', async () => {
     const args = ['validate', 'initiatePayment', 'request', at('pay/bad/no-mode.json'), ...QUERY];
-    const terminal = await inProcess(args, true);
+    const onTerminal = await inProcess(args, true);
+    // Its verdicts may be coloured there (cli.terminal.process.test.ts): the text is what counts here.
+    const terminal = { ...onTerminal, stdout: stripVTControlCharacters(onTerminal.stdout) };
     expect(terminal.status).toBe(1);
     expect(terminal.stdout).toMatch(
       /^invalid {2}.*no-mode\.json \(initiatePayment request\): 1 problem\(s\); the service would answer 1007\n {2}line \d+:\d+ \/body\/paymentMode required: /,

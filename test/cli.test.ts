@@ -70,7 +70,7 @@ describe('gateway-contract validate', () => {
     [['validate', 'pay', 'request', '-'], /unknown operationId "pay"/],
     [['validate', 'initiatePayment', 'sideways', '-'], /direction must be/],
     [['validate', 'initiatePayment', 'request', '-', '--query', 'novalue'], /--query takes name=value/],
-    [['validate', 'initiatePayment', 'request', '-', '--bogus'], /Unknown option '--bogus'/],
+    [['validate', 'initiatePayment', 'request', '-', '--bogus'], /unknown option "--bogus"; run "gateway-contract validate --help"/],
     [['frobnicate'], /unknown command "frobnicate"/],
   ] as [string[], RegExp][])('exits 2 with a one-line message for %j', async ([args, message], { expect }) => {
     const result = await runCli(args, '{}');

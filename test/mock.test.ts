@@ -301,7 +301,7 @@ describe('the docs server', () => {
     expect(html).toContain('<title>Merchant payments gateway: reference</title>');
     const json = await fetch(`${gateway.docsUrl}/openapi.json`);
     expect(await json.json()).toEqual(doc);
-    expect((await fetch(`${gateway.docsUrl}/nothing-here`)).status).toBe(404);
+    expect((await fetch(`${gateway.docsUrl}/nothing-here.txt`)).status).toBe(404);
     expect((await fetch(`${gateway.docsUrl}/`, { method: 'POST' })).status).toBe(405);
   });
 });

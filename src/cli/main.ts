@@ -1,8 +1,10 @@
 // The command line: `gateway-contract <command> ...`. Each command has --help. Exit codes:
 // 0 success or valid, 1 invalid or unreadable payload (or a failed check), 2 usage error.
 import { PACKAGE_VERSION } from '../packageInfo.js';
+import { wrapHelp } from './helpText.js';
 import type { Command, Io } from './options.js';
 import { UsageError } from './options.js';
+import { didYouMean } from './suggest.js';
 
 export type { Io };
 
@@ -35,7 +37,7 @@ const commands: Record<string, { summary: string; load: () => Promise<Command> }
 function overview(): string {
   const names = Object.keys(commands);
   const width = Math.max(...names.map((n) => n.length));
-  return [
+  const text = [
     'gateway-contract: the contract of the merchant payments gateway, as a tool.',
     '',
     'Usage: gateway-contract <command> [options]',
@@ -49,6 +51,22 @@ function overview(): string {
     '',
     'Run "gateway-contract <command> --help" for a command\'s options.',
   ].join('\n');
+  return wrapHelp(text);
+}
+
+/** The flags a command's help names (each option it takes is there), and -h. */
+function flagsOf(command: Command): string[] {
+  return [...new Set([...`${command.usage}\n${command.help}`.matchAll(/--[a-z][a-z0-9-]*/g)].map((m) => m[0])), '-h'];
+}
+
+/**
+ * An unknown option in one line, with the nearest option of the command. Only the option's name is
+ * shown (`--kye=...` is named `--kye`), never a value given with it.
+ */
+function unknownOption(message: string, name: string, command: Command): string {
+  const option = /^Unknown option '(-{1,2}[A-Za-z0-9_-]{1,64})'/.exec(message)?.[1];
+  const named = option === undefined ? 'an unknown option' : `unknown option "${option}"${didYouMean(option, flagsOf(command))}`;
+  return `${named}; run "gateway-contract ${name} --help"`;
 }
 
 /**
@@ -73,18 +91,23 @@ export async function main(argv: string[], io: Io): Promise<number> {
   }
   const entry = Object.hasOwn(commands, name) ? commands[name] : undefined;
   if (!entry) {
-    io.stderr.write(`gateway-contract: unknown command "${name.slice(0, 64)}"; run "gateway-contract --help"\n`);
+    const shown = name.slice(0, 64);
+    io.stderr.write(`gateway-contract: unknown command "${shown}"${didYouMean(shown, Object.keys(commands))}; run "gateway-contract --help"\n`);
     return 2;
   }
   const command = await entry.load();
   if (rest.includes('--help') || rest.includes('-h')) {
-    io.stdout.write(`Usage: ${command.usage}\n\n${command.help}\n`);
+    io.stdout.write(`${wrapHelp(`Usage: ${command.usage}\n\n${command.help}`)}\n`);
     return 0;
   }
   try {
     return await command.run(rest, io);
   } catch (error) {
     const code = (error as { code?: unknown } | null)?.code;
+    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+      io.stderr.write(`gateway-contract ${name}: ${unknownOption((error as Error).message, name, command)}\n`);
+      return 2;
+    }
     const known = error instanceof UsageError || (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS'));
     const message = known
       ? (error as Error).message

@@ -220,7 +220,8 @@ const DECISIONS = fileURLToPath(new URL('../../dist/docs/decisions.html.gz', imp
 const FAVICON = Buffer.from(
   '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect x="1" y="3" width="14" height="10" rx="2" fill="#32329f"/><rect x="1" y="5.5" width="14" height="2" fill="#fff"/></svg>',
 );
-const DOC_FILES: Record<string, { file: string; type: string; gzipped?: true } | { body: Buffer; type: string; gzipped?: undefined }> = {
+type DocFile = { file: string; type: string; gzipped?: true } | { body: Buffer; type: string; gzipped?: undefined };
+const DOC_FILES: Record<string, DocFile> = {
   '/favicon.ico': { body: FAVICON, type: 'image/svg+xml' },
   '/': { file: PAGE, type: 'text/html; charset=utf-8', gzipped: true },
   '/index.html': { file: PAGE, type: 'text/html; charset=utf-8', gzipped: true },
@@ -230,15 +231,32 @@ const DOC_FILES: Record<string, { file: string; type: string; gzipped?: true } |
   '/result-codes.md': { file: join(generated, 'result-codes.md'), type: 'text/markdown; charset=utf-8' },
 };
 
+/**
+ * What a path serves: one of the files above by its path, or by its name under any folder (the
+ * page links `decisions.html` relatively, also from a route such as `/section/envelopes`); the
+ * page itself for a route of the page, a path whose last part has no dot (`/payments` opened in a
+ * new tab); nothing else.
+ */
+function docEntry(path: string): DocFile | undefined {
+  if (Object.hasOwn(DOC_FILES, path)) return DOC_FILES[path];
+  const name = path.slice(path.lastIndexOf('/'));
+  if (name.includes('.')) return Object.hasOwn(DOC_FILES, name) ? DOC_FILES[name] : undefined;
+  return DOC_FILES['/'];
+}
+
 /** Whether the request's Accept-Encoding takes gzip. */
 const acceptsGzip = (header: string | undefined) =>
   typeof header === 'string' && /\bgzip\b/i.test(header) && !/\bgzip\s*;\s*q=0(?:\.0+)?(?![.0-9])/i.test(header);
 
-/** Serves the reference docs page (`/`) and its icon, the decisions it cites (`/decisions.html`), the bundled contract (`/openapi.yaml`, `/openapi.json`) and `/result-codes.md`. */
+/**
+ * Serves the reference docs page (`/`, and every route of the page: `/payments`) and its icon, the
+ * decisions it cites (`/decisions.html`), the bundled contract (`/openapi.yaml`, `/openapi.json`)
+ * and `/result-codes.md`.
+ */
 export async function startDocs({ host = '127.0.0.1', port = 4011 }: { host?: string; port?: number } = {}): Promise<StartedServer> {
   const server = createServer(async (req, res) => {
     const path = (req.url ?? '/').split('?')[0] ?? '/';
-    const entry = DOC_FILES[path];
+    const entry = docEntry(path);
     if (!entry || (req.method !== 'GET' && req.method !== 'HEAD')) {
       res.writeHead(entry ? 405 : 404, { 'content-type': 'text/plain; charset=utf-8' }).end(entry ? 'Method not allowed\n' : 'Not found\n');
       return;

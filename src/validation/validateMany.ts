@@ -95,6 +95,8 @@ export interface ValidateManyOptions {
   maxCases?: number | undefined;
   /** Problems kept over the whole run; past it, each invalid case keeps its first problem only. Default 20 000. */
   maxKeptIssues?: number | undefined;
+  /** Called with each case once it is judged (a run's progress); skipped records are not cases. */
+  onCase?: ((result: CaseResult) => void) | undefined;
 }
 
 export const BATCH_DEFAULTS = Object.freeze({ maxCases: 100_000, maxKeptIssues: 20_000 });
@@ -205,6 +207,7 @@ export async function validateMany(records: Iterable<PayloadRecord> | AsyncItera
     result.counts.cases++;
     if (one.valid) result.counts.valid++;
     else result.counts.invalid++;
+    options.onCase?.(one);
   }
   return result;
 }

@@ -21,16 +21,29 @@ export interface TestService {
   restart(): Promise<void>;
 }
 
+/** The command that starts a test server of `engine` and sets its variables in the shell. */
+export const startCommand = (engine: 'redis' | 'postgres') => `eval "$(test/services/run.sh start ${engine} /tmp/gc-${engine})"`;
+
+/** The words a skipped suite's title ends with; servicesReporter.ts reads them back at the end of the run. */
+export const skippedTitle = (title: string, engine: 'redis' | 'postgres') =>
+  `${title} (skipped: TEST_${engine === 'redis' ? 'REDIS' : 'POSTGRES'}_URL is not set; start one with ${startCommand(engine)})`;
+
+/** The engine whose server a test's full name says was missing, or undefined. */
+export function skippedEngine(fullName: string): 'redis' | 'postgres' | undefined {
+  const variable = /\(skipped: TEST_(REDIS|POSTGRES)_URL is not set; /.exec(fullName)?.[1];
+  return variable === 'REDIS' ? 'redis' : variable === 'POSTGRES' ? 'postgres' : undefined;
+}
+
 export function testService(engine: 'redis' | 'postgres', title: string): TestService {
   const name = engine === 'redis' ? 'REDIS' : 'POSTGRES';
   const url = process.env[`TEST_${name}_URL`] || undefined;
   const dir = process.env[`TEST_${name}_DIR`] || undefined;
-  const how = `eval "$(test/services/run.sh start ${engine} /tmp/gc-${engine})"`;
+  const how = startCommand(engine);
   return {
     engine,
     url,
     skip: !url && !CI,
-    title: url || CI ? title : `${title} (skipped: TEST_${name}_URL is not set; start one with ${how})`,
+    title: url || CI ? title : skippedTitle(title, engine),
     require() {
       if (!url) throw new Error(`TEST_${name}_URL is not set: CI starts ${engine} with test/services/run.sh (${how}).`);
       return url;

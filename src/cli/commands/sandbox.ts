@@ -13,6 +13,7 @@ import {
   MAX_WEBHOOK_CONCURRENCY,
 } from '../../sandbox/config.js';
 import { startSandbox } from '../../sandbox/startSandbox.js';
+import { listenAddress } from '../listen.js';
 import { type Command, UsageError, usageError as usage, wholeNumber } from '../options.js';
 import { untilStopped } from '../signals.js';
 
@@ -89,8 +90,7 @@ export const sandboxCommand: Command = {
     let sandbox: Awaited<ReturnType<typeof startSandbox>>;
     try {
       sandbox = await startSandbox({
-        host: values.host ?? env.SANDBOX_HOST ?? '127.0.0.1',
-        port: wholeNumber(values.port ?? env.SANDBOX_PORT, 'port', { max: 65535 }) ?? DEFAULT_PORT,
+        ...listenAddress(values, env, { prefix: 'SANDBOX', defaultPort: DEFAULT_PORT }),
         mids,
         merchantKey: values['merchant-key'] ?? env.SANDBOX_MERCHANT_KEY,
         clientId: values['client-id'] ?? env.SANDBOX_CLIENT_ID,

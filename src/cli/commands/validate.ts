@@ -10,9 +10,11 @@ import { DEFAULT_WAIT_MS } from '../../inputs/limits.js';
 import { ndjsonFileRecords } from '../../inputs/ndjsonFile.js';
 import { REPORT_FORMATS } from '../../report/format.js';
 import type { Report } from '../../report/model.js';
-import { BATCH_DEFAULTS, caseName, type PayloadRecord, validateMany } from '../../validation/validateMany.js';
+import { BATCH_DEFAULTS, type CaseResult, caseName, type PayloadRecord, validateMany } from '../../validation/validateMany.js';
 import { type Command, pairs, usageError, wholeNumber } from '../options.js';
 import { reportFormat, writeReport } from '../output.js';
+import { progressReporter } from '../progress.js';
+import { didYouMean } from '../suggest.js';
 
 const OPERATION_IDS: readonly string[] = operations.map((o) => o.operationId);
 /** Inputs larger than this are failed cases unless --max-bytes says otherwise (16 MiB). */
@@ -30,14 +32,15 @@ export const validateCommand: Command = {
   ].join('\n'),
   help: [
     'Validates JSON envelopes {head, body} against the contract, with the named checks, in one run:',
-    '  <operationId> <request|response> <file|dir|glob|->...  payloads of one operation and direction: files,',
-    '      the .json files of a directory (at any depth), glob patterns (*, **, ?; quote them), standard input (-)',
+    '  <operationId> <request|response> <file|dir|glob|->...',
+    '      payloads of one operation and direction: files, the .json files of a directory (at any',
+    '      depth), glob patterns (*, **, ?; quote them), standard input (-)',
     '  Any file may be a pipe or a FIFO, such as <(cmd): it is read as it comes, within --max-bytes and --timeout-ms.',
     '  --ndjson <file|->...   one record per line: {"operationId", "direction", "payload", "query"?, "path"?, "name"?}',
-    '  --har <file>...        recorded traffic (HAR 1.2): each entry posted to a path of the contract, on any host',
-    '      and under any base path, gives its request (query and path parameters from the URL) and its',
-    '      response when it has a JSON body; the webhook is recognised by its envelope, or by --webhook-path.',
-    '      Other entries are listed as skipped.',
+    '  --har <file>...        recorded traffic (HAR 1.2): each entry posted to a path of the contract,',
+    '      on any host and under any base path, gives its request (query and path parameters from the',
+    '      URL) and its response when it has a JSON body; the webhook is recognised by its envelope, or',
+    '      by --webhook-path. Other entries are listed as skipped.',
     '',
     'A request without its required query or path parameters is invalid (requiredParameters); give them',
     'with --query and --path, in the records, or in the recorded URL, or judge the payloads alone with',
@@ -53,10 +56,11 @@ export const validateCommand: Command = {
     `operationIds: ${OPERATION_IDS.join(', ')} (the webhook is notifyTokenStatus).`,
     '',
     'Options:',
-    `  --format <format>      ${REPORT_FORMATS.join(', ')} (default: text on a terminal, json otherwise):`,
-    '                         text: a readable report; json: one JSON object per problem, with the case name;',
-    '                         junit: JUnit XML, a testsuite per operation and direction; sarif: SARIF 2.1.0;',
-    '                         github: GitHub Actions annotations (::error file=...,line=...::), then the summary',
+    `  --format <format>      ${REPORT_FORMATS.join(', ')} (default: text on a terminal, else json):`,
+    '                         text: a readable report; json: one JSON object per problem, with its case;',
+    '                         junit: JUnit XML, a testsuite per operation and direction;',
+    '                         sarif: SARIF 2.1.0; github: GitHub Actions annotations',
+    '                         (::error file=...,line=...::), then the summary',
     '  --output <file>        write the report to <file>; standard output gets the summary',
     '  --query name=value     a query parameter of every request (repeatable), e.g. --query mid=M1 --query orderId=O1',
     '  --path name=value      a path parameter of every request (repeatable), e.g. --path mid=M1',
@@ -114,8 +118,10 @@ export const validateCommand: Command = {
     } else {
       if (positionals.length < 3) throw usageError(`expected <operationId> <request|response> <file|dir|glob|->..., got ${positionals.length} argument(s)`);
       const [operationId, direction, ...sources] = positionals as [string, string, ...string[]];
-      if (!OPERATION_IDS.includes(operationId)) throw usageError(`unknown operationId "${operationId.slice(0, 64)}"; known: ${OPERATION_IDS.join(', ')}`);
-      if (direction !== 'request' && direction !== 'response') throw usageError('the direction must be "request" or "response"');
+      if (!OPERATION_IDS.includes(operationId))
+        throw usageError(`unknown operationId "${operationId.slice(0, 64)}"${didYouMean(operationId, OPERATION_IDS)}; known: ${OPERATION_IDS.join(', ')}`);
+      if (direction !== 'request' && direction !== 'response')
+        throw usageError(`the direction must be "request" or "response"${didYouMean(direction, ['request', 'response'])}`);
       const expanded = expandPaths(sources, { maxFiles: maxCases });
       if (expanded.empty.length) throw usageError(`"${caseName(expanded.empty[0] as string)}" names no file`);
       truncated = expanded.truncated;
@@ -130,7 +136,9 @@ export const validateCommand: Command = {
       });
     }
 
-    const result = await validateMany(records, { parameters: values['no-parameters'] !== true, maxCases });
+    const progress = progressReporter({ stream: io.stderr, env: process.env });
+    const onCase = (c: CaseResult) => progress.onCase(c.valid);
+    const result = await validateMany(records, { parameters: values['no-parameters'] !== true, maxCases, onCase }).finally(() => progress.end());
     const report: Report = { ...result, truncated: result.truncated || truncated, title: 'gateway-contract validate' };
     writeReport(report, format, values.output, io);
     if (report.truncated) throw usageError(`stopped after ${maxCases} payloads: the input holds more (see --max-cases)`);
