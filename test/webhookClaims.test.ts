@@ -15,7 +15,7 @@ import {
   type TokenStatusHandler,
   type WebhookReceiverOptions,
 } from '../src/index.js';
-import { generateSignatureSync } from '../src/signing/checksumNode.js';
+import { generateSignatureSync, generateSignatureWithSaltSync } from '../src/signing/checksumNode.js';
 import { leaseFor } from '../src/webhook/receive.js';
 import { fcParameters } from './helpers/arbitraries.js';
 
@@ -163,6 +163,33 @@ describe('a claim in progress is not a replay', () => {
         expect(ran).toEqual(['b']);
       }
     }
+  });
+});
+
+describe('a notification refused by every instance on its first delivery', () => {
+  it('is one whose body and salt equal those of a handled one: the same signature, a replay under a new requestId (D-35), whatever the store', async () => {
+    // The service signs the body alone with a four-character salt (16.7 million): two notifications of
+    // byte-identical bodies carry the same signature once in 16.7 million deliveries. A run of 1 000
+    // notifications of one body, delivered again and again, meets that often enough to see.
+    const shared = sharedStore();
+    const fleet = [0, 1, 2, 3].map(() => instance(shared, () => undefined));
+    const withSalt = (requestId: string, body: string, salt: string) => {
+      const head = {
+        version: 'v1',
+        requestTimestamp: String(NOW),
+        requestId,
+        signature: generateSignatureWithSaltSync(body, KEY, salt),
+        signatureType: 'CHECKSUM',
+      };
+      return `{"head":${JSON.stringify(head)},"body":${body}}`;
+    };
+    expect(await (fleet[0] as (text: string) => Promise<string>)(withSalt('SAME-BODY-1', BODY, 'a1B2'))).toBe('00');
+    const next = withSalt('SAME-BODY-2', BODY, 'a1B2');
+    expect(await Promise.all(fleet.map((deliver) => deliver(next)))).toEqual(['406', '406', '406', '406']);
+    // A body of its own (another token) under the same salt is another signature: handled.
+    const body = JSON.parse(BODY);
+    body.tokenInfo.tokenIndexNumber = 'TIN7Q2ZB0K4XK2';
+    expect(await (fleet[1] as (text: string) => Promise<string>)(withSalt('OTHER-BODY-1', JSON.stringify(body), 'a1B2'))).toBe('00');
   });
 });
 
