@@ -4,6 +4,7 @@
 // fails while the store is down, or that outruns its time limit, leaves a claim that lapses with its
 // lease, and the next delivery is handled. A property over generated runs: none lost, none handled twice.
 // The same on real servers, with processes: test/webhookFleet.process.test.ts.
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -17,6 +18,7 @@ import {
 } from '../src/index.js';
 import { generateSignatureSync, generateSignatureWithSaltSync } from '../src/signing/checksumNode.js';
 import { leaseFor } from '../src/webhook/receive.js';
+import { STORE_CHANNEL } from '../src/webhook/tracing.js';
 import { fcParameters } from './helpers/arbitraries.js';
 
 const doc = JSON.parse(readFileSync(new URL('../generated/openapi.json', import.meta.url), 'utf8'));
@@ -130,6 +132,25 @@ describe('a claim in progress is not a replay', () => {
     await new Promise((resolve) => setTimeout(resolve, 150)); // the retry, 50 ms then 100 ms
     expect(await b(notification())).toBe('406');
     expect(runs).toBe(1);
+  });
+
+  it('a completion after the lease lapsed is refused by the store and reported (leaseLost): the reply is still 00', async () => {
+    const shared = sharedStore();
+    const events: unknown[] = [];
+    const listener = (event: unknown) => void events.push(event);
+    subscribe(STORE_CHANNEL, listener);
+    try {
+      const a = instance(shared, () => {
+        shared.clock.t += LEASE_MS; // the handler outlives its lease on the store's clock
+      });
+      expect(await a(notification())).toBe('00');
+      expect(events).toEqual([
+        { operation: 'complete', outcome: 'leaseLost' },
+        { operation: 'complete', outcome: 'leaseLost' },
+      ]);
+    } finally {
+      unsubscribe(STORE_CHANNEL, listener);
+    }
   });
 
   it('a handler past its time limit: 500 and its signal aborted; its claim stays in progress until it ends, then handled or released', async () => {
