@@ -218,6 +218,14 @@ describe.skipIf(redis.skip)(redis.title, () => {
     expect(JSON.stringify([keys, values])).not.toContain(signature.slice(0, 20));
   });
 
+  it('reads a key of the earlier version (its value a bare owner, a kept claim) as handled', async () => {
+    const store = createRedisReplayStore({ client: nodeRedis, prefix: `${prefix}earlier:` });
+    await nodeRedis.set(`${prefix}earlier:kept`, 'a'.repeat(32), { PX: 60_000 });
+    expect(await store.claim('kept', 60_000, 'b')).toBe('handled');
+    await store.release('kept', 'a'.repeat(32));
+    expect(await store.claim('kept', 60_000, 'b')).toBe('handled');
+  });
+
   it('refuses a client it cannot use, and a prefix too long', () => {
     expect(() => createRedisReplayStore({ client: {} as never })).toThrow(/needs a connected client/);
     expect(() => createRedisReplayStore({ client: nodeRedis, prefix: 'p'.repeat(200) })).toThrow(/prefix/);

@@ -24,11 +24,14 @@ export interface RedisReplayStoreOptions {
   prefix?: string | undefined;
 }
 
-/** KEYS[1] absent: set in progress for ARGV[1] (owner) and ARGV[2] (lease, ms). Answers the outcome. */
+/**
+ * KEYS[1] absent: set in progress for ARGV[1] (owner) and ARGV[2] (lease, ms). Answers the outcome. A
+ * value without `p:` is handled: `h:<owner>`, or a bare owner, a kept claim of the earlier version.
+ */
 const CLAIM_SCRIPT = `local held = redis.call('GET', KEYS[1])
 if not held then redis.call('SET', KEYS[1], 'p:' .. ARGV[1], 'PX', ARGV[2]) return 'claimed' end
-if string.sub(held, 1, 2) == 'h:' then return 'handled' end
-return 'in-progress'`;
+if string.sub(held, 1, 2) == 'p:' then return 'in-progress' end
+return 'handled'`;
 
 /** KEYS[1] in progress for ARGV[1]: handled for ARGV[2] ms (1). Already handled by ARGV[1]: 1. Otherwise 0. */
 const COMPLETE_SCRIPT = `local held = redis.call('GET', KEYS[1])
