@@ -248,11 +248,17 @@ describe('the webhook helpers', () => {
     createWebhookReceiver({ verifier: createChecksumVerifier('k3yK3yk3yK3yk3yK'), replayWindowMs: 60_000, expectedMid: ['M1', 'M2'] });
     // @ts-expect-error the verifier is required
     createWebhookReceiver({ replayWindowMs: 60_000 });
-    createWebhookReceiver({ verifier: createChecksumVerifier('k3yK3yk3yK3yk3yK'), store: { claim: async () => true, release: () => undefined } });
+    createWebhookReceiver({
+      verifier: createChecksumVerifier('k3yK3yk3yK3yk3yK'),
+      store: { claim: async () => 'claimed' as const, complete: async () => true, release: () => undefined },
+    });
     // @ts-expect-error the `seen: { has, add }` store is removed (a replay store claims atomically)
     createWebhookReceiver({ verifier: createChecksumVerifier('k3yK3yk3yK3yk3yK'), seen: { has: () => false, add: (_id: string, _at: number) => undefined } });
-    // @ts-expect-error a replay store's claim takes a key, a ttl and an owner
-    createWebhookReceiver({ verifier: createChecksumVerifier('k3yK3yk3yK3yk3yK'), store: { claim: (_key: number) => true, release: () => undefined } });
+    const wrongKey = { claim: (_key: number) => 'claimed' as const, complete: () => true, release: () => undefined };
+    // @ts-expect-error a replay store's claim takes a key, a lease and an owner
+    createWebhookReceiver({ verifier: createChecksumVerifier('k3yK3yk3yK3yk3yK'), store: wrongKey });
+    // @ts-expect-error a store of the earlier shape: its claim answers a boolean, and it has no complete
+    createWebhookReceiver({ verifier: createChecksumVerifier('k3yK3yk3yK3yk3yK'), store: { claim: async () => true, release: () => undefined } });
   });
 
   it("types the sender: the body is the contract's, the result carries the reply verdict", async () => {

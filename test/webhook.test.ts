@@ -8,6 +8,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  type ClaimOutcome,
   createChecksumVerifier,
   createMemoryReplayStore,
   createWebhookReceiver,
@@ -393,7 +394,11 @@ describe('receive(): clock and replay', () => {
 
   it("claims the SHA-256 digests of the signature's bytes and of the requestId (a shared store keeps its keys across versions)", async () => {
     const keys: string[] = [];
-    const recording = () => ({ claim: (key: string) => keys.push(key) > 0, release: () => undefined });
+    const recording = () => ({
+      claim: (key: string) => (keys.push(key) > 0 ? ('claimed' as const) : 'handled'),
+      complete: () => true,
+      release: () => undefined,
+    });
     const r = receiver({ store: recording() });
     const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
     const first = notification({ head: { requestId: 'NTF-ÉTÉ-1' } });
@@ -406,13 +411,18 @@ describe('receive(): clock and replay', () => {
     expect(keys[2]).toBe(`signature:${sha256('not base64: é')}`);
   });
 
-  it('claims a notification by keys of a fixed size, whatever its requestId, for the replay window, each claim with one random owner', async () => {
+  it('claims a notification by keys of a fixed size, whatever its requestId, for a lease of the handler’s time limit and three store calls, each claim with one random owner', async () => {
     const calls: [string, number, string][] = [];
-    const r = receiver({ store: { claim: (...args: [string, number, string]) => calls.push(args) > 0, release: () => undefined }, replayWindowMs: 5_000 });
+    const r = receiver({
+      store: { claim: (...args: [string, number, string]) => (calls.push(args) > 0 ? 'claimed' : 'handled'), complete: () => true, release: () => undefined },
+      replayWindowMs: 5_000,
+      handlerTimeoutMs: 3_000,
+      storeTimeoutMs: 100,
+    });
     const { text, signature } = notification({ head: { requestId: `N${'9'.repeat(900_000)}` } });
     expect((await r.receive(text)).accepted).toBe(true);
     expect(calls.map(([key]) => key.length)).toEqual([74, 74]);
-    expect(calls.map(([, ttl]) => ttl)).toEqual([5_000, 5_000]);
+    expect(calls.map(([, lease]) => lease)).toEqual([3_300, 3_300]);
     expect(calls[0]?.[2]).toMatch(/^[0-9a-f]{32}$/);
     expect(calls[1]?.[2]).toBe(calls[0]?.[2]);
     expect(JSON.stringify(calls)).not.toContain(signature);
@@ -437,12 +447,12 @@ describe('receive(): clock and replay', () => {
 
     // The memory store alone.
     const small = createMemoryReplayStore({ now: () => clock.t, maxEntries: 2 });
-    expect(small.claim('a', 10, 'o1')).toBe(true);
-    expect(small.claim('b', 20, 'o1')).toBe(true);
+    expect(small.claim('a', 10, 'o1')).toBe('claimed');
+    expect(small.claim('b', 20, 'o1')).toBe('claimed');
     expect(() => small.claim('c', 30, 'o1')).toThrow(ReplayStoreFullError);
-    expect(small.claim('a', 10, 'o2')).toBe(false);
+    expect(small.claim('a', 10, 'o2')).toBe('in-progress');
     clock.t += 15;
-    expect(small.claim('c', 30, 'o1')).toBe(true);
+    expect(small.claim('c', 30, 'o1')).toBe('claimed');
     expect(() => small.claim('x', 0, 'o1')).toThrow(TypeError);
 
     // The adapters: the handler runs only for what the receiver can claim.
@@ -479,6 +489,7 @@ describe('receive(): clock and replay', () => {
     const { text } = notification();
     const verdicts = await Promise.all([r.receive(text), r.receive(text), r.receive(text)]);
     expect(verdicts.filter((v) => v.accepted)).toHaveLength(1);
+    // receive() completes at once: on this synchronous store, before the other copies claim.
     for (const v of verdicts.filter((x) => !x.accepted)) expectRejected(v, '406');
     expect(store.size).toBe(2);
     // Same requestId, new signature: the signature's key, claimed first, is released when the requestId's is lost.
@@ -495,14 +506,16 @@ describe('receive(): clock and replay', () => {
     }
     expect(store.size).toBe(100); // a requestId and a signature digest each
     clock.t += 1_001;
-    expect(store.claim('anything', 1_000, 'o')).toBe(true);
+    expect(store.claim('anything', 1_000, 'o')).toBe('claimed');
     expect(store.size).toBe(1);
   });
 
-  it('refuses the removed `seen: { has, add }` store, and a store without claim and release, with a clear error', () => {
+  it('refuses the removed `seen: { has, add }` store, and a store without claim, complete and release, with a clear error', () => {
     const seen = { has: () => false, add: () => undefined };
     expect(() => receiver({ seen } as never)).toThrow(/`seen: \{ has, add \}` option is removed.*Pass `store`/);
-    expect(() => receiver({ store: seen } as never)).toThrow(/claim\(key, ttlMs, owner\) and release\(key, owner\)/);
+    expect(() => receiver({ store: seen } as never)).toThrow(/claim\(key, leaseMs, owner\).*complete\(key, owner, windowMs\) and release\(key, owner\)/);
+    // A store of the earlier shape (claim answering true or false, and release) is told what it lacks.
+    expect(() => receiver({ store: { claim: () => true, release: () => undefined } } as never)).toThrow(/earlier shape.*lacks complete/);
   });
 });
 
@@ -512,27 +525,29 @@ describe('a replay store that fails', () => {
     const memory = createMemoryReplayStore();
     const state = {
       claim: 'ok' as 'ok' | 'throw' | 'reject' | 'hang' | 'late' | 'maybe' | 'maybeTogether' | 'answer',
+      complete: 'ok' as 'ok' | 'reject',
       /** For maybeTogether: claims wait here until two have arrived. */
       arrived: 0,
       together: undefined as (() => void) | undefined,
       release: 'ok' as 'ok' | 'reject' | 'onceReject',
-      late: [] as Promise<boolean>[],
+      late: [] as Promise<ClaimOutcome>[],
       releases: [] as string[],
     };
     const store = {
-      claim(key: string, ttlMs: number, owner: string): boolean | Promise<boolean> {
+      claim(key: string, ttlMs: number, owner: string): ClaimOutcome | Promise<ClaimOutcome> {
         switch (state.claim) {
           case 'throw':
             throw new Error('connection refused 10.0.0.1 secret-password');
           case 'reject':
             return Promise.reject(new Error('down'));
           case 'hang':
-            return new Promise<boolean>(() => undefined);
+            return new Promise<ClaimOutcome>(() => undefined);
           case 'answer':
-            return 'OK' as unknown as boolean;
+            // What a store of the earlier shape answers.
+            return true as unknown as ClaimOutcome;
           case 'late': {
             // Carried out after the receiver stopped waiting.
-            const p = new Promise<boolean>((resolve) => setTimeout(() => resolve(memory.claim(key, ttlMs, owner)), 120));
+            const p = new Promise<ClaimOutcome>((resolve) => setTimeout(() => resolve(memory.claim(key, ttlMs, owner)), 120));
             state.late.push(p);
             return p;
           }
@@ -556,6 +571,10 @@ describe('a replay store that fails', () => {
           default:
             return memory.claim(key, ttlMs, owner);
         }
+      },
+      complete(key: string, owner: string, windowMs: number): boolean | Promise<boolean> {
+        if (state.complete === 'reject') return Promise.reject(new Error('down'));
+        return memory.complete(key, owner, windowMs);
       },
       release(key: string, owner: string): Promise<void> | undefined {
         state.releases.push(key);
@@ -600,7 +619,13 @@ describe('a replay store that fails', () => {
   it('takes a store whose answers are thenables of its own', async () => {
     const memory = createMemoryReplayStore();
     const thenable = <T>(value: T) => ({ then: (resolve: (v: T) => void) => resolve(value) }) as unknown as Promise<T>;
-    const r = receiver({ store: { claim: (k, t, o) => thenable(memory.claim(k, t, o)), release: (k, o) => thenable(memory.release(k, o)) } });
+    const r = receiver({
+      store: {
+        claim: (k, t, o) => thenable(memory.claim(k, t, o)),
+        complete: (k, o, w) => thenable(memory.complete(k, o, w)),
+        release: (k, o) => thenable(memory.release(k, o)),
+      },
+    });
     const { text } = notification();
     expect((await r.receive(text)).accepted).toBe(true);
     expectRejected(await r.receive(text), '406');

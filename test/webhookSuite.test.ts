@@ -27,7 +27,11 @@ beforeAll(async () => {
   alwaysAccepts = await startServer((_req, res) => json(res, replyFor('00', Date.now())));
   // Checks like the package's receiver, but remembers request ids only: a replay with a new requestId gets through.
   const seenIds = new Set<string>();
-  const receiver = createWebhookReceiver({ verifier: createChecksumVerifier(KEY), expectedMid: MID, store: { claim: () => true, release: () => undefined } });
+  const receiver = createWebhookReceiver({
+    verifier: createChecksumVerifier(KEY),
+    expectedMid: MID,
+    store: { claim: () => 'claimed', complete: () => true, release: () => undefined },
+  });
   requestIdsOnly = await startServer(async (req, res) => {
     const verdict = await receiver.receive(req.text);
     if (!verdict.accepted) return json(res, verdict.reply);

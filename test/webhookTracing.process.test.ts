@@ -77,7 +77,8 @@ describe('receiver events', () => {
       verifier: createChecksumVerifier(KEY),
       storeTimeoutMs: 20,
       store: {
-        claim: (key) => (key.startsWith('signature:') ? Promise.reject(new TypeError(`refused ${PLANTED.requestId} at 10.1.2.3`)) : true),
+        claim: (key) => (key.startsWith('signature:') ? Promise.reject(new TypeError(`refused ${PLANTED.requestId} at 10.1.2.3`)) : 'claimed'),
+        complete: () => true,
         release: () => undefined,
       },
     });
@@ -85,7 +86,7 @@ describe('receiver events', () => {
     const hanging = createWebhookReceiver({
       verifier: createChecksumVerifier(KEY),
       storeTimeoutMs: 20,
-      store: { claim: () => new Promise(() => undefined), release: () => undefined },
+      store: { claim: () => new Promise(() => undefined), complete: () => true, release: () => undefined },
     });
     await hanging.receive(notification().text);
     expect(stores).toEqual([
@@ -113,7 +114,7 @@ describe('receiver events', () => {
       const receiver = createWebhookReceiver({
         verifier: createChecksumVerifier(KEY),
         storeTimeoutMs: 20,
-        store: { claim: () => Promise.reject(new Error('down')), release: () => undefined },
+        store: { claim: () => Promise.reject(new Error('down')), complete: () => true, release: () => undefined },
       });
       await receiver.receive(notification().text);
       await post(

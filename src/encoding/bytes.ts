@@ -87,9 +87,9 @@ const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'
 
 /** Lower-case hex of bytes. */
 export function toHex(bytes: Uint8Array): string {
-  let out = '';
-  for (let i = 0; i < bytes.length; i++) out += HEX[bytes[i] as number];
-  return out;
+  // One join, not a chain of `+`: the text is one flat string, not a rope of a node per byte that a
+  // caller keeping it (the replay store's owners) would keep too.
+  return Array.from(bytes, (byte) => HEX[byte] as string).join('');
 }
 
 /** One array of the chunks' bytes, in order. */

@@ -10,8 +10,11 @@ import type { RequestOf, ResponseOf } from '../types.js';
 import type { ValidationIssue } from '../validation/validate.js';
 import type { ReplyCode } from './reply.js';
 
-/** Called with each accepted notification. */
-export type TokenStatusHandler = (event: RequestOf<'notifyTokenStatus'>) => void | Promise<void>;
+/**
+ * Called with each accepted notification. `signal` aborts when the handler outruns the receiver's
+ * `handlerTimeoutMs`: stop there, since the notification's claim lapses soon after (D-105).
+ */
+export type TokenStatusHandler = (event: RequestOf<'notifyTokenStatus'>, context: { signal: AbortSignal }) => void | Promise<void>;
 
 export interface WebhookRejected {
   accepted: false;

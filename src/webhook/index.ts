@@ -1,6 +1,7 @@
 // `gateway-contract/webhook`: the merchant's receiver of the token status notification, with its
 // replay memory. Web-standard (receive() and fetchHandler); nodeHandler serves node:http.
 export type {
+  ClaimOutcome,
   ReplayStore,
   TokenStatusEvent,
   TokenStatusHandler,

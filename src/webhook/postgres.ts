@@ -1,14 +1,16 @@
 // `gateway-contract/webhook/postgres`: the receiver's replay store on PostgreSQL, shared by every
-// instance (docs/decisions.md, D-96). A claim is one statement: insert the key, or take over its row when
-// that row has expired (`ON CONFLICT (key) DO UPDATE ... WHERE expires_at <= clock_timestamp()`),
-// atomic under concurrent claims; a release deletes the row only when the owner still holds it.
-// Expired rows are deleted in bounded batches. Takes the merchant's connected `pg` Pool or Client,
-// typed by the one method it calls: `pg` is not needed to compile or load this entry.
-import { checkClaim, checkKey, type ReplayStore } from './replayStore.js';
+// instance (docs/decisions.md, D-96, D-106). One row per key: its owner, its state (`in-progress` or
+// `handled`) and when it lapses. A claim is one statement: insert the key in progress, or take over
+// its row when that row has lapsed (`ON CONFLICT (key) DO UPDATE ... WHERE expires_at <= clock_timestamp()`),
+// atomic under concurrent claims; when it took nothing, the state of the row that holds the key is
+// read. A completion and a release act only on the owner's row in progress. Lapsed rows are deleted
+// in bounded batches. Takes the merchant's connected `pg` Pool or Client, typed by the one method it
+// calls: `pg` is not needed to compile or load this entry.
+import { type ClaimOutcome, checkClaim, checkComplete, checkKey, type ReplayStore } from './replayStore.js';
 
 /** A `pg` Pool or Client (or anything with its `query(text, values)`), connected. */
 export interface PgQueryableLike {
-  query(text: string, values?: unknown[]): Promise<{ rowCount: number | null }>;
+  query(text: string, values?: unknown[]): Promise<{ rowCount: number | null; rows: unknown[] }>;
 }
 
 export interface PostgresReplayStoreOptions {
@@ -42,15 +44,39 @@ export function createPostgresReplayStore(options: PostgresReplayStoreOptions): 
   if (!Number.isSafeInteger(cleanUpLimit) || cleanUpLimit < 1 || cleanUpLimit > 100_000)
     throw new TypeError('cleanUpLimit must be a whole number from 1 to 100 000.');
   const index = `${table.replace('.', '_')}_expires_at`.slice(0, 63);
-  const schemaSql = `CREATE TABLE IF NOT EXISTS ${table} (key text PRIMARY KEY, owner text NOT NULL, expires_at timestamptz NOT NULL);
+  // The ALTER adds the state to a table of an earlier version: its rows were kept claims, handled.
+  const schemaSql = `CREATE TABLE IF NOT EXISTS ${table} (key text PRIMARY KEY, owner text NOT NULL, state text NOT NULL, expires_at timestamptz NOT NULL);
+ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS state text NOT NULL DEFAULT 'handled';
 CREATE INDEX IF NOT EXISTS ${index} ON ${table} (expires_at);`;
-  const CLAIM = `INSERT INTO ${table} AS held (key, owner, expires_at) VALUES ($1, $2, clock_timestamp() + $3::bigint * interval '1 millisecond')
-ON CONFLICT (key) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at WHERE held.expires_at <= clock_timestamp()`;
-  const RELEASE = `DELETE FROM ${table} WHERE key = $1 AND owner = $2`;
+  const CLAIM = `INSERT INTO ${table} AS held (key, owner, state, expires_at) VALUES ($1, $2, 'in-progress', clock_timestamp() + $3::bigint * interval '1 millisecond')
+ON CONFLICT (key) DO UPDATE SET owner = excluded.owner, state = excluded.state, expires_at = excluded.expires_at WHERE held.expires_at <= clock_timestamp()`;
+  const HELD_STATE = `SELECT state FROM ${table} WHERE key = $1 AND expires_at > clock_timestamp()`;
+  // Handled by this owner already: the row is left as it is (a retry after a lost answer).
+  const COMPLETE = `UPDATE ${table} SET state = 'handled',
+expires_at = CASE WHEN state = 'handled' THEN expires_at ELSE clock_timestamp() + $3::bigint * interval '1 millisecond' END
+WHERE key = $1 AND owner = $2 AND expires_at > clock_timestamp()`;
+  const RELEASE = `DELETE FROM ${table} WHERE key = $1 AND owner = $2 AND state = 'in-progress'`;
   const CLEAN_UP = `DELETE FROM ${table} WHERE key IN (SELECT key FROM ${table} WHERE expires_at <= clock_timestamp() LIMIT $1 FOR UPDATE SKIP LOCKED)`;
 
   let claims = 0;
   let cleaning = false;
+  /**
+   * Inserts or takes over the key, or reads the state of the row that holds it. A row that lapses or
+   * is released between the two statements is claimed again (at most three tries).
+   */
+  async function claimOnce(key: string, leaseMs: number, owner: string): Promise<ClaimOutcome> {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const { rowCount } = await client.query(CLAIM, [key, owner, leaseMs]);
+      if (rowCount === 1) return 'claimed';
+      if (rowCount !== 0) break;
+      const { rows } = await client.query(HELD_STATE, [key]);
+      const state = (rows[0] as { state?: unknown } | undefined)?.state;
+      if (state === 'handled' || state === 'in-progress') return state;
+      if (rows.length > 0) break;
+    }
+    throw new Error('PostgreSQL answered the claim with an unexpected row count or state.');
+  }
+
   async function cleanUp(limit = cleanUpLimit): Promise<number> {
     if (!Number.isSafeInteger(limit) || limit < 1 || limit > 100_000) throw new TypeError('limit must be a whole number from 1 to 100 000.');
     return (await client.query(CLEAN_UP, [limit])).rowCount ?? 0;
@@ -62,9 +88,9 @@ ON CONFLICT (key) DO UPDATE SET owner = excluded.owner, expires_at = excluded.ex
       for (const statement of schemaSql.split(';\n')) await client.query(statement);
     },
     cleanUp,
-    async claim(key, ttlMs, owner) {
-      checkClaim(key, ttlMs, owner);
-      const { rowCount } = await client.query(CLAIM, [key, owner, ttlMs]);
+    async claim(key, leaseMs, owner) {
+      checkClaim(key, leaseMs, owner);
+      const outcome = await claimOnce(key, leaseMs, owner);
       if (cleanUpEvery > 0 && ++claims >= cleanUpEvery && !cleaning) {
         claims = 0;
         cleaning = true;
@@ -75,9 +101,13 @@ ON CONFLICT (key) DO UPDATE SET owner = excluded.owner, expires_at = excluded.ex
             cleaning = false;
           });
       }
-      if (rowCount === 1) return true;
-      if (rowCount === 0) return false;
-      throw new Error('PostgreSQL answered the claim with an unexpected row count.');
+      return outcome;
+    },
+    async complete(key, owner, windowMs) {
+      checkComplete(key, owner, windowMs);
+      const { rowCount } = await client.query(COMPLETE, [key, owner, windowMs]);
+      if (rowCount === 1 || rowCount === 0) return rowCount === 1;
+      throw new Error('PostgreSQL answered the completion with an unexpected row count.');
     },
     async release(key, owner) {
       checkKey(key, owner);

@@ -8,13 +8,16 @@
 //      then the envelope is built (JSON.parse), once it is known to be the service's
 //   4. the contract (its validation), the expected mid                         -> 410, 400, 406, 405, 1004, 407
 //   5. the clock (requestTimestamp within maxClockSkewMs)                  -> 400
-//   6. replay: the notification's signature and requestId claimed in the
-//      replay store for replayWindowMs (D-93); one already held             -> 406
+//   6. replay: the notification's signature and requestId claimed in progress in
+//      the replay store (claims.ts; D-93, D-105); one handled                  -> 406
+//      one in progress under another delivery (its lease not lapsed)        -> 500
 //      a store that fails, does not answer within storeTimeoutMs, or is full -> 500
+//   then the handler, within handlerTimeoutMs: it succeeds, the claims are completed
+//   (handled for replayWindowMs) -> 00; it fails or outruns its time -> 500
 // Nothing about the payload is judged before its signature is known to be good, except what is
 // needed to check the signature at all.
 
-import { type Bytes, fromBase64, toHex, utf8Bytes, utf8Length, webCrypto } from '../encoding/bytes.js';
+import { utf8Length } from '../encoding/bytes.js';
 import type { NodeRequest, NodeResponse } from '../http/nodeTypes.js';
 import { memberText, skipSpace } from '../json/member.js';
 import { checkJson } from '../json/scan.js';
@@ -24,20 +27,28 @@ import { validateRequest } from '../validation/operations/notifyTokenStatus.js';
 import type { ValidationIssue } from '../validation/operationValidation.js';
 import { resultCodeFor } from '../validation/resultCodeRules.js';
 import { fetchHandler, nodeHandler, type ReceiverCore, type TokenStatusHandler, type WebhookRejected } from './adapters.js';
-import { createMemoryReplayStore, DEFAULT_MAX_ENTRIES, type ReplayStore, ReplayStoreFullError } from './replayStore.js';
+import { type ClaimVerdict, createClaimLedger, newOwner, replayKeys } from './claims.js';
+import { type ClaimOutcome, createMemoryReplayStore, DEFAULT_MAX_ENTRIES, type ReplayStore } from './replayStore.js';
 import { type ReplyCode, replyFor } from './reply.js';
-import { storeChannel, verdictChannel, type WebhookStoreEvent, type WebhookVerdictEvent } from './tracing.js';
+import { verdictChannel, type WebhookVerdictEvent } from './tracing.js';
 
-export { createMemoryReplayStore, type ReplayStore };
+export { type ClaimOutcome, createMemoryReplayStore, type ReplayStore };
 
-/** Defaults: see docs/decisions.md, D-35 and D-94. */
+/** Defaults: see docs/decisions.md, D-35, D-94 and D-105. */
 export const WEBHOOK_DEFAULTS = Object.freeze({
   replayWindowMs: 24 * 60 * 60 * 1000,
   maxClockSkewMs: 5 * 60 * 1000,
   maxBytes: 1024 * 1024,
   maxRemembered: DEFAULT_MAX_ENTRIES,
   storeTimeoutMs: 2_000,
+  handlerTimeoutMs: 10_000,
 });
+
+/**
+ * How long a claim stays in progress when its delivery neither completes nor releases it: the
+ * handler's time limit plus the store calls around it (two claims before it, one completion after).
+ */
+export const leaseFor = (handlerTimeoutMs: number, storeTimeoutMs: number): number => Math.ceil(handlerTimeoutMs + 3 * storeTimeoutMs);
 
 /** A token status notification as the service sent it: `{ head, body: { mid, tokenInfo } }`. */
 export type TokenStatusEvent = RequestOf<'notifyTokenStatus'>;
@@ -70,8 +81,14 @@ export interface WebhookReceiverOptions {
   /** How long a call of the store is waited for (default 2 s); then the notification is answered 500. */
   storeTimeoutMs?: number | undefined;
   /**
+   * The handler's time limit (default 10 s): past it the notification is answered 500, the handler's
+   * `signal` aborts, and its claim lapses `3 × storeTimeoutMs` later, after which another delivery may
+   * run the handler (D-105). A handler that ends late still completes or releases its claim.
+   */
+  handlerTimeoutMs?: number | undefined;
+  /**
    * @deprecated Removed: a `{ has, add }` store lets two instances both accept one notification.
-   * Pass `store` (claim and release); creating a receiver with `seen` throws a TypeError.
+   * Pass `store` (claim, complete and release); creating a receiver with `seen` throws a TypeError.
    */
   seen?: undefined;
   /** The merchant id(s) this receiver serves; another `body.mid` is answered 407. */
@@ -166,27 +183,6 @@ function envelopeForSignature(text: string): { envelope: unknown; bodyText?: str
 /** head.requestTimestamp (10 digits: seconds, 13: milliseconds; DECISIONS.md, D-05) in milliseconds. */
 const epochMs = (text: string) => (text.length <= 10 ? Number(text) * 1000 : Number(text));
 
-/**
- * The keys a notification is claimed by, in the order they are claimed. The head is not signed, so
- * a replay may carry a new requestId: the signature (kept as a digest, never itself) catches that.
- * The signature's key comes first: when a claim's outcome is unknown (D-94) and its release fails
- * too, a held signature key blocks nothing the service sends again (each delivery is signed anew).
- */
-async function replayKeys(head: { requestId: string; signature: string }): Promise<string[]> {
-  const digest = async (data: Bytes) => toHex(new Uint8Array(await webCrypto().subtle.digest('SHA-256', data)));
-  // A Base64 signature is remembered by the bytes it stands for: the unused bits of its last
-  // character let other spellings carry the same bytes (a verifier may accept them). Every key has
-  // the same small size, whatever the requestId.
-  const signature = (BASE64.test(head.signature) && fromBase64(head.signature)) || utf8Bytes(head.signature);
-  return [`signature:${await digest(signature)}`, `requestId:${await digest(utf8Bytes(head.requestId))}`];
-}
-
-/** A random owner for one notification's claims (128 bits, hex). */
-function newOwner(): string {
-  return toHex(webCrypto().getRandomValues(new Uint8Array(16)));
-}
-
-const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 /** A notification nests four levels deep; deeper text is refused before it is parsed. */
 const MAX_DEPTH = 32;
 
@@ -211,11 +207,37 @@ const STORE_FAILED = issue(
 const REPLAY = issue(
   '/head/requestId',
   'replay',
-  'This notification (same requestId or same signature) was already accepted within the replay window; it is not processed twice.',
+  'This notification (same requestId or same signature) was already handled within the replay window; it is not processed twice.',
   '406',
 );
+const IN_PROGRESS = issue(
+  '/head/requestId',
+  'inProgress',
+  'The notification was not processed: another delivery of it is being handled, or one that failed has not yet let it go (its lease). The service delivers it again later.',
+  '500',
+);
+const HANDLER_FAILED = issue(
+  '',
+  'onEvent',
+  'The notification is authentic and valid, but its handler failed. It was released, so a new delivery is accepted.',
+  '500',
+);
+const HANDLER_TIMEOUT = issue(
+  '',
+  'handlerTimeout',
+  'The notification is authentic and valid, but its handler did not finish within handlerTimeoutMs. The service delivers it again: it is accepted if the handler fails, refused as handled if it succeeds.',
+  '500',
+);
 
-/** An accepted notification on its way through the adapters: its keys are claimed by `owner`. */
+/** The reply to a claim that did not win. */
+const CLAIM_REFUSALS: Record<Exclude<ClaimVerdict, 'won'>, ValidationIssue & { resultCode: ReplyCode }> = {
+  handled: REPLAY,
+  'in-progress': IN_PROGRESS,
+  failed: STORE_FAILED,
+  full: MEMORY_FULL,
+};
+
+/** An accepted notification on its way through the adapters: its keys are claimed in progress by `owner`. */
 interface Pending {
   accepted: true;
   event: TokenStatusEvent;
@@ -224,17 +246,32 @@ interface Pending {
   owner: string;
 }
 
-/** A call of the store, bounded: its value, or why there is none. */
-type StoreOutcome<T> = { ok: true; value: T } | { ok: false; outcome: 'failed' | 'timeout' | 'full'; error?: unknown };
+/** How a handler ended: `late` settles when a handler that outran its time limit ends (true: it succeeded). */
+type HandlerEnd = { ended: 'succeeded' } | { ended: 'failed' } | { ended: 'timeout'; late: Promise<boolean> };
 
-/** An owed release is tried at once, then after 50 ms, each wait doubling up to 1 s: for about 2 minutes in all. */
-const RELEASE_RETRIES = 125;
-const releaseDelay = (attempt: number) => (attempt === 0 ? 0 : Math.min(1_000, 25 * 2 ** attempt));
-/** Releases waiting for a retry, at most (each holds a key and an owner, about 200 bytes). */
-const MAX_PENDING_RELEASES = 10_000;
-
-function publishStore(event: WebhookStoreEvent): void {
-  if (storeChannel?.hasSubscribers) storeChannel.publish(event);
+/** Runs the handler with its time limit: past it, its signal aborts and the wait ends. */
+async function runHandler(onEvent: TokenStatusHandler, event: TokenStatusEvent, timeoutMs: number): Promise<HandlerEnd> {
+  const controller = new AbortController();
+  let run: Promise<boolean>;
+  try {
+    run = Promise.resolve(onEvent(event, { signal: controller.signal })).then(
+      () => true,
+      () => false,
+    );
+  } catch {
+    return { ended: 'failed' };
+  }
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timedOut = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), timeoutMs);
+  });
+  const first = await Promise.race([run, timedOut]);
+  clearTimeout(timer);
+  if (first === 'timeout') {
+    controller.abort(new Error('The handler outran handlerTimeoutMs.'));
+    return { ended: 'timeout', late: run };
+  }
+  return { ended: first ? 'succeeded' : 'failed' };
 }
 
 /** Receives the service's token status notification: signature, contract, clock and replay checks. */
@@ -254,153 +291,17 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
   const maxClockSkewMs = positive(options.maxClockSkewMs, WEBHOOK_DEFAULTS.maxClockSkewMs, 'maxClockSkewMs');
   const maxBytes = positive(options.maxBytes, WEBHOOK_DEFAULTS.maxBytes, 'maxBytes');
   const storeTimeoutMs = positive(options.storeTimeoutMs, WEBHOOK_DEFAULTS.storeTimeoutMs, 'storeTimeoutMs');
+  const handlerTimeoutMs = positive(options.handlerTimeoutMs, WEBHOOK_DEFAULTS.handlerTimeoutMs, 'handlerTimeoutMs');
   const mids = options.expectedMid === undefined ? undefined : ([] as string[]).concat(options.expectedMid);
   const store = options.store ?? createMemoryReplayStore({ now, maxEntries: options.maxRemembered ?? WEBHOOK_DEFAULTS.maxRemembered });
-  if (typeof store?.claim !== 'function' || typeof store.release !== 'function') {
-    throw new TypeError('store must have claim(key, ttlMs, owner) and release(key, owner) (docs/webhook-stores.md).');
+  if (typeof store?.claim !== 'function' || typeof store.complete !== 'function' || typeof store.release !== 'function') {
+    throw new TypeError(
+      "store must have claim(key, leaseMs, owner), answering 'claimed', 'in-progress' or 'handled', complete(key, owner, windowMs) and release(key, owner): a store of the earlier shape (claim answering true or false, and release) lacks complete and the claim's states (docs/webhook-stores.md).",
+    );
   }
-  /**
-   * Keys this receiver owes a release: the store failed while they were released or claimed. Key ->
-   * the owner, and when the call whose outcome is unknown is over (a claim may still be carried out).
-   */
-  const owed = new Map<string, Map<string, Promise<unknown>>>();
-  let owedCount = 0;
-  const isOwed = (key: string, owner: string) => owed.get(key)?.has(owner) === true;
-  function paid(key: string, owner: string): void {
-    const owners = owed.get(key);
-    if (!owners?.delete(owner)) return;
-    owedCount--;
-    if (owners.size === 0) owed.delete(key);
-  }
+  const ledger = createClaimLedger({ store, storeTimeoutMs, leaseMs: leaseFor(handlerTimeoutMs, storeTimeoutMs), windowMs: replayWindowMs });
 
   const reject = (code: ReplyCode, issues: ValidationIssue[]): WebhookRejected => ({ accepted: false, code, reply: replyFor(code, now()), issues });
-
-  /**
-   * Calls the store, waiting at most storeTimeoutMs. `settled` resolves once the call itself is
-   * over, whatever its outcome: a claim that timed out may still be carried out after.
-   */
-  async function call<T>(run: () => T | Promise<T>): Promise<{ result: StoreOutcome<T>; settled: Promise<unknown> }> {
-    let answer: T | Promise<T>;
-    try {
-      answer = run();
-    } catch (error) {
-      return { result: { ok: false, outcome: error instanceof ReplayStoreFullError ? 'full' : 'failed', error }, settled: Promise.resolve() };
-    }
-    // A store's own promise type, or one of another realm, is a thenable like any other.
-    if (typeof (answer as PromiseLike<T> | null)?.then !== 'function') return { result: { ok: true, value: answer as T }, settled: Promise.resolve() };
-    const pending = Promise.resolve(answer);
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const result = await Promise.race([
-      pending.then(
-        (value): StoreOutcome<T> => ({ ok: true, value }),
-        (error): StoreOutcome<T> => ({ ok: false, outcome: error instanceof ReplayStoreFullError ? 'full' : 'failed', error }),
-      ),
-      new Promise<StoreOutcome<T>>((resolve) => {
-        timer = setTimeout(() => resolve({ ok: false, outcome: 'timeout' }), storeTimeoutMs);
-      }),
-    ]);
-    clearTimeout(timer);
-    return { result, settled: pending.then(noop, noop) };
-  }
-
-  /** Releases `owner`'s claim of `key`: true when the store said so; otherwise owed, and tried again later. */
-  async function release(key: string, owner: string): Promise<boolean> {
-    const { result } = await call(() => store.release(key, owner));
-    if (result.ok) {
-      paid(key, owner);
-      return true;
-    }
-    publishStore({ operation: 'release', outcome: result.outcome, ...errorName(result.error) });
-    owe(key, owner);
-    return false;
-  }
-
-  /**
-   * Tries a release again, once `settled` (the call that left it unknown is over), until the store
-   * answers (bounded: RELEASE_RETRIES, MAX_PENDING_RELEASES). A delivery of the key to this receiver
-   * meanwhile pays the debt first (payDebt), so that the claim this receiver left does not refuse it.
-   */
-  function owe(key: string, owner: string, settled: Promise<unknown> = Promise.resolve()): void {
-    if (isOwed(key, owner)) return;
-    if (owedCount >= MAX_PENDING_RELEASES) {
-      publishStore({ operation: 'release', outcome: 'gaveUp' });
-      return;
-    }
-    const owners = owed.get(key) ?? new Map<string, Promise<unknown>>();
-    owners.set(owner, settled);
-    owed.set(key, owners);
-    owedCount++;
-    const retry = (attempt: number) => {
-      setTimeout(async () => {
-        if (!isOwed(key, owner)) return; // paid by a delivery meanwhile
-        const { result } = await call(() => store.release(key, owner));
-        if (result.ok) paid(key, owner);
-        else if (attempt + 1 < RELEASE_RETRIES) retry(attempt + 1);
-        else {
-          paid(key, owner);
-          publishStore({ operation: 'release', outcome: 'gaveUp' });
-        }
-      }, releaseDelay(attempt));
-    };
-    void settled.then(() => retry(0));
-  }
-
-  /**
-   * Pays the releases owed on `key`, if any, once the calls that left them unknown are over (each
-   * waited for at most storeTimeoutMs): false when one cannot be paid now.
-   */
-  async function payDebt(key: string): Promise<boolean> {
-    const owners = owed.get(key);
-    if (owners === undefined) return true;
-    for (const [owner, settled] of [...owners]) {
-      const over = await call(() => settled.then(() => true));
-      if (!over.result.ok) return false;
-      const { result } = await call(() => store.release(key, owner));
-      if (!result.ok) return false;
-      paid(key, owner);
-    }
-    return true;
-  }
-
-  /**
-   * Claims every key for `owner`, in order. Lost (another claim holds one): the keys it did claim
-   * are released, 406. The store failed: those keys and the one whose outcome is unknown are
-   * released once that call is over (only `owner`'s claims go), 500. The memory store full: the
-   * other keys are still tried, so that a replay is told apart (406) from a new notification (500).
-   */
-  async function claim(keys: string[], owner: string): Promise<'won' | 'replay' | WebhookRejected> {
-    const claimed: string[] = [];
-    let full = false;
-    for (const key of keys) {
-      if (!(await payDebt(key))) {
-        await Promise.all(claimed.map((k) => release(k, owner)));
-        return reject('500', [{ ...STORE_FAILED }]);
-      }
-      const { result, settled } = await call(() => store.claim(key, replayWindowMs, owner));
-      if (result.ok && result.value === true) {
-        claimed.push(key);
-        continue;
-      }
-      if (result.ok && result.value === false) {
-        await Promise.all(claimed.map((k) => release(k, owner)));
-        return 'replay';
-      }
-      // Failed, timed out, full, or an answer that is not a boolean: the key may be held or not.
-      const outcome = result.ok ? 'failed' : result.outcome;
-      publishStore({ operation: 'claim', outcome, ...errorName(result.ok ? undefined : result.error) });
-      if (outcome === 'full') {
-        full = true;
-        continue;
-      }
-      await Promise.all(claimed.map((k) => release(k, owner)));
-      // Owed at once (a delivery of the key here pays it first), released once the call is over.
-      owe(key, owner, settled);
-      return reject('500', [{ ...STORE_FAILED }]);
-    }
-    if (!full) return 'won';
-    await Promise.all(claimed.map((k) => release(k, owner)));
-    return reject('500', [{ ...MEMORY_FULL }]);
-  }
 
   /** Steps 1 to 6. An accepted verdict holds its keys, claimed by its owner, until released or expired. */
   async function evaluate(raw: unknown): Promise<Pending | WebhookRejected> {
@@ -458,9 +359,11 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
     }
     const keys = await replayKeys(event.head);
     const owner = newOwner();
-    const claimed = await claim(keys, owner);
-    if (claimed === 'replay') return reject('406', [{ ...REPLAY }]);
-    if (claimed !== 'won') return claimed;
+    const claimed = await ledger.claim(keys, owner);
+    if (claimed !== 'won') {
+      const refusal = CLAIM_REFUSALS[claimed];
+      return reject(refusal.resultCode, [{ ...refusal }]);
+    }
     return { accepted: true, event, reply: replyFor('00', at), keys, owner };
   }
 
@@ -484,7 +387,7 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
   const internalFailure = (error: unknown) =>
     reject('500', [issue('', 'internal', `The notification could not be processed (${error instanceof Error ? error.name : 'failure'}).`, '500')]);
 
-  /** Judges a notification; an accepted one keeps its claims (no handler runs here). */
+  /** Judges a notification; an accepted one is completed at once: the caller handles it (no handler runs here). */
   async function receive(raw: string | Uint8Array): Promise<WebhookVerdict> {
     const startedAt = performance.now();
     let verdict: Pending | WebhookRejected;
@@ -497,15 +400,32 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
       trace('rejected', verdict.code, verdict.issues, false, startedAt);
       return verdict;
     }
+    await ledger.complete(verdict.keys, verdict.owner);
     trace('accepted', '00', undefined, false, startedAt);
     return { accepted: verdict.accepted, event: verdict.event, reply: verdict.reply };
   }
 
   /**
-   * For the adapters: evaluate (which claims the notification), run the handler for an accepted
-   * notification, keep the claims when it succeeded, release them when it failed (so the service's
-   * next delivery is accepted).
+   * What a handler's end does to its claim: succeeded, completed (00, even when the store cannot be
+   * reached: the handler ran, and a 500 would have it run again once the lease lapses); failed,
+   * released (500, so the service's next delivery is accepted); outran its time limit, 500, and its
+   * claim completed or released when it ends.
    */
+  async function settle(verdict: Pending, end: HandlerEnd, startedAt: number): Promise<TokenStatusReply> {
+    const { keys, owner } = verdict;
+    if (end.ended === 'succeeded') {
+      await ledger.complete(keys, owner);
+      trace('accepted', '00', undefined, true, startedAt);
+      return verdict.reply;
+    }
+    if (end.ended === 'failed') await ledger.release(keys, owner);
+    else void end.late.then((succeeded) => (succeeded ? ledger.complete(keys, owner) : ledger.release(keys, owner)));
+    const failed = reject('500', [{ ...(end.ended === 'failed' ? HANDLER_FAILED : HANDLER_TIMEOUT) }]);
+    report(failed, startedAt, true);
+    return failed.reply;
+  }
+
+  /** For the adapters: evaluate (which claims the notification), run the handler of an accepted one, settle its claim. */
   async function deliver(raw: Uint8Array, onEvent: TokenStatusHandler): Promise<TokenStatusReply> {
     const startedAt = performance.now();
     let verdict: Pending | WebhookRejected;
@@ -518,21 +438,7 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
       report(verdict, startedAt);
       return verdict.reply;
     }
-    try {
-      await onEvent(verdict.event);
-    } catch {
-      const { keys, owner } = verdict;
-      // The first attempt is waited for, so that a delivery right after this answer finds the
-      // notification released; a failed one is tried again in the background.
-      await Promise.all(keys.map((key) => release(key, owner)));
-      const failed = reject('500', [
-        issue('', 'onEvent', 'The notification is authentic and valid, but its handler failed. It was released, so a new delivery is accepted.', '500'),
-      ]);
-      report(failed, startedAt, true);
-      return failed.reply;
-    }
-    trace('accepted', '00', undefined, true, startedAt);
-    return verdict.reply;
+    return settle(verdict, await runHandler(onEvent, verdict.event, handlerTimeoutMs), startedAt);
   }
 
   const core: ReceiverCore = { deliver, maxBytes, reject, report };
@@ -541,13 +447,6 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
     nodeHandler: (onEvent) => nodeHandler(core, onEvent),
     fetchHandler: (onEvent) => fetchHandler(core, onEvent),
   };
-}
-
-const noop = () => undefined;
-
-/** The name of an error, for an event: never its message, which may hold a key or an address. */
-function errorName(error: unknown): { error?: string } {
-  return error instanceof Error ? { error: error.name.slice(0, 64) } : {};
 }
 
 function positive(value: unknown, fallback: number, name: string): number {

@@ -1,11 +1,12 @@
 // `gateway-contract/webhook/store-test-kit`: the conformance cases of a replay store, for any test
-// runner (docs/decisions.md, D-98). Each case is a name and an async function that throws an Error
+// runner (docs/decisions.md, D-98, D-105): the two states of a claim, in progress and handled, and
+// the moves between them. Each case is a name and an async function that throws an Error
 // saying what the store did wrong. The package's own stores pass them (test/webhookStores.test.ts);
 // a merchant runs them against a store of their own:
 //
 //   for (const c of replayStoreCases({ store: () => myStore })) test(c.name, c.run);
 import { toHex, webCrypto } from '../encoding/bytes.js';
-import type { ReplayStore } from './replayStore.js';
+import type { ClaimOutcome, ReplayStore } from './replayStore.js';
 
 export interface ReplayStoreCase {
   name: string;
@@ -20,11 +21,11 @@ export interface ReplayStoreCasesOptions {
    */
   store: () => ReplayStore | Promise<ReplayStore>;
   /**
-   * A store whose backend is unreachable or failing (e.g. a client of a closed port). Its claim must
-   * reject, or not settle: never answer true or false. Without it, the failure case is left out.
+   * A store whose backend is unreachable or failing (e.g. a client of a closed port). Its claim and
+   * its completion must reject, or not settle: never answer. Without it, the failure case is left out.
    */
   failingStore?: (() => ReplayStore | Promise<ReplayStore>) | undefined;
-  /** The short ttl of the expiry case (default 300 ms); the case waits a little over it. */
+  /** The short lease and window of the expiry cases (default 300 ms); each case waits a little over it. */
   expiryMs?: number | undefined;
   /** How many claims of one key race in the concurrency case (default 32). */
   concurrency?: number | undefined;
@@ -33,6 +34,7 @@ export interface ReplayStoreCasesOptions {
 }
 
 const HOUR = 60 * 60 * 1000;
+const OUTCOMES: readonly unknown[] = ['claimed', 'in-progress', 'handled'] satisfies ClaimOutcome[];
 
 function fail(message: string): never {
   throw new Error(message);
@@ -41,6 +43,27 @@ function fail(message: string): never {
 const random = () => toHex(webCrypto().getRandomValues(new Uint8Array(8)));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Calls of a store that check the type of each answer. */
+function checked(s: ReplayStore) {
+  return {
+    async claim(key: string, leaseMs: number, owner: string, what: string): Promise<ClaimOutcome> {
+      const outcome = await s.claim(key, leaseMs, owner);
+      if (!OUTCOMES.includes(outcome)) fail(`${what}: claim must resolve 'claimed', 'in-progress' or 'handled', it resolved ${typeof outcome}.`);
+      return outcome;
+    },
+    async complete(key: string, owner: string, windowMs: number, what: string): Promise<boolean> {
+      const done = await s.complete(key, owner, windowMs);
+      if (typeof done !== 'boolean') fail(`${what}: complete must resolve true or false, it resolved ${typeof done}.`);
+      return done;
+    },
+    release: (key: string, owner: string) => s.release(key, owner),
+  };
+}
+
+function expect(actual: unknown, expected: unknown, message: string): void {
+  if (actual !== expected) fail(`${message} (it answered ${String(actual)}).`);
+}
+
 /** The conformance cases, each with its own keys (unique to this call: a persistent store may keep those of an earlier run). */
 export function replayStoreCases(options: ReplayStoreCasesOptions): ReplayStoreCase[] {
   const { store, failingStore, expiryMs = 300, concurrency = 32, failureWaitMs = 2_000 } = options ?? ({} as Partial<ReplayStoreCasesOptions>);
@@ -48,96 +71,174 @@ export function replayStoreCases(options: ReplayStoreCasesOptions): ReplayStoreC
   const run = random();
   const key = (name: string) => `kit:${run}:${name}`;
   const owner = (name: string) => `${name}-${random()}`;
-  const claim = async (s: ReplayStore, k: string, ttlMs: number, o: string, what: string) => {
-    const won = await s.claim(k, ttlMs, o);
-    if (typeof won !== 'boolean') fail(`${what}: claim must resolve true or false, it resolved ${typeof won}.`);
-    return won;
-  };
+  const open = async () => checked(await store());
+  const lapse = () => sleep(expiryMs + Math.max(50, expiryMs / 2));
 
   const cases: ReplayStoreCase[] = [
     {
-      name: 'a key is claimed once: a second claim, by any owner, is refused',
+      name: 'a key is claimed once: a second claim, by any owner, finds it in progress',
       async run() {
-        const s = await store();
+        const s = await open();
         const k = key('once');
         const [a, b] = [owner('a'), owner('b')];
-        if (!(await claim(s, k, HOUR, a, 'first claim'))) fail('The first claim of a new key must resolve true.');
-        if (await claim(s, k, HOUR, b, 'second claim')) fail('A second claim of a held key (another owner) must resolve false.');
-        if (await claim(s, k, HOUR, a, 'same owner again')) fail('A second claim of a held key (same owner) must resolve false.');
-        if (!(await claim(s, key('once-other'), HOUR, b, 'other key'))) fail('A claim of another key must resolve true: keys are independent.');
+        expect(await s.claim(k, HOUR, a, 'first claim'), 'claimed', "The first claim of a new key must resolve 'claimed'");
+        expect(await s.claim(k, HOUR, b, 'second claim'), 'in-progress', "A second claim of a key in progress (another owner) must resolve 'in-progress'");
+        expect(await s.claim(k, HOUR, a, 'same owner again'), 'in-progress', "A second claim of a key in progress (same owner) must resolve 'in-progress'");
+        expect(await s.claim(key('once-other'), HOUR, b, 'other key'), 'claimed', "A claim of another key must resolve 'claimed': keys are independent");
       },
     },
     {
-      name: 'of concurrent claims of one key, from several store objects, exactly one wins',
+      name: 'of concurrent claims of one key, from several store objects, exactly one claims it',
       async run() {
-        const stores = await Promise.all([store(), store()]);
+        const stores = await Promise.all([open(), open()]);
         const k = key('race');
         const results = await Promise.all(
-          Array.from({ length: concurrency }, (_, i) => claim(stores[i % stores.length] as ReplayStore, k, HOUR, owner(`r${i}`), 'concurrent claim')),
+          Array.from({ length: concurrency }, (_, i) =>
+            (stores[i % stores.length] as ReturnType<typeof checked>).claim(k, HOUR, owner(`r${i}`), 'concurrent claim'),
+          ),
         );
-        const won = results.filter(Boolean).length;
-        if (won !== 1) fail(`${won} of ${concurrency} concurrent claims of one key resolved true; exactly one must.`);
+        const won = results.filter((r) => r === 'claimed').length;
+        if (won !== 1) fail(`${won} of ${concurrency} concurrent claims of one key resolved 'claimed'; exactly one must.`);
+        if (results.some((r) => r === 'handled')) fail("A concurrent claim resolved 'handled' though nobody completed the key.");
       },
     },
     {
-      name: 'a claim expires after its ttl, and the key can be claimed again (once)',
+      name: 'a claim in progress lapses after its lease, and the key can be claimed again (once)',
       async run() {
-        const s = await store();
-        const k = key('expiry');
-        if (!(await claim(s, k, expiryMs, owner('a'), 'short claim'))) fail('The first claim of a new key must resolve true.');
-        if (await claim(s, k, HOUR, owner('b'), 'claim before expiry')) fail(`A claim within the ttl (${expiryMs} ms) must resolve false.`);
-        await sleep(expiryMs + Math.max(50, expiryMs / 2));
-        const again = await Promise.all([claim(s, k, HOUR, owner('c'), 'claim after expiry'), claim(s, k, HOUR, owner('d'), 'claim after expiry')]);
-        if (again.filter(Boolean).length !== 1) fail('After the ttl, exactly one of two concurrent claims of the key must resolve true.');
+        const s = await open();
+        const k = key('lease');
+        expect(await s.claim(k, expiryMs, owner('a'), 'short claim'), 'claimed', "The first claim of a new key must resolve 'claimed'");
+        expect(
+          await s.claim(k, HOUR, owner('b'), 'claim within the lease'),
+          'in-progress',
+          `A claim within the lease (${expiryMs} ms) must resolve 'in-progress'`,
+        );
+        await lapse();
+        const again = await Promise.all([s.claim(k, HOUR, owner('c'), 'claim after the lease'), s.claim(k, HOUR, owner('d'), 'claim after the lease')]);
+        if (again.filter((r) => r === 'claimed').length !== 1) fail("After the lease, exactly one of two concurrent claims of the key must resolve 'claimed'.");
       },
     },
     {
-      name: 'a release by its owner frees the key for the next claim',
+      name: 'a completion by its owner makes the key handled, for every owner; a retry of it is answered true',
       async run() {
-        const [s, t] = await Promise.all([store(), store()]);
+        const [s, t] = await Promise.all([open(), open()]);
+        const k = key('complete');
+        const a = owner('a');
+        expect(await s.claim(k, HOUR, a, 'first claim'), 'claimed', "The first claim of a new key must resolve 'claimed'");
+        expect(await s.complete(k, a, HOUR, 'completion'), true, 'A completion by the owner within its lease must resolve true');
+        expect(await t.claim(k, HOUR, owner('b'), 'claim of a handled key'), 'handled', "A claim of a completed key must resolve 'handled'");
+        expect(await s.claim(k, HOUR, a, 'claim by its owner'), 'handled', "A claim of a completed key, by its owner, must resolve 'handled'");
+        expect(await s.complete(k, a, HOUR, 'completion again'), true, 'A second completion by the owner (a retry after a lost answer) must resolve true');
+        expect(await t.complete(k, owner('c'), HOUR, 'completion by another'), false, 'A completion by another owner must resolve false');
+        await t.release(k, a);
+        expect(await t.claim(k, HOUR, owner('d'), 'claim after a release'), 'handled', 'A release must not remove a handled key, even by its owner');
+      },
+    },
+    {
+      name: 'a completion by another owner, after the lease, or of a key not held, changes nothing and answers false',
+      async run() {
+        const s = await open();
+        const k = key('complete-lapsed');
+        const [a, b] = [owner('a'), owner('b')];
+        expect(await s.claim(k, expiryMs, a, 'short claim'), 'claimed', "The first claim of a new key must resolve 'claimed'");
+        expect(await s.complete(k, b, HOUR, 'completion by another'), false, 'A completion by another owner must resolve false');
+        expect(await s.claim(k, HOUR, b, 'claim after it'), 'in-progress', 'A completion by another owner must leave the key in progress');
+        await lapse();
+        expect(await s.complete(k, a, HOUR, 'completion after the lease'), false, 'A completion after the lease must resolve false');
+        expect(await s.claim(k, HOUR, b, 'claim after the lease'), 'claimed', 'A completion after the lease must not hold the key');
+        expect(
+          await s.complete(k, a, HOUR, 'completion of a key another holds'),
+          false,
+          'A completion by the earlier owner of a key claimed again must resolve false',
+        );
+        expect(await s.complete(k, b, HOUR, 'completion by the new owner'), true, 'The new owner must still complete it');
+        expect(await s.complete(key('never-claimed'), a, HOUR, 'completion of nothing'), false, 'A completion of a key not held must resolve false');
+        expect(await s.claim(key('never-claimed'), HOUR, b, 'claim after it'), 'claimed', 'A completion of a key not held must not hold it');
+      },
+    },
+    {
+      name: 'a handled key lapses after the window, and can be claimed again',
+      async run() {
+        const s = await open();
+        const k = key('window');
+        const a = owner('a');
+        expect(await s.claim(k, HOUR, a, 'first claim'), 'claimed', "The first claim of a new key must resolve 'claimed'");
+        expect(await s.complete(k, a, expiryMs, 'completion for a short window'), true, 'A completion by the owner within its lease must resolve true');
+        expect(await s.claim(k, HOUR, owner('b'), 'claim within the window'), 'handled', "A claim within the window must resolve 'handled'");
+        await lapse();
+        expect(await s.claim(k, HOUR, owner('c'), 'claim after the window'), 'claimed', "A claim after the window must resolve 'claimed'");
+      },
+    },
+    {
+      name: 'a release by its owner frees a key in progress for the next claim',
+      async run() {
+        const [s, t] = await Promise.all([open(), open()]);
         const k = key('release');
         const a = owner('a');
-        if (!(await claim(s, k, HOUR, a, 'first claim'))) fail('The first claim of a new key must resolve true.');
+        expect(await s.claim(k, HOUR, a, 'first claim'), 'claimed', "The first claim of a new key must resolve 'claimed'");
         await s.release(k, a);
-        if (!(await claim(t, k, HOUR, owner('b'), 'claim after release'))) fail("A claim after the owner's release must resolve true.");
+        expect(await t.claim(k, HOUR, owner('b'), 'claim after release'), 'claimed', "A claim after the owner's release must resolve 'claimed'");
+        expect(await s.complete(k, a, HOUR, 'completion after release'), false, 'A completion by an owner who released the key must resolve false');
       },
     },
     {
       name: 'a release by another owner, or of a key not held, changes nothing',
       async run() {
-        const s = await store();
+        const s = await open();
         const k = key('foreign');
-        if (!(await claim(s, k, HOUR, owner('a'), 'first claim'))) fail('The first claim of a new key must resolve true.');
+        expect(await s.claim(k, HOUR, owner('a'), 'first claim'), 'claimed', "The first claim of a new key must resolve 'claimed'");
         await s.release(k, owner('b'));
-        if (await claim(s, k, HOUR, owner('c'), 'claim after a foreign release'))
-          fail('A release by another owner must leave the claim: the next claim must resolve false.');
-        await s.release(key('never-claimed'), owner('d'));
-        if (!(await claim(s, key('never-claimed'), HOUR, owner('e'), 'claim after releasing nothing'))) fail('Releasing a key not held must not hold it.');
+        expect(
+          await s.claim(k, HOUR, owner('c'), 'claim after a foreign release'),
+          'in-progress',
+          'A release by another owner must leave the claim in progress',
+        );
+        await s.release(key('never-claimed-2'), owner('d'));
+        expect(
+          await s.claim(key('never-claimed-2'), HOUR, owner('e'), 'claim after releasing nothing'),
+          'claimed',
+          'Releasing a key not held must not hold it',
+        );
       },
     },
   ];
-  if (failingStore) {
-    cases.push({
-      name: 'a failing store rejects its claim: it never answers true or false',
-      async run() {
-        const s = await failingStore();
-        let timer: ReturnType<typeof setTimeout> | undefined;
-        const outcome = await Promise.race([
-          Promise.resolve()
-            .then(() => s.claim(key('failing'), HOUR, owner('a')))
-            .then(
-              (value) => `resolved ${String(value)}`,
-              () => 'rejected',
-            ),
-          new Promise<string>((resolve) => {
-            timer = setTimeout(() => resolve('pending'), failureWaitMs);
-          }),
-        ]);
-        clearTimeout(timer);
-        // Pending is allowed: the receiver bounds its wait (storeTimeoutMs) and answers 500.
-        if (outcome !== 'rejected' && outcome !== 'pending') fail(`A claim on a failing store must reject; it ${outcome}.`);
-      },
-    });
-  }
+  if (failingStore) cases.push(failingCase(failingStore, key, owner, failureWaitMs));
   return cases;
+}
+
+/** A failing backend: its claim and its completion reject or stay pending, never answer. */
+function failingCase(
+  failingStore: () => ReplayStore | Promise<ReplayStore>,
+  key: (name: string) => string,
+  owner: (name: string) => string,
+  failureWaitMs: number,
+): ReplayStoreCase {
+  const settle = async (call: () => unknown) => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const outcome = await Promise.race([
+      Promise.resolve()
+        .then(call)
+        .then(
+          (value) => `resolved ${String(value)}`,
+          () => 'rejected',
+        ),
+      new Promise<string>((resolve) => {
+        timer = setTimeout(() => resolve('pending'), failureWaitMs);
+      }),
+    ]);
+    clearTimeout(timer);
+    return outcome;
+  };
+  return {
+    name: 'a failing store rejects its claim and its completion: it never answers',
+    async run() {
+      const s = await failingStore();
+      const a = owner('a');
+      // Pending is allowed: the receiver bounds its wait (storeTimeoutMs) and answers 500.
+      const claimed = await settle(() => s.claim(key('failing'), HOUR, a));
+      if (claimed !== 'rejected' && claimed !== 'pending') fail(`A claim on a failing store must reject; it ${claimed}.`);
+      const completed = await settle(() => s.complete(key('failing'), a, HOUR));
+      if (completed !== 'rejected' && completed !== 'pending') fail(`A completion on a failing store must reject; it ${completed}.`);
+    },
+  };
 }

@@ -23,7 +23,7 @@ export const storeChannel: Channel | undefined = diagnostics?.channel(STORE_CHAN
 
 /** Published on `gateway-contract:webhook:verdict`. Never a value of the payload. */
 export interface WebhookVerdictEvent {
-  /** `accepted`: answered 00; `rejected`: refused before any handler ran; `handlerFailed`: the handler threw (500, claim released). */
+  /** `accepted`: answered 00; `rejected`: refused before any handler ran; `handlerFailed`: the handler threw or outran handlerTimeoutMs (500). */
   verdict: 'accepted' | 'rejected' | 'handlerFailed';
   /** The code of section 7.1 the reply carries. */
   code: string;
@@ -37,9 +37,13 @@ export interface WebhookVerdictEvent {
 
 /** Published on `gateway-contract:webhook:store` when the replay store fails. Never a key. */
 export interface WebhookStoreEvent {
-  operation: 'claim' | 'release';
-  /** `failed`: it threw or rejected; `timeout`: no answer within storeTimeoutMs; `full`: the memory store is full; `gaveUp`: the last retry of a release failed. */
-  outcome: 'failed' | 'timeout' | 'full' | 'gaveUp';
+  operation: 'claim' | 'complete' | 'release';
+  /**
+   * `failed`: it threw or rejected; `timeout`: no answer within storeTimeoutMs; `full`: the memory store
+   * is full; `gaveUp`: a completion or release still unanswered when its lease lapsed (or too many
+   * waiting); `leaseLost`: a completion the store refused because the lease had lapsed (D-105).
+   */
+  outcome: 'failed' | 'timeout' | 'full' | 'gaveUp' | 'leaseLost';
   /** The error's name (e.g. `Error`, `ConnectionTimeoutError`), never its message. */
   error?: string;
 }

@@ -20,9 +20,9 @@ export const handler: (request: Request) => Promise<Response> = receiver.fetchHa
 // The replay stores take a client by its shape: neither `redis` nor `pg` (nor their types) is needed.
 export const shared = createWebhookReceiver({
   verifier: createChecksumVerifier('SandboxTestKey01'),
-  store: createRedisReplayStore({ client: { sendCommand: async (args: string[]) => (args[0] === 'SET' ? 'OK' : 1) } }),
+  store: createRedisReplayStore({ client: { sendCommand: async (args: string[]) => (args[0] === 'EVAL' ? 'claimed' : 1) } }),
 });
-export const rows = createPostgresReplayStore({ client: { query: async () => ({ rowCount: 1 }) } });
+export const rows = createPostgresReplayStore({ client: { query: async () => ({ rowCount: 1, rows: [] }) } });
 export const cases: string[] = replayStoreCases({ store: () => rows }).map((c) => c.name);
 export const valid: boolean = validate('initiatePayment', 'request', {}).valid && validateRequest({}).valid;
 export const client = createGatewayClient({
