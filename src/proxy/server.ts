@@ -12,7 +12,8 @@ import { readBody } from '../http/readBody.js';
 import { decodeUtf8 } from '../json/parse.js';
 import type { CaseIssue, CaseResult, OperationCoverage, Report } from '../report/model.js';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_REQUEST_TIMEOUT_MS } from '../sandbox/config.js';
-import { checkAnswer, checkRequest, type ExchangeIssue, type Parsed, parseBody, type RequestVerdict } from './check.js';
+import { checkAnswer, checkRequest, checkStatus, type ExchangeIssue, type Parsed, parseBody, type RequestVerdict } from './check.js';
+import { codingsOf, decodeAnswer } from './decode.js';
 import { HarWriter, type RecordedMessage } from './harWriter.js';
 import { collectSecrets, Secrets } from './redact.js';
 
@@ -272,6 +273,25 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     };
   }
 
+  /** A compressed request: the service reads the body as it is, so the proxy cannot judge what it will read (D-108). */
+  function refuseEncodedRequest(r: Route, req: IncomingMessage, res: ServerResponse, started: number): void {
+    req.resume();
+    const issue: ExchangeIssue = {
+      side: 'request',
+      in: 'body',
+      pointer: '',
+      rule: 'request-encoding',
+      message: 'The request has a content-encoding: the service reads plain JSON, so it is not forwarded.',
+    };
+    const answer = answerProblem(res, 415, {
+      type: `${PROBLEM}request-encoding`,
+      title: 'Compressed request',
+      detail: issue.message,
+      operationId: r.op.operationId,
+    });
+    record(r, req, started, [issue], {}, message({ ...req.headers }, null, null), answer, new Secrets(key));
+  }
+
   function handle(req: IncomingMessage, res: ServerResponse): void {
     const started = Date.now();
     const r = route(req.method ?? 'GET', req.url ?? '/');
@@ -284,6 +304,10 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
           detail: "The proxy serves the contract's paths of the gateway and the order router, and the webhook path it was given.",
         });
       else sendProblem(res, 405, { type: `${PROBLEM}method`, title: 'Method not allowed', detail: "The contract's operations are POST." });
+      return;
+    }
+    if (codingsOf(req.headers['content-encoding']).length > 0) {
+      refuseEncodedRequest(r, req, res, started);
       return;
     }
     readBody(req, maxBodyBytes, (body, problem) => {
@@ -375,7 +399,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
           r,
           req,
           started,
-          [...verdict.issues, ...answerVerdict.issues],
+          [...verdict.issues, ...checkStatus(outcome.status), ...answerVerdict.issues],
           { resultCode: verdict.resultCode, met: answerVerdict.code, fired: verdict.firedChecks },
           recordedRequest,
           { ...message(outcome.headers, outcome.body, outcome.text, answerParsed), status: outcome.status, statusText: outcome.statusText },
@@ -420,8 +444,9 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       answer.on('data', (chunk: Buffer) => {
         size += chunk.length;
         if (size > maxAnswerBytes) {
-          answer.destroy();
+          // The verdict first: destroying the answer emits its own failure.
           fail(502, 'upstream-too-large', 'Answer too large', `The upstream's answer is larger than ${maxAnswerBytes} bytes.`, answer.statusCode);
+          answer.destroy();
           return;
         }
         chunks.push(chunk);
@@ -430,16 +455,23 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       answer.on('aborted', () => fail(502, 'upstream-reset', 'Upstream reset', 'The upstream closed the connection before its answer ended.'));
       answer.on('end', () => {
         const bytes = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
-        const text = decodeUtf8(bytes);
-        const parsed = parseBody(text ?? bytes);
         const status = answer.statusCode ?? 502;
-        if (!parsed.ok && !parsed.tooDeep) {
-          fail(502, 'upstream-not-json', 'Upstream answer not JSON', `The upstream answered HTTP ${status} with a body that is not JSON.`, status);
-          return;
-        }
-        const out: Record<string, string | string[] | undefined> = {};
-        for (const [name, value] of Object.entries(answer.headers)) if (!HOP_BY_HOP.has(name)) out[name] = value;
-        settle({ status, statusText: answer.statusMessage ?? '', headers: out, body: bytes, text, parsed });
+        // A compressed answer is decoded for the checks; the client gets `bytes` as they came (D-108).
+        decodeAnswer(bytes, answer.headers['content-encoding'], maxAnswerBytes, (decoded) => {
+          if (!decoded.ok) {
+            fail(502, decoded.rule, decoded.rule === 'upstream-too-large' ? 'Answer too large' : 'Upstream answer not decoded', decoded.message, status);
+            return;
+          }
+          const text = decodeUtf8(decoded.bytes);
+          const parsed = parseBody(text ?? decoded.bytes);
+          if (!parsed.ok && !parsed.tooDeep) {
+            fail(502, 'upstream-not-json', 'Upstream answer not JSON', `The upstream answered HTTP ${status} with a body that is not JSON.`, status);
+            return;
+          }
+          const out: Record<string, string | string[] | undefined> = {};
+          for (const [name, value] of Object.entries(answer.headers)) if (!HOP_BY_HOP.has(name)) out[name] = value;
+          settle({ status, statusText: answer.statusMessage ?? '', headers: out, body: bytes, text, parsed });
+        });
       });
     });
     const timer = setTimeout(() => {
