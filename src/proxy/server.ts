@@ -22,6 +22,11 @@ export const DEFAULT_PROXY_PORT = 4030;
 export const DEFAULT_MAX_ANSWER_BYTES = 1024 * 1024;
 /** How long the upstream may take to answer (the client's own default). */
 export const DEFAULT_UPSTREAM_TIMEOUT_MS = 30_000;
+/**
+ * How long stop() waits for the exchanges in flight before it cuts them off: below the 10 s a
+ * container runtime gives a process between SIGTERM and SIGKILL (D-111).
+ */
+export const DEFAULT_GRACE_MS = 5_000;
 /** Exchanges kept for the report; past it they are counted, not kept (every output is bounded). */
 const MAX_CASES = 100_000;
 const HEADERS_TIMEOUT_MS = 10_000;
@@ -49,6 +54,8 @@ export interface ProxyOptions {
   maxAnswerBytes?: number | undefined;
   upstreamTimeoutMs?: number | undefined;
   requestTimeoutMs?: number | undefined;
+  /** How long stop() waits for the exchanges in flight (default DEFAULT_GRACE_MS); those still open then are cut off. */
+  graceMs?: number | undefined;
   /** One line per exchange: operation, verdict, code, time. Never a value. */
   onLog?: ((line: string) => void) | undefined;
 }
@@ -59,7 +66,13 @@ export interface RunningProxy {
   readonly finished: Promise<void>;
   /** The run so far: one case per exchange, and the coverage per operation. */
   report(): Report;
-  /** Stops listening, ends the recording. */
+  /** How many exchanges are in flight: received, not yet answered and recorded. */
+  inFlight(): number;
+  /**
+   * Stops listening, waits up to the grace for the exchanges in flight (each answered and recorded as
+   * it ends), cuts off those still open (a 503 problem, recorded as the problem `shutdown`), then ends
+   * the recording.
+   */
   stop(): Promise<void>;
 }
 
@@ -151,6 +164,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const maxAnswerBytes = options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES;
   const upstreamTimeoutMs = options.upstreamTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS;
   const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  const graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
   const webhookOp = operations.find((o) => o.operationId === 'notifyTokenStatus') as OperationInfo;
 
   const agents = { http: new HttpAgent({ keepAlive: true, maxSockets: 256 }), https: new HttpsAgent({ keepAlive: true, maxSockets: 256 }) };
@@ -160,6 +174,10 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   let exchanges = 0;
   let invalid = 0;
   const coverage = new Map<string, { exchanges: number; met: Set<string>; fired: Map<string, number> }>();
+  /** The exchanges in flight, each with how to cut it off when the grace ends; and the requests already recorded. */
+  const open = new Map<IncomingMessage, () => void>();
+  const recorded = new WeakSet<IncomingMessage>();
+  let allClosed: (() => void) | undefined;
   let finish: () => void = () => undefined;
   const finished = new Promise<void>((resolve) => {
     finish = resolve;
@@ -200,6 +218,9 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     response: RecordedMessage & { status: number; statusText: string },
     secrets: Secrets,
   ): void {
+    // An exchange ends once: one cut off at shutdown is not recorded again when its upstream call fails.
+    if (recorded.has(req)) return;
+    recorded.add(req);
     const n = ++exchanges;
     const operationId = r?.op.operationId ?? '<none>';
     const valid = issues.length === 0;
@@ -292,6 +313,37 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     record(r, req, started, [issue], {}, message({ ...req.headers }, null, null), answer, new Secrets(key));
   }
 
+  /** Counts the exchange in flight until its answer is sent (or its client goes away). */
+  function track(r: Route, req: IncomingMessage, res: ServerResponse, started: number): void {
+    open.set(req, () => cutOff(r, req, res, started));
+    res.on('close', () => {
+      open.delete(req);
+      if (open.size === 0) allClosed?.();
+    });
+  }
+
+  /** The upstream calls in flight, by request: how to abandon each one with a verdict. */
+  const abandon = new Map<IncomingMessage, (failure: Failure) => void>();
+
+  const SHUTDOWN: Failure = {
+    status: 503,
+    rule: 'shutdown',
+    title: 'The proxy stopped',
+    message: `The proxy stopped before this exchange ended (its grace of ${graceMs} ms ran out).`,
+  };
+
+  /** An exchange still open when the grace ends: answered 503 and recorded as the problem shutdown. */
+  function cutOff(r: Route, req: IncomingMessage, res: ServerResponse, started: number): void {
+    const upstreamCall = abandon.get(req);
+    if (upstreamCall) {
+      upstreamCall(SHUTDOWN);
+      return;
+    }
+    const issue: ExchangeIssue = { side: 'request', in: 'body', pointer: '', rule: SHUTDOWN.rule, message: SHUTDOWN.message };
+    const answer = answerProblem(res, 503, { type: `${PROBLEM}shutdown`, title: SHUTDOWN.title, detail: SHUTDOWN.message, operationId: r.op.operationId });
+    record(r, req, started, [issue], {}, message({ ...req.headers }, null, null), answer, new Secrets(key));
+  }
+
   function handle(req: IncomingMessage, res: ServerResponse): void {
     const started = Date.now();
     const r = route(req.method ?? 'GET', req.url ?? '/');
@@ -306,6 +358,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       else sendProblem(res, 405, { type: `${PROBLEM}method`, title: 'Method not allowed', detail: "The contract's operations are POST." });
       return;
     }
+    track(r, req, res, started);
     if (codingsOf(req.headers['content-encoding']).length > 0) {
       refuseEncodedRequest(r, req, res, started);
       return;
@@ -410,9 +463,10 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     });
   }
 
+  type Failure = { status: 502 | 503 | 504; rule: string; title: string; message: string };
   type Outcome =
     | { status: number; statusText: string; headers: Record<string, string | string[] | undefined>; body: Buffer; text: string | null; parsed: Parsed }
-    | { failure: { status: 502 | 504; rule: string; title: string; message: string }; upstreamStatus?: number };
+    | { failure: Failure; upstreamStatus?: number };
 
   function forward(r: Route, req: IncomingMessage, res: ServerResponse, body: Buffer, done: (o: Outcome) => void): void {
     const headers: Record<string, string | string[]> = {};
@@ -434,9 +488,10 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      abandon.delete(req);
       done(o);
     };
-    const fail = (status: 502 | 504, rule: string, title: string, text: string, upstreamStatus?: number) =>
+    const fail = (status: 502 | 503 | 504, rule: string, title: string, text: string, upstreamStatus?: number) =>
       settle({ failure: { status, rule, title, message: text }, ...(upstreamStatus === undefined ? {} : { upstreamStatus }) });
     const upstream = (https ? httpsRequest : httpRequest)(target, (answer) => {
       const chunks: Buffer[] = [];
@@ -488,6 +543,10 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     res.on('close', () => {
       if (!res.writableFinished) upstream.destroy();
     });
+    abandon.set(req, (failure) => {
+      settle({ failure });
+      upstream.destroy();
+    });
     upstream.end(body);
   }
 
@@ -529,21 +588,39 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     };
   }
 
+  /** Resolves when no exchange is in flight, or after `ms`. */
+  function settledOrAfter(ms: number): Promise<void> {
+    if (open.size === 0) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      allClosed = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
+
+  /** Stops listening; lets the exchanges in flight end within the grace, cuts off the rest; ends the recording. */
+  async function shutDown(): Promise<void> {
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    await settledOrAfter(graceMs);
+    for (const cut of [...open.values()]) cut();
+    server.closeAllConnections();
+    await closed;
+    agents.http.destroy();
+    agents.https.destroy();
+    har?.close();
+  }
+
   let stopping: Promise<void> | undefined;
   return {
     url: `http://${host}:${address.port}`,
     finished,
     report,
+    inFlight: () => open.size,
     stop() {
-      stopping ??= new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
-        setTimeout(() => server.closeAllConnections(), 1_000).unref();
-      }).then(() => {
-        agents.http.destroy();
-        agents.https.destroy();
-        har?.close();
-      });
+      stopping ??= shutDown();
       return stopping;
     },
   };

@@ -26,9 +26,11 @@ export const proxyCommand: Command = {
     'not answering within --upstream-timeout-ms or answering with a body that is not JSON is answered 502 or 504',
     'with a problem, and recorded.',
     '',
-    'The run ends on Ctrl-C, SIGTERM or after --max-exchanges; then the report is written (one case per',
-    'exchange, and per operation the result codes of its table met and not met and the named checks that',
-    'fired). Exit status: 0 every exchange valid; 1 any invalid; 2 usage error.',
+    'The run ends on Ctrl-C, SIGTERM or after --max-exchanges. The proxy then stops accepting connections and',
+    'waits up to --grace-ms for the exchanges in flight, answering and recording each; one still open after it',
+    'is answered 503 with a problem and counted invalid (the problem shutdown). Then the report is written (one',
+    'case per exchange, and per operation the result codes of its table met and not met and the named checks',
+    'that fired). Exit status: 0 every exchange valid; 1 any invalid; 2 usage error.',
     '',
     'Options (environment variables in brackets):',
     '  --gateway-upstream <url>  the gateway, {base_url}',
@@ -46,6 +48,7 @@ export const proxyCommand: Command = {
     '  --max-exchanges <n>       stop after n exchanges',
     `  --max-body-bytes <n>      the largest request body (default ${DEFAULT_MAX_BODY_BYTES})`,
     '  --upstream-timeout-ms <n> how long the upstream may take to answer (default 30000)',
+    '  --grace-ms <n>            on stopping, how long exchanges in flight may take to end (default 5000)',
     '  --quiet                   no line per exchange on standard error',
     '  -h, --help                show this help',
   ].join('\n'),
@@ -68,6 +71,7 @@ export const proxyCommand: Command = {
         'max-exchanges': { type: 'string' },
         'max-body-bytes': { type: 'string' },
         'upstream-timeout-ms': { type: 'string' },
+        'grace-ms': { type: 'string' },
         quiet: { type: 'boolean' },
       },
     });
@@ -91,6 +95,7 @@ export const proxyCommand: Command = {
         maxExchanges: wholeNumber(values['max-exchanges'], '--max-exchanges', { min: 1 }),
         maxBodyBytes: wholeNumber(values['max-body-bytes'], '--max-body-bytes', { min: 1, max: 64 * 1024 * 1024 }),
         upstreamTimeoutMs: wholeNumber(values['upstream-timeout-ms'], '--upstream-timeout-ms', { min: 1, max: 600_000 }),
+        graceMs: wholeNumber(values['grace-ms'], '--grace-ms', { min: 0, max: 600_000 }),
         onLog: values.quiet ? undefined : (line) => void io.stderr.write(`proxy: ${line}\n`),
       });
     } catch (error) {
@@ -114,6 +119,8 @@ export const proxyCommand: Command = {
       ].join('\n'),
     );
     await untilStopped(proxy.finished);
+    const inFlight = proxy.inFlight();
+    if (inFlight > 0) io.stderr.write(`proxy: stopping; waiting for ${inFlight} exchange(s) in flight\n`);
     await proxy.stop();
     const report = proxy.report();
     writeReport(report, format, values.output, io);
