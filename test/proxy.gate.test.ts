@@ -16,6 +16,7 @@ const example = (operationId: string, direction: 'request' | 'response', name?: 
 };
 const PRE_AUTH = JSON.stringify(example('preAuthorize', 'request').payload);
 const PRE_AUTH_ANSWER = Buffer.from(JSON.stringify(example('preAuthorize', 'response').payload));
+const TOKENIZE = JSON.stringify(example('tokenizeCard', 'request').payload);
 const PAY_ANSWER = Buffer.from(JSON.stringify(example('initiatePayment', 'response').payload));
 const TOKENIZE_ANSWER = Buffer.from(JSON.stringify(example('tokenizeCard', 'response').payload));
 
@@ -50,11 +51,11 @@ const post = (base: string, path: string, body: string, headers: Record<string, 
 const lastCase = (p: RunningProxy = proxy) => p.report().cases.at(-1);
 const rules = (p: RunningProxy = proxy) => lastCase(p)?.errors.map((e) => e.rule) ?? [];
 
-/** The raw bytes of an answer as the proxy sent them, without fetch's own decoding. */
-async function rawAnswer(path: string, body: string, headers: Record<string, string> = {}) {
+/** The raw bytes of an answer as the proxy sent them, without fetch's own decoding; the path is sent as given (fetch normalises it). */
+async function rawAnswer(path: string, body: string, headers: Record<string, string> = {}, base = proxy.url) {
   const { request } = await import('node:http');
   return new Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }>((resolve, reject) => {
-    const req = request(`${proxy.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers } }, (res) => {
+    const req = request(`${base}/`, { method: 'POST', path, headers: { 'content-type': 'application/json', ...headers } }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
@@ -153,5 +154,25 @@ describe('answers', () => {
     } finally {
       next = undefined;
     }
+  });
+});
+
+describe('path parameters', () => {
+  it('refuses a dot segment or an encoded slash in a path parameter with 400 in both modes, never forwarding it', async () => {
+    for (const p of [proxy, enforcing])
+      for (const mid of ['..', '%2e%2e', '%2E.', 'x%2F..%2F..', 'a%5Cb', '..;x']) {
+        const before = upstream.requests.length;
+        const answer = await rawAnswer(`/coft-center/coft/merchant/${mid}/tokenize?requestId=REQ-1`, TOKENIZE, {}, p.url);
+        expect(answer.status, mid).toBe(400);
+        expect(JSON.parse(answer.body.toString())).toMatchObject({ type: 'urn:gateway-contract:proxy:unsafe-path', operationId: 'tokenizeCard' });
+        expect(upstream.requests.length).toBe(before);
+        expect(lastCase(p)?.errors.map((e) => [e.in, e.pointer, e.rule])).toEqual([['path', '/mid', 'safePathParameter']]);
+      }
+  });
+
+  it('forwards a plain path parameter', async () => {
+    const answer = await rawAnswer('/coft-center/coft/merchant/MERCHANT0001/tokenize?requestId=REQ-20260121-0001', TOKENIZE);
+    expect(answer.status).toBe(200);
+    expect(upstream.requests.at(-1)?.url).toBe('/coft-center/coft/merchant/MERCHANT0001/tokenize?requestId=REQ-20260121-0001');
   });
 });

@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { type OperationInfo, operations } from '../../generated/operations.js';
 import { resultCodes } from '../../generated/resultCodes.js';
 import { readBody } from '../http/readBody.js';
+import { matchOperation, type UnsafeMatch } from '../http/route.js';
 import { decodeUtf8 } from '../json/parse.js';
 import type { CaseIssue, CaseResult, OperationCoverage, Report } from '../report/model.js';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_REQUEST_TIMEOUT_MS } from '../sandbox/config.js';
@@ -98,31 +99,6 @@ const HOP_BY_HOP = new Set([
   'content-length',
 ]);
 
-const splitPath = (p: string) => p.split('/').filter(Boolean);
-
-function decodeSegment(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
-}
-
-/** The operations by their path templates (the webhook has none). */
-const TEMPLATES = operations.filter((o) => o.path !== null).map((o) => ({ op: o, segments: splitPath(o.path as string) }));
-
-function matchTemplate(path: string[], template: string[]): Record<string, string> | null {
-  if (path.length !== template.length) return null;
-  const params: Record<string, string> = {};
-  for (let i = 0; i < template.length; i++) {
-    const want = template[i] as string;
-    const got = path[i] as string;
-    if (want.startsWith('{') && want.endsWith('}')) params[want.slice(1, -1)] = decodeSegment(got);
-    else if (want !== got) return null;
-  }
-  return params;
-}
-
 function queryOf(search: URLSearchParams): Record<string, string> {
   const query: Record<string, string> = {};
   for (const [name, value] of search) if (!Object.hasOwn(query, name)) query[name] = value;
@@ -156,8 +132,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const webhookPath = options.webhookPath ?? webhookUpstream?.pathname;
   if (webhookPath !== undefined && !webhookUpstream) throw new TypeError('webhookPath needs webhookUpstream: the address notifications are forwarded to.');
   if (webhookPath !== undefined && !/^\/[^\s?#]*$/.test(webhookPath)) throw new TypeError('webhookPath must be a URL path, e.g. /webhooks/token.');
-  const webhookSegments = webhookPath === undefined ? undefined : splitPath(webhookPath);
-  if (webhookSegments && TEMPLATES.some((t) => matchTemplate(webhookSegments, t.segments))) throw new TypeError("webhookPath is one of the contract's paths.");
+  if (webhookPath !== undefined && matchOperation(webhookPath) !== undefined) throw new TypeError("webhookPath is one of the contract's paths.");
   const key = options.merchantKey;
   if (key !== undefined && new TextEncoder().encode(key).length !== 16) throw new TypeError('The merchant key must be 16 bytes.');
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
@@ -183,24 +158,24 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     finish = resolve;
   });
 
-  function route(method: string, rawUrl: string): Route | null | 'method' {
+  /** The route of a request: an operation's (or the webhook's), a path parameter refused (D-112), another method, or none. */
+  function route(method: string, rawUrl: string): Route | UnsafeMatch | null | 'method' {
     const q = rawUrl.indexOf('?');
     const pathname = q < 0 ? rawUrl : rawUrl.slice(0, q);
     const search = new URLSearchParams(q < 0 ? '' : rawUrl.slice(q + 1));
-    const path = splitPath(pathname);
-    for (const t of TEMPLATES) {
-      const params = matchTemplate(path, t.segments);
-      if (!params) continue;
+    const match = matchOperation(pathname);
+    if (match) {
       if (method !== 'POST') return 'method';
-      const upstream = t.op.host === 'router' ? router : gateway;
+      if (match.kind === 'unsafe') return match;
+      const upstream = match.operation.host === 'router' ? router : gateway;
       return {
-        op: t.op,
+        op: match.operation,
         upstream,
         path: `${upstream.pathname.replace(/\/$/, '')}${pathname}`,
-        params: { query: queryOf(search), ...(Object.keys(params).length ? { path: params } : {}) },
+        params: { query: queryOf(search), ...(Object.keys(match.path).length ? { path: { ...match.path } } : {}) },
       };
     }
-    if (webhookSegments && webhookUpstream && path.length === webhookSegments.length && path.every((s, i) => s === webhookSegments[i])) {
+    if (webhookPath !== undefined && webhookUpstream && pathname === webhookPath) {
       if (method !== 'POST') return 'method';
       return { op: webhookOp, upstream: webhookUpstream, path: webhookUpstream.pathname, params: {} };
     }
@@ -344,6 +319,20 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     record(r, req, started, [issue], {}, message({ ...req.headers }, null, null), answer, new Secrets(key));
   }
 
+  /** A path parameter a front could read as another path: answered 400, never forwarded, in both modes (D-112). */
+  function refuseUnsafePath(match: UnsafeMatch, req: IncomingMessage, res: ServerResponse, started: number): void {
+    req.resume();
+    const r: Route = { op: match.operation, upstream: gateway, path: '', params: {} };
+    const issue: ExchangeIssue = { side: 'request', in: 'path', pointer: `/${match.parameter}`, rule: 'safePathParameter', message: match.message };
+    const answer = answerProblem(res, 400, {
+      type: `${PROBLEM}unsafe-path`,
+      title: 'A path parameter that could be read as another path',
+      detail: issue.message,
+      operationId: match.operation.operationId,
+    });
+    record(r, req, started, [issue], {}, message({ ...req.headers }, null, null), answer, new Secrets(key));
+  }
+
   function handle(req: IncomingMessage, res: ServerResponse): void {
     const started = Date.now();
     const r = route(req.method ?? 'GET', req.url ?? '/');
@@ -356,6 +345,10 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
           detail: "The proxy serves the contract's paths of the gateway and the order router, and the webhook path it was given.",
         });
       else sendProblem(res, 405, { type: `${PROBLEM}method`, title: 'Method not allowed', detail: "The contract's operations are POST." });
+      return;
+    }
+    if ('kind' in r) {
+      refuseUnsafePath(r, req, res, started);
       return;
     }
     track(r, req, res, started);
