@@ -81,13 +81,6 @@ function isNotification(value: unknown): boolean {
   return isObject(value) && isObject(value.head) && isObject(value.body) && isObject(value.body.tokenInfo);
 }
 
-/** The query of a URL: the first value of each name. */
-function queryOf(url: URL): Record<string, string> {
-  const query: Record<string, string> = Object.create(null);
-  for (const [name, value] of url.searchParams) if (!(name in query)) query[name] = value;
-  return query;
-}
-
 /** The records of a HAR text: per matching entry its request and, with a JSON body, its response; others skipped. */
 export function* harRecords(text: string, options: HarOptions): Generator<PayloadRecord> {
   const { file } = options;
@@ -146,7 +139,7 @@ export function* harRecords(text: string, options: HarOptions): Generator<Payloa
       continue;
     }
     const base = { name, operationId, source: { file, line: lineOf(i, '/request/postData/text') } };
-    const params = operationId === WEBHOOK ? {} : { query: queryOf(url), ...(pathParams ? { path: pathParams } : {}) };
+    const params = operationId === WEBHOOK ? {} : { query: url.search, ...(pathParams ? { path: pathParams } : {}) };
     if (parsedRequest === null) yield { ...base, direction: 'request', unreadable: { rule: 'readable', message: 'The entry holds no request body.' } };
     else if (!parsedRequest.ok) yield { ...base, direction: 'request', unreadable: unparsed(parsedRequest, 'The request body') };
     else yield { ...base, direction: 'request', payload: parsedRequest.value, ...params };

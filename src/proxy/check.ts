@@ -75,7 +75,7 @@ export function checkRequest(
   op: OperationInfo,
   text: string,
   parsed: Parsed,
-  params: { query?: Record<string, string>; path?: Record<string, string> },
+  params: { query?: string; path?: Record<string, string> },
   key: string | undefined,
 ): RequestVerdict {
   if (!parsed.ok) return { issues: [unreadable('request', parsed)], firedChecks: [] };

@@ -82,7 +82,8 @@ interface Route {
   upstream: URL;
   /** The upstream's path for this request, before the query. */
   path: string;
-  params: { query?: Record<string, string>; path?: Record<string, string> };
+  /** The query as received (validate() reads it, a repeated parameter refused: D-109), and the path parameters. */
+  params: { query?: string; path?: Record<string, string> };
 }
 
 const HOP_BY_HOP = new Set([
@@ -98,12 +99,6 @@ const HOP_BY_HOP = new Set([
   'host',
   'content-length',
 ]);
-
-function queryOf(search: URLSearchParams): Record<string, string> {
-  const query: Record<string, string> = {};
-  for (const [name, value] of search) if (!Object.hasOwn(query, name)) query[name] = value;
-  return query;
-}
 
 /** An http(s) address, checked. */
 function upstreamUrl(value: string, what: string): URL {
@@ -162,7 +157,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   function route(method: string, rawUrl: string): Route | UnsafeMatch | null | 'method' {
     const q = rawUrl.indexOf('?');
     const pathname = q < 0 ? rawUrl : rawUrl.slice(0, q);
-    const search = new URLSearchParams(q < 0 ? '' : rawUrl.slice(q + 1));
+    const search = q < 0 ? '' : rawUrl.slice(q + 1);
     const match = matchOperation(pathname);
     if (match) {
       if (method !== 'POST') return 'method';
@@ -172,7 +167,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         op: match.operation,
         upstream,
         path: `${upstream.pathname.replace(/\/$/, '')}${pathname}`,
-        params: { query: queryOf(search), ...(Object.keys(match.path).length ? { path: { ...match.path } } : {}) },
+        params: { query: search, ...(Object.keys(match.path).length ? { path: { ...match.path } } : {}) },
       };
     }
     if (webhookPath !== undefined && webhookUpstream && pathname === webhookPath) {
