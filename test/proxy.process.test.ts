@@ -387,8 +387,11 @@ describe('stopping with exchanges in flight', () => {
   const preAuth = contractExamples().find((e) => e.operationId === 'preAuthorize' && e.direction === 'request')?.payload;
   const preAuthAnswer = JSON.stringify(contractExamples().find((e) => e.operationId === 'preAuthorize' && e.direction === 'response')?.payload);
 
-  /** Starts the command in front of an upstream that answers `delayMs` after a request arrived; SIGTERM once `inFlight` requests reached it. */
-  async function stopMidFlight(graceMs: number, delayMs: number, inFlight: number) {
+  /**
+   * Starts the command in front of an upstream that answers `delayMs` after a request arrived; SIGTERM once
+   * `inFlight` requests reached it (and with `twice`, SIGTERM again once the command says it waits).
+   */
+  async function stopMidFlight(graceMs: number, delayMs: number, inFlight: number, twice = false) {
     let arrived = 0;
     let reached: () => void = () => undefined;
     const allReached = new Promise<void>((resolve) => {
@@ -437,6 +440,15 @@ describe('stopping with exchanges in flight', () => {
         ),
       );
       await allReached;
+      if (twice) {
+        let said = false;
+        child.stderr?.on('data', (d: Buffer) => {
+          if (!said && d.toString().includes('waiting for')) {
+            said = true;
+            child.kill('SIGTERM');
+          }
+        });
+      }
       child.kill('SIGTERM');
       const result = await done;
       const entries = (JSON.parse(readFileSync(har, 'utf8')) as { log: { entries: unknown[] } }).log.entries;
@@ -466,6 +478,14 @@ describe('stopping with exchanges in flight', () => {
     const { result, answers, entries, lines } = await stopMidFlight(300, 20_000, 1);
     expect(answers[0]?.status).toBe(503);
     expect(answers[0]?.text).toContain('urn:gateway-contract:proxy:shutdown');
+    expect(entries.length).toBe(1);
+    expect(lines.map((l) => l.rule ?? l.coverage?.exchanges)).toEqual(['shutdown', 1]);
+    expect(result.status).toBe(1);
+  });
+
+  it('ends its grace at once on a second SIGTERM, still answering, recording and reporting what it cut off', async () => {
+    const { result, answers, entries, lines } = await stopMidFlight(60_000, 60_000, 1, true);
+    expect(answers[0]?.status).toBe(503);
     expect(entries.length).toBe(1);
     expect(lines.map((l) => l.rule ?? l.coverage?.exchanges)).toEqual(['shutdown', 1]);
     expect(result.status).toBe(1);

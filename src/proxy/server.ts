@@ -69,6 +69,8 @@ export interface RunningProxy {
   report(): Report;
   /** How many exchanges are in flight: received, not yet answered and recorded. */
   inFlight(): number;
+  /** Ends a stop()'s grace now: the exchanges still in flight are cut off (a second Ctrl-C). */
+  endGrace(): void;
   /**
    * Stops listening, waits up to the grace for the exchanges in flight (each answered and recorded as
    * it ends), cuts off those still open (a 503 problem, recorded as the problem `shutdown`), then ends
@@ -576,9 +578,10 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     };
   }
 
-  /** Resolves when no exchange is in flight, or after `ms`. */
+  let graceOver = false;
+  /** Resolves when no exchange is in flight, after `ms`, or when endGrace() is called. */
   function settledOrAfter(ms: number): Promise<void> {
-    if (open.size === 0) return Promise.resolve();
+    if (open.size === 0 || graceOver) return Promise.resolve();
     return new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, ms);
       allClosed = () => {
@@ -607,6 +610,10 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     finished,
     report,
     inFlight: () => open.size,
+    endGrace() {
+      graceOver = true;
+      allClosed?.();
+    },
     stop() {
       stopping ??= shutDown();
       return stopping;

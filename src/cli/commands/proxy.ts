@@ -28,9 +28,10 @@ export const proxyCommand: Command = {
     '',
     'The run ends on Ctrl-C, SIGTERM or after --max-exchanges. The proxy then stops accepting connections and',
     'waits up to --grace-ms for the exchanges in flight, answering and recording each; one still open after it',
-    'is answered 503 with a problem and counted invalid (the problem shutdown). Then the report is written (one',
-    'case per exchange, and per operation the result codes of its table met and not met and the named checks',
-    'that fired). Exit status: 0 every exchange valid; 1 any invalid; 2 usage error.',
+    'is answered 503 with a problem and counted invalid (the problem shutdown); a second Ctrl-C or SIGTERM ends',
+    'the wait at once. Then the report is written (one case per exchange, and per operation the result codes',
+    'of its table met and not met and the named checks that fired). Exit status: 0 every exchange valid;',
+    '1 any invalid; 2 usage error.',
     '',
     'Options (environment variables in brackets):',
     '  --gateway-upstream <url>  the gateway, {base_url}',
@@ -120,8 +121,11 @@ export const proxyCommand: Command = {
     );
     await untilStopped(proxy.finished);
     const inFlight = proxy.inFlight();
-    if (inFlight > 0) io.stderr.write(`proxy: stopping; waiting for ${inFlight} exchange(s) in flight\n`);
-    await proxy.stop();
+    const stopped = proxy.stop();
+    // A second Ctrl-C or SIGTERM ends the grace at once; the report is still written.
+    void untilStopped(stopped).then(() => proxy.endGrace());
+    if (inFlight > 0) io.stderr.write(`proxy: stopping; waiting for ${inFlight} exchange(s) in flight (Ctrl-C again to cut them off)\n`);
+    await stopped;
     const report = proxy.report();
     writeReport(report, format, values.output, io);
     return report.counts.invalid > 0 ? 1 : 0;
