@@ -16,6 +16,7 @@ import { DEFAULT_MAX_BODY_BYTES, DEFAULT_REQUEST_TIMEOUT_MS } from '../sandbox/c
 import { checkAnswer, checkRequest, checkStatus, type ExchangeIssue, type Parsed, parseBody, type RequestVerdict } from './check.js';
 import { codingsOf, decodeAnswer } from './decode.js';
 import { HarWriter, type RecordedMessage } from './harWriter.js';
+import { InFlight } from './inFlight.js';
 import { collectSecrets, Secrets } from './redact.js';
 
 export const DEFAULT_PROXY_PORT = 4030;
@@ -147,9 +148,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   let invalid = 0;
   const coverage = new Map<string, { exchanges: number; met: Set<string>; fired: Map<string, number> }>();
   /** The exchanges in flight, each with how to cut it off when the grace ends; and the requests already recorded. */
-  const open = new Map<IncomingMessage, () => void>();
+  const inFlight = new InFlight<IncomingMessage>();
   const recorded = new WeakSet<IncomingMessage>();
-  let allClosed: (() => void) | undefined;
   let finish: () => void = () => undefined;
   const finished = new Promise<void>((resolve) => {
     finish = resolve;
@@ -287,11 +287,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
 
   /** Counts the exchange in flight until its answer is sent (or its client goes away). */
   function track(r: Route, req: IncomingMessage, res: ServerResponse, started: number): void {
-    open.set(req, () => cutOff(r, req, res, started));
-    res.on('close', () => {
-      open.delete(req);
-      if (open.size === 0) allClosed?.();
-    });
+    inFlight.track(req, res, () => cutOff(r, req, res, started));
   }
 
   /** The upstream calls in flight, by request: how to abandon each one with a verdict. */
@@ -578,25 +574,12 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     };
   }
 
-  let graceOver = false;
-  /** Resolves when no exchange is in flight, after `ms`, or when endGrace() is called. */
-  function settledOrAfter(ms: number): Promise<void> {
-    if (open.size === 0 || graceOver) return Promise.resolve();
-    return new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      allClosed = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
-  }
-
   /** Stops listening; lets the exchanges in flight end within the grace, cuts off the rest; ends the recording. */
   async function shutDown(): Promise<void> {
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
-    await settledOrAfter(graceMs);
-    for (const cut of [...open.values()]) cut();
+    await inFlight.settledOrAfter(graceMs);
+    inFlight.cutAll();
     server.closeAllConnections();
     await closed;
     agents.http.destroy();
@@ -609,11 +592,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     url: `http://${host}:${address.port}`,
     finished,
     report,
-    inFlight: () => open.size,
-    endGrace() {
-      graceOver = true;
-      allClosed?.();
-    },
+    inFlight: () => inFlight.size,
+    endGrace: () => inFlight.endGrace(),
     stop() {
       stopping ??= shutDown();
       return stopping;
