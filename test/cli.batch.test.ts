@@ -85,6 +85,21 @@ describe('many payload files in one run', () => {
     expect((await runCli(['validate', '--har', har, '--no-parameters'])).status).toBe(0);
   });
 
+  it('reads a repeated query parameter as validate() does, in every input form: the problem repeatedParameter', async () => {
+    const twice = ['--query', 'mid=MERCHANT0001', '--query', 'orderId=ORDER-1001', '--query', 'orderId=ORDER-1002'];
+    const files = await runCli(['validate', 'initiatePayment', 'request', at('pay/ok/payWithWallet.json'), ...twice]);
+    expect(files.status).toBe(1);
+    expect(jsonLines(files.stdout).map((l) => [l.in, l.pointer, l.rule])).toEqual([['query', '/orderId', 'repeatedParameter']]);
+
+    const har = file(
+      'twice.har',
+      harOf([harEntry('POST', 'https://router.example/aoa-acquiring-biz/v2/payment?mid=MERCHANT0001&orderId=ORDER-1001&orderId=ORDER-1001', pay.payload)]),
+    );
+    const recorded = await runCli(['validate', '--har', har]);
+    expect(recorded.status).toBe(1);
+    expect(jsonLines(recorded.stdout).map((l) => [l.in, l.pointer, l.rule])).toEqual([['query', '/orderId', 'repeatedParameter']]);
+  });
+
   it('writes the report to --output and the summary to the terminal', async () => {
     const out = at('report.xml');
     const result = await runCli(['validate', 'initiatePayment', 'request', at('pay'), ...QUERY, '--format', 'junit', '--output', out]);

@@ -182,6 +182,15 @@ describe('NDJSON', () => {
     expect((await validateMany(records)).counts).toMatchObject({ valid: 3 });
   });
 
+  it('reads a query whose repeated names hold arrays, as validate() does: a repeated parameter of the contract is its problem', async () => {
+    const query = pay?.query as Record<string, string>;
+    const lines = [record({ query: { ...query, orderId: [query.orderId] } }), record({ query: { ...query, orderId: [query.orderId, 'OTHER'] } })];
+    const records = await all(ndjsonRecords(Readable.from([Buffer.from(lines.join('\n'))]), { file: 'q.ndjson' }));
+    expect(records.map((r) => r.unreadable)).toEqual([undefined, undefined]);
+    const result = await validateMany(records);
+    expect(result.cases.map((c) => c.errors.map((e) => [e.in, e.pointer, e.rule]))).toEqual([[], [['query', '/orderId', 'repeatedParameter']]]);
+  });
+
   it('fails each malformed line with its reason, and reads on up to a line longer than the limit', async () => {
     const lines = [
       record(),

@@ -12,7 +12,8 @@ import { formatReport, REPORT_FORMATS } from '../src/report/format.js';
 import type { Sandbox } from '../src/sandbox/index.js';
 import { startSandbox } from '../src/sandbox/index.js';
 import { BIN, collectOutput, runCli } from './helpers/cli.js';
-import { freePort, listenWith } from './helpers/servers.js';
+import { contractExamples } from './helpers/examples.js';
+import { freePort, listenWith, startServer } from './helpers/servers.js';
 
 const KEY = 'SandboxTestKey01';
 const CARD = '4111111111111111';
@@ -379,6 +380,115 @@ describe('the command', () => {
     const result = await done;
     expect(result.status).toBe(0);
     expect(result.stderr).toContain('no exchange validated');
+  });
+});
+
+describe('stopping with exchanges in flight', () => {
+  const preAuth = contractExamples().find((e) => e.operationId === 'preAuthorize' && e.direction === 'request')?.payload;
+  const preAuthAnswer = JSON.stringify(contractExamples().find((e) => e.operationId === 'preAuthorize' && e.direction === 'response')?.payload);
+
+  /**
+   * Starts the command in front of an upstream that answers `delayMs` after a request arrived; SIGTERM once
+   * `inFlight` requests reached it (and with `twice`, SIGTERM again once the command says it waits).
+   */
+  async function stopMidFlight(graceMs: number, delayMs: number, inFlight: number, twice = false) {
+    let arrived = 0;
+    let reached: () => void = () => undefined;
+    const allReached = new Promise<void>((resolve) => {
+      reached = resolve;
+    });
+    const slow = await startServer(async (_request, res) => {
+      if (++arrived === inFlight) reached();
+      await new Promise((r) => setTimeout(r, delayMs));
+      if (res.destroyed) return;
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(preAuthAnswer);
+    });
+    const port = await freePort();
+    const har = join(dir, `grace-${graceMs}.har`);
+    const child = spawn(
+      process.execPath,
+      [
+        BIN,
+        'proxy',
+        '--gateway-upstream',
+        slow.url,
+        '--router-upstream',
+        slow.url,
+        '--port',
+        String(port),
+        '--format',
+        'json',
+        '--har',
+        har,
+        '--grace-ms',
+        String(graceMs),
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    const done = collectOutput(child);
+    try {
+      await waitFor(`http://127.0.0.1:${port}/`);
+      const answers = Array.from({ length: inFlight }, () =>
+        fetch(`http://127.0.0.1:${port}/order/v2/preAuth`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(preAuth),
+        }).then(
+          async (a) => ({ status: a.status, text: await a.text() }),
+          () => ({ status: 0, text: '' }),
+        ),
+      );
+      await allReached;
+      if (twice) {
+        let said = false;
+        child.stderr?.on('data', (d: Buffer) => {
+          if (!said && d.toString().includes('waiting for')) {
+            said = true;
+            child.kill('SIGTERM');
+          }
+        });
+      }
+      child.kill('SIGTERM');
+      const result = await done;
+      const entries = (JSON.parse(readFileSync(har, 'utf8')) as { log: { entries: unknown[] } }).log.entries;
+      // JSON lines: one per problem, then one per operation's coverage.
+      const lines = result.stdout
+        .trim()
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as { rule?: string; coverage?: { exchanges: number } });
+      return { result, answers: await Promise.all(answers), entries, lines };
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      await slow.close();
+    }
+  }
+
+  it('on SIGTERM waits for the exchanges in flight, answers them, records them and reports them', async () => {
+    const { result, answers, entries, lines } = await stopMidFlight(10_000, 1_500, 2);
+    expect(answers.map((a) => a.status)).toEqual([200, 200]);
+    expect(entries.length).toBe(2);
+    expect(lines).toEqual([{ coverage: expect.objectContaining({ operationId: 'preAuthorize', exchanges: 2 }) }]);
+    expect(result.status).toBe(0);
+    expect(result.stderr).toContain('2 exchange');
+  });
+
+  it('cuts off the exchanges still in flight when its grace ends: a 503 problem, recorded and reported invalid, exit status 1', async () => {
+    const { result, answers, entries, lines } = await stopMidFlight(300, 20_000, 1);
+    expect(answers[0]?.status).toBe(503);
+    expect(answers[0]?.text).toContain('urn:gateway-contract:proxy:shutdown');
+    expect(entries.length).toBe(1);
+    expect(lines.map((l) => l.rule ?? l.coverage?.exchanges)).toEqual(['shutdown', 1]);
+    expect(result.status).toBe(1);
+  });
+
+  it('ends its grace at once on a second SIGTERM, still answering, recording and reporting what it cut off', async () => {
+    const { result, answers, entries, lines } = await stopMidFlight(60_000, 60_000, 1, true);
+    expect(answers[0]?.status).toBe(503);
+    expect(entries.length).toBe(1);
+    expect(lines.map((l) => l.rule ?? l.coverage?.exchanges)).toEqual(['shutdown', 1]);
+    expect(result.status).toBe(1);
   });
 });
 

@@ -36,6 +36,17 @@ export function wholeNumber(
 }
 
 /** `name=value` items of a repeatable option as an object. */
+/** `name=value` pairs as a query, a name given twice kept twice: validate() reads it as any query (D-109). */
+export function queryPairs(list: string[], flag: string): URLSearchParams {
+  const query = new URLSearchParams();
+  for (const item of list) {
+    const eq = item.indexOf('=');
+    if (eq <= 0) throw usageError(`${flag} takes name=value, got "${item.slice(0, 64)}"`);
+    query.append(item.slice(0, eq), item.slice(eq + 1));
+  }
+  return query;
+}
+
 export function pairs(list: string[], flag: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const item of list) {

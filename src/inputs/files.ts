@@ -3,6 +3,7 @@
 // (a pipe within a time limit too), checked to be UTF-8 and parsed without echoing it; one that
 // cannot be is a record with the reason.
 import { decodeUtf8, NOT_UTF8, parseJson } from '../json/parse.js';
+import type { QueryInput } from '../validation/query.js';
 import type { PayloadRecord } from '../validation/validateMany.js';
 import { type InputPath, shownPath } from './glob.js';
 import { DEFAULT_WAIT_MS, MAX_DEPTH, unparsed } from './limits.js';
@@ -11,8 +12,8 @@ import { type ReadOutcome, readInputBounded, readStreamBounded } from './read.js
 export interface FileRecordOptions {
   operationId: string;
   direction: string;
-  /** The query parameters of every request. */
-  query?: Record<string, string> | undefined;
+  /** The query parameters of every request, as validate() takes them. */
+  query?: QueryInput | undefined;
   /** The path parameters of every request. */
   path?: Record<string, string> | undefined;
   /** Larger files are failed cases (default 16 MiB). */

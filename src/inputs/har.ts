@@ -5,6 +5,7 @@
 // named by method, host and the parts of the path that read like names (docs/decisions.md, D-50).
 import { operations } from '../../generated/operations.js';
 import { fromBase64 } from '../encoding/bytes.js';
+import { matchOperation } from '../http/route.js';
 import { decodeUtf8, parseJson } from '../json/parse.js';
 import { readsLikeName } from '../json/pointer.js';
 import { arrayItemOffsets, lineIndex, pointerOffset } from '../json/position.js';
@@ -31,38 +32,16 @@ export interface HarOptions {
 
 const WEBHOOK = 'notifyTokenStatus';
 
-/** The path segments of each operation, longest first (a longer path is the more specific match). */
-const templates = operations
-  .filter((o) => o.path !== null)
-  .map((o) => ({ operationId: o.operationId, segments: (o.path as string).split('/').filter(Boolean) }))
-  .sort((a, b) => b.segments.length - a.segments.length);
-
 const splitPath = (pathname: string) => pathname.split('/').filter(Boolean);
 
-function decodeSegment(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
-}
-
-/** The path parameters when the path ends with the template (any base path before it), or null. */
-function matchSuffix(path: string[], template: string[]): Record<string, string> | null {
-  if (path.length < template.length) return null;
-  const offset = path.length - template.length;
-  const params: Record<string, string> = Object.create(null);
-  for (let i = 0; i < template.length; i++) {
-    const want = template[i] as string;
-    const got = path[offset + i] as string;
-    if (want.startsWith('{') && want.endsWith('}')) params[want.slice(1, -1)] = decodeSegment(got);
-    else if (want !== got) return null;
-  }
-  return params;
+/** Whether the path ends with the webhook's path (any base path before it), segment by segment as sent. */
+function endsWith(path: string[], tail: string[]): boolean {
+  const offset = path.length - tail.length;
+  return offset >= 0 && tail.every((segment, i) => path[offset + i] === segment);
 }
 
 /** The words of the contract's paths, shown as they are. */
-const PATH_WORDS: ReadonlySet<string> = new Set(templates.flatMap((t) => t.segments.filter((s) => !s.startsWith('{'))));
+const PATH_WORDS: ReadonlySet<string> = new Set(operations.flatMap((o) => (o.path === null ? [] : splitPath(o.path).filter((s) => !s.startsWith('{')))));
 
 /**
  * A segment of a recorded path as a report shows it: a word of the contract's paths, or a word in
@@ -102,13 +81,6 @@ function isNotification(value: unknown): boolean {
   return isObject(value) && isObject(value.head) && isObject(value.body) && isObject(value.body.tokenInfo);
 }
 
-/** The query of a URL: the first value of each name. */
-function queryOf(url: URL): Record<string, string> {
-  const query: Record<string, string> = Object.create(null);
-  for (const [name, value] of url.searchParams) if (!(name in query)) query[name] = value;
-  return query;
-}
-
 /** The records of a HAR text: per matching entry its request and, with a JSON body, its response; others skipped. */
 export function* harRecords(text: string, options: HarOptions): Generator<PayloadRecord> {
   const { file } = options;
@@ -143,20 +115,18 @@ export function* harRecords(text: string, options: HarOptions): Generator<Payloa
     }
     const method = typeof request?.method === 'string' && METHODS.has(request.method.toUpperCase()) ? request.method.toUpperCase() : 'a request';
     const path = splitPath(url.pathname);
-    let operationId: string | undefined;
-    let pathParams: Record<string, string> | undefined;
-    for (const t of templates) {
-      const params = matchSuffix(path, t.segments);
-      if (params) {
-        operationId = t.operationId;
-        if (Object.keys(params).length) pathParams = params;
-        break;
-      }
+    // The contract's one path matching (D-112); a recording may carry any base path before the operation's.
+    const match = matchOperation(url.pathname, { anyBasePath: true });
+    if (match?.kind === 'unsafe') {
+      yield { name, operationId: match.operation.operationId, direction: 'request', unreadable: { rule: 'safePathParameter', message: match.message } };
+      continue;
     }
+    let operationId: string | undefined = match?.operation.operationId;
+    const pathParams = match && Object.keys(match.path).length ? { ...match.path } : undefined;
     const requestText = bodyText(request?.postData);
     const parsedRequest = requestText === null ? null : parseJson(requestText, { maxDepth: MAX_DEPTH });
     if (!operationId) {
-      const atWebhookPath = webhookPath !== null && webhookPath.length > 0 && matchSuffix(path, webhookPath) !== null;
+      const atWebhookPath = webhookPath !== null && webhookPath.length > 0 && endsWith(path, webhookPath);
       const looksLikeOne = webhookPath === null && parsedRequest?.ok === true && isNotification(parsedRequest.value);
       if (method === 'POST' && (atWebhookPath || looksLikeOne)) operationId = WEBHOOK;
     }
@@ -169,7 +139,7 @@ export function* harRecords(text: string, options: HarOptions): Generator<Payloa
       continue;
     }
     const base = { name, operationId, source: { file, line: lineOf(i, '/request/postData/text') } };
-    const params = operationId === WEBHOOK ? {} : { query: queryOf(url), ...(pathParams ? { path: pathParams } : {}) };
+    const params = operationId === WEBHOOK ? {} : { query: url.search, ...(pathParams ? { path: pathParams } : {}) };
     if (parsedRequest === null) yield { ...base, direction: 'request', unreadable: { rule: 'readable', message: 'The entry holds no request body.' } };
     else if (!parsedRequest.ok) yield { ...base, direction: 'request', unreadable: unparsed(parsedRequest, 'The request body') };
     else yield { ...base, direction: 'request', payload: parsedRequest.value, ...params };

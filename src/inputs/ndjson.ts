@@ -31,6 +31,19 @@ function parameters(value: unknown): Record<string, string> | null | undefined {
   return out;
 }
 
+/** A record's query: strings, or arrays of strings for names given more than once (validate() reads them, D-109). */
+function queryParameters(value: unknown): Record<string, string | string[]> | null | undefined {
+  if (value === undefined) return undefined;
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return null;
+  const out: Record<string, string | string[]> = Object.create(null);
+  for (const [k, v] of Object.entries(value)) {
+    if (typeof v === 'string') out[k] = v;
+    else if (Array.isArray(v) && v.every((item) => typeof item === 'string')) out[k] = v;
+    else return null;
+  }
+  return out;
+}
+
 /** The record one line holds. */
 export function ndjsonRecord(bytes: Uint8Array, file: string, line: number): PayloadRecord {
   const at = { name: `${file}:${line}`, source: { file, line } };
@@ -48,9 +61,13 @@ export function ndjsonRecord(bytes: Uint8Array, file: string, line: number): Pay
   if (typeof r.operationId !== 'string') return unreadable('record', `Line ${line} has no "operationId" string: ${FIELDS}.`);
   if (typeof r.direction !== 'string') return unreadable('record', `Line ${line} has no "direction" string: ${FIELDS}.`);
   if (!Object.hasOwn(r, 'payload')) return unreadable('record', `Line ${line} has no "payload": ${FIELDS}.`);
-  const query = parameters(r.query);
+  const query = queryParameters(r.query);
   const path = parameters(r.path);
-  if (query === null || path === null) return unreadable('record', `Line ${line}: "query" and "path" are objects of strings.`);
+  if (query === null || path === null)
+    return unreadable(
+      'record',
+      `Line ${line}: "query" and "path" are objects of strings ("query" may hold an array of strings for a name given more than once).`,
+    );
   return {
     operationId: r.operationId,
     direction: r.direction,

@@ -75,7 +75,7 @@ export function checkRequest(
   op: OperationInfo,
   text: string,
   parsed: Parsed,
-  params: { query?: Record<string, string>; path?: Record<string, string> },
+  params: { query?: string; path?: Record<string, string> },
   key: string | undefined,
 ): RequestVerdict {
   if (!parsed.ok) return { issues: [unreadable('request', parsed)], firedChecks: [] };
@@ -166,4 +166,22 @@ export function checkAnswer(op: OperationInfo, text: string, parsed: Parsed, key
     }
   }
   return { issues, code: met };
+}
+
+/**
+ * The HTTP status of an answer of the service (or of the merchant's reply to a notification): every
+ * outcome is HTTP 200 with its result code (openapi/DECISIONS.md, D-09), so any other status is a
+ * problem, whatever its body says (docs/decisions.md, D-110).
+ */
+export function checkStatus(status: number): ExchangeIssue[] {
+  if (status === 200) return [];
+  return [
+    {
+      side: 'answer',
+      in: 'body',
+      pointer: '',
+      rule: 'http-status',
+      message: `The answer is HTTP ${status}: every outcome of the service is HTTP 200 with its result code (D-09).`,
+    },
+  ];
 }

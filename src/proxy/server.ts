@@ -9,11 +9,14 @@ import type { AddressInfo } from 'node:net';
 import { type OperationInfo, operations } from '../../generated/operations.js';
 import { resultCodes } from '../../generated/resultCodes.js';
 import { readBody } from '../http/readBody.js';
+import { matchOperation, type UnsafeMatch } from '../http/route.js';
 import { decodeUtf8 } from '../json/parse.js';
 import type { CaseIssue, CaseResult, OperationCoverage, Report } from '../report/model.js';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_REQUEST_TIMEOUT_MS } from '../sandbox/config.js';
-import { checkAnswer, checkRequest, type ExchangeIssue, type Parsed, parseBody, type RequestVerdict } from './check.js';
+import { checkAnswer, checkRequest, checkStatus, type ExchangeIssue, type Parsed, parseBody, type RequestVerdict } from './check.js';
+import { codingsOf, decodeAnswer } from './decode.js';
 import { HarWriter, type RecordedMessage } from './harWriter.js';
+import { InFlight } from './inFlight.js';
 import { collectSecrets, Secrets } from './redact.js';
 
 export const DEFAULT_PROXY_PORT = 4030;
@@ -21,6 +24,11 @@ export const DEFAULT_PROXY_PORT = 4030;
 export const DEFAULT_MAX_ANSWER_BYTES = 1024 * 1024;
 /** How long the upstream may take to answer (the client's own default). */
 export const DEFAULT_UPSTREAM_TIMEOUT_MS = 30_000;
+/**
+ * How long stop() waits for the exchanges in flight before it cuts them off: below the 10 s a
+ * container runtime gives a process between SIGTERM and SIGKILL (D-111).
+ */
+export const DEFAULT_GRACE_MS = 5_000;
 /** Exchanges kept for the report; past it they are counted, not kept (every output is bounded). */
 const MAX_CASES = 100_000;
 const HEADERS_TIMEOUT_MS = 10_000;
@@ -48,6 +56,8 @@ export interface ProxyOptions {
   maxAnswerBytes?: number | undefined;
   upstreamTimeoutMs?: number | undefined;
   requestTimeoutMs?: number | undefined;
+  /** How long stop() waits for the exchanges in flight (default DEFAULT_GRACE_MS); those still open then are cut off. */
+  graceMs?: number | undefined;
   /** One line per exchange: operation, verdict, code, time. Never a value. */
   onLog?: ((line: string) => void) | undefined;
 }
@@ -58,7 +68,15 @@ export interface RunningProxy {
   readonly finished: Promise<void>;
   /** The run so far: one case per exchange, and the coverage per operation. */
   report(): Report;
-  /** Stops listening, ends the recording. */
+  /** How many exchanges are in flight: received, not yet answered and recorded. */
+  inFlight(): number;
+  /** Ends a stop()'s grace now: the exchanges still in flight are cut off (a second Ctrl-C). */
+  endGrace(): void;
+  /**
+   * Stops listening, waits up to the grace for the exchanges in flight (each answered and recorded as
+   * it ends), cuts off those still open (a 503 problem, recorded as the problem `shutdown`), then ends
+   * the recording.
+   */
   stop(): Promise<void>;
 }
 
@@ -67,7 +85,8 @@ interface Route {
   upstream: URL;
   /** The upstream's path for this request, before the query. */
   path: string;
-  params: { query?: Record<string, string>; path?: Record<string, string> };
+  /** The query as received (validate() reads it, a repeated parameter refused: D-109), and the path parameters. */
+  params: { query?: string; path?: Record<string, string> };
 }
 
 const HOP_BY_HOP = new Set([
@@ -83,37 +102,6 @@ const HOP_BY_HOP = new Set([
   'host',
   'content-length',
 ]);
-
-const splitPath = (p: string) => p.split('/').filter(Boolean);
-
-function decodeSegment(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
-}
-
-/** The operations by their path templates (the webhook has none). */
-const TEMPLATES = operations.filter((o) => o.path !== null).map((o) => ({ op: o, segments: splitPath(o.path as string) }));
-
-function matchTemplate(path: string[], template: string[]): Record<string, string> | null {
-  if (path.length !== template.length) return null;
-  const params: Record<string, string> = {};
-  for (let i = 0; i < template.length; i++) {
-    const want = template[i] as string;
-    const got = path[i] as string;
-    if (want.startsWith('{') && want.endsWith('}')) params[want.slice(1, -1)] = decodeSegment(got);
-    else if (want !== got) return null;
-  }
-  return params;
-}
-
-function queryOf(search: URLSearchParams): Record<string, string> {
-  const query: Record<string, string> = {};
-  for (const [name, value] of search) if (!Object.hasOwn(query, name)) query[name] = value;
-  return query;
-}
 
 /** An http(s) address, checked. */
 function upstreamUrl(value: string, what: string): URL {
@@ -142,14 +130,14 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const webhookPath = options.webhookPath ?? webhookUpstream?.pathname;
   if (webhookPath !== undefined && !webhookUpstream) throw new TypeError('webhookPath needs webhookUpstream: the address notifications are forwarded to.');
   if (webhookPath !== undefined && !/^\/[^\s?#]*$/.test(webhookPath)) throw new TypeError('webhookPath must be a URL path, e.g. /webhooks/token.');
-  const webhookSegments = webhookPath === undefined ? undefined : splitPath(webhookPath);
-  if (webhookSegments && TEMPLATES.some((t) => matchTemplate(webhookSegments, t.segments))) throw new TypeError("webhookPath is one of the contract's paths.");
+  if (webhookPath !== undefined && matchOperation(webhookPath) !== undefined) throw new TypeError("webhookPath is one of the contract's paths.");
   const key = options.merchantKey;
   if (key !== undefined && new TextEncoder().encode(key).length !== 16) throw new TypeError('The merchant key must be 16 bytes.');
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const maxAnswerBytes = options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES;
   const upstreamTimeoutMs = options.upstreamTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS;
   const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  const graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
   const webhookOp = operations.find((o) => o.operationId === 'notifyTokenStatus') as OperationInfo;
 
   const agents = { http: new HttpAgent({ keepAlive: true, maxSockets: 256 }), https: new HttpsAgent({ keepAlive: true, maxSockets: 256 }) };
@@ -159,29 +147,32 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   let exchanges = 0;
   let invalid = 0;
   const coverage = new Map<string, { exchanges: number; met: Set<string>; fired: Map<string, number> }>();
+  /** The exchanges in flight, each with how to cut it off when the grace ends; and the requests already recorded. */
+  const inFlight = new InFlight<IncomingMessage>();
+  const recorded = new WeakSet<IncomingMessage>();
   let finish: () => void = () => undefined;
   const finished = new Promise<void>((resolve) => {
     finish = resolve;
   });
 
-  function route(method: string, rawUrl: string): Route | null | 'method' {
+  /** The route of a request: an operation's (or the webhook's), a path parameter refused (D-112), another method, or none. */
+  function route(method: string, rawUrl: string): Route | UnsafeMatch | null | 'method' {
     const q = rawUrl.indexOf('?');
     const pathname = q < 0 ? rawUrl : rawUrl.slice(0, q);
-    const search = new URLSearchParams(q < 0 ? '' : rawUrl.slice(q + 1));
-    const path = splitPath(pathname);
-    for (const t of TEMPLATES) {
-      const params = matchTemplate(path, t.segments);
-      if (!params) continue;
+    const search = q < 0 ? '' : rawUrl.slice(q + 1);
+    const match = matchOperation(pathname);
+    if (match) {
       if (method !== 'POST') return 'method';
-      const upstream = t.op.host === 'router' ? router : gateway;
+      if (match.kind === 'unsafe') return match;
+      const upstream = match.operation.host === 'router' ? router : gateway;
       return {
-        op: t.op,
+        op: match.operation,
         upstream,
         path: `${upstream.pathname.replace(/\/$/, '')}${pathname}`,
-        params: { query: queryOf(search), ...(Object.keys(params).length ? { path: params } : {}) },
+        params: { query: search, ...(Object.keys(match.path).length ? { path: { ...match.path } } : {}) },
       };
     }
-    if (webhookSegments && webhookUpstream && path.length === webhookSegments.length && path.every((s, i) => s === webhookSegments[i])) {
+    if (webhookPath !== undefined && webhookUpstream && pathname === webhookPath) {
       if (method !== 'POST') return 'method';
       return { op: webhookOp, upstream: webhookUpstream, path: webhookUpstream.pathname, params: {} };
     }
@@ -199,6 +190,9 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     response: RecordedMessage & { status: number; statusText: string },
     secrets: Secrets,
   ): void {
+    // An exchange ends once: one cut off at shutdown is not recorded again when its upstream call fails.
+    if (recorded.has(req)) return;
+    recorded.add(req);
     const n = ++exchanges;
     const operationId = r?.op.operationId ?? '<none>';
     const valid = issues.length === 0;
@@ -272,6 +266,66 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     };
   }
 
+  /** A compressed request: the service reads the body as it is, so the proxy cannot judge what it will read (D-108). */
+  function refuseEncodedRequest(r: Route, req: IncomingMessage, res: ServerResponse, started: number): void {
+    req.resume();
+    const issue: ExchangeIssue = {
+      side: 'request',
+      in: 'body',
+      pointer: '',
+      rule: 'request-encoding',
+      message: 'The request has a content-encoding: the service reads plain JSON, so it is not forwarded.',
+    };
+    const answer = answerProblem(res, 415, {
+      type: `${PROBLEM}request-encoding`,
+      title: 'Compressed request',
+      detail: issue.message,
+      operationId: r.op.operationId,
+    });
+    record(r, req, started, [issue], {}, message({ ...req.headers }, null, null), answer, new Secrets(key));
+  }
+
+  /** Counts the exchange in flight until its answer is sent (or its client goes away). */
+  function track(r: Route, req: IncomingMessage, res: ServerResponse, started: number): void {
+    inFlight.track(req, res, () => cutOff(r, req, res, started));
+  }
+
+  /** The upstream calls in flight, by request: how to abandon each one with a verdict. */
+  const abandon = new Map<IncomingMessage, (failure: Failure) => void>();
+
+  const SHUTDOWN: Failure = {
+    status: 503,
+    rule: 'shutdown',
+    title: 'The proxy stopped',
+    message: `The proxy stopped before this exchange ended (its grace of ${graceMs} ms ran out).`,
+  };
+
+  /** An exchange still open when the grace ends: answered 503 and recorded as the problem shutdown. */
+  function cutOff(r: Route, req: IncomingMessage, res: ServerResponse, started: number): void {
+    const upstreamCall = abandon.get(req);
+    if (upstreamCall) {
+      upstreamCall(SHUTDOWN);
+      return;
+    }
+    const issue: ExchangeIssue = { side: 'request', in: 'body', pointer: '', rule: SHUTDOWN.rule, message: SHUTDOWN.message };
+    const answer = answerProblem(res, 503, { type: `${PROBLEM}shutdown`, title: SHUTDOWN.title, detail: SHUTDOWN.message, operationId: r.op.operationId });
+    record(r, req, started, [issue], {}, message({ ...req.headers }, null, null), answer, new Secrets(key));
+  }
+
+  /** A path parameter a front could read as another path: answered 400, never forwarded, in both modes (D-112). */
+  function refuseUnsafePath(match: UnsafeMatch, req: IncomingMessage, res: ServerResponse, started: number): void {
+    req.resume();
+    const r: Route = { op: match.operation, upstream: gateway, path: '', params: {} };
+    const issue: ExchangeIssue = { side: 'request', in: 'path', pointer: `/${match.parameter}`, rule: 'safePathParameter', message: match.message };
+    const answer = answerProblem(res, 400, {
+      type: `${PROBLEM}unsafe-path`,
+      title: 'A path parameter that could be read as another path',
+      detail: issue.message,
+      operationId: match.operation.operationId,
+    });
+    record(r, req, started, [issue], {}, message({ ...req.headers }, null, null), answer, new Secrets(key));
+  }
+
   function handle(req: IncomingMessage, res: ServerResponse): void {
     const started = Date.now();
     const r = route(req.method ?? 'GET', req.url ?? '/');
@@ -284,6 +338,15 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
           detail: "The proxy serves the contract's paths of the gateway and the order router, and the webhook path it was given.",
         });
       else sendProblem(res, 405, { type: `${PROBLEM}method`, title: 'Method not allowed', detail: "The contract's operations are POST." });
+      return;
+    }
+    if ('kind' in r) {
+      refuseUnsafePath(r, req, res, started);
+      return;
+    }
+    track(r, req, res, started);
+    if (codingsOf(req.headers['content-encoding']).length > 0) {
+      refuseEncodedRequest(r, req, res, started);
       return;
     }
     readBody(req, maxBodyBytes, (body, problem) => {
@@ -375,7 +438,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
           r,
           req,
           started,
-          [...verdict.issues, ...answerVerdict.issues],
+          [...verdict.issues, ...checkStatus(outcome.status), ...answerVerdict.issues],
           { resultCode: verdict.resultCode, met: answerVerdict.code, fired: verdict.firedChecks },
           recordedRequest,
           { ...message(outcome.headers, outcome.body, outcome.text, answerParsed), status: outcome.status, statusText: outcome.statusText },
@@ -386,9 +449,10 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     });
   }
 
+  type Failure = { status: 502 | 503 | 504; rule: string; title: string; message: string };
   type Outcome =
     | { status: number; statusText: string; headers: Record<string, string | string[] | undefined>; body: Buffer; text: string | null; parsed: Parsed }
-    | { failure: { status: 502 | 504; rule: string; title: string; message: string }; upstreamStatus?: number };
+    | { failure: Failure; upstreamStatus?: number };
 
   function forward(r: Route, req: IncomingMessage, res: ServerResponse, body: Buffer, done: (o: Outcome) => void): void {
     const headers: Record<string, string | string[]> = {};
@@ -410,9 +474,10 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      abandon.delete(req);
       done(o);
     };
-    const fail = (status: 502 | 504, rule: string, title: string, text: string, upstreamStatus?: number) =>
+    const fail = (status: 502 | 503 | 504, rule: string, title: string, text: string, upstreamStatus?: number) =>
       settle({ failure: { status, rule, title, message: text }, ...(upstreamStatus === undefined ? {} : { upstreamStatus }) });
     const upstream = (https ? httpsRequest : httpRequest)(target, (answer) => {
       const chunks: Buffer[] = [];
@@ -420,8 +485,9 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       answer.on('data', (chunk: Buffer) => {
         size += chunk.length;
         if (size > maxAnswerBytes) {
-          answer.destroy();
+          // The verdict first: destroying the answer emits its own failure.
           fail(502, 'upstream-too-large', 'Answer too large', `The upstream's answer is larger than ${maxAnswerBytes} bytes.`, answer.statusCode);
+          answer.destroy();
           return;
         }
         chunks.push(chunk);
@@ -430,16 +496,23 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       answer.on('aborted', () => fail(502, 'upstream-reset', 'Upstream reset', 'The upstream closed the connection before its answer ended.'));
       answer.on('end', () => {
         const bytes = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
-        const text = decodeUtf8(bytes);
-        const parsed = parseBody(text ?? bytes);
         const status = answer.statusCode ?? 502;
-        if (!parsed.ok && !parsed.tooDeep) {
-          fail(502, 'upstream-not-json', 'Upstream answer not JSON', `The upstream answered HTTP ${status} with a body that is not JSON.`, status);
-          return;
-        }
-        const out: Record<string, string | string[] | undefined> = {};
-        for (const [name, value] of Object.entries(answer.headers)) if (!HOP_BY_HOP.has(name)) out[name] = value;
-        settle({ status, statusText: answer.statusMessage ?? '', headers: out, body: bytes, text, parsed });
+        // A compressed answer is decoded for the checks; the client gets `bytes` as they came (D-108).
+        decodeAnswer(bytes, answer.headers['content-encoding'], maxAnswerBytes, (decoded) => {
+          if (!decoded.ok) {
+            fail(502, decoded.rule, decoded.rule === 'upstream-too-large' ? 'Answer too large' : 'Upstream answer not decoded', decoded.message, status);
+            return;
+          }
+          const text = decodeUtf8(decoded.bytes);
+          const parsed = parseBody(text ?? decoded.bytes);
+          if (!parsed.ok && !parsed.tooDeep) {
+            fail(502, 'upstream-not-json', 'Upstream answer not JSON', `The upstream answered HTTP ${status} with a body that is not JSON.`, status);
+            return;
+          }
+          const out: Record<string, string | string[] | undefined> = {};
+          for (const [name, value] of Object.entries(answer.headers)) if (!HOP_BY_HOP.has(name)) out[name] = value;
+          settle({ status, statusText: answer.statusMessage ?? '', headers: out, body: bytes, text, parsed });
+        });
       });
     });
     const timer = setTimeout(() => {
@@ -455,6 +528,10 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     // The client went away: stop waiting for the upstream.
     res.on('close', () => {
       if (!res.writableFinished) upstream.destroy();
+    });
+    abandon.set(req, (failure) => {
+      settle({ failure });
+      upstream.destroy();
     });
     upstream.end(body);
   }
@@ -497,21 +574,28 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     };
   }
 
+  /** Stops listening; lets the exchanges in flight end within the grace, cuts off the rest; ends the recording. */
+  async function shutDown(): Promise<void> {
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    await inFlight.settledOrAfter(graceMs);
+    inFlight.cutAll();
+    server.closeAllConnections();
+    await closed;
+    agents.http.destroy();
+    agents.https.destroy();
+    har?.close();
+  }
+
   let stopping: Promise<void> | undefined;
   return {
     url: `http://${host}:${address.port}`,
     finished,
     report,
+    inFlight: () => inFlight.size,
+    endGrace: () => inFlight.endGrace(),
     stop() {
-      stopping ??= new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
-        setTimeout(() => server.closeAllConnections(), 1_000).unref();
-      }).then(() => {
-        agents.http.destroy();
-        agents.https.destroy();
-        har?.close();
-      });
+      stopping ??= shutDown();
       return stopping;
     },
   };

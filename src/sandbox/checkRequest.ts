@@ -1,6 +1,7 @@
 // validate() with the contract's types: a payload it accepts is, by the contract, the operation's
 // request, with the query and path parameters it names.
 import type { OperationId, PathOf, QueryOf, RequestOf } from '../types.js';
+import { readQuery } from '../validation/query.js';
 import { type ValidationFailure, type ValidationOptions, validate } from '../validation/validate.js';
 
 /** Query or path parameters as the contract names them; an operation without any gets none. */
@@ -24,10 +25,12 @@ export function checkRequest<O extends OperationId>(
   if (!verdict.valid) return verdict;
   // validate() is not a type guard: the casts say what it has just checked (the envelope against
   // the operation's schema, the parameters with the named check requiredParameters).
+  // The query as validate() read it: no parameter of the contract is repeated once it is valid (D-109).
+  const query = options.query === undefined ? {} : readQuery(options.query, []).query;
   return {
     valid: true,
     request: payload as RequestOf<O>,
-    query: (options.query ?? {}) as ParametersOf<QueryOf<O>>,
+    query: query as ParametersOf<QueryOf<O>>,
     path: (options.path ?? {}) as ParametersOf<PathOf<O>>,
   };
 }

@@ -8,7 +8,7 @@ export type ServedOperation = Extract<OperationInfo, { kind: 'operation' }>;
 /** The operationId of an operation the sandbox serves. */
 export type SandboxOperation = ServedOperation['operationId'];
 
-const isServed = (op: OperationInfo): op is ServedOperation => op.kind === 'operation';
+export const isServed = (op: OperationInfo): op is ServedOperation => op.kind === 'operation';
 
 /** The served operations, in the order of the index. */
 export const SERVED_OPERATIONS: readonly ServedOperation[] = operations.filter(isServed);

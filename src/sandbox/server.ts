@@ -40,6 +40,11 @@ export function createSandboxServer({
         sendJson(res, 404, problem('not-found', 'No operation at this path. The operations are listed by GET /sandbox.'));
         return;
       }
+      if ('refused' in route) {
+        req.resume();
+        sendJson(res, 400, problem('unsafe-path', route.refused));
+        return;
+      }
       if (req.method !== 'POST') {
         req.resume();
         notPost(res, req.method ?? '');

@@ -2,6 +2,7 @@
 // (validate) or many in one run (validateMany), and what a problem says. Web-standard.
 export type { NamedCheck } from './checks.js';
 export { namedChecks } from './checks.js';
+export type { QueryInput } from './query.js';
 export type { CodeRule } from './resultCodeRules.js';
 export { resultCodeFor, resultCodeRules } from './resultCodeRules.js';
 export type { Direction, ValidationFailure, ValidationIssue, ValidationOptions, ValidationResult, ValidationSuccess } from './validate.js';

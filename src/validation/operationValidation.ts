@@ -9,6 +9,7 @@ import type { CompiledValidator, CompiledValidatorError } from '../../generated/
 import type { ResultCodeOf } from '../types.js';
 import { type NamedCheck, namedChecks, type RequestContext } from './checks.js';
 import { issuesFromAjv, type ValidationIssue } from './errors.js';
+import { type QueryInput, readQuery } from './query.js';
 import { resultCodeFor } from './resultCodeRules.js';
 
 export type { ValidationIssue };
@@ -29,9 +30,14 @@ export interface ValidationFailure<O extends OperationId = OperationId> {
 export type ValidationResult<O extends OperationId = OperationId> = ValidationSuccess | ValidationFailure<O>;
 
 /** The request's query and path parameters, for the checks that compare them with the body. */
-export interface ValidationOptions extends RequestContext {
-  /** The request's query parameters (pay, modify order, create subscription, tokenize). */
-  query?: Record<string, string | undefined> | undefined;
+export interface ValidationOptions extends Omit<RequestContext, 'query'> {
+  /**
+   * The request's query parameters (pay, modify order, create subscription, tokenize): a record of
+   * strings, or the query as received (a record whose repeated names hold arrays, a URLSearchParams,
+   * the query string). A parameter of the contract given more than once is the issue
+   * `repeatedParameter` (docs/decisions.md, D-109).
+   */
+  query?: QueryInput | undefined;
   /** The request's path parameters (tokenize: `mid`). */
   path?: Record<string, string | undefined> | undefined;
   /**
@@ -152,6 +158,7 @@ export function operationValidation<O extends OperationId>(operationId: O, valid
   if (!found) throw new Error(`The contract has no operation ${operationId}.`);
   const op = found;
   const checks: NamedCheck[] = op.namedChecks.map((name) => namedChecks[name]);
+  const queryNames = op.parameters.filter((p) => p.in === 'query').map((p) => p.name);
   const request = `${operationId}Request`;
   const response = `${operationId}Response`;
   const sides: Record<Direction, Side> = {
@@ -185,7 +192,7 @@ export function operationValidation<O extends OperationId>(operationId: O, valid
    * Whether the payload passes, on a short path: a valid payload is the common case, and a small
    * function stays fast. Any doubt (a problem, a check or a read that throws) is left to `describe`.
    */
-  function passes(side: Side, payload: unknown, options: ValidationOptions): boolean {
+  function passes(side: Side, payload: unknown, options: RequestContext): boolean {
     try {
       if (!side.first(payload)) return false;
       if (side.direction === 'response') return true;
@@ -201,7 +208,7 @@ export function operationValidation<O extends OperationId>(operationId: O, valid
   }
 
   /** Every problem of a payload that did not pass: the validators' and the named checks'. */
-  function describe(side: Side, payload: unknown, options: ValidationOptions): ValidationResult<O> {
+  function describe(side: Side, payload: unknown, options: RequestContext, queryIssues: readonly ValidationIssue[] = []): ValidationResult<O> {
     const fn = side.first;
     let issues: ValidationIssue[] = [];
     let ok: boolean;
@@ -253,6 +260,11 @@ export function operationValidation<O extends OperationId>(operationId: O, valid
         }
         if (found.length) issues.push(...found);
       }
+      // A repeated parameter is left out of the query: it is that problem, not a missing one.
+      if (queryIssues.length) {
+        const repeated = new Set(queryIssues.map((i) => i.pointer));
+        issues = [...issues.filter((i) => !(i.in === 'query' && i.rule === 'requiredParameters' && repeated.has(i.pointer))), ...queryIssues];
+      }
     }
     if (issues.length === 0) return VALID;
     if (side.direction === 'response') return { valid: false, errors: issues };
@@ -271,7 +283,10 @@ export function operationValidation<O extends OperationId>(operationId: O, valid
 
   function validate(direction: Direction, payload: unknown, options: ValidationOptions = {}): ValidationResult<O> {
     const side = sideOf(direction);
-    return passes(side, payload, options) ? VALID : describe(side, payload, options);
+    const read = side.direction === 'request' && options.query !== undefined ? readQuery(options.query, queryNames) : undefined;
+    const context: RequestContext = { query: read?.query, path: options.path, parameters: options.parameters };
+    if (read?.issues.length) return describe(side, payload, context, read.issues);
+    return passes(side, payload, context) ? VALID : describe(side, payload, context);
   }
 
   return {

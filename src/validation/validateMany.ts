@@ -7,6 +7,7 @@ import { readsLikeName } from '../json/pointer.js';
 import { pointerOffset, positionAt } from '../json/position.js';
 import type { ResultCodeOf } from '../types.js';
 import { MAX_ISSUES } from './errors.js';
+import type { QueryInput } from './query.js';
 import { type Direction, type ValidationIssue, validate } from './validate.js';
 
 /** Where a record's payload was read: reports place each problem in this file and, when they can, on the line of its field. */
@@ -29,8 +30,8 @@ export interface PayloadRecord {
   direction?: string | undefined;
   /** The parsed JSON envelope `{ head, body }`. */
   payload?: unknown;
-  /** The request's query parameters. Without them, the required ones are missing (see `parameters`). */
-  query?: Record<string, string | undefined> | undefined;
+  /** The request's query parameters, as validate() takes them. Without them, the required ones are missing (see `parameters`). */
+  query?: QueryInput | undefined;
   /** The request's path parameters (tokenize: `mid`). */
   path?: Record<string, string | undefined> | undefined;
   /** The case's name in reports (a file name, `file:line`, a HAR entry); at most 200 characters are kept. */

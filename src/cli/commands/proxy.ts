@@ -24,11 +24,16 @@ export const proxyCommand: Command = {
     'answered by the proxy, HTTP 422 application/problem+json (RFC 9457: each problem with its JSON Pointer,',
     "rule and the operation's own result code), and never reaches the service. The upstream refusing, resetting,",
     'not answering within --upstream-timeout-ms or answering with a body that is not JSON is answered 502 or 504',
-    'with a problem, and recorded.',
+    'with a problem, and recorded. A gzip, deflate or br answer is decoded for the checks and forwarded as it came;',
+    'an answer that is not HTTP 200 is reported. In both modes, a compressed request (415), and a path parameter',
+    'a front could read as another path (400: a dot segment, an encoded slash), are refused and never forwarded.',
     '',
-    'The run ends on Ctrl-C, SIGTERM or after --max-exchanges; then the report is written (one case per',
-    'exchange, and per operation the result codes of its table met and not met and the named checks that',
-    'fired). Exit status: 0 every exchange valid; 1 any invalid; 2 usage error.',
+    'The run ends on Ctrl-C, SIGTERM or after --max-exchanges. The proxy then stops accepting connections and',
+    'waits up to --grace-ms for the exchanges in flight, answering and recording each; one still open after it',
+    'is answered 503 with a problem and counted invalid (the problem shutdown); a second Ctrl-C or SIGTERM ends',
+    'the wait at once. Then the report is written (one case per exchange, and per operation the result codes',
+    'of its table met and not met and the named checks that fired). Exit status: 0 every exchange valid;',
+    '1 any invalid; 2 usage error.',
     '',
     'Options (environment variables in brackets):',
     '  --gateway-upstream <url>  the gateway, {base_url}',
@@ -46,6 +51,7 @@ export const proxyCommand: Command = {
     '  --max-exchanges <n>       stop after n exchanges',
     `  --max-body-bytes <n>      the largest request body (default ${DEFAULT_MAX_BODY_BYTES})`,
     '  --upstream-timeout-ms <n> how long the upstream may take to answer (default 30000)',
+    '  --grace-ms <n>            on stopping, how long exchanges in flight may take to end (default 5000)',
     '  --quiet                   no line per exchange on standard error',
     '  -h, --help                show this help',
   ].join('\n'),
@@ -68,6 +74,7 @@ export const proxyCommand: Command = {
         'max-exchanges': { type: 'string' },
         'max-body-bytes': { type: 'string' },
         'upstream-timeout-ms': { type: 'string' },
+        'grace-ms': { type: 'string' },
         quiet: { type: 'boolean' },
       },
     });
@@ -91,6 +98,7 @@ export const proxyCommand: Command = {
         maxExchanges: wholeNumber(values['max-exchanges'], '--max-exchanges', { min: 1 }),
         maxBodyBytes: wholeNumber(values['max-body-bytes'], '--max-body-bytes', { min: 1, max: 64 * 1024 * 1024 }),
         upstreamTimeoutMs: wholeNumber(values['upstream-timeout-ms'], '--upstream-timeout-ms', { min: 1, max: 600_000 }),
+        graceMs: wholeNumber(values['grace-ms'], '--grace-ms', { min: 0, max: 600_000 }),
         onLog: values.quiet ? undefined : (line) => void io.stderr.write(`proxy: ${line}\n`),
       });
     } catch (error) {
@@ -114,7 +122,12 @@ export const proxyCommand: Command = {
       ].join('\n'),
     );
     await untilStopped(proxy.finished);
-    await proxy.stop();
+    const inFlight = proxy.inFlight();
+    const stopped = proxy.stop();
+    // A second Ctrl-C or SIGTERM ends the grace at once; the report is still written.
+    void untilStopped(stopped).then(() => proxy.endGrace());
+    if (inFlight > 0) io.stderr.write(`proxy: stopping; waiting for ${inFlight} exchange(s) in flight (Ctrl-C again to cut them off)\n`);
+    await stopped;
     const report = proxy.report();
     writeReport(report, format, values.output, io);
     return report.counts.invalid > 0 ? 1 : 0;

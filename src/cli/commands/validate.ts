@@ -11,7 +11,7 @@ import { ndjsonFileRecords } from '../../inputs/ndjsonFile.js';
 import { REPORT_FORMATS } from '../../report/format.js';
 import type { Report } from '../../report/model.js';
 import { BATCH_DEFAULTS, type CaseResult, caseName, type PayloadRecord, validateMany } from '../../validation/validateMany.js';
-import { type Command, pairs, usageError, wholeNumber } from '../options.js';
+import { type Command, pairs, queryPairs, usageError, wholeNumber } from '../options.js';
 import { reportFormat, writeReport } from '../output.js';
 import { progressReporter } from '../progress.js';
 import { didYouMean } from '../suggest.js';
@@ -62,7 +62,8 @@ export const validateCommand: Command = {
     '                         sarif: SARIF 2.1.0; github: GitHub Actions annotations',
     '                         (::error file=...,line=...::), then the summary',
     '  --output <file>        write the report to <file>; standard output gets the summary',
-    '  --query name=value     a query parameter of every request (repeatable), e.g. --query mid=M1 --query orderId=O1',
+    '  --query name=value     a query parameter of every request (repeatable), e.g. --query mid=M1 --query orderId=O1;',
+    '                         a name given twice is a query with it twice (repeatedParameter)',
     '  --path name=value      a path parameter of every request (repeatable), e.g. --path mid=M1',
     '  --no-parameters        do not demand the required query and path parameters (payload-only samples)',
     '  --webhook-path <path>  with --har: the path of your webhook address; entries posted there are notifications',
@@ -128,7 +129,7 @@ export const validateCommand: Command = {
       records = fileRecords(expanded.files, {
         operationId,
         direction,
-        query: values.query ? pairs(values.query, '--query') : undefined,
+        query: values.query ? queryPairs(values.query, '--query') : undefined,
         path: values.path ? pairs(values.path, '--path') : undefined,
         maxBytes,
         stdin: io.stdin,
