@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_MEMBERS, MAX_VALUES } from '../src/inputs/limits.js';
+import { MAX_MEMBERS } from '../src/inputs/limits.js';
 import { BIN, runNode } from './helpers/cli.js';
 import { contractExamples } from './helpers/examples.js';
 
@@ -138,7 +138,7 @@ describe('inputs of 16 MiB in bounded memory', () => {
           expect.objectContaining({
             pointer: '',
             rule,
-            message: expect.stringContaining(rule === 'maxValues' ? `more than ${MAX_VALUES} JSON values` : `more than ${MAX_MEMBERS} members`),
+            message: expect.stringContaining(rule === 'maxValues' ? 'more than 1 000 000 JSON values' : 'more than 10 000 members'),
           }),
         ]);
       }

@@ -34,6 +34,9 @@ export const MAX_VALUES = 1_000_000;
 /** An object holds at most this many members: a large object costs far more per member than an array per item. */
 export const MAX_MEMBERS = 10_000;
 
+/** A whole number as the messages and the help write it, its thousands apart: `1 000 000`. */
+export const grouped = (n: number): string => String(n).replace(/\B(?=(\d{3})+$)/g, ' ');
+
 /** A bound of the JSON text that was passed, or null: the text was not parsed past it. */
 export type JsonBound = 'maxDepth' | 'maxValues' | 'maxMembers' | null;
 
@@ -92,8 +95,11 @@ export function jsonBoundPassed(text: string, limits = { depth: MAX_DEPTH, value
 /** Why a text that passed a bound is a failed case: `what` is `The input`, `Line 3`, `The request body`. */
 function beyond(bound: Exclude<JsonBound, null>, what: string): { rule: string; message: string } {
   if (bound === 'maxValues')
-    return { rule: bound, message: `${what} holds more than ${MAX_VALUES} JSON values (objects, arrays, strings, numbers, literals); it was not parsed.` };
-  if (bound === 'maxMembers') return { rule: bound, message: `${what} has an object of more than ${MAX_MEMBERS} members; it was not parsed.` };
+    return {
+      rule: bound,
+      message: `${what} holds more than ${grouped(MAX_VALUES)} JSON values (objects, arrays, strings, numbers, literals); it was not parsed.`,
+    };
+  if (bound === 'maxMembers') return { rule: bound, message: `${what} has an object of more than ${grouped(MAX_MEMBERS)} members; it was not parsed.` };
   return { rule: bound, message: `${what} is nested deeper than ${MAX_DEPTH} levels of objects and arrays; it was not parsed.` };
 }
 
