@@ -88,6 +88,25 @@ describe.skipIf(!HAS_PROC)('the mock never leaves Prism running', () => {
     }, 60_000);
   }
 
+  it('SIGKILL to the command once the mock runs: Prism, left alone, exits by itself', async () => {
+    const port = await freePort();
+    ports.push(port);
+    const { child, ended } = start([BIN, 'mock', '--port', String(port), '--docs-port', '0']);
+    await new Promise<void>((resolve, reject) => {
+      let out = '';
+      child.stdout?.on('data', (d) => {
+        out += d;
+        if (out.includes('Press Ctrl-C to stop.')) resolve();
+      });
+      child.once('exit', () => reject(new Error('the mock exited early')));
+    });
+    expect(await listening(port)).toBe(true);
+    child.kill('SIGKILL');
+    await ended;
+    // No handler runs on SIGKILL: Prism sees its standard input end, and exits.
+    expect(await leftOver(port, 10_000)).toEqual({ listening: false, prism: [] });
+  }, 60_000);
+
   it('a program that exits with its mock running, by process.exit or an uncaught error, leaves no Prism behind', async () => {
     for (const ending of ['process.exit(3)', 'setImmediate(() => { throw new Error("planted") })']) {
       const port = await freePort();

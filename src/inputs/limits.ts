@@ -1,6 +1,6 @@
 // The bounds of reading an input, and what does not need Node to apply them: how deep its JSON
-// may nest and how many values it may hold, how long a stream may stay silent. The readers of files (read.ts) and of text or
-// streams already in hand (ndjson.ts, har.ts) share them.
+// may nest and how many values it may hold, how long a stream may stay silent. The readers of
+// files (read.ts) and of text or streams already in hand (ndjson.ts, har.ts) share them.
 import { parseJson } from '../json/parse.js';
 
 /** The longest wait, in milliseconds, for the next bytes of a pipe, a FIFO or standard input (see --timeout-ms). */

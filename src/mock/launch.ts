@@ -191,19 +191,31 @@ export async function startPrism({
 const GROUPS = process.platform !== 'win32';
 
 /**
- * Starts a process in a process group of its own, so that it and whatever it forks can be stopped
- * together, and makes sure that group is killed if this process exits while it still runs (an
- * `exit` handler, removed when the child exits).
+ * Loaded first into the child (`node --import`): the child exits when its standard input, a pipe
+ * from this process, ends. The pipe ends when this process ends in any way, SIGKILL included,
+ * which no handler here can see.
+ */
+const EXIT_WITH_PARENT = 'data:text/javascript,process.stdin.on("end",()=>process.exit(0)).on("error",()=>process.exit(0)).resume()';
+
+/**
+ * Starts a Node program in a process group of its own, so that it and whatever it forks can be
+ * stopped together; kills that group if this process exits while it still runs (an `exit` handler,
+ * removed when the child exits); and has the child exit by itself if this process is killed.
  */
 function spawnGroup(command: string, args: string[]): ChildProcess {
-  const child = spawn(command, args, {
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const child = spawn(command, ['--import', EXIT_WITH_PARENT, ...args], {
+    stdio: ['pipe', 'pipe', 'pipe'],
     env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
     detached: GROUPS,
   });
   const killOnExit = () => signalGroup(child, 'SIGKILL');
   process.once('exit', killOnExit);
-  child.once('exit', () => process.off('exit', killOnExit));
+  child.once('exit', () => {
+    process.off('exit', killOnExit);
+    child.stdin?.destroy();
+  });
+  // Nothing is written: the pipe is only held open.
+  child.stdin?.on('error', () => {});
   return child;
 }
 
