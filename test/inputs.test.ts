@@ -418,6 +418,19 @@ describe('HAR', () => {
     for (const secret of ['4929180731215548', 'Zq7s3cr3T']) expect(text).not.toContain(secret);
   });
 
+  it('refuses a recorded body past the bounds of a JSON text, and still passes over an answer that is not JSON, however many words it holds', () => {
+    const url = 'https://router.example/aoa-acquiring-biz/v2/payment?mid=M&orderId=O';
+    const page = `<html>${'word '.repeat(1_100_000)}</html>`;
+    const many = `[${'0,'.repeat(1_000_000)}0]`;
+    const text = harOf([harEntry('POST', url, pay.payload, page, { mimeType: 'text/html' }), harEntry('POST', url, many, many, { mimeType: 'text/plain' })]);
+    const records = [...harRecords(text, { file: 'big.har' })].map((r) => [r.name, r.direction, r.unreadable?.rule]);
+    expect(records).toEqual([
+      ['big.har entry 1', 'request', undefined],
+      ['big.har entry 2', 'request', 'maxValues'],
+      ['big.har entry 2', 'response', 'maxValues'],
+    ]);
+  });
+
   it('takes the webhook from the path --webhook-path names, whatever its envelope', async () => {
     const broken = { head: notification.payload.head, body: { mid: 'MERCHANT0001' } };
     const text = harOf([
