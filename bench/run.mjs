@@ -2,7 +2,7 @@
 import { spawn } from 'node:child_process';
 // `npm run bench`: how fast validation, start-up, the client, the mock and the sandbox are, each against a
 // reference measured in the same run. Loopback only, bounded in time. Prints a table; a whole run
-// writes bench/results.json too. Usage: node bench/run.mjs [--only validation,formats,startup,batch,client,mock,sandbox,state,proxy,generate,patterns]
+// writes bench/results.json too. Usage: node bench/run.mjs [--only validation,formats,startup,batch,inputs,client,mock,sandbox,state,proxy,generate,patterns]
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { arch, cpus, platform, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -36,6 +36,10 @@ if (wanted('startup')) {
 if (wanted('batch')) {
   log('1 000 payloads in one run vs bare node');
   figures.push(...(await (await import('./batch.mjs')).batchFigures()));
+}
+if (wanted('inputs')) {
+  log('a payload of 16 MiB vs 4 MiB, in one run of the command');
+  figures.push(...(await (await import('./inputs.mjs')).inputFigures()));
 }
 if (wanted('client')) {
   log('client vs bare fetch');

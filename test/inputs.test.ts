@@ -5,15 +5,18 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileRecords } from '../src/inputs/files.js';
 import { expandPaths, matchName, shownPath } from '../src/inputs/glob.js';
 import { harRecords } from '../src/inputs/har.js';
 import { harFileRecords } from '../src/inputs/harFile.js';
+import { jsonBoundPassed, MAX_DEPTH, MAX_MEMBERS, MAX_VALUES, parseBounded } from '../src/inputs/limits.js';
 import { ndjsonRecords } from '../src/inputs/ndjson.js';
 import { ndjsonFileRecords } from '../src/inputs/ndjsonFile.js';
 import type { PayloadRecord } from '../src/validation/validateMany.js';
 import { validateMany } from '../src/validation/validateMany.js';
+import { fcParameters } from './helpers/arbitraries.js';
 import { contractExamples } from './helpers/examples.js';
 import { harEntry, harOf } from './helpers/har.js';
 
@@ -159,6 +162,68 @@ describe('files, directories and glob patterns', () => {
     // Root reads every file: the last one is then simply read.
     if (process.getuid?.() !== 0) expect(reasons[6]).toEqual(['secret.json', 'readable', 'The input cannot be read (EACCES).']);
     expect(JSON.stringify(records.slice(1))).not.toContain('4111');
+  });
+});
+
+/** What a JSON value holds: its values at any depth (itself included), its largest object's members, its depth of objects and arrays. */
+function measure(value: unknown): { values: number; members: number; depth: number } {
+  if (value === null || typeof value !== 'object') return { values: 1, members: 0, depth: 0 };
+  const children = Object.values(value).map(measure);
+  return {
+    values: 1 + children.reduce((sum, c) => sum + c.values, 0),
+    members: Math.max(Array.isArray(value) ? 0 : children.length, ...children.map((c) => c.members)),
+    depth: 1 + Math.max(0, ...children.map((c) => c.depth)),
+  };
+}
+
+/** JSON text of any value, spaced in one of the ways JSON allows (keys with escapes, strings with quotes, brackets and colons). */
+const jsonTexts = fc
+  .tuple(fc.jsonValue({ maxDepth: 6 }), fc.constantFrom(undefined, 0, 1, '\t', ' \r\n'))
+  .map(([value, space]) => ({ value, text: JSON.stringify(value, null, space) }));
+
+describe('the bounds of a JSON text', () => {
+  it('counts exactly the values, the largest object and the depth of any JSON text: within each bound it passes, one past it is named', () => {
+    fc.assert(
+      fc.property(jsonTexts, ({ value, text }) => {
+        const { values, members, depth } = measure(value);
+        const exact = { depth: Math.max(depth, 1), values, members: Math.max(members, 1) };
+        expect(jsonBoundPassed(text, exact)).toBeNull();
+        expect(jsonBoundPassed(text, { ...exact, values: values - 1 })).toBe('maxValues');
+        if (members > 0) expect(jsonBoundPassed(text, { ...exact, members: members - 1 })).toBe('maxMembers');
+        if (depth > 0) expect(jsonBoundPassed(text, { ...exact, depth: depth - 1 })).toBe('maxDepth');
+      }),
+      fcParameters(300),
+    );
+  });
+
+  it('parses within the bounds exactly as JSON.parse does, and refuses past them in one sentence that names the bound', () => {
+    fc.assert(
+      fc.property(jsonTexts, ({ value, text }) => {
+        expect(parseBounded(text, 'The input')).toEqual({ ok: true, value: JSON.parse(text) });
+        expect(measure(value).values).toBeLessThanOrEqual(MAX_VALUES);
+      }),
+      fcParameters(200),
+    );
+    expect(parseBounded(`[${'0,'.repeat(MAX_VALUES)}0]`, 'Line 2')).toEqual({
+      ok: false,
+      bound: true,
+      rule: 'maxValues',
+      message: 'Line 2 holds more than 1 000 000 JSON values (objects, arrays, strings, numbers, literals); it was not parsed.',
+    });
+    const wide = `{${Array.from({ length: MAX_MEMBERS + 1 }, (_, i) => `"k${i}":[]`).join(',')}}`;
+    expect(parseBounded(wide, 'The input')).toMatchObject({
+      ok: false,
+      rule: 'maxMembers',
+      message: 'The input has an object of more than 10 000 members; it was not parsed.',
+    });
+    expect(parseBounded(`${'['.repeat(MAX_DEPTH + 1)}${']'.repeat(MAX_DEPTH + 1)}`, 'The input')).toMatchObject({ ok: false, rule: 'maxDepth' });
+    // What is not JSON is still said so, with the place and never the text.
+    expect(parseBounded('{"a": tru}', 'The input')).toEqual({
+      ok: false,
+      bound: false,
+      rule: 'json',
+      message: 'The input is not JSON: malformed JSON at line 1, column 7.',
+    });
   });
 });
 
@@ -360,6 +425,19 @@ describe('HAR', () => {
     ]);
     const text = JSON.stringify(result);
     for (const secret of ['4929180731215548', 'Zq7s3cr3T']) expect(text).not.toContain(secret);
+  });
+
+  it('refuses a recorded body past the bounds of a JSON text, and still passes over an answer that is not JSON, however many words it holds', () => {
+    const url = 'https://router.example/aoa-acquiring-biz/v2/payment?mid=M&orderId=O';
+    const page = `<html>${'word '.repeat(1_100_000)}</html>`;
+    const many = `[${'0,'.repeat(1_000_000)}0]`;
+    const text = harOf([harEntry('POST', url, pay.payload, page, { mimeType: 'text/html' }), harEntry('POST', url, many, many, { mimeType: 'text/plain' })]);
+    const records = [...harRecords(text, { file: 'big.har' })].map((r) => [r.name, r.direction, r.unreadable?.rule]);
+    expect(records).toEqual([
+      ['big.har entry 1', 'request', undefined],
+      ['big.har entry 2', 'request', 'maxValues'],
+      ['big.har entry 2', 'response', 'maxValues'],
+    ]);
   });
 
   it('takes the webhook from the path --webhook-path names, whatever its envelope', async () => {

@@ -2,11 +2,12 @@
 // envelope per file, all of one operation and direction. Each file is read within the size limit
 // (a pipe within a time limit too), checked to be UTF-8 and parsed without echoing it; one that
 // cannot be is a record with the reason.
-import { decodeUtf8, NOT_UTF8, parseJson } from '../json/parse.js';
+import { decodeUtf8, NOT_UTF8 } from '../json/parse.js';
+import { POSITIONED_TEXT_LIMIT } from '../json/position.js';
 import type { QueryInput } from '../validation/query.js';
 import type { PayloadRecord } from '../validation/validateMany.js';
 import { type InputPath, shownPath } from './glob.js';
-import { DEFAULT_WAIT_MS, MAX_DEPTH, unparsed } from './limits.js';
+import { DEFAULT_WAIT_MS, parseBounded } from './limits.js';
 import { type ReadOutcome, readInputBounded, readStreamBounded } from './read.js';
 
 export interface FileRecordOptions {
@@ -32,9 +33,10 @@ export function payloadRecord(base: Omit<PayloadRecord, 'payload' | 'source' | '
   if (!read.ok) return { ...base, source: { file }, unreadable: { rule: read.rule, message: read.message } };
   const text = decodeUtf8(read.bytes);
   if (text === null) return { ...base, source: { file }, unreadable: { rule: 'json', message: `The input is not JSON: ${NOT_UTF8}.` } };
-  const parsed = parseJson(text, { maxDepth: MAX_DEPTH });
-  if (!parsed.ok) return { ...base, source: { file }, unreadable: unparsed(parsed, 'The input') };
-  return { ...base, payload: parsed.value, source: { file, text } };
+  const parsed = parseBounded(text, 'The input');
+  if (!parsed.ok) return { ...base, source: { file }, unreadable: { rule: parsed.rule, message: parsed.message } };
+  // A long text is not kept beside its value: nothing would read it again (see POSITIONED_TEXT_LIMIT).
+  return { ...base, payload: parsed.value, source: text.length <= POSITIONED_TEXT_LIMIT ? { file, text } : { file } };
 }
 
 /** One record per file, read one at a time, in the order given (a path of bytes is read by its bytes, shown escaped). */
@@ -47,9 +49,11 @@ export async function* fileRecords(files: Iterable<InputPath>, options: FileReco
     ...(options.query ? { query: options.query } : {}),
     ...(options.path ? { path: options.path } : {}),
   };
-  for (const file of files) {
+  /** The record of one file: its bytes are let go once it is parsed, not held while the record is judged. */
+  const recordOf = async (file: InputPath): Promise<PayloadRecord> => {
     const read = file === STDIN ? await readStreamBounded(options.stdin ?? process.stdin, maxBytes, waitMs) : await readInputBounded(file, maxBytes, waitMs);
     const shown = shownPath(file);
-    yield payloadRecord({ ...base, name: file === STDIN ? 'standard input' : shown }, shown, read);
-  }
+    return payloadRecord({ ...base, name: file === STDIN ? 'standard input' : shown }, shown, read);
+  };
+  for (const file of files) yield await recordOf(file);
 }

@@ -6,11 +6,11 @@
 import { operations } from '../../generated/operations.js';
 import { fromBase64 } from '../encoding/bytes.js';
 import { matchOperation } from '../http/route.js';
-import { decodeUtf8, parseJson } from '../json/parse.js';
+import { decodeUtf8 } from '../json/parse.js';
 import { readsLikeName } from '../json/pointer.js';
-import { arrayItemOffsets, lineIndex, pointerOffset } from '../json/position.js';
+import { arrayItemOffsets, lineCounter, pointerOffset } from '../json/position.js';
 import type { PayloadRecord } from '../validation/validateMany.js';
-import { MAX_DEPTH, unparsed } from './limits.js';
+import { parseBounded } from './limits.js';
 
 /** The few fields of HAR 1.2 read here; everything is checked before use. */
 interface HarBody {
@@ -84,9 +84,9 @@ function isNotification(value: unknown): boolean {
 /** The records of a HAR text: per matching entry its request and, with a JSON body, its response; others skipped. */
 export function* harRecords(text: string, options: HarOptions): Generator<PayloadRecord> {
   const { file } = options;
-  const parsed = parseJson(text, { maxDepth: MAX_DEPTH });
+  const parsed = parseBounded(text, 'The input');
   if (!parsed.ok) {
-    yield { name: file, source: { file }, unreadable: unparsed(parsed, 'The input') };
+    yield { name: file, source: { file }, unreadable: { rule: parsed.rule, message: parsed.message } };
     return;
   }
   const log = isObject(parsed.value) ? parsed.value.log : undefined;
@@ -97,7 +97,7 @@ export function* harRecords(text: string, options: HarOptions): Generator<Payloa
   }
   const webhookPath = options.webhookPath === undefined ? null : splitPath(options.webhookPath);
   const offsets = arrayItemOffsets(text, '/log/entries');
-  const lineAt = lineIndex(text);
+  const lineAt = lineCounter(text);
   /** The line of a member of entry `i` in the HAR file. */
   const lineOf = (i: number, pointer: string) => {
     const start = offsets[i];
@@ -124,7 +124,7 @@ export function* harRecords(text: string, options: HarOptions): Generator<Payloa
     let operationId: string | undefined = match?.operation.operationId;
     const pathParams = match && Object.keys(match.path).length ? { ...match.path } : undefined;
     const requestText = bodyText(request?.postData);
-    const parsedRequest = requestText === null ? null : parseJson(requestText, { maxDepth: MAX_DEPTH });
+    const parsedRequest = requestText === null ? null : parseBounded(requestText, 'The request body');
     if (!operationId) {
       const atWebhookPath = webhookPath !== null && webhookPath.length > 0 && endsWith(path, webhookPath);
       const looksLikeOne = webhookPath === null && parsedRequest?.ok === true && isNotification(parsedRequest.value);
@@ -141,18 +141,19 @@ export function* harRecords(text: string, options: HarOptions): Generator<Payloa
     const base = { name, operationId, source: { file, line: lineOf(i, '/request/postData/text') } };
     const params = operationId === WEBHOOK ? {} : { query: url.search, ...(pathParams ? { path: pathParams } : {}) };
     if (parsedRequest === null) yield { ...base, direction: 'request', unreadable: { rule: 'readable', message: 'The entry holds no request body.' } };
-    else if (!parsedRequest.ok) yield { ...base, direction: 'request', unreadable: unparsed(parsedRequest, 'The request body') };
+    else if (!parsedRequest.ok) yield { ...base, direction: 'request', unreadable: { rule: parsedRequest.rule, message: parsedRequest.message } };
     else yield { ...base, direction: 'request', payload: parsedRequest.value, ...params };
 
     const content = isObject(entry.response) ? (entry.response.content as HarBody | undefined) : undefined;
     const responseText = bodyText(isObject(content) ? content : undefined);
     if (responseText === null) continue;
-    const parsedResponse = parseJson(responseText, { maxDepth: MAX_DEPTH });
+    const parsedResponse = parseBounded(responseText, 'The response body');
     const declaredJson = typeof content?.mimeType === 'string' && /json/i.test(content.mimeType);
-    // A response is judged when it is JSON, or says it is; other answers (HTML error pages) are not payloads.
-    if (!parsedResponse.ok && !declaredJson && !parsedResponse.tooDeep) continue;
+    // A response is judged when it is JSON, or says it is, or opens as JSON and passes a bound;
+    // other answers (HTML error pages) are not payloads.
+    if (!parsedResponse.ok && !declaredJson && !(parsedResponse.bound && /^\s*[[{]/.test(responseText.slice(0, 64)))) continue;
     const response = { name, operationId, direction: 'response', source: { file, line: lineOf(i, '/response/content/text') } };
-    if (!parsedResponse.ok) yield { ...response, unreadable: unparsed(parsedResponse, 'The response body') };
+    if (!parsedResponse.ok) yield { ...response, unreadable: { rule: parsedResponse.rule, message: parsedResponse.message } };
     else yield { ...response, payload: parsedResponse.value };
   }
 }

@@ -6,9 +6,10 @@
 // the reading of the input (their end could be any number of bytes away: `/dev/zero` is one line
 // that never ends).
 import { concatBytes, utf8Bytes } from '../encoding/bytes.js';
-import { decodeUtf8, NOT_UTF8, parseJson } from '../json/parse.js';
+import { decodeUtf8, NOT_UTF8 } from '../json/parse.js';
+import { POSITIONED_TEXT_LIMIT } from '../json/position.js';
 import type { PayloadRecord } from '../validation/validateMany.js';
-import { InputStalled, MAX_DEPTH, unparsed } from './limits.js';
+import { InputStalled, parseBounded } from './limits.js';
 
 export interface NdjsonOptions {
   /** The name of the input in reports (a file name, or `-` for standard input). */
@@ -50,11 +51,8 @@ export function ndjsonRecord(bytes: Uint8Array, file: string, line: number): Pay
   const unreadable = (rule: string, message: string): PayloadRecord => ({ ...at, unreadable: { rule, message } });
   const text = decodeUtf8(bytes);
   if (text === null) return unreadable('json', `Line ${line} is not JSON: ${NOT_UTF8}.`);
-  const parsed = parseJson(text, { maxDepth: MAX_DEPTH });
-  if (!parsed.ok) {
-    const why = unparsed({ ...parsed, message: parsed.message.replace(/at line 1, column/, 'at column') }, `Line ${line}`);
-    return unreadable(why.rule, why.message);
-  }
+  const parsed = parseBounded(text, `Line ${line}`);
+  if (!parsed.ok) return unreadable(parsed.rule, parsed.message.replace(/at line 1, column/, 'at column'));
   const record = parsed.value;
   if (record === null || typeof record !== 'object' || Array.isArray(record)) return unreadable('record', `Line ${line} is not an object: ${FIELDS}.`);
   const r = record as Record<string, unknown>;
@@ -75,7 +73,8 @@ export function ndjsonRecord(bytes: Uint8Array, file: string, line: number): Pay
     ...(query ? { query } : {}),
     ...(path ? { path } : {}),
     name: typeof r.name === 'string' && r.name !== '' ? r.name : at.name,
-    source: { file, line, text, pointer: '/payload' },
+    // A long line is not kept beside its value: nothing would read it again (see POSITIONED_TEXT_LIMIT).
+    source: text.length <= POSITIONED_TEXT_LIMIT ? { file, line, text, pointer: '/payload' } : { file, line },
   };
 }
 

@@ -19,11 +19,11 @@ const here = fileURLToPath(new URL('.', import.meta.url));
 /** Prism log levels the launcher accepts (`silent` logs nothing). */
 export type MockLogLevel = 'silent' | 'error' | 'warn' | 'info';
 
-/** Why the mock could not start, for the command to say in one line. */
+/** Why the mock could not start, for the command to say in one line (`stopped`: its `signal` was aborted). */
 export class MockStartError extends Error {
   constructor(
     message: string,
-    readonly reason: 'port-in-use' | 'prism-missing' | 'prism-version' | 'bad-port' | 'failed',
+    readonly reason: 'port-in-use' | 'prism-missing' | 'prism-version' | 'bad-port' | 'failed' | 'stopped',
   ) {
     super(message);
     this.name = 'MockStartError';
@@ -106,9 +106,15 @@ function urlOf(host: string, port: number): string {
   return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
 
+/** Why a start was given up: its signal was aborted (a Ctrl-C, SIGTERM or SIGHUP while Prism starts). */
+const stoppedWhileStarting = () => new MockStartError('the mock was stopped while it started', 'stopped');
+
 /**
- * Starts Prism on the bundled contract and resolves once it listens. `exited` settles when Prism
- * exits for any reason (after `stop()`, or on its own).
+ * Starts Prism on the bundled contract and resolves once it listens. Prism runs in a process group
+ * of its own (it may fork), stopped as a whole: when the start fails or `signal` is aborted
+ * (the promise rejects once Prism has exited and its port is free), on `stop()`, and when this
+ * process exits while Prism still runs. `exited` settles when Prism exits for any reason (after
+ * `stop()`, or on its own).
  */
 export async function startPrism({
   host = '127.0.0.1',
@@ -116,30 +122,37 @@ export async function startPrism({
   log = 'silent',
   document = join(generated, 'openapi.yaml'),
   onLog,
+  signal,
 }: {
   host?: string;
   port?: number;
   log?: MockLogLevel;
   document?: string;
   onLog?: ((line: string) => void) | undefined;
+  /** Aborted while Prism starts: it is stopped, and the start rejects with a MockStartError `stopped`. */
+  signal?: AbortSignal | undefined;
 } = {}): Promise<StartedServer & { exited: Promise<{ code: number | null; signal: string | null }> }> {
   const bin = prismBin();
   // Readiness is a successful connection, so another server already on the port would pass for
   // Prism: make sure the port is free first.
   if (!(await isFree(host, port))) throw new MockStartError(`port ${port} on ${host} is already in use: choose another with PORT or --port`, 'port-in-use');
-  const child = spawn(process.execPath, [bin, 'mock', document, '--host', host, '--port', String(port), '--errors', 'false', '-v', log], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
-  });
+  if (signal?.aborted) throw stoppedWhileStarting();
+  const child = spawnGroup(process.execPath, [bin, 'mock', document, '--host', host, '--port', String(port), '--errors', 'false', '-v', log]);
   let output = '';
   const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => fail(new MockStartError(`Prism did not start within 60 s on ${host}:${port}`, 'failed')), 60_000);
+    let failed = false;
+    const onAbort = () => fail(stoppedWhileStarting());
+    /** Gives the start up: Prism's group is stopped, and the start rejects once Prism has exited. */
     const fail = (error: Error) => {
+      if (failed) return;
+      failed = true;
       clearTimeout(timer);
-      child.kill('SIGTERM');
-      reject(error);
+      signal?.removeEventListener('abort', onAbort);
+      void stopGroup(child).then(() => reject(error));
     };
+    signal?.addEventListener('abort', onAbort, { once: true });
     const onData = (chunk: Buffer) => {
       const text = chunk.toString('utf8');
       output = (output + text).slice(-4000);
@@ -159,10 +172,12 @@ export async function startPrism({
     // Prism prints its "listening" line only at info level, so readiness is asked of the port.
     const url = urlOf(host, port);
     const poll = async () => {
-      while (child.exitCode === null) {
+      while (!failed && child.exitCode === null) {
         if (await canConnect(host, port)) {
+          if (failed) return;
           clearTimeout(timer);
-          resolve({ url, stop: () => stopChild(child), exited });
+          signal?.removeEventListener('abort', onAbort);
+          resolve({ url, stop: () => stopGroup(child), exited });
           return;
         }
         await new Promise((r) => setTimeout(r, 100));
@@ -170,6 +185,48 @@ export async function startPrism({
     };
     void poll();
   });
+}
+
+/** Whether the platform has process groups a parent can signal as a whole (not Windows). */
+const GROUPS = process.platform !== 'win32';
+
+/**
+ * Loaded first into the child (`node --import`): the child exits when its standard input, a pipe
+ * from this process, ends. The pipe ends when this process ends in any way, SIGKILL included,
+ * which no handler here can see.
+ */
+const EXIT_WITH_PARENT = 'data:text/javascript,process.stdin.on("end",()=>process.exit(0)).on("error",()=>process.exit(0)).resume()';
+
+/**
+ * Starts a Node program in a process group of its own, so that it and whatever it forks can be
+ * stopped together; kills that group if this process exits while it still runs (an `exit` handler,
+ * removed when the child exits); and has the child exit by itself if this process is killed.
+ */
+function spawnGroup(command: string, args: string[]): ChildProcess {
+  const child = spawn(command, ['--import', EXIT_WITH_PARENT, ...args], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+    env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
+    detached: GROUPS,
+  });
+  const killOnExit = () => signalGroup(child, 'SIGKILL');
+  process.once('exit', killOnExit);
+  child.once('exit', () => {
+    process.off('exit', killOnExit);
+    child.stdin?.destroy();
+  });
+  // Nothing is written: the pipe is only held open.
+  child.stdin?.on('error', () => {});
+  return child;
+}
+
+/** Sends `signal` to the child's process group (or to the child alone where there are no groups); one already gone is left. */
+function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  try {
+    if (GROUPS && child.pid !== undefined) process.kill(-child.pid, signal);
+    else child.kill(signal);
+  } catch {
+    // ESRCH: the group has already exited.
+  }
 }
 
 /** Whether a TCP server could listen on host:port now. */
@@ -198,15 +255,22 @@ function canConnect(host: string, port: number): Promise<boolean> {
   });
 }
 
-function stopChild(child: ChildProcess): Promise<void> {
+/** Stops the child's process group: SIGTERM, then SIGKILL after 5 s; resolves once the child has exited (at once if it never started). */
+function stopGroup(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    const force = setTimeout(() => child.kill('SIGKILL'), 5_000);
+    if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) {
+      // Its forks, if any, go with it.
+      if (child.pid !== undefined) signalGroup(child, 'SIGKILL');
+      return resolve();
+    }
+    const force = setTimeout(() => signalGroup(child, 'SIGKILL'), 5_000);
     child.once('exit', () => {
       clearTimeout(force);
+      // Whatever Prism forked and left behind goes with it.
+      signalGroup(child, 'SIGKILL');
       resolve();
     });
-    child.kill('SIGTERM');
+    signalGroup(child, 'SIGTERM');
   });
 }
 
@@ -301,7 +365,9 @@ export async function startDocs({ host = '127.0.0.1', port = 4011 }: { host?: st
 /**
  * Starts the mock (Prism, on `port`, 1 to 65535) and the docs (on `docsPort`, default `port + 1`;
  * 0 picks a free port), both on `host` (default 127.0.0.1). `unexpectedExit` settles only if Prism
- * exits on its own (not through `stop()`), with its exit code.
+ * exits on its own (not through `stop()`), with its exit code. Aborting `signal` while it starts
+ * stops what has started, and the start rejects with a MockStartError `stopped` once Prism has
+ * exited.
  */
 export async function startMockGateway({
   host = '127.0.0.1',
@@ -309,12 +375,14 @@ export async function startMockGateway({
   docsPort,
   log = 'silent',
   onLog,
+  signal,
 }: {
   host?: string;
   port?: number;
   docsPort?: number | undefined;
   log?: MockLogLevel;
   onLog?: ((line: string) => void) | undefined;
+  signal?: AbortSignal | undefined;
 } = {}): Promise<MockGateway> {
   // Prism needs a fixed port (readiness is asked of it); the docs may take any free one (0).
   if (!Number.isInteger(port) || port < 1 || port > 65535) throw new MockStartError(`the mock port must be 1 to 65535, got ${port}`, 'bad-port');
@@ -322,7 +390,7 @@ export async function startMockGateway({
   prismBin();
   const docs = await startDocs({ host, port: docsPort ?? (port < 65535 ? port + 1 : 0) });
   try {
-    const mock = await startPrism({ host, port, log, onLog });
+    const mock = await startPrism({ host, port, log, onLog, signal });
     let stopping = false;
     return {
       mockUrl: mock.url,

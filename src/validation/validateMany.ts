@@ -4,7 +4,7 @@
 // names; keys and operationIds that do not read like names are never echoed.
 import { type OperationId, operations } from '../../generated/operations.js';
 import { readsLikeName } from '../json/pointer.js';
-import { pointerOffset, positionAt } from '../json/position.js';
+import { POSITIONED_TEXT_LIMIT, pointerOffset, positionAt } from '../json/position.js';
 import type { ResultCodeOf } from '../types.js';
 import { MAX_ISSUES } from './errors.js';
 import type { QueryInput } from './query.js';
@@ -16,7 +16,7 @@ export interface PayloadSource {
   file: string;
   /** The line of the file where `text` begins, or where the payload is when there is no `text` (default 1). */
   line?: number | undefined;
-  /** The JSON text that holds the payload (the file's, or the NDJSON line's), to find the line of each field. */
+  /** The JSON text that holds the payload (the file's, or the NDJSON line's), to find the line of each field (only in texts up to 256 KiB). */
   text?: string | undefined;
   /** Where the payload sits within `text`, as a JSON Pointer (default `''`: the whole text). */
   pointer?: string | undefined;
@@ -102,8 +102,6 @@ export interface ValidateManyOptions {
 
 export const BATCH_DEFAULTS = Object.freeze({ maxCases: 100_000, maxKeptIssues: 20_000 });
 
-/** Texts longer than this are not searched for the line of each field: problems get the payload's line. */
-const LOCATE_LIMIT = 256 * 1024;
 const NAME_LIMIT = 200;
 const KNOWN = new Set<string>(operations.map((o) => o.operationId));
 
@@ -144,7 +142,7 @@ function recordProblem(record: PayloadRecord): ValidationIssue | null {
 function locate(issues: ValidationIssue[], source: PayloadSource | undefined): CaseIssue[] {
   if (!source) return issues;
   const first = source.line ?? 1;
-  const text = source.text !== undefined && source.text.length <= LOCATE_LIMIT ? source.text : undefined;
+  const text = source.text !== undefined && source.text.length <= POSITIONED_TEXT_LIMIT ? source.text : undefined;
   const base = text === undefined ? 0 : pointerOffset(text, source.pointer ?? '');
   return issues.map((issue) => {
     if (text === undefined || issue.in !== 'body') return { ...issue, line: first };

@@ -1,9 +1,9 @@
 // `gateway-contract mock`: the main job of `npm start`.
 import { parseArgs } from 'node:util';
 import { operations } from '../../../generated/operations.js';
-import { type MockLogLevel, MockStartError, startMockGateway } from '../../mock/launch.js';
+import { type MockGateway, type MockLogLevel, MockStartError, startMockGateway } from '../../mock/launch.js';
 import { freePort, fromEnv, listenAddress } from '../listen.js';
-import { type Command, usageError, wholeNumber } from '../options.js';
+import { type Command, type Io, usageError, wholeNumber } from '../options.js';
 
 const LOG_LEVELS: readonly MockLogLevel[] = ['silent', 'error', 'warn', 'info'];
 const isLogLevel = (level: string): level is MockLogLevel => (LOG_LEVELS as readonly string[]).includes(level);
@@ -14,7 +14,7 @@ export const mockCommand: Command = {
     "Starts Prism on the bundled contract, serving the six operations at the description's paths",
     '(gateway and router paths on one port), and a server for the reference docs page.',
     'Pick a named example with the header "Prefer: example=<name>" (the reference docs list the names under each operation).',
-    'Ctrl-C stops both.',
+    'Ctrl-C, SIGTERM or SIGHUP stops both, also while they start (Prism runs in a process group of its own, stopped whole).',
     '',
     'Options (environment variables in brackets):',
     '  --host <address>     address to bind [MOCK_HOST; HOST also read] (default 127.0.0.1)',
@@ -39,38 +39,58 @@ export const mockCommand: Command = {
     const docsPort = wholeNumber(docsText, 'docs port', { max: 65535 }) ?? (asked === 0 ? 0 : undefined);
     const log = values.log ?? 'silent';
     if (!isLogLevel(log)) throw usageError('--log must be silent, error, warn or info');
-    const gateway = await startMockGateway({ host, port, docsPort, log, onLog: (line) => io.stderr.write(`prism: ${line}\n`) }).catch((error: unknown) => {
-      // Why the mock could not start is the user's to fix (a port, Prism to install): one line.
-      throw error instanceof MockStartError ? usageError(error.message) : error;
-    });
-    io.stdout.write(
-      [
-        `Mock gateway: ${gateway.mockUrl}`,
-        `Reference docs: ${gateway.docsUrl}`,
-        '',
-        ...operations.filter((o) => o.kind === 'operation').map((o) => `  POST ${gateway.mockUrl}${o.path}  (${o.operationId})`),
-        '',
-        'Press Ctrl-C to stop.',
-        '',
-      ].join('\n'),
-    );
-    // Until Ctrl-C (SIGINT) or SIGTERM, or until Prism stops on its own. The handlers stay while
-    // stopping, so a second Ctrl-C does not cut the stop short.
-    let onSignal = () => {};
-    const signalled = new Promise<'signal'>((resolve) => {
-      onSignal = () => resolve('signal');
-    });
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
-    const why = await Promise.race([signalled, gateway.unexpectedExit]);
-    await gateway.stop();
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-    if (why !== 'signal') {
-      io.stderr.write(`gateway-contract mock: Prism stopped unexpectedly (exit ${why.code ?? why.signal}); the docs server is stopped too.\n`);
-      return 1;
+    // Ctrl-C (SIGINT), SIGTERM or SIGHUP, from here on: while the mock starts, the start is given
+    // up (Prism, already spawned or not, is stopped with its port); once it runs, both servers
+    // stop. The handlers stay while stopping, so a second Ctrl-C does not cut the stop short.
+    const stopping = new AbortController();
+    const onSignal = () => stopping.abort();
+    for (const name of STOP_SIGNALS) process.on(name, onSignal);
+    try {
+      return await serve(io, { host, port, docsPort, log, signal: stopping.signal });
+    } finally {
+      for (const name of STOP_SIGNALS) process.off(name, onSignal);
     }
-    io.stdout.write('Stopped.\n');
-    return 0;
   },
 };
+
+/** The signals that stop the mock, whenever they come. */
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+/** Starts the mock and serves until `signal` is aborted or Prism stops on its own: the exit status. */
+async function serve(io: Io, options: { host: string; port: number; docsPort: number | undefined; log: MockLogLevel; signal: AbortSignal }): Promise<number> {
+  const { signal } = options;
+  let gateway: MockGateway;
+  try {
+    gateway = await startMockGateway({ ...options, onLog: (line) => io.stderr.write(`prism: ${line}\n`) });
+  } catch (error) {
+    if (error instanceof MockStartError && error.reason === 'stopped') {
+      io.stdout.write('Stopped.\n');
+      return 0;
+    }
+    // Why the mock could not start is the user's to fix (a port, Prism to install): one line.
+    throw error instanceof MockStartError ? usageError(error.message) : error;
+  }
+  io.stdout.write(
+    [
+      `Mock gateway: ${gateway.mockUrl}`,
+      `Reference docs: ${gateway.docsUrl}`,
+      '',
+      ...operations.filter((o) => o.kind === 'operation').map((o) => `  POST ${gateway.mockUrl}${o.path}  (${o.operationId})`),
+      '',
+      'Press Ctrl-C to stop.',
+      '',
+    ].join('\n'),
+  );
+  const signalled = new Promise<'signal'>((resolve) => {
+    if (signal.aborted) resolve('signal');
+    else signal.addEventListener('abort', () => resolve('signal'), { once: true });
+  });
+  const why = await Promise.race([signalled, gateway.unexpectedExit]);
+  await gateway.stop();
+  if (why !== 'signal') {
+    io.stderr.write(`gateway-contract mock: Prism stopped unexpectedly (exit ${why.code ?? why.signal}); the docs server is stopped too.\n`);
+    return 1;
+  }
+  io.stdout.write('Stopped.\n');
+  return 0;
+}

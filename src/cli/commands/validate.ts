@@ -6,7 +6,7 @@ import { operations } from '../../../generated/operations.js';
 import { fileRecords, STDIN } from '../../inputs/files.js';
 import { expandPaths } from '../../inputs/glob.js';
 import { harFileRecords } from '../../inputs/harFile.js';
-import { DEFAULT_WAIT_MS } from '../../inputs/limits.js';
+import { DEFAULT_WAIT_MS, grouped, MAX_DEPTH, MAX_MEMBERS, MAX_VALUES } from '../../inputs/limits.js';
 import { ndjsonFileRecords } from '../../inputs/ndjsonFile.js';
 import { REPORT_FORMATS } from '../../report/format.js';
 import type { Report } from '../../report/model.js';
@@ -45,8 +45,10 @@ export const validateCommand: Command = {
     'A request without its required query or path parameters is invalid (requiredParameters); give them',
     'with --query and --path, in the records, or in the recorded URL, or judge the payloads alone with',
     '--no-parameters. A file or line that cannot be read or parsed is a failed case with its reason, and so',
-    'is an input nested deeper than 1 000 levels. An NDJSON input is read up to a line longer than --max-bytes,',
-    'or more than --max-bytes of blank lines in a row.',
+    `is a JSON text (a file, an NDJSON line, a HAR file or a recorded body) nested deeper than ${grouped(MAX_DEPTH)} levels,`,
+    `holding more than ${grouped(MAX_VALUES)} values or an object of more than ${grouped(MAX_MEMBERS)} members: it is refused`,
+    'before it is parsed (maxDepth, maxValues, maxMembers). An NDJSON input is read up to a line longer than',
+    '--max-bytes, or more than --max-bytes of blank lines in a row.',
     '',
     'Exit status: 0 every payload is valid; 1 any is invalid or unreadable; 2 usage error (unknown',
     'operationId, a directory or pattern that names no file, an input that holds no payload at all (an',
