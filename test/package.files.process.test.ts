@@ -61,6 +61,7 @@ describe('the package as published', () => {
     const journeys = [...files].filter((f) => f.startsWith('openapi/journeys/') && f.endsWith('.arazzo.yaml'));
     expect(journeys.length).toBe(3);
     expect(files).toContain('openapi/journeys/inputs.mjs');
+    expect(files).toContain('generated/journeys.json');
     for (const journey of journeys)
       for (const [, url] of readFileSync(join(root, journey), 'utf8').matchAll(/^ {4}url: (\S+)$/gm))
         expect(files, `${journey}: ${url}`).toContain(targetOf(journey, url ?? ''));
