@@ -4,9 +4,9 @@
 
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { connect, Server as NetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { resolve as resolvePath } from 'node:path';
-import { connect, Server as NetServer } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { generateSignature } from '../src/index.js';
