@@ -16,7 +16,7 @@
 // --wait-for waits until that address answers (a proxy in front of it). Waits end after --wait-ms.
 // The journeys are read from generated/journeys.json (no YAML parser needed).
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import { basename } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -204,7 +204,8 @@ async function main() {
   process.stdout.write(`${JSON.stringify(inputs)}\n`);
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+// Run as a command (also through a symlinked node_modules): the script's real path is the one started.
+if (process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) {
   main().catch((/** @type {Error & { usage?: boolean }} */ error) => {
     // One line, never a stack trace or an input's value.
     process.stderr.write(
