@@ -10,6 +10,7 @@ import { bundle, loadConfig, stringifyYaml } from '@redocly/openapi-core';
 import { buildContractModules } from './lib/contractModules.mjs';
 import { buildDocs } from './lib/docs.mjs';
 import { buildFieldNames } from './lib/fieldNames.mjs';
+import { buildJourneys } from './lib/journeys.mjs';
 import { buildMockAnswers } from './lib/mockAnswers.mjs';
 import { buildOperationIndex } from './lib/operationIndex.mjs';
 import { buildResultCatalog } from './lib/resultCatalog.mjs';
@@ -46,6 +47,7 @@ ${HEADER} \`npm run check:generated\` fails when these files differ from what op
 | \`fieldNames.js\`, \`fieldNames.d.ts\` | every field name of the contract: the only keys an error, log or report names |
 | \`operations.js\`, \`operations.d.ts\` | the operation index: operationId, method, host, path, parameters, schemas, examples, authentication, named checks, idempotence, and how a call is put together |
 | \`resultCodes.js\`, \`resultCodes.d.ts\`, \`resultCodes.json\`, \`result-codes.md\` | the result-code catalog: per operation, each code with its status, message(s), meaning and next step; the next-step actions |
+| \`journeys.json\` | the journeys of \`openapi/journeys/\` (Arazzo), parsed: what \`openapi/journeys/inputs.mjs\` reads to compute their inputs, with no YAML parser |
 | \`mock-answers.md\` | the mock's named answers (\`Prefer: example=<name>\`) with the result code each carries, and the request examples to send: the list \`docs/mock.md\` links |
 | \`docs/index.html\` | the reference docs: one self-contained page that renders with no network, with the changes of the contract's version (from CHANGELOG.md) |
 | \`docs/decisions.html\` | the decisions the reference docs cite, linked from each citation: both records, the contract's (openapi/DECISIONS.md) and the package's (docs/decisions.md), one anchor per number (\`#D-05\`) |
@@ -90,6 +92,8 @@ async function main() {
   Object.assign(files, buildResultCatalog(doc, HEADER));
   step('mock answers');
   Object.assign(files, buildMockAnswers(doc, HEADER));
+  step('journeys');
+  Object.assign(files, buildJourneys(root, HEADER));
   step('validators');
   Object.assign(files, buildValidators(doc, HEADER));
   step('contract and examples modules');

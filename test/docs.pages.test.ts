@@ -7,6 +7,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { isExternal, links, prose } from './helpers/markdown.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const read = (path: string) => readFileSync(join(root, path), 'utf8');
@@ -19,9 +20,6 @@ const pages = [
     .filter((f) => f.endsWith('.md'))
     .map((f) => `docs/${f}`),
 ];
-
-/** The text of a Markdown file outside fenced code blocks. */
-const prose = (markdown: string) => markdown.replace(/^```[^\n]*\n[\s\S]*?^```$/gm, '');
 
 /** GitHub's anchor of a heading: lower case, punctuation dropped, spaces as hyphens. */
 function slug(heading: string) {
@@ -44,12 +42,6 @@ function anchors(markdown: string) {
     out.add(n === 0 ? base : `${base}-${n}`);
   }
   return out;
-}
-
-/** Every link `[text](target)` of a Markdown file outside code, with its line. */
-function links(markdown: string) {
-  const text = prose(markdown).replace(/`[^`\n]*`/g, '');
-  return [...text.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1] ?? '');
 }
 
 /** The D-numbers recorded in the two files of decisions. */
@@ -80,7 +72,7 @@ describe('the guides', () => {
     let checked = 0;
     for (const page of pages) {
       for (const target of links(read(page))) {
-        if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue; // http:, https:, mailto:
+        if (isExternal(target)) continue;
         checked++;
         const [path = '', anchor] = target.split('#');
         const file = path === '' ? join(root, page) : join(root, dirname(page), decodeURI(path));

@@ -5,14 +5,15 @@
 // (D-100), and cover each operation's codes; the report, the recording and every output hold none of
 // the planted sensitive values.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { journeyInputs } from '../openapi/journeys/inputs.mjs';
 import { createChecksumVerifier, createWebhookReceiver } from '../src/index.js';
-import { BIN, type CliResult, collectOutput } from './helpers/cli.js';
+import { startPrism } from '../src/mock/launch.js';
+import { BIN, type CliResult, collectOutput, runNode } from './helpers/cli.js';
 import { freePort, listenWith } from './helpers/servers.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -94,14 +95,14 @@ interface RespectRun extends CliResult {
 }
 
 /** `redocly respect` on every journey, the contract's two hosts at `apiUrl`, the inputs through the environment (never on a command line). */
-async function respect(apiUrl: string, inputs: Record<string, unknown>, name: string): Promise<RespectRun> {
+async function respect(apiUrl: string, inputs: Record<string, unknown>, name: string, journeys = JOURNEYS): Promise<RespectRun> {
   const jsonOutput = join(dir, `${name}.respect.json`);
   const child = spawn(
     process.execPath,
     [
       RESPECT,
       'respect',
-      ...JOURNEYS.map((j) => j.file),
+      ...journeys.map((j) => j.file),
       '--server',
       `gateway=${apiUrl}`,
       '--server',
@@ -288,4 +289,80 @@ describe('the journeys under redocly respect', () => {
     ] as const)
       expectClean(text, where, planted);
   }, 60_000);
+});
+
+describe('the journeys against canned answers', () => {
+  it("fail against the Prism mock: the subscription journey refuses the contract's example subscriptionId", async () => {
+    const subscription = JOURNEYS.filter((j) => j.workflowId === 'createAndListSubscription');
+    const prism = await startPrism({ port: await freePort() });
+    try {
+      const given = { mid: MID, ssoToken: SSO };
+      const inputs = await journeyInputs(subscription[0]!.file, 'createAndListSubscription', given, { merchantKey: KEY });
+      // A new customer and order each run, the time as epoch milliseconds.
+      expect(inputs.custId).toMatch(/^CUST_[0-9A-F]{12}$/);
+      expect(inputs.orderId).toMatch(/^ORDER-[0-9A-F]{12}$/);
+      expect(inputs.requestTimestamp).toMatch(/^\d{13}$/);
+      const run = await respect(prism.url, inputs, 'prism', subscription);
+      expect(run.status).not.toBe(0);
+      const failed = Object.values(run.json.files).flatMap((f) =>
+        f.executedWorkflows.flatMap((w) => w.executedSteps.flatMap((st) => st.checks.filter((c) => !c.passed && c.severity !== 'warn').map(() => st.stepId))),
+      );
+      expect(failed).toContain('createSubscription');
+    } finally {
+      await prism.stop();
+    }
+  }, 60_000);
+});
+
+describe('openapi/journeys/inputs.mjs as a command', () => {
+  const SCRIPT = join(ROOT, 'openapi/journeys/inputs.mjs');
+  const inputsFile = join(dir, 'plain-inputs.json');
+
+  it("waits until the sandbox answers, takes its card key, and prints every journey's inputs", async () => {
+    writeFileSync(inputsFile, JSON.stringify({ mid: MID, ssoToken: SSO, cvv: CARD.securityCode, card: CARD }));
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    // The command starts first: the sandbox comes up a moment later, as a background job does.
+    const pending = runNode([SCRIPT, inputsFile, ...JOURNEYS.map((j) => j.file), '--sandbox', url, '--wait-ms', '20000'], { env: { MERCHANT_KEY: KEY } });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const sandbox = await startSandbox(port, receiver.url);
+    try {
+      const run = await pending;
+      expect(run.stderr).toBe('');
+      expect(run.status).toBe(0);
+      const inputs = JSON.parse(run.stdout);
+      expect(inputs.sandboxUrl).toBe(url);
+      for (const name of [
+        'encryptedCardData',
+        'tokenizeSignature',
+        'createSignature',
+        'listSignature',
+        'requestId',
+        'orderId',
+        'custId',
+        'startDate',
+        'expiryDate',
+      ])
+        expect(inputs[name], name).toEqual(expect.any(String));
+      expect(inputs.card).toBeUndefined();
+      expect(run.stdout).not.toContain(CARD.cardNumber);
+    } finally {
+      sandbox.child.kill('SIGTERM');
+      await sandbox.done;
+    }
+  }, 60_000);
+
+  it('says in one line, with no stack trace, when nothing answers or the key is missing', async () => {
+    writeFileSync(inputsFile, JSON.stringify({ mid: MID, ssoToken: SSO }));
+    const url = `http://127.0.0.1:${await freePort()}`;
+    const silent = await runNode([SCRIPT, inputsFile, JOURNEYS[2]!.file, '--sandbox', url, '--wait-ms', '300'], { env: { MERCHANT_KEY: KEY } });
+    expect(silent.status).toBe(1);
+    expect(silent.stderr).toBe(`inputs.mjs: ${url}/sandbox/card-encryption-key did not answer within the wait (--wait-ms).\n`);
+    const keyless = await runNode([SCRIPT, inputsFile, JOURNEYS[2]!.file], { env: { MERCHANT_KEY: '' } });
+    expect(keyless.status).toBe(1);
+    expect(keyless.stderr).toBe('inputs.mjs: The step createSubscription is signed: give the merchant key (MERCHANT_KEY).\n');
+    const usage = await runNode([SCRIPT, inputsFile]);
+    expect(usage.status).toBe(2);
+    expect(usage.stderr.split('\n').length).toBe(2);
+  }, 30_000);
 });

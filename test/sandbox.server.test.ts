@@ -3,8 +3,10 @@
 // from the command line with --help, a free port and Ctrl-C.
 
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { connect, Server as NetServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { resolve as resolvePath } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { generateSignature } from '../src/index.js';
@@ -299,6 +301,31 @@ describe('gateway-contract sandbox (command line)', () => {
     expect(badKey).toMatchObject({ status: 2 });
     expect(badKey.stderr).toContain('16 bytes');
     expect(badKey.stderr).not.toContain('short');
+  });
+
+  it('says the default test key itself, and the shipped guide that documents it, in --help and in its banner', async () => {
+    const guide = /the test key SandboxTestKey01 \(documented in (\S+sandbox\.md)\)/;
+    const help = await runCli(['sandbox', '--help']);
+    expect(help.stdout).toMatch(guide);
+    // Started elsewhere than the package, the banner's path still leads to the guide.
+    const cwd = tmpdir();
+    const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '--quiet'], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      const banner = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        child.stdout.setEncoding('utf8').on('data', (d) => {
+          out += d;
+          if (out.includes('Press Ctrl-C')) resolve(out);
+        });
+        child.on('exit', (code) => reject(new Error(`exited ${code}`)));
+      });
+      const path = guide.exec(banner)?.[1] ?? '';
+      expect(banner).toMatch(/^Merchant: MERCHANT0001 \(clientId C11; merchant key: the test key SandboxTestKey01 \(documented in /m);
+      expect(existsSync(resolvePath(cwd, path)), path).toBe(true);
+      expect(readFileSync(resolvePath(cwd, path), 'utf8')).toContain('`SandboxTestKey01`, a test key for the sandbox only');
+    } finally {
+      child.kill('SIGTERM');
+    }
   });
 
   it('starts on a free port, serves the operations and stops on SIGINT', async () => {

@@ -1,12 +1,20 @@
 // `gateway-contract mock`: the main job of `npm start`.
 import { parseArgs } from 'node:util';
 import { operations } from '../../../generated/operations.js';
-import { type MockGateway, type MockLogLevel, MockStartError, startMockGateway } from '../../mock/launch.js';
+import { type MockGateway, type MockLogLevel, MockStartError, prismInstallCommand, startMockGateway } from '../../mock/launch.js';
 import { freePort, fromEnv, listenAddress } from '../listen.js';
 import { type Command, type Io, usageError, wholeNumber } from '../options.js';
 
 const LOG_LEVELS: readonly MockLogLevel[] = ['silent', 'error', 'warn', 'info'];
 const isLogLevel = (level: string): level is MockLogLevel => (LOG_LEVELS as readonly string[]).includes(level);
+
+/** The install command, wrapped for a terminal with shell line continuations (it still pastes as one command). */
+function installLines(): string[] {
+  const [command, ...rest] = prismInstallCommand().split(' @');
+  const parts = rest.map((p) => `@${p}`);
+  const half = Math.ceil(parts.length / 2);
+  return [`  ${command} ${parts.slice(0, half).join(' ')} \\`, `    ${parts.slice(half).join(' ')}`];
+}
 
 export const mockCommand: Command = {
   usage: 'gateway-contract mock [--host 127.0.0.1] [--port 4010] [--docs-port 4011] [--log silent]',
@@ -15,6 +23,11 @@ export const mockCommand: Command = {
     '(gateway and router paths on one port), and a server for the reference docs page.',
     'Pick a named example with the header "Prefer: example=<name>" (the reference docs list the names under each operation).',
     'Ctrl-C, SIGTERM or SIGHUP stops both, also while they start (Prism runs in a process group of its own, stopped whole).',
+    '',
+    'Prism is not installed with the package (an optional peer, about 160 packages): in an app, install',
+    'it once, at the versions the mock is tested with:',
+    ...installLines(),
+    'For state across calls and no extra install, use the sandbox: gateway-contract sandbox --help.',
     '',
     'Options (environment variables in brackets):',
     '  --host <address>     address to bind [MOCK_HOST; HOST also read] (default 127.0.0.1)',

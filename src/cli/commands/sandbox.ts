@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import {
   DEFAULT_CLIENT_ID,
+  DEFAULT_MERCHANT_KEY,
   DEFAULT_MID,
   DEFAULT_PORT,
   DEFAULT_RETENTION,
@@ -13,9 +14,13 @@ import {
   MAX_WEBHOOK_CONCURRENCY,
 } from '../../sandbox/config.js';
 import { startSandbox } from '../../sandbox/startSandbox.js';
+import { guidePath } from '../guides.js';
 import { listenAddress } from '../listen.js';
 import { type Command, UsageError, usageError as usage, wholeNumber } from '../options.js';
 import { untilStopped } from '../signals.js';
+
+/** The default key, said in full (a published test key, never a secret) with the guide that documents it. */
+const DEFAULT_KEY_TEXT = `the test key ${DEFAULT_MERCHANT_KEY} (documented in ${guidePath('sandbox.md')})`;
 
 export const sandboxCommand: Command = {
   usage: 'gateway-contract sandbox [--port 4020] [--mid MERCHANT0001]... [--webhook-url <url>] [options]',
@@ -29,7 +34,8 @@ export const sandboxCommand: Command = {
     '  --host <address>        address to bind [SANDBOX_HOST] (default 127.0.0.1)',
     `  --port <n>              port; 0 picks a free one [SANDBOX_PORT] (default ${DEFAULT_PORT})`,
     `  --mid <mid>             a merchant id the sandbox serves; repeatable [SANDBOX_MID, comma-separated] (default ${DEFAULT_MID})`,
-    '  --merchant-key <key>    the merchant key, 16 bytes [SANDBOX_MERCHANT_KEY] (default: the test key of docs/sandbox.md)',
+    '  --merchant-key <key>    the merchant key, 16 bytes [SANDBOX_MERCHANT_KEY]',
+    `                          (default: ${DEFAULT_KEY_TEXT})`,
     `  --client-id <id>        the clientId that selects the key [SANDBOX_CLIENT_ID] (default ${DEFAULT_CLIENT_ID})`,
     "  --webhook-url <url>     the merchant's {merchant_response_url} for token notifications [SANDBOX_WEBHOOK_URL]",
     `  --token-delay <ms>      how long INIT tokens wait before ACTIVE or FAILED, sandbox time (default ${DEFAULT_TOKEN_ACTIVATION_DELAY_MS})`,
@@ -113,7 +119,7 @@ export const sandboxCommand: Command = {
     io.stdout.write(
       [
         `Sandbox: ${sandbox.url}`,
-        `Merchant: ${sandbox.mids.join(', ')} (clientId ${sandbox.clientId}; merchant key: ${key ? 'as configured' : 'the default test key of docs/sandbox.md'})`,
+        `Merchant: ${sandbox.mids.join(', ')} (clientId ${sandbox.clientId}; merchant key: ${key ? 'as configured' : DEFAULT_KEY_TEXT})`,
         `Webhook URL: ${values['webhook-url'] ?? env.SANDBOX_WEBHOOK_URL ?? 'none (token notifications are recorded as skipped)'}`,
         `Control API: ${sandbox.url}/sandbox`,
         '',
