@@ -9,6 +9,8 @@ import { Readable, Writable } from 'node:stream';
 import { inspect } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { redaction } from '../generated/redaction.js';
+import { redactionOf } from '../scripts/lib/redaction.mjs';
 import { main } from '../src/cli/main.js';
 import {
   buildCardPlaintext,
@@ -47,6 +49,7 @@ import {
   sensitiveSitesOf,
 } from './helpers/arbitraries.js';
 import { runCli } from './helpers/cli.js';
+import { bundledContract } from './helpers/contract.js';
 import { harEntry, harOf } from './helpers/har.js';
 import { startServer } from './helpers/servers.js';
 
@@ -792,3 +795,62 @@ function firstAnswer(operationId: string): unknown {
 function typeOf(value: unknown) {
   return value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
 }
+
+/** The names of the fields the contract marks secret. */
+const SECRET_NAMES = new Set([
+  'cardNumber',
+  'securityCode',
+  'cvv',
+  'mpin',
+  'cardUniqueId',
+  'cardToken',
+  'TAVV',
+  'encryptedCardData',
+  'token',
+  'txnToken',
+  'svcSsoToken',
+  'signature',
+  'checksumHash',
+]);
+const isSensitiveName = (name: string) => SECRET_NAMES.has(name);
+
+describe('the marking of every field (D-102)', () => {
+  it('classifies every place of every payload, and the generated allow-list is what the contract says', async () => {
+    const doc = await bundledContract();
+    const fresh = redactionOf(doc);
+    expect(fresh).toEqual(JSON.parse(JSON.stringify(redaction)));
+    for (const [operationId, entry] of Object.entries(fresh) as [string, any][]) {
+      for (const direction of ['request', 'response'] as const) {
+        const { public: shown, secret } = entry[direction] as { public: string[]; secret: string[] };
+        expect(
+          shown.filter((p) => secret.includes(p)),
+          `${operationId} ${direction}`,
+        ).toEqual([]);
+        // No secret field's name is ever a public place.
+        for (const place of shown) expect(isSensitiveName(place.split('/').at(-1) as string), `${operationId} ${direction} ${place}`).toBe(false);
+      }
+    }
+    expect(fresh.initiatePayment.request.secret).toEqual(expect.arrayContaining(['/head/token', '/body/cardInfo/cardUniqueId', '/body/cardInfo/cvv']));
+    expect(fresh.initiatePayment.request.query).toEqual(['mid', 'orderId']);
+  });
+
+  it('refuses to generate while a field carries neither x-sensitive nor x-public, naming the place', async () => {
+    const doc = structuredClone(await bundledContract());
+    doc.components.schemas.Money.properties.note = { type: 'string', description: 'A new field.' };
+    expect(() => redactionOf(doc)).toThrow(/neither x-sensitive: true nor x-public.*modifyOrder request \/body\/txnAmount\/note/);
+    doc.components.schemas.Money.properties.note['x-public'] = false;
+    const masked = redactionOf(doc);
+    expect(masked.modifyOrder.request.public).not.toContain('/body/txnAmount/note');
+    doc.components.schemas.Money.properties.note['x-public'] = true;
+    expect(redactionOf(doc).modifyOrder.request.public).toContain('/body/txnAmount/note');
+  });
+
+  it('reads a marking through $ref: a new field typed by a public schema is public, a secret one secret', async () => {
+    const doc = structuredClone(await bundledContract());
+    doc.components.schemas.Money.properties.when = { $ref: '#/components/schemas/EpochTimestamp' };
+    doc.components.schemas.Money.properties.pin = { $ref: '#/components/schemas/Mpin' };
+    const out = redactionOf(doc);
+    expect(out.modifyOrder.request.public).toContain('/body/txnAmount/when');
+    expect(out.modifyOrder.request.secret).toContain('/body/txnAmount/pin');
+  });
+});
