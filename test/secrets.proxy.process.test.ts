@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operations } from '../generated/operations.js';
+import { scrubText } from '../src/proxy/redact.js';
 import { type RunningProxy, startProxy } from '../src/proxy/server.js';
 import { formatReport, REPORT_FORMATS } from '../src/report/format.js';
 import { fcParameters, fcTimeout } from './helpers/arbitraries.js';
@@ -260,4 +261,44 @@ describe('the recording as a whole', () => {
       for (const format of REPORT_FORMATS) expectClean(formatReport(proxy.report(), format, { tool: { name: 't', version: '0' } }), planted, format);
     }
   }, 120_000);
+});
+
+describe('the last scrub', () => {
+  /** A spelling of `value` as an echo might write it: percent-encoded wholly or partly, `\u` escaped in either case, Base64 at any alignment. */
+  const spelled = fc.constantFrom<(value: string) => string>(
+    (v) => v,
+    (v) => encodeURIComponent(v),
+    (v) => partlyEncoded(v),
+    (v) => partlyEncoded(v).toUpperCase(),
+    (v) => escaped(v, false),
+    (v) => escaped(v, true),
+    (v) => escaped(v.slice(0, 5), false) + v.slice(5),
+    (v) => Buffer.from(v).toString('base64'),
+    (v) => Buffer.from(v).toString('base64url'),
+    (v) => Buffer.from(`a${v}`).toString('base64').replace(/=+$/, ''),
+    (v) => Buffer.from(`ab${v}`).toString('base64url'),
+  );
+
+  it('leaves no spelling of a secret in any text, and JSON stays JSON', () => {
+    fc.assert(
+      fc.property(fc.oneof(card, token, signature), spelled, fc.string({ maxLength: 40 }), fc.string({ maxLength: 40 }), (secret, spell, before, after) => {
+        const text = JSON.stringify({ before, echo: `${before}${spell(secret)}${after}`, after });
+        const out = scrubText(text, [secret]);
+        expect(() => JSON.parse(out)).not.toThrow();
+        expect(out.length).toBe(text.length);
+        const echo = (JSON.parse(out) as { echo: string }).echo;
+        for (const s of spellings(secret)) expect(echo.includes(s) || out.includes(s)).toBe(false);
+        expect(scrubText(`${before}${spell(secret)}${after}`, [secret]).includes(secret)).toBe(false);
+      }),
+      fcParameters(300),
+    );
+  });
+
+  it('reads escapes inside escapes, and runs of backslashes and percent signs, within its bounds', () => {
+    const secret = 'tokA1b2C3d4E5f6G7h8I9j0';
+    const twice = JSON.stringify(JSON.stringify({ echo: escaped(secret, false) }));
+    expect(scrubText(twice, [secret])).not.toContain('u0074');
+    const hostile = `${'\\'.repeat(200_000)}${'%25'.repeat(200_000)}${secret}`;
+    expect(scrubText(hostile, [secret]).endsWith(secret)).toBe(false);
+  });
 });

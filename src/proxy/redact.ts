@@ -167,7 +167,33 @@ function redactPath(base: string, template: string, publicNames: ReadonlySet<str
 
 // ---- The last scrub: known secrets in every spelling ----
 
-const HEX = /^[0-9A-Fa-f]+$/;
+const isHex = (code: number) => (code >= 48 && code <= 57) || (code >= 65 && code <= 70) || (code >= 97 && code <= 102);
+const hexAt = (text: string, from: number, count: number) => {
+  if (from + count > text.length) return false;
+  for (let i = from; i < from + count; i++) if (!isHex(text.charCodeAt(i))) return false;
+  return true;
+};
+const JSON_ESCAPES: Readonly<Record<string, string>> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+
+/** `\u` escapes inside JSON escapes read through (JSON in JSON in JSON...): a bounded look-ahead keeps the scrub linear. */
+const MAX_LAYERS = 8;
+
+/** The unit of `text` at `i` that begins with `%`, `\\` or `"`: what it reads as, and its length. */
+function unitAt(text: string, i: number): { char: string; length: number } {
+  const c = text[i] as string;
+  if (c === '"') return { char: '\uffff', length: 1 };
+  if (c === '%')
+    return hexAt(text, i + 1, 2) ? { char: String.fromCharCode(Number.parseInt(text.slice(i + 1, i + 3), 16)), length: 3 } : { char: c, length: 1 };
+  // `\uXXXX` behind any number of backslashes (an escape inside JSON inside JSON), or a JSON escape.
+  let at = i;
+  for (let layers = 0; layers < MAX_LAYERS && text[at + 1] === '\\'; layers++) at++;
+  const next = text[at + 1];
+  if ((next === 'u' || next === 'U') && hexAt(text, at + 2, 4))
+    return { char: String.fromCharCode(Number.parseInt(text.slice(at + 2, at + 6), 16)), length: at + 6 - i };
+  const escaped = text[i + 1];
+  if (escaped !== undefined && Object.hasOwn(JSON_ESCAPES, escaped)) return { char: JSON_ESCAPES[escaped] as string, length: 2 };
+  return { char: c, length: 1 };
+}
 
 /**
  * `text` read one unit at a time, each unit decoded once: `%XX` (either case) to its byte, `\uXXXX`
@@ -175,29 +201,28 @@ const HEX = /^[0-9A-Fa-f]+$/;
  * anything else as it is. A raw `"` reads as U+FFFF so that a match never spans two JSON strings.
  * `starts[i]` is where the i-th decoded unit begins in `text` (and `starts[decoded.length]` its end).
  */
-function decodedView(text: string): { decoded: string; starts: number[] } {
-  const units: string[] = [];
-  const starts: number[] = [];
+function decodedView(text: string): { decoded: string; starts: Int32Array } {
+  const starts = new Int32Array(text.length + 1);
+  const parts: string[] = [];
+  let units = 0;
+  let run = 0;
   let i = 0;
   while (i < text.length) {
-    starts.push(i);
-    const c = text[i] as string;
-    if (c === '%' && HEX.test(text.slice(i + 1, i + 3)) && i + 2 < text.length) {
-      units.push(String.fromCharCode(Number.parseInt(text.slice(i + 1, i + 3), 16)));
-      i += 3;
-    } else if (c === '\\' && (text[i + 1] === 'u' || text[i + 1] === 'U') && HEX.test(text.slice(i + 2, i + 6)) && i + 5 < text.length) {
-      units.push(String.fromCharCode(Number.parseInt(text.slice(i + 2, i + 6), 16)));
-      i += 6;
-    } else if (c === '\\' && i + 1 < text.length && '"\\/bfnrt'.includes(text[i + 1] as string)) {
-      units.push(JSON.parse(`"\\${text[i + 1]}"`) as string);
-      i += 2;
-    } else {
-      units.push(c === '"' ? '\uffff' : c);
-      i += 1;
+    const code = text.charCodeAt(i);
+    if (code !== 37 && code !== 92 && code !== 34) {
+      starts[units++] = i++;
+      continue;
     }
+    if (i > run) parts.push(text.slice(run, i));
+    const unit = unitAt(text, i);
+    parts.push(unit.char);
+    starts[units++] = i;
+    i += unit.length;
+    run = i;
   }
-  starts.push(text.length);
-  return { decoded: units.join(''), starts };
+  if (text.length > run) parts.push(text.slice(run));
+  starts[units] = text.length;
+  return { decoded: parts.join(''), starts };
 }
 
 const latin1 = (bytes: Uint8Array) => String.fromCharCode(...bytes);
@@ -238,7 +263,7 @@ export function scrubText(text: string, secrets: Iterable<string>): string {
   const spans: [number, number][] = [];
   for (const needle of needles) {
     for (let at = view.indexOf(needle); at >= 0; at = view.indexOf(needle, at + 1)) {
-      spans.push([starts[at] as number, starts[at + needle.length] as number]);
+      spans.push([starts[at] ?? 0, starts[at + needle.length] ?? text.length]);
     }
   }
   if (spans.length === 0) return text;
