@@ -4,6 +4,7 @@
 // case, Base64) go through the proxy in front of a stand-in service, with Luhn-valid card numbers,
 // CVVs, tokens, the merchant key and signatures planted; none comes out of the HAR, any report format,
 // the log lines, or `validate --har` replaying the HAR. The eight shapes that once leaked are examples.
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,8 +15,8 @@ import { scrubText } from '../src/proxy/redact.js';
 import { type RunningProxy, startProxy } from '../src/proxy/server.js';
 import { formatReport, REPORT_FORMATS } from '../src/report/format.js';
 import { fcParameters, fcTimeout } from './helpers/arbitraries.js';
-import { runCli } from './helpers/cli.js';
-import { startServer, type TestServer } from './helpers/servers.js';
+import { BIN, collectOutput, runCli } from './helpers/cli.js';
+import { freePort, startServer, type TestServer } from './helpers/servers.js';
 
 const KEY = 'Kx9pQ2vL7mN4rT8z';
 const PAY_PATH = operations.find((o) => o.operationId === 'initiatePayment')?.path as string;
@@ -301,4 +302,69 @@ describe('the last scrub', () => {
     const hostile = `${'\\'.repeat(200_000)}${'%25'.repeat(200_000)}${secret}`;
     expect(scrubText(hostile, [secret]).endsWith(secret)).toBe(false);
   });
+});
+
+describe('the command', () => {
+  it('prints no planted value on standard output or standard error, nor in its report or its HAR', async () => {
+    const examples: Planted = {
+      card: '4000056655665556',
+      cvv: '987',
+      token: 'tokZ9y8X7w6V5u4T3s2R1q0',
+      signature: 'U2lnbmF0dXJlT2ZUaGVTZXJ2aWNlOTg3NjU0MzIxMA+/abc==',
+    };
+    const port = await freePort();
+    const cliHar = join(dir, 'cli.har');
+    const output = join(dir, 'report.sarif');
+    const child = spawn(
+      process.execPath,
+      [
+        BIN,
+        'proxy',
+        '--gateway-upstream',
+        upstream.url,
+        '--router-upstream',
+        upstream.url,
+        '--port',
+        String(port),
+        '--max-exchanges',
+        String(Object.keys(SHAPES).length),
+        '--format',
+        'sarif',
+        '--output',
+        output,
+        '--har',
+        cliHar,
+      ],
+      { env: { ...process.env, MERCHANT_KEY: KEY }, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    const done = collectOutput(child);
+    try {
+      for (let i = 0; i < 200; i++) {
+        try {
+          await fetch(`http://127.0.0.1:${port}/`);
+          break;
+        } catch {
+          await new Promise((r) => setTimeout(r, 25));
+        }
+      }
+      for (const shape of Object.values(SHAPES)) {
+        const exchange = shape(examples);
+        answers.push(exchange.answer);
+        const answer = await fetch(`http://127.0.0.1:${port}${PAY_PATH}${exchange.query}`, { method: 'POST', headers: exchange.headers, body: exchange.body });
+        await answer.arrayBuffer();
+      }
+    } finally {
+      setTimeout(() => child.kill('SIGTERM'), 10_000).unref();
+    }
+    const result = await done;
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain('proxy: exchange 8');
+    for (const [what, text] of [
+      ['stdout', result.stdout],
+      ['stderr', result.stderr],
+      ['the report', readFileSync(output, 'utf8')],
+      ['the HAR', readFileSync(cliHar, 'utf8')],
+    ] as const)
+      expectClean(text, examples, what);
+  }, 60_000);
 });

@@ -5,7 +5,9 @@
 // is masked whole; header values are kept for a short list of harmless names; in the URL, only the
 // values of parameters marked public. Then every known secret (the merchant key, the values found at
 // places marked `x-sensitive`) is masked wherever it still appears, in every encoding the scrub reads.
+
 import { marker, maskPayload, type PayloadDirection, placesOf, publicParameters, TooDeepToMask } from '../json/publicValues.js';
+import type { Report } from '../report/model.js';
 
 export { marker } from '../json/publicValues.js';
 
@@ -277,4 +279,9 @@ export function scrubText(text: string, secrets: Iterable<string>): string {
     done = to;
   }
   return out + text.slice(done);
+}
+
+/** A report with every spelling of the secrets masked in its texts (its JSON read through the scrub, which never breaks a string). */
+export function scrubReport(report: Report, secrets: Iterable<string>): Report {
+  return JSON.parse(scrubText(JSON.stringify(report), secrets)) as Report;
 }
