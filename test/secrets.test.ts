@@ -5,6 +5,7 @@
 // that must appear nowhere in what comes out.
 
 import { generateKeyPairSync } from 'node:crypto';
+import { type AddressInfo, createServer as createTcpServer } from 'node:net';
 import { Readable, Writable } from 'node:stream';
 import { inspect } from 'node:util';
 import fc from 'fast-check';
@@ -52,6 +53,7 @@ import { runCli } from './helpers/cli.js';
 import { bundledContract } from './helpers/contract.js';
 import { harEntry, harOf } from './helpers/har.js';
 import { startServer } from './helpers/servers.js';
+import { clientFor, MID, sandboxFor, tokenizeBody } from './sandbox.support.js';
 
 /** Planted values: the first one a field's schema accepts is used, so the payload stays valid around it. */
 const MARKERS = ['Zq7s3cr3T-M4rk-9xK2vW', '4929180731215548', '581703', '5817'];
@@ -852,5 +854,26 @@ describe('the marking of every field (D-102)', () => {
     const out = redactionOf(doc);
     expect(out.modifyOrder.request.public).toContain('/body/txnAmount/when');
     expect(out.modifyOrder.request.secret).toContain('/body/txnAmount/pin');
+  });
+});
+
+describe("the sandbox's log reads the same marking (D-102)", () => {
+  it('shows a notification’s token status, which the contract marks public, and masks its token index number', async () => {
+    const down = createTcpServer((socket) => socket.destroy());
+    await new Promise<void>((resolve) => down.listen(0, '127.0.0.1', resolve));
+    const lines: string[] = [];
+    const sandbox = await sandboxFor({ webhookUrl: `http://127.0.0.1:${(down.address() as AddressInfo).port}/`, onLog: (line) => lines.push(line) });
+    try {
+      const tokenized = await clientFor(sandbox).tokenizeCard({ mid: MID, body: await tokenizeBody(sandbox, '4111111111111111') });
+      const tin = tokenized.data.body.tokenIndexNumber as string;
+      await sandbox.idle();
+      const line = lines.find((l) => l.startsWith('webhook '));
+      expect(line).toMatch(/^webhook ACTIVE [0Xx]+ attempt 1 -> failed/);
+      expect(tin.length).toBeGreaterThan(3);
+      expect(lines.join('\n')).not.toContain(tin);
+    } finally {
+      await sandbox.stop();
+      await new Promise((resolve) => down.close(resolve));
+    }
   });
 });
