@@ -123,7 +123,13 @@ const SHAPES: Record<string, (p: Planted) => Exchange> = {
   'a card number in a request header': (p) => ({
     what: 'headers',
     query: '?mid=MERCHANT0001&orderId=ORDER_1',
-    headers: { 'content-type': 'application/json', 'x-card': p.card, authorization: `Bearer ${p.token}`, accept: `application/json; q=${p.cvv}` },
+    headers: {
+      'content-type': 'application/json',
+      'x-card': p.card,
+      [`x-${p.card}`]: '1',
+      authorization: `Bearer ${p.token}`,
+      accept: `application/json; q=${p.cvv}`,
+    },
     body: JSON.stringify(envelope(p)),
     answer: { headers: { 'x-token': p.token, 'set-cookie': `s=${p.signature}` }, body: goodAnswer(p) },
   }),
@@ -136,7 +142,7 @@ const SHAPES: Record<string, (p: Planted) => Exchange> = {
   }),
   'the merchant key partly percent-encoded in the query': (p) => ({
     what: 'query',
-    query: `?mid=MERCHANT0001&orderId=ORDER_1&key=${partlyEncoded(KEY)}&card=${p.card}`,
+    query: `?mid=MERCHANT0001&orderId=ORDER_1&key=${partlyEncoded(KEY)}&card=${p.card}&${p.card}=1&t${p.token}`,
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(envelope(p)),
     answer: { headers: {}, body: goodAnswer(p) },
@@ -168,6 +174,21 @@ const SHAPES: Record<string, (p: Planted) => Exchange> = {
     },
   }),
 };
+
+/** A shape the allow-list alone would let through: a card number sent where the contract marks the place public. */
+SHAPES['a card number in places the contract marks public'] = (p) => ({
+  what: 'public places',
+  query: `?mid=MERCHANT0001&orderId=${p.card}`,
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({
+    head: { tokenType: 'TXN_TOKEN', token: 'placeholder' },
+    body: { mid: p.card.replace(/([0-9]{4})(?=[0-9])/g, '$1 '), orderId: p.card, requestType: 'PAYMENT', paymentMode: 'UPI' },
+  }),
+  answer: {
+    headers: {},
+    body: JSON.stringify({ head: { responseTimestamp: '1768989600000' }, body: { resultInfo: { resultCode: p.card, resultStatus: 'S' } } }),
+  },
+});
 
 const dir = mkdtempSync(join(tmpdir(), 'secrets-proxy-'));
 const harFile = join(dir, 'run.har');
@@ -215,7 +236,7 @@ async function send(exchange: Exchange): Promise<string> {
 
 const plantedArbitrary = fc.record({ card, cvv, token, signature });
 
-describe('the eight shapes that kept secrets in clear', () => {
+describe('the shapes that kept secrets in clear', () => {
   const examples: Planted = {
     card: '4000056655665556',
     cvv: '987',
@@ -358,7 +379,7 @@ describe('the command', () => {
     }
     const result = await done;
     expect(result.status).toBe(1);
-    expect(result.stderr).toContain('proxy: exchange 8');
+    expect(result.stderr).toContain(`proxy: exchange ${Object.keys(SHAPES).length}`);
     for (const [what, text] of [
       ['stdout', result.stdout],
       ['stderr', result.stderr],

@@ -78,25 +78,34 @@ const escapeToken = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1'
  * field names of the contract stay, any other key becomes its marker (a map key or an unknown member
  * may be a card number). Strings at secret places are passed to `onSecret`.
  */
-export function maskPayload(value: unknown, places: Places, onSecret: (value: string) => void): unknown {
-  return maskAt(value, '', '', places, onSecret, 0);
+export function maskPayload(value: unknown, places: Places, onSecret: (value: string) => void, isSecretText: (text: string) => boolean = () => false): unknown {
+  return maskAt(value, '', '', { places, onSecret, isSecretText }, 0);
 }
 
-function maskAt(value: unknown, pointer: string, name: string, places: Places, onSecret: (value: string) => void, depth: number): unknown {
+interface Masking {
+  places: Places;
+  onSecret: (value: string) => void;
+  /** A value the caller knows for a secret by its form (a card number), masked even at a public place. */
+  isSecretText: (text: string) => boolean;
+}
+
+function maskAt(value: unknown, pointer: string, name: string, masking: Masking, depth: number): unknown {
   if (depth > MAX_DEPTH) throw new TooDeepToMask();
+  const { places, onSecret } = masking;
   if (typeof value === 'string' || typeof value === 'number') {
-    if (places.public.has(pointer)) return value;
-    if (places.secret.has(pointer) || SECRET_NAMES.has(name)) onSecret(String(value));
+    const text = String(value);
+    if (places.public.has(pointer) && !masking.isSecretText(text)) return value;
+    if (places.secret.has(pointer) || SECRET_NAMES.has(name) || masking.isSecretText(text)) onSecret(text);
     return typeof value === 'string' ? marker(value) : 0;
   }
   if (value === null || typeof value !== 'object') return value;
-  if (Array.isArray(value)) return value.map((item) => maskAt(item, `${pointer}/*`, name, places, onSecret, depth + 1));
+  if (Array.isArray(value)) return value.map((item) => maskAt(item, `${pointer}/*`, name, masking, depth + 1));
   const out: Record<string, unknown> = {};
   for (const [key, member] of Object.entries(value)) {
     const shown = isFieldName(key) ? key : uniqueKey(out, marker(key));
     // Defined, not assigned: a key `__proto__` stays a member.
     Object.defineProperty(out, shown, {
-      value: maskAt(member, `${pointer}/${escapeToken(key)}`, key, places, onSecret, depth + 1),
+      value: maskAt(member, `${pointer}/${escapeToken(key)}`, key, masking, depth + 1),
       enumerable: true,
       writable: true,
       configurable: true,

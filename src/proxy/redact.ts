@@ -6,6 +6,7 @@
 // values of parameters marked public. Then every known secret (the merchant key, the values found at
 // places marked `x-sensitive`) is masked wherever it still appears, in every encoding the scrub reads.
 
+import { passesLuhn } from '../card/encryptCardData.js';
 import { marker, maskPayload, type PayloadDirection, placesOf, publicParameters, TooDeepToMask } from '../json/publicValues.js';
 import type { Report } from '../report/model.js';
 
@@ -31,6 +32,18 @@ const PLAIN_HEADER_NAME = /^[A-Za-z][A-Za-z-]{0,63}$/;
 
 /** The media types of the contract's bodies (the proxy's own problems are application/problem+json). */
 const JSON_TYPE = /^application\/(?:problem\+)?json\s*(?:;|$)/i;
+
+/**
+ * A card number by its form: 12 to 19 digits (spaces or dashes between them allowed) that pass Luhn.
+ * Masked even where the contract marks the place public: no identifier of the service is one.
+ */
+export function looksLikeCardNumber(text: string): boolean {
+  if (text.length < 12 || text.length > 40 || !/^[0-9][0-9 -]*[0-9]$/.test(text)) return false;
+  const digits = text.replace(/[ -]/g, '');
+  // Epoch time in milliseconds (13 digits from 1): no card network issues such numbers.
+  if (/^1[0-9]{12}$/.test(digits)) return false;
+  return digits.length >= 12 && digits.length <= 19 && passesLuhn(digits);
+}
 
 /** Secrets shorter than this are masked where they are found, not searched for elsewhere (3 digits are in every timestamp). */
 const MIN_SEARCHED = 6;
@@ -92,7 +105,7 @@ export function redactBody(view: MessageView, secrets: Secrets): string {
   const places = view.ownProblem ? PROBLEM_PLACES : view.operationId === null ? undefined : placesOf(view.operationId, view.direction);
   if (places === undefined) return marker(view.text);
   try {
-    return JSON.stringify(maskPayload(view.parsed.value, places, (value) => secrets.add(value)));
+    return JSON.stringify(maskPayload(view.parsed.value, places, (value) => secrets.add(value), looksLikeCardNumber));
   } catch (error) {
     if (error instanceof TooDeepToMask) return marker(view.text);
     throw error;
@@ -128,7 +141,7 @@ function redactPair(pair: string, publicNames: ReadonlySet<string>): string {
   const shownName = name !== null && publicNames.has(name) ? rawName : name !== null && /^[A-Za-z][A-Za-z0-9_]{0,63}$/.test(name) ? name : marker(rawName);
   if (eq < 0) return shownName;
   const rawValue = pair.slice(eq + 1);
-  if (name !== null && publicNames.has(name)) return `${rawName}=${rawValue}`;
+  if (name !== null && publicNames.has(name) && !looksLikeCardNumber(decoded(rawValue) ?? rawValue)) return `${rawName}=${rawValue}`;
   return `${shownName}=${encodeURIComponent(marker(decoded(rawValue) ?? rawValue))}`;
 }
 
@@ -162,7 +175,8 @@ function redactPath(base: string, template: string, publicNames: ReadonlySet<str
   const shown = segments.map((segment, i) => {
     const want = wanted[i] as string;
     if (!(want.startsWith('{') && want.endsWith('}'))) return segment;
-    return publicNames.has(want.slice(1, -1)) ? segment : encodeURIComponent(marker(decoded(segment) ?? segment));
+    const value = decoded(segment) ?? segment;
+    return publicNames.has(want.slice(1, -1)) && !looksLikeCardNumber(value) ? segment : encodeURIComponent(marker(value));
   });
   return `${base.slice(0, pathStart)}${shown.join('/')}`;
 }
