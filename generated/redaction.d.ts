@@ -5,3 +5,5 @@ export interface RedactionPlaces {
 }
 /** Per operation and direction, the places whose values are written in clear (`x-public: true`; `*`: any array item), the places of secrets (`x-sensitive: true`), and the public query and path parameters. Everything else is masked (docs/decisions.md, D-102). */
 export declare const redaction: { readonly [operationId: string]: { readonly request: RedactionPlaces & { readonly query: readonly string[]; readonly path: readonly string[] }; readonly response: RedactionPlaces } };
+/** The keys of open maps the contract names itself (`propertyNames.enum`): written in clear like field names. */
+export declare const publicKeys: readonly string[];

@@ -215,6 +215,7 @@ export const redaction = Object.freeze({
   "modifyOrder": {
     "request": {
       "public": [
+        "/body/goodsInfo/*/extendInfo/subwalletAmount/*",
         "/body/goodsInfo/*/merchantGoodsId",
         "/body/goodsInfo/*/merchantShippingId",
         "/body/goodsInfo/*/price/currency",
@@ -226,6 +227,7 @@ export const redaction = Object.freeze({
         "/body/txnAmount/currency",
         "/body/txnAmount/value",
         "/head/channelId",
+        "/head/requestTimeStamp",
         "/head/tokenType"
       ],
       "secret": [
@@ -337,3 +339,16 @@ export const redaction = Object.freeze({
     }
   }
 });
+/** The keys of open maps the contract names itself (`propertyNames.enum`): written in clear like field names. */
+export const publicKeys = Object.freeze([
+  "CASHBACK",
+  "CLOSED_LOOP_SUB_WALLET",
+  "CLOSED_LOOP_WALLET",
+  "FOOD",
+  "FUEL",
+  "GIFT",
+  "GIFT_VOUCHER",
+  "INTERNATIONAL_FUNDS_TRANSFER",
+  "MULTI_PURPOSE_GIFT",
+  "TOLL"
+]);

@@ -31,6 +31,7 @@ import {
 import { harRecords } from '../src/inputs/har.js';
 import { ndjsonRecords } from '../src/inputs/ndjson.js';
 import { parseJson } from '../src/json/parse.js';
+import { maskPayload, placesOf } from '../src/json/publicValues.js';
 import { formatReport, REPORT_FORMATS } from '../src/report/format.js';
 import { type PayloadRecord, validateMany } from '../src/validation/validateMany.js';
 import {
@@ -876,4 +877,21 @@ describe("the sandbox's log reads the same marking (D-102)", () => {
       await new Promise((resolve) => down.close(resolve));
     }
   });
+});
+
+describe('a masked payload still meets the contract (D-103)', () => {
+  const { seed, numRuns } = fcParameters(25);
+  for (const view of operationViews)
+    for (const direction of ['request', 'response'] as Direction[])
+      it(`${view.operationId} ${direction}: every generated valid payload stays valid once masked, and keeps its public values`, () => {
+        const places = placesOf(view.operationId, direction);
+        for (const sample of fc.sample(sampleArbitrary(view, direction), { seed, numRuns })) {
+          const options = { ...(sample.query ? { query: sample.query } : {}), ...(sample.path ? { path: sample.path } : {}) };
+          const before = validate(view.operationId as never, direction, sample.payload, options);
+          if (!before.valid) continue;
+          const masked = maskPayload(sample.payload, places, () => undefined);
+          const after = validate(view.operationId as never, direction, masked, options);
+          expect(after.valid ? [] : after.errors.map((e) => `${e.pointer} ${e.rule}`)).toEqual([]);
+        }
+      });
 });

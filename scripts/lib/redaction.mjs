@@ -1,5 +1,5 @@
 // Which values of an exchange may be written in clear: per operation and direction, the places
-// (JSON Pointers, `*` for any array item) whose scalar values the contract marks public
+// (JSON Pointers, `*` for any array item or any member of an open map) whose scalar values the contract marks public
 // (`x-public: true`), the places it marks secret (`x-sensitive: true`), and the query and path
 // parameters marked public. Every other value is masked by whoever writes an exchange down
 // (docs/decisions.md, D-102). A place that can hold a scalar and carries neither marking stops the
@@ -37,12 +37,24 @@ export function markingOf(doc, schema) {
     if (node['x-public'] === false) return 'masked';
     if (typeof node.$ref === 'string') node = resolve(doc, { $ref: node.$ref });
     else if (Array.isArray(node.allOf) && node.allOf.length === 1) node = node.allOf[0];
+    else if (Array.isArray(node.anyOf) || Array.isArray(node.oneOf)) return markingOfBranches(doc, node.anyOf ?? node.oneOf);
     else return null;
   }
   return null;
 }
 
-/** Whether a schema (resolved) admits a scalar value. @param {any} doc @param {any} schema */
+/**
+ * The marking of a choice of schemas: secret when one branch is, public when all are, masked when all
+ * are marked, none otherwise. @param {any} doc @param {any[]} branches @returns {'secret' | 'public' | 'masked' | null}
+ */
+function markingOfBranches(doc, branches) {
+  const marks = branches.map((b) => markingOf(doc, b));
+  if (marks.includes('secret')) return 'secret';
+  if (marks.length > 0 && marks.every((m) => m === 'public')) return 'public';
+  return marks.length > 0 && marks.every((m) => m !== null) ? 'masked' : null;
+}
+
+/** Whether a schema (resolved) admits a scalar value. @param {any} doc @param {any} schema @returns {boolean} */
 function admitsScalar(doc, schema) {
   const node = resolve(doc, schema);
   if (!node || typeof node !== 'object') return true;
@@ -51,7 +63,9 @@ function admitsScalar(doc, schema) {
   if (node.type === undefined) {
     if ('const' in node) return node.const === null || typeof node.const !== 'object';
     if (Array.isArray(node.enum)) return node.enum.some((/** @type {unknown} */ v) => v === null || typeof v !== 'object');
-    return !(node.properties || node.items || node.oneOf || node.anyOf || node.allOf || node.additionalProperties);
+    const choice = node.anyOf ?? node.oneOf;
+    if (Array.isArray(choice)) return choice.some((/** @type {any} */ b) => admitsScalar(doc, b));
+    return !(node.properties || node.items || node.allOf || node.additionalProperties);
   }
   return (Array.isArray(node.type) ? node.type : [node.type]).some((/** @type {string} */ t) => SCALAR_TYPES.has(t));
 }
@@ -82,12 +96,14 @@ function placesOf(doc, schema) {
         visit(declaration, at, depth + 1);
       }
     }
-    if (target.items && typeof target.items === 'object') {
+    // Array items and the values of an open map: any item, any member (`*`).
+    for (const any of [target.items, target.additionalProperties]) {
+      if (!any || typeof any !== 'object') continue;
       const at = `${pointer}/*`;
       const list = places.get(at) ?? [];
-      list.push(target.items);
+      list.push(any);
       places.set(at, list);
-      visit(target.items, at, depth + 1);
+      visit(any, at, depth + 1);
     }
   };
   visit(schema, '', 0);
@@ -159,14 +175,35 @@ export function redactionOf(doc) {
   return out;
 }
 
+/**
+ * The keys of open maps that the contract names itself (`propertyNames.enum`, such as the sub-wallets
+ * of `subwalletAmount`): words of the contract, written in clear like field names.
+ * @param {any} doc @returns {string[]}
+ */
+export function publicKeysOf(doc) {
+  const keys = new Set();
+  /** @param {unknown} node */
+  const visit = (node) => {
+    if (Array.isArray(node)) return node.forEach(visit);
+    if (!node || typeof node !== 'object') return;
+    const names = /** @type {any} */ (node).propertyNames;
+    if (names && Array.isArray(names.enum)) for (const key of names.enum) if (typeof key === 'string') keys.add(key);
+    for (const value of Object.values(node)) visit(value);
+  };
+  visit(doc.components?.schemas);
+  return [...keys].sort();
+}
+
 /** @param {any} doc @param {string} header */
 export function buildRedaction(doc, header) {
   const json = JSON.stringify(redactionOf(doc), null, 2);
+  const keys = JSON.stringify(publicKeysOf(doc), null, 2);
+  const keysWhat = '/** The keys of open maps the contract names itself (`propertyNames.enum`): written in clear like field names. */';
   const what =
     '/** Per operation and direction, the places whose values are written in clear (`x-public: true`; `*`: any array item), the places of secrets (`x-sensitive: true`), and the public query and path parameters. Everything else is masked (docs/decisions.md, D-102). */';
   const type = `{ readonly [operationId: string]: { readonly request: RedactionPlaces & { readonly query: readonly string[]; readonly path: readonly string[] }; readonly response: RedactionPlaces } }`;
   return {
-    'redaction.js': `// ${header}\n${what}\nexport const redaction = Object.freeze(${json});\n`,
-    'redaction.d.ts': `// ${header}\nexport interface RedactionPlaces {\n  readonly public: readonly string[];\n  readonly secret: readonly string[];\n}\n${what}\nexport declare const redaction: ${type};\n`,
+    'redaction.js': `// ${header}\n${what}\nexport const redaction = Object.freeze(${json});\n${keysWhat}\nexport const publicKeys = Object.freeze(${keys});\n`,
+    'redaction.d.ts': `// ${header}\nexport interface RedactionPlaces {\n  readonly public: readonly string[];\n  readonly secret: readonly string[];\n}\n${what}\nexport declare const redaction: ${type};\n${keysWhat}\nexport declare const publicKeys: readonly string[];\n`,
   };
 }

@@ -2,7 +2,7 @@
 // only where its place is marked `x-public: true` for that operation and direction
 // (generated/redaction.js); every other value is replaced by its marker. One rule for the proxy's
 // recording, the sandbox's log and anything else that writes an exchange down (docs/decisions.md, D-102).
-import { redaction } from '../../generated/redaction.js';
+import { publicKeys, redaction } from '../../generated/redaction.js';
 import { isFieldName } from './pointer.js';
 
 export type PayloadDirection = 'request' | 'response';
@@ -11,16 +11,31 @@ export type PayloadDirection = 'request' | 'response';
 export interface Places {
   readonly public: ReadonlySet<string>;
   readonly secret: ReadonlySet<string>;
+  /** Every place and every pointer above one: a member whose pointer is not here is read as `*` (a map's value). */
+  readonly declared: ReadonlySet<string>;
 }
 
-const NO_PLACES: Places = { public: new Set(), secret: new Set() };
+/** The places with every pointer above them. */
+export function placesFrom(publicPlaces: readonly string[], secretPlaces: readonly string[]): Places {
+  const declared = new Set<string>();
+  for (const place of [...publicPlaces, ...secretPlaces]) {
+    for (let at = place; at !== ''; at = at.slice(0, at.lastIndexOf('/'))) declared.add(at);
+  }
+  return { public: new Set(publicPlaces), secret: new Set(secretPlaces), declared };
+}
+
+const NO_PLACES: Places = placesFrom([], []);
 
 const PLACES = new Map<string, Places>();
 for (const [operationId, entry] of Object.entries(redaction)) {
   for (const direction of ['request', 'response'] as const) {
-    PLACES.set(`${operationId} ${direction}`, { public: new Set(entry[direction].public), secret: new Set(entry[direction].secret) });
+    PLACES.set(`${operationId} ${direction}`, placesFrom(entry[direction].public, entry[direction].secret));
   }
 }
+
+/** Keys written in clear: the contract's field names, and the keys of open maps it names itself. */
+const PUBLIC_KEYS: ReadonlySet<string> = new Set(publicKeys);
+const isPublicKey = (key: string) => isFieldName(key) || PUBLIC_KEYS.has(key);
 
 /**
  * The names of the fields the contract marks secret somewhere: a value under such a name is a secret
@@ -56,6 +71,8 @@ const KEPT = new Set(['@', '.', '-', '_', ':', '/', '+', '=', ' ']);
  * keeps its form), `x` for anything else. It never holds a quote or a backslash.
  */
 export function marker(value: string): string {
+  const ip = ipMarker(value);
+  if (ip !== null) return ip;
   let out = '';
   for (const char of value) {
     if (char >= '0' && char <= '9') out += '0';
@@ -64,6 +81,16 @@ export function marker(value: string): string {
     else out += KEPT.has(char) ? char : 'x';
   }
   return out;
+}
+
+const IPV4 = /^(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])$/;
+const IPV6 = /^[0-9A-Fa-f:.]{2,45}$/;
+
+/** An IP address's marker: an address still (`0.0.0.0`, `::`), so that the field's format holds; null for any other text. */
+function ipMarker(value: string): string | null {
+  if (IPV4.test(value)) return '0.0.0.0';
+  if (value.includes(':') && IPV6.test(value) && /[0-9A-Fa-f]/.test(value) && (value.match(/:/g)?.length ?? 0) >= 2) return '::';
+  return null;
 }
 
 /** Thrown when a payload nests deeper than a recording follows: the caller masks it whole. */
@@ -102,10 +129,11 @@ function maskAt(value: unknown, pointer: string, name: string, masking: Masking,
   if (Array.isArray(value)) return value.map((item) => maskAt(item, `${pointer}/*`, name, masking, depth + 1));
   const out: Record<string, unknown> = {};
   for (const [key, member] of Object.entries(value)) {
-    const shown = isFieldName(key) ? key : uniqueKey(out, marker(key));
+    const shown = isPublicKey(key) ? key : uniqueKey(out, marker(key));
+    const exact = `${pointer}/${escapeToken(key)}`;
     // Defined, not assigned: a key `__proto__` stays a member.
     Object.defineProperty(out, shown, {
-      value: maskAt(member, `${pointer}/${escapeToken(key)}`, key, masking, depth + 1),
+      value: maskAt(member, places.declared.has(exact) ? exact : `${pointer}/*`, key, masking, depth + 1),
       enumerable: true,
       writable: true,
       configurable: true,

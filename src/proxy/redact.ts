@@ -7,7 +7,7 @@
 // places marked `x-sensitive`) is masked wherever it still appears, in every encoding the scrub reads.
 
 import { passesLuhn } from '../card/encryptCardData.js';
-import { marker, maskPayload, type PayloadDirection, placesOf, publicParameters, TooDeepToMask } from '../json/publicValues.js';
+import { marker, maskPayload, type PayloadDirection, placesFrom, placesOf, publicParameters, TooDeepToMask } from '../json/publicValues.js';
 import type { Report } from '../report/model.js';
 
 export { marker } from '../json/publicValues.js';
@@ -78,8 +78,8 @@ export interface MessageView {
 }
 
 /** The members of the proxy's own problems, all written by the proxy from words and pointers. */
-const PROBLEM_PLACES = {
-  public: new Set([
+const PROBLEM_PLACES = placesFrom(
+  [
     '/type',
     '/title',
     '/status',
@@ -92,9 +92,9 @@ const PROBLEM_PLACES = {
     '/errors/*/rule',
     '/errors/*/detail',
     '/errors/*/resultCode',
-  ]),
-  secret: new Set<string>(),
-};
+  ],
+  [],
+);
 
 /**
  * The text of a body as a recording keeps it: the contract's JSON re-serialized from its masked copy
