@@ -20,6 +20,8 @@ import { freePort, startServer, type TestServer } from './helpers/servers.js';
 
 const KEY = 'Kx9pQ2vL7mN4rT8z';
 const PAY_PATH = operations.find((o) => o.operationId === 'initiatePayment')?.path as string;
+/** Every operation's path: each has its own allow-list (tokenizeCard's `mid` is a path parameter). */
+const PATHS = operations.flatMap((o) => (o.path === null ? [] : [o.path]));
 
 /** A Luhn-valid card number: 15 digits and their check digit. */
 function luhnComplete(digits: string): string {
@@ -222,9 +224,9 @@ afterAll(async () => {
 });
 
 /** Sends one exchange through the proxy; returns what the proxy wrote for it (its HAR entry, its log line, its report). */
-async function send(exchange: Exchange): Promise<string> {
+async function send(exchange: Exchange, path = PAY_PATH): Promise<string> {
   answers.push(exchange.answer);
-  const answer = await fetch(`${proxy.url}${PAY_PATH}${exchange.query}`, { method: 'POST', headers: exchange.headers, body: exchange.body });
+  const answer = await fetch(`${proxy.url}${path}${exchange.query}`, { method: 'POST', headers: exchange.headers, body: exchange.body });
   await answer.arrayBuffer();
   const har = readFileSync(harFile, 'utf8');
   const entry = har.slice(harRead);
@@ -255,11 +257,17 @@ describe('generated exchanges of every shape', () => {
     'never write a planted value in any output',
     async () => {
       await fc.assert(
-        fc.asyncProperty(plantedArbitrary, fc.constantFrom(...Object.keys(SHAPES)), async (planted, shape) => {
-          plantedAll.push(planted);
-          const exchange = (SHAPES[shape] as (p: Planted) => Exchange)(planted);
-          expectClean(await send(exchange), planted, exchange.what);
-        }),
+        fc.asyncProperty(
+          plantedArbitrary,
+          fc.constantFrom(...Object.keys(SHAPES)),
+          fc.constantFrom(...PATHS),
+          fc.boolean(),
+          async (planted, shape, path, cardAsMid) => {
+            plantedAll.push(planted);
+            const exchange = (SHAPES[shape] as (p: Planted) => Exchange)(planted);
+            expectClean(await send(exchange, path.replace('{mid}', cardAsMid ? planted.card : 'MERCHANT0001')), planted, `${exchange.what} to ${path}`);
+          },
+        ),
         fcParameters(40),
       );
     },
