@@ -5,12 +5,9 @@
 // is masked whole; header values are kept for a short list of harmless names; in the URL, only the
 // values of parameters marked public. Then every known secret (the merchant key, the values found at
 // places marked `x-sensitive`) is masked wherever it still appears, in every encoding the scrub reads.
-
 import { passesLuhn } from '../card/encryptCardData.js';
 import { marker, maskPayload, type PayloadDirection, placesFrom, placesOf, publicParameters, TooDeepToMask } from '../json/publicValues.js';
 import type { Report } from '../report/model.js';
-
-export { marker } from '../json/publicValues.js';
 
 /** Header names whose values are written in clear: they describe the message, never its parties. */
 const HARMLESS_HEADERS: ReadonlySet<string> = new Set([
@@ -37,7 +34,7 @@ const JSON_TYPE = /^application\/(?:problem\+)?json\s*(?:;|$)/i;
  * A card number by its form: 12 to 19 digits (spaces or dashes between them allowed) that pass Luhn.
  * Masked even where the contract marks the place public: no identifier of the service is one.
  */
-export function looksLikeCardNumber(text: string): boolean {
+function looksLikeCardNumber(text: string): boolean {
   if (text.length < 12 || text.length > 40 || !/^[0-9][0-9 -]*[0-9]$/.test(text)) return false;
   const digits = text.replace(/[ -]/g, '');
   // Epoch time in milliseconds (13 digits from 1): no card network issues such numbers.
