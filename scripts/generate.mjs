@@ -13,6 +13,7 @@ import { buildFieldNames } from './lib/fieldNames.mjs';
 import { buildJourneys } from './lib/journeys.mjs';
 import { buildMockAnswers } from './lib/mockAnswers.mjs';
 import { buildOperationIndex } from './lib/operationIndex.mjs';
+import { buildRedaction } from './lib/redaction.mjs';
 import { buildResultCatalog } from './lib/resultCatalog.mjs';
 import { buildTypes } from './lib/types.mjs';
 import { buildValidators } from './lib/validators.mjs';
@@ -45,6 +46,7 @@ ${HEADER} \`npm run check:generated\` fails when these files differ from what op
 | \`contract.js\`, \`contract.d.ts\` | \`contract\`: the part of the bundled contract that words a validation problem (the component schemas and parameters with their constraints, \`$ref\`s and titles, and the descriptions a problem quotes); an issue's \`schemaPath\` resolves in it as in \`openapi.json\` |
 | \`examples.js\`, \`examples.d.ts\` | \`examples\`: the contract's named examples (\`components.examples\`), by name: summary and value |
 | \`fieldNames.js\`, \`fieldNames.d.ts\` | every field name of the contract: the only keys an error, log or report names |
+| \`redaction.js\`, \`redaction.d.ts\` | per operation and direction, the places whose values a recording writes in clear (\`x-public: true\`), the places of secrets (\`x-sensitive: true\`) and the public parameters; everything else is masked |
 | \`operations.js\`, \`operations.d.ts\` | the operation index: operationId, method, host, path, parameters, schemas, examples, authentication, named checks, idempotence, and how a call is put together |
 | \`resultCodes.js\`, \`resultCodes.d.ts\`, \`resultCodes.json\`, \`result-codes.md\` | the result-code catalog: per operation, each code with its status, message(s), meaning and next step; the next-step actions |
 | \`journeys.json\` | the journeys of \`openapi/journeys/\` (Arazzo), parsed: what \`openapi/journeys/inputs.mjs\` reads to compute their inputs, with no YAML parser |
@@ -88,6 +90,8 @@ async function main() {
   Object.assign(files, buildOperationIndex(doc, HEADER));
   step('field names');
   Object.assign(files, buildFieldNames(doc, HEADER));
+  step('redaction');
+  Object.assign(files, buildRedaction(doc, HEADER));
   step('result-code catalog');
   Object.assign(files, buildResultCatalog(doc, HEADER));
   step('mock answers');

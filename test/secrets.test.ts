@@ -5,10 +5,13 @@
 // that must appear nowhere in what comes out.
 
 import { generateKeyPairSync } from 'node:crypto';
+import { type AddressInfo, createServer as createTcpServer } from 'node:net';
 import { Readable, Writable } from 'node:stream';
 import { inspect } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { redaction } from '../generated/redaction.js';
+import { redactionOf } from '../scripts/lib/redaction.mjs';
 import { main } from '../src/cli/main.js';
 import {
   buildCardPlaintext,
@@ -28,6 +31,7 @@ import {
 import { harRecords } from '../src/inputs/har.js';
 import { ndjsonRecords } from '../src/inputs/ndjson.js';
 import { parseJson } from '../src/json/parse.js';
+import { maskPayload, placesOf } from '../src/json/publicValues.js';
 import { formatReport, REPORT_FORMATS } from '../src/report/format.js';
 import { type PayloadRecord, validateMany } from '../src/validation/validateMany.js';
 import {
@@ -47,8 +51,10 @@ import {
   sensitiveSitesOf,
 } from './helpers/arbitraries.js';
 import { runCli } from './helpers/cli.js';
+import { bundledContract } from './helpers/contract.js';
 import { harEntry, harOf } from './helpers/har.js';
 import { startServer } from './helpers/servers.js';
+import { clientFor, MID, sandboxFor, tokenizeBody } from './sandbox.support.js';
 
 /** Planted values: the first one a field's schema accepts is used, so the payload stays valid around it. */
 const MARKERS = ['Zq7s3cr3T-M4rk-9xK2vW', '4929180731215548', '581703', '5817'];
@@ -792,3 +798,100 @@ function firstAnswer(operationId: string): unknown {
 function typeOf(value: unknown) {
   return value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
 }
+
+/** The names of the fields the contract marks secret. */
+const SECRET_NAMES = new Set([
+  'cardNumber',
+  'securityCode',
+  'cvv',
+  'mpin',
+  'cardUniqueId',
+  'cardToken',
+  'TAVV',
+  'encryptedCardData',
+  'token',
+  'txnToken',
+  'svcSsoToken',
+  'signature',
+  'checksumHash',
+]);
+const isSensitiveName = (name: string) => SECRET_NAMES.has(name);
+
+describe('the marking of every field (D-102)', () => {
+  it('classifies every place of every payload, and the generated allow-list is what the contract says', async () => {
+    const doc = await bundledContract();
+    const fresh = redactionOf(doc);
+    expect(fresh).toEqual(JSON.parse(JSON.stringify(redaction)));
+    for (const [operationId, entry] of Object.entries(fresh) as [string, any][]) {
+      for (const direction of ['request', 'response'] as const) {
+        const { public: shown, secret } = entry[direction] as { public: string[]; secret: string[] };
+        expect(
+          shown.filter((p) => secret.includes(p)),
+          `${operationId} ${direction}`,
+        ).toEqual([]);
+        // No secret field's name is ever a public place.
+        for (const place of shown) expect(isSensitiveName(place.split('/').at(-1) as string), `${operationId} ${direction} ${place}`).toBe(false);
+      }
+    }
+    expect(fresh.initiatePayment.request.secret).toEqual(expect.arrayContaining(['/head/token', '/body/cardInfo/cardUniqueId', '/body/cardInfo/cvv']));
+    expect(fresh.initiatePayment.request.query).toEqual(['mid', 'orderId']);
+  });
+
+  it('refuses to generate while a field carries neither x-sensitive nor x-public, naming the place', async () => {
+    const doc = structuredClone(await bundledContract());
+    doc.components.schemas.Money.properties.note = { type: 'string', description: 'A new field.' };
+    expect(() => redactionOf(doc)).toThrow(/neither x-sensitive: true nor x-public.*modifyOrder request \/body\/txnAmount\/note/);
+    doc.components.schemas.Money.properties.note['x-public'] = false;
+    const masked = redactionOf(doc);
+    expect(masked.modifyOrder.request.public).not.toContain('/body/txnAmount/note');
+    doc.components.schemas.Money.properties.note['x-public'] = true;
+    expect(redactionOf(doc).modifyOrder.request.public).toContain('/body/txnAmount/note');
+  });
+
+  it('reads a marking through $ref: a new field typed by a public schema is public, a secret one secret', async () => {
+    const doc = structuredClone(await bundledContract());
+    doc.components.schemas.Money.properties.when = { $ref: '#/components/schemas/EpochTimestamp' };
+    doc.components.schemas.Money.properties.pin = { $ref: '#/components/schemas/Mpin' };
+    const out = redactionOf(doc);
+    expect(out.modifyOrder.request.public).toContain('/body/txnAmount/when');
+    expect(out.modifyOrder.request.secret).toContain('/body/txnAmount/pin');
+  });
+});
+
+describe("the sandbox's log reads the same marking (D-102)", () => {
+  it('shows a notification’s token status, which the contract marks public, and masks its token index number', async () => {
+    const down = createTcpServer((socket) => socket.destroy());
+    await new Promise<void>((resolve) => down.listen(0, '127.0.0.1', resolve));
+    const lines: string[] = [];
+    const sandbox = await sandboxFor({ webhookUrl: `http://127.0.0.1:${(down.address() as AddressInfo).port}/`, onLog: (line) => lines.push(line) });
+    try {
+      const tokenized = await clientFor(sandbox).tokenizeCard({ mid: MID, body: await tokenizeBody(sandbox, '4111111111111111') });
+      const tin = tokenized.data.body.tokenIndexNumber as string;
+      await sandbox.idle();
+      const line = lines.find((l) => l.startsWith('webhook '));
+      expect(line).toMatch(/^webhook ACTIVE [0Xx]+ attempt 1 -> failed/);
+      expect(tin.length).toBeGreaterThan(3);
+      expect(lines.join('\n')).not.toContain(tin);
+    } finally {
+      await sandbox.stop();
+      await new Promise((resolve) => down.close(resolve));
+    }
+  });
+});
+
+describe('a masked payload still meets the contract (D-103)', () => {
+  const { seed, numRuns } = fcParameters(25);
+  for (const view of operationViews)
+    for (const direction of ['request', 'response'] as Direction[])
+      it(`${view.operationId} ${direction}: every generated valid payload stays valid once masked, and keeps its public values`, () => {
+        const places = placesOf(view.operationId, direction);
+        for (const sample of fc.sample(sampleArbitrary(view, direction), { seed, numRuns })) {
+          const options = { ...(sample.query ? { query: sample.query } : {}), ...(sample.path ? { path: sample.path } : {}) };
+          const before = validate(view.operationId as never, direction, sample.payload, options);
+          if (!before.valid) continue;
+          const masked = maskPayload(sample.payload, places, () => undefined);
+          const after = validate(view.operationId as never, direction, masked, options);
+          expect(after.valid ? [] : after.errors.map((e) => `${e.pointer} ${e.rule}`)).toEqual([]);
+        }
+      });
+});

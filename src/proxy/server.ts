@@ -17,7 +17,7 @@ import { checkAnswer, checkRequest, checkStatus, type ExchangeIssue, type Parsed
 import { codingsOf, decodeAnswer } from './decode.js';
 import { HarWriter, type RecordedMessage } from './harWriter.js';
 import { InFlight } from './inFlight.js';
-import { collectSecrets, Secrets } from './redact.js';
+import { Secrets } from './redact.js';
 
 export const DEFAULT_PROXY_PORT = 4030;
 /** Answers larger than this are not forwarded (a 502 problem): a list of subscriptions with details stays far below it. */
@@ -237,6 +237,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         durationMs,
         method: req.method ?? 'GET',
         url: `http://${req.headers.host ?? 'proxy'}${req.url ?? '/'}`,
+        operationId: r?.op.operationId ?? null,
+        template: r?.op.path ?? null,
         request,
         response,
         secrets,
@@ -260,6 +262,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       headers: { 'content-type': 'application/problem+json' },
       text,
       parsed: { ok: true, value: JSON.parse(text) },
+      ownProblem: true,
       size: Buffer.byteLength(text),
       status,
       statusText: '',
@@ -374,7 +377,6 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       const inspect = (): { verdict: RequestVerdict; recordedRequest: RecordedMessage } => {
         const text = decodeUtf8(body);
         const parsed = parseBody(text ?? body);
-        if (har && parsed.ok) collectSecrets(parsed.value, secrets);
         return { verdict: checkRequest(r.op, text ?? '', parsed, r.params, key), recordedRequest: message(requestHeaders, body, text, parsed) };
       };
       // With --enforce the request is checked before it may go on. In report mode it goes to the
@@ -432,7 +434,6 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
           res.end(outcome.body);
         }
         const answerParsed = outcome.parsed;
-        if (har && answerParsed.ok) collectSecrets(answerParsed.value, secrets);
         const answerVerdict = checkAnswer(r.op, outcome.text ?? '', answerParsed, key);
         record(
           r,

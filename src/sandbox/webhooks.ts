@@ -5,6 +5,7 @@
 // sandbox clock with growing waits, up to webhookRetry.retries times (D-60). At most
 // webhookConcurrency are sent at once; the others wait their turn (D-58). The faults
 // duplicate-webhook and reorder-webhooks send a notification twice or after the next one (D-61).
+import { isPublicPlace, marker } from '../json/publicValues.js';
 import { createChecksumSigner, type Signer } from '../signing/checksum.js';
 import type { Schemas } from '../types.js';
 import type { Clock } from './clock.js';
@@ -17,6 +18,9 @@ import type { Scheduler } from './scheduler.js';
 import type { Store } from './store.js';
 import type { Timers } from './timers.js';
 import { memberOf } from './untrusted.js';
+
+/** A value of the notification as a log line shows it: in clear only where the contract marks it public (docs/decisions.md, D-102). */
+const inLog = (pointer: string, value: string) => (isPublicPlace('notifyTokenStatus', 'request', pointer) ? value : marker(value));
 
 /** The most of a merchant's reply a delivery reads and records. */
 export const MAX_REPLY_BYTES = 16 * 1024;
@@ -224,7 +228,7 @@ export function createWebhooks({
     delivery.attempts.push(record);
     delivery.completedAt = iso(clock.now());
     config.onLog?.(
-      `webhook ${delivery.tokenStatus} ${delivery.tokenIndexNumber} attempt ${delivery.attempts.length} -> ${delivery.state}${delivery.code ? ` (${delivery.code})` : ''}`,
+      `webhook ${inLog('/body/tokenInfo/tokenStatus', delivery.tokenStatus)} ${inLog('/body/tokenInfo/tokenIndexNumber', delivery.tokenIndexNumber)} attempt ${delivery.attempts.length} -> ${delivery.state}${delivery.code ? ` (${delivery.code})` : ''}`,
     );
     if (started === generation) afterAttempt(n);
     return delivery;

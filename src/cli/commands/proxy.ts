@@ -83,6 +83,10 @@ export const proxyCommand: Command = {
     const format = reportFormat(values.format, io, values.output);
     const key = values.key ?? process.env.MERCHANT_KEY ?? undefined;
     const { startProxy } = await import('../../proxy/server.js');
+    const { scrubReport, scrubText } = await import('../../proxy/redact.js');
+    // The last scrub of the log lines and the report: the key in any spelling (D-104).
+    const secrets = key ? [key] : [];
+    const scrub = (text: string) => scrubText(text, secrets);
     let proxy: Awaited<ReturnType<typeof startProxy>>;
     try {
       proxy = await startProxy({
@@ -99,7 +103,7 @@ export const proxyCommand: Command = {
         maxBodyBytes: wholeNumber(values['max-body-bytes'], '--max-body-bytes', { min: 1, max: 64 * 1024 * 1024 }),
         upstreamTimeoutMs: wholeNumber(values['upstream-timeout-ms'], '--upstream-timeout-ms', { min: 1, max: 600_000 }),
         graceMs: wholeNumber(values['grace-ms'], '--grace-ms', { min: 0, max: 600_000 }),
-        onLog: values.quiet ? undefined : (line) => void io.stderr.write(`proxy: ${line}\n`),
+        onLog: values.quiet ? undefined : (line) => void io.stderr.write(scrub(`proxy: ${line}\n`)),
       });
     } catch (error) {
       const code = (error as NodeJS.ErrnoException | null)?.code;
@@ -128,7 +132,7 @@ export const proxyCommand: Command = {
     void untilStopped(stopped).then(() => proxy.endGrace());
     if (inFlight > 0) io.stderr.write(`proxy: stopping; waiting for ${inFlight} exchange(s) in flight (Ctrl-C again to cut them off)\n`);
     await stopped;
-    const report = proxy.report();
+    const report = scrubReport(proxy.report(), secrets);
     writeReport(report, format, values.output, io);
     return report.counts.invalid > 0 ? 1 : 0;
   },
