@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createChecksumVerifier,
@@ -20,6 +21,7 @@ import {
 } from '../src/index.js';
 import { memberText } from '../src/json/member.js';
 import { generateSignatureSync } from '../src/signing/checksumNode.js';
+import { fcParameters } from './helpers/arbitraries.js';
 
 const doc = JSON.parse(readFileSync(new URL('../generated/openapi.json', import.meta.url), 'utf8'));
 const example = (name: string) => structuredClone(doc.components.examples[name].value);
@@ -404,6 +406,45 @@ describe('receive(): clock and replay', () => {
     const text = notification({ head: { requestId: 'NTF-TEXT' } }).text.replace(/"signature":"[^"]+"/, '"signature":"not base64: é"');
     expect((await any.receive(text)).accepted).toBe(true);
     expect(keys[2]).toBe(`signature:${sha256('not base64: é')}`);
+  });
+
+  it('keeps requestIds with lone surrogates apart: "\\ud800", "\\udfff" and "\\ufffd" are three notifications, not one and two replays', async () => {
+    const r = receiver();
+    for (const requestId of ['\ud800', '\udfff', '\ufffd', 'N\ud800', 'N\udfff\ud800', 'N\ufffd\ufffd']) {
+      const verdict = await r.receive(notification({ head: { requestId } }).text);
+      expect(verdict.accepted, JSON.stringify(requestId)).toBe(true);
+    }
+  });
+
+  it('claims distinct requestIds by distinct keys, lone surrogates included, and a well-formed one by the digest of its UTF-8 bytes', async () => {
+    const keys: string[] = [];
+    const r = receiver({
+      verifier: { signatureType: 'CHECKSUM', verify: () => true },
+      store: { claim: (key: string) => keys.push(key) > 0, release: () => undefined },
+    });
+    const keyOf = async (requestId: string) => {
+      keys.length = 0;
+      expect((await r.receive(notification({ head: { requestId } }).text)).accepted).toBe(true);
+      return keys[1] as string;
+    };
+    const identifier = new RegExp(doc.components.schemas.Identifier.pattern, 'u');
+    const unit = fc.oneof(
+      fc.constantFrom('\ud800', '\udbff', '\udc00', '\udfff', '\ufffd', '\ud83d', '\ude00', 'N', 'é', '😀'),
+      fc.integer({ min: 0xd800, max: 0xdfff }).map((c) => String.fromCharCode(c)),
+      fc.string({ unit: 'grapheme', minLength: 1, maxLength: 1 }),
+    );
+    const id = fc.string({ unit, minLength: 1, maxLength: 6 }).filter((s) => identifier.test(s));
+    const wellFormed = (s: string) => Buffer.from(s, 'utf8').toString('utf8') === s;
+    const sha256 = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex');
+    await fc.assert(
+      fc.asyncProperty(id, id, async (a, b) => {
+        const [keyA, keyB] = [await keyOf(a), await keyOf(b)];
+        if (a !== b) expect(keyA).not.toBe(keyB);
+        else expect(keyA).toBe(keyB);
+        if (wellFormed(a)) expect(keyA).toBe(`requestId:${sha256(a)}`);
+      }),
+      fcParameters(200),
+    );
   });
 
   it('claims a notification by keys of a fixed size, whatever its requestId, for the replay window, each claim with one random owner', async () => {

@@ -14,7 +14,7 @@
 // Nothing about the payload is judged before its signature is known to be good, except what is
 // needed to check the signature at all.
 
-import { type Bytes, fromBase64, toHex, utf8Bytes, utf8Length, webCrypto } from '../encoding/bytes.js';
+import { type Bytes, fromBase64, toHex, utf8Length, webCrypto } from '../encoding/bytes.js';
 import type { NodeRequest, NodeResponse } from '../http/nodeTypes.js';
 import { memberText, skipSpace } from '../json/member.js';
 import { checkJson } from '../json/scan.js';
@@ -174,11 +174,25 @@ const epochMs = (text: string) => (text.length <= 10 ? Number(text) * 1000 : Num
  */
 async function replayKeys(head: { requestId: string; signature: string }): Promise<string[]> {
   const digest = async (data: Bytes) => toHex(new Uint8Array(await webCrypto().subtle.digest('SHA-256', data)));
+  // A text by its UTF-8 bytes, a lone surrogate written as the three bytes of its own code (WTF-8)
+  // where UTF-8 would put U+FFFD: "\ud800", "\udfff" and "\ufffd" are three ids, three keys. A
+  // well-formed text keeps the key it always had.
+  const wtf8 = (text: string): Bytes => {
+    const bytes: number[] = [];
+    for (const character of text) {
+      const c = character.codePointAt(0) as number;
+      if (c < 0x80) bytes.push(c);
+      else if (c < 0x800) bytes.push(0xc0 | (c >> 6), 0x80 | (c & 0x3f));
+      else if (c < 0x10000) bytes.push(0xe0 | (c >> 12), 0x80 | ((c >> 6) & 0x3f), 0x80 | (c & 0x3f));
+      else bytes.push(0xf0 | (c >> 18), 0x80 | ((c >> 12) & 0x3f), 0x80 | ((c >> 6) & 0x3f), 0x80 | (c & 0x3f));
+    }
+    return new Uint8Array(bytes);
+  };
   // A Base64 signature is remembered by the bytes it stands for: the unused bits of its last
   // character let other spellings carry the same bytes (a verifier may accept them). Every key has
   // the same small size, whatever the requestId.
-  const signature = (BASE64.test(head.signature) && fromBase64(head.signature)) || utf8Bytes(head.signature);
-  return [`signature:${await digest(signature)}`, `requestId:${await digest(utf8Bytes(head.requestId))}`];
+  const signature = (BASE64.test(head.signature) && fromBase64(head.signature)) || wtf8(head.signature);
+  return [`signature:${await digest(signature)}`, `requestId:${await digest(wtf8(head.requestId))}`];
 }
 
 /** A random owner for one notification's claims (128 bits, hex). */
