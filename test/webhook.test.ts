@@ -20,6 +20,8 @@ import {
   type WebhookVerdict,
 } from '../src/index.js';
 import { memberText } from '../src/json/member.js';
+import { jsonSpace, outlineObject } from '../src/json/outline.js';
+import { checkJson } from '../src/json/scan.js';
 import { generateSignatureSync } from '../src/signing/checksumNode.js';
 import { fcParameters } from './helpers/arbitraries.js';
 
@@ -882,6 +884,58 @@ describe('fetchHandler (Fetch API Request in, Response out)', () => {
   });
 });
 
+describe('the signature before the text is read (D-113)', () => {
+  const key = fc.constantFrom('mid', 'a', 'm\\u0069d', 'tokenInfo', 'x\\"y');
+  /** JSON text whose objects often repeat a key (a few names, one of them also spelled with an escape). */
+  const body = fc.letrec<{ value: string; object: string }>((tie) => ({
+    value: fc.oneof(
+      { depthSize: 'small' },
+      fc.json({ maxDepth: 1 }),
+      fc.array(tie('value'), { maxLength: 3 }).map((v) => `[${v.join(',')}]`),
+      tie('object'),
+    ),
+    object: fc.array(fc.tuple(key, tie('value')), { maxLength: 4 }).map((members) => `{${members.map(([k, v]) => `"${k}":${v}`).join(',')}}`),
+  })).object;
+  /** The same text broken by a few edits. */
+  const broken = fc.tuple(body, fc.array(fc.tuple(fc.nat(200), fc.constantFrom(...'{}[]":,\\ 0')), { minLength: 1, maxLength: 3 })).map(([text, edits]) => {
+    const a = [...text];
+    for (const [at, c] of edits) a.splice(at % (a.length + 1), 0, c);
+    return a.join('');
+  });
+  const rejectedAsJson = (verdict: WebhookVerdict) => !verdict.accepted && verdict.code === '400' && verdict.issues[0]?.rule === 'json';
+
+  it('refuses a signed notification whose text repeats a key with 400, whatever it holds; one that repeats none is not refused as JSON', async () => {
+    const r = receiver();
+    await fc.assert(
+      fc.asyncProperty(body, async (bodyText) => {
+        const { text } = notification({ bodyText });
+        const verdict = await r.receive(text);
+        expect(rejectedAsJson(verdict)).toBe(!checkJson(text).ok);
+      }),
+      fcParameters(300),
+    );
+  });
+
+  it('answers a forged notification 1001 whatever its body holds; refuses as JSON only text checkJson refuses, signed or not', async () => {
+    const r = receiver();
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(body, broken), fc.boolean(), async (bodyText, signed) => {
+        const { text } = notification({ bodyText, key: signed ? KEY : OTHER_KEY });
+        const verdict = await r.receive(text);
+        const code = verdict.accepted ? '00' : verdict.code;
+        // Forged, the envelope's own punctuation whole: 1001, whatever the body's text.
+        const root = outlineObject(text, 0, ['head', 'body'], 32);
+        if (!signed && root.ok && jsonSpace(text, root.end) === text.length) expect(code).toBe('1001');
+        // Refused as JSON: only text checkJson refuses. Text it refuses is never accepted nor judged by the
+        // contract: refused as JSON, or 1001 (forged, or its breaks moved the body away from the signed bytes).
+        if (rejectedAsJson(verdict)) expect(checkJson(text).ok).toBe(false);
+        else if (!checkJson(text).ok) expect(code).toBe('1001');
+      }),
+      fcParameters(300),
+    );
+  });
+});
+
 describe('hostile input', () => {
   const nested = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
   const fake = 'F'.repeat(108);
@@ -909,8 +963,20 @@ describe('hostile input', () => {
       '1001',
     ],
     ['a __proto__ root', () => '{"__proto__":{"polluted":1}}', '1006'],
-    ['duplicate keys', () => `{"head":${headWith('')},"body":{"mid":"M1","mid":"M2"}}`, '400'],
-    ['duplicate top-level bodies', () => `{"head":${headWith('')},"body":{"mid":"M1"},"body":{"mid":"M2"}}`, '400'],
+    // A forged notification learns 1001 whatever its body holds; a signed one is read whole after (D-113).
+    ['duplicate keys in a forged body', () => `{"head":${headWith('')},"body":{"mid":"M1","mid":"M2"}}`, '1001'],
+    ['duplicate top-level bodies, forged', () => `{"head":${headWith('')},"body":{"mid":"M1"},"body":{"mid":"M2"}}`, '1001'],
+    ['malformed JSON in a forged body', () => `{"head":${headWith('')},"body":{"mid":"M1",,"x":tru}}`, '1001'],
+    ['duplicate keys in a signed body', () => notification({ bodyText: '{"mid":"M1","mid":"M2"}' }).text, '400'],
+    ['duplicate top-level bodies, the first signed', () => notification({ bodyText: '{"mid":"M1"}' }).text.replace(/}$/, ',"body":{"mid":"M2"}}'), '400'],
+    [
+      'a head member repeated in a signed notification',
+      () => notification().text.replace('"requestId":"NTF-0001"', '"requestId":"NTF-0001","requestId":"NTF-0002"'),
+      '400',
+    ],
+    ['malformed JSON in a signed body', () => notification({ bodyText: '{"mid":"M1",,"x":tru}' }).text, '400'],
+    ['text after the envelope', () => `${notification().text} {}`, '400'],
+    ['a head whose signature is not a JSON string', () => `{"head":{"signatureType":"CHECKSUM","signature":"\\x"},"body":{}}`, '400'],
   ];
 
   it.each(hostile)('receive() answers %s with a clear failure, without throwing', async (_what, make, code) => {
