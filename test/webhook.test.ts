@@ -230,6 +230,17 @@ describe('receive(): what the signature check needs', () => {
   });
 });
 
+describe('receive(): a root that is not an object', () => {
+  it('is refused as JSON when it is not JSON or nests too deep (rule json), and by its type when it is JSON (rule type)', async () => {
+    const r = receiver({ maxBytes: 2 * 1024 * 1024 });
+    for (const text of ['not json', '[1,2', '"open', 'nul', `${'['.repeat(40)}${']'.repeat(40)}`]) expectRejected(await r.receive(text), '400', '', 'json');
+    for (const text of ['[1,2]', '"head"', 'null', ' 42 ', '[{"head":{},"body":{}}]', `"${'x'.repeat(1024 * 1024)}"`])
+      expectRejected(await r.receive(text), '400', '', 'type');
+    const deep = await r.receive(`${'['.repeat(40)}${']'.repeat(40)}`);
+    expect(!deep.accepted && deep.issues[0]?.message).toMatch(/nested deeper than 32 levels/);
+  });
+});
+
 describe('receive(): the contract, checked after the signature', () => {
   const mutate = (change: (body: any) => void) => {
     const body = example('TokenStatusActive').body;

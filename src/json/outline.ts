@@ -67,6 +67,12 @@ function containerEnd(text: string, i: number, levels: number): number {
   return UNCLOSED;
 }
 
+/** Whether the value that starts at `i` nests deeper than `maxDepth` levels (itself included), its brackets counted as outlineObject counts them. */
+export function nestsDeeper(text: string, i: number, maxDepth: number): boolean {
+  const c = text.charCodeAt(i);
+  return (c === 0x7b || c === 0x5b) && containerEnd(text, i, maxDepth) === TOO_DEEP;
+}
+
 /** The index just after a number, `true`, `false` or `null` (or any other run of characters) at `i`: up to the next delimiter. */
 function scalarEnd(text: string, i: number): number {
   let j = i;

@@ -20,7 +20,7 @@
 
 import { type Bytes, fromBase64, toHex, utf8Length, webCrypto } from '../encoding/bytes.js';
 import type { NodeRequest, NodeResponse } from '../http/nodeTypes.js';
-import { jsonSpace, outlineObject } from '../json/outline.js';
+import { jsonSpace, nestsDeeper, outlineObject } from '../json/outline.js';
 import { checkJson, jsonText, malformedMessage, tooDeepMessage } from '../json/scan.js';
 import type { Verifier } from '../signing/checksum.js';
 import type { RequestOf, ResponseOf } from '../types.js';
@@ -154,7 +154,7 @@ type Unreadable = { unreadable: string };
  */
 function envelopeForSignature(text: string): { envelope: unknown; bodyText?: string } | Unreadable {
   const start = jsonSpace(text, 0);
-  if (text.charCodeAt(start) !== 0x7b) return { envelope: null };
+  if (text.charCodeAt(start) !== 0x7b) return notAnObject(text, start);
   const root = outlineObject(text, start, ['head', 'body'], MAX_DEPTH);
   if (!root.ok) return { unreadable: 'tooDeep' in root ? tooDeepMessage(MAX_DEPTH) : malformedMessage(text, root.at) };
   const after = jsonSpace(text, root.end);
@@ -170,6 +170,21 @@ function envelopeForSignature(text: string): { envelope: unknown; bodyText?: str
   if (body === undefined) return { envelope };
   envelope.body = NOT_A_STRING;
   return { envelope, bodyText: text.slice(body.start, body.end) };
+}
+
+/**
+ * A text whose root is not an object, which no notification is: nested too deep, or not JSON (said
+ * as checkJson says it), or JSON (a root of the wrong type: envelopeProblem says so). JSON.parse
+ * tells the last two apart, at the cost of the reference of the receiver's target (D-113).
+ */
+function notAnObject(text: string, start: number): { envelope: null } | Unreadable {
+  if (nestsDeeper(text, start, MAX_DEPTH)) return { unreadable: tooDeepMessage(MAX_DEPTH) };
+  try {
+    JSON.parse(text);
+  } catch {
+    return { unreadable: 'malformed JSON (and a notification is an object: {"head": {...}, "body": {...}})' };
+  }
+  return { envelope: null };
 }
 
 /** The head's `signatureType` and `signature`, each built only when it is a string; null for a head that is not an object. */
