@@ -1,7 +1,8 @@
-// Locating an object's members without reading their values (src/json/outline.ts), as the webhook
-// receiver does before a notification's signature is checked: held against a plain reading of
-// the same text (strings read character by character, keys decoded by JSON.parse) and against
-// JSON.parse itself, on generated JSON and near-JSON text.
+// The webhook receiver's two readings of a notification's text, on generated JSON and near-JSON
+// text: before the signature, locating an object's members without reading their values
+// (src/json/outline.ts), held against a plain reading of the same text (strings read character by
+// character, keys decoded by JSON.parse) and against JSON.parse itself; after it, checkJson
+// (src/json/scan.ts), held against JSON.parse and a plain check for a repeated key.
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -194,5 +195,69 @@ describe('outlineObject: where members lie, read without their values', () => {
       expect(names(`{"${other}":1}`)).toEqual([]);
     // The first of a repeated name is the one located.
     expect(outlineObject('{"body":1,"body":2}', 0, NAMES)).toEqual({ ok: true, members: new Map([['body', { start: 8, end: 9 }]]), end: 19 });
+  });
+});
+
+describe('checkJson, the reading after the signature', () => {
+  /** Whether a key repeats in an object of JSON text (which JSON.parse accepts), by a plain recursive reading. */
+  function plainRepeatedKey(text: string): boolean {
+    let i = 0;
+    const space = () => {
+      while (text[i] === ' ' || text[i] === '\t' || text[i] === '\n' || text[i] === '\r') i++;
+    };
+    const string = (): string => {
+      const start = i++;
+      while (text[i] !== '"') i += text[i] === '\\' ? 2 : 1;
+      i++;
+      return JSON.parse(text.slice(start, i));
+    };
+    const value = (): boolean => {
+      space();
+      const c = text[i];
+      let repeated = false;
+      if (c === '{' || c === '[') {
+        const keys = c === '{' ? new Set<string>() : null;
+        i++;
+        space();
+        if (text[i] === '}' || text[i] === ']') {
+          i++;
+          return false;
+        }
+        for (;;) {
+          space();
+          if (keys) {
+            const key = string();
+            if (keys.has(key)) repeated = true;
+            keys.add(key);
+            space();
+            i++; // the colon
+          }
+          if (value()) repeated = true;
+          space();
+          if (text[i++] !== ',') return repeated;
+        }
+      }
+      if (c === '"') string();
+      else while (i < text.length && !' \t\n\r,]}'.includes(text[i] as string)) i++;
+      return false;
+    };
+    return value();
+  }
+
+  it('accepts exactly the text JSON.parse accepts with no key repeated, on generated JSON and near-JSON text', () => {
+    fc.assert(
+      fc.property(padded, (text) => {
+        let parses = true;
+        try {
+          JSON.parse(text);
+        } catch {
+          parses = false;
+        }
+        const checked = checkJson(text);
+        expect(checked.ok).toBe(parses && !plainRepeatedKey(text));
+        if (!checked.ok) expect(checked.message).toMatch(parses ? /^duplicate key at / : /^malformed JSON|^the input is empty$/);
+      }),
+      fcParameters(3000),
+    );
   });
 });
