@@ -8,6 +8,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { utf8Length } from '../src/encoding/bytes.js';
 import {
   createChecksumVerifier,
   createMemoryReplayStore,
@@ -1005,6 +1006,20 @@ describe('hostile input', () => {
     const verdict = await receiver({ maxBytes: 1_000 }).receive(notification({ body: { ...example('TokenStatusActive').body, pad: 'x'.repeat(2_000) } }).text);
     expectRejected(verdict, '400', '', 'maxBytes');
     for (const [, make] of hostile.filter(([what]) => /10 MB|huge/.test(what))) expectRejected(await receiver().receive(make()), '400', '', 'maxBytes');
+  });
+
+  it('measures a body given as a text by its UTF-8 bytes, as counting them one by one does (lone surrogates, two-, three- and four-byte characters)', async () => {
+    const unit = fc.constantFrom('a', '{', 'é', '€', '😀', '\ud800', '\udfff');
+    await fc.assert(
+      fc.asyncProperty(fc.string({ unit, minLength: 1, maxLength: 12 }), fc.integer({ min: -2, max: 2 }), async (text, offset) => {
+        const limit = utf8Length(text) + offset;
+        if (limit < 1) return;
+        const verdict = await receiver({ maxBytes: limit }).receive(text);
+        const refusedForSize = !verdict.accepted && verdict.issues[0]?.rule === 'maxBytes';
+        expect(refusedForSize).toBe(utf8Length(text) > limit);
+      }),
+      fcParameters(500),
+    );
   });
 
   it('refuses a body nested deeper than a notification can be before parsing it or checking its signature', async () => {
