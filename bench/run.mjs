@@ -2,7 +2,7 @@
 import { spawn } from 'node:child_process';
 // `npm run bench`: how fast validation, start-up, the client, the mock and the sandbox are, each against a
 // reference measured in the same run. Loopback only, bounded in time. Prints a table; a whole run
-// writes bench/results.json too. Usage: node bench/run.mjs [--only validation,formats,startup,batch,inputs,client,mock,sandbox,state,proxy,generate,patterns]
+// writes bench/results.json too. Usage: node bench/run.mjs [--only validation,formats,startup,batch,inputs,client,mock,sandbox,state,proxy,receiver,generate,patterns]
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { arch, cpus, platform, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -60,6 +60,10 @@ if (wanted('state')) {
 if (wanted('proxy')) {
   log('the validating proxy vs the sandbox directly');
   figures.push(...(await (await import('./proxy.mjs')).proxyFigures()));
+}
+if (wanted('receiver')) {
+  log('the webhook receiver on forged notifications vs JSON.parse');
+  figures.push(...(await (await import('./receiver.mjs')).receiverFigures()));
 }
 if (wanted('patterns')) {
   log('patterns against hostile input');

@@ -6,7 +6,9 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { utf8Length } from '../src/encoding/bytes.js';
 import {
   type ClaimOutcome,
   createChecksumVerifier,
@@ -20,7 +22,10 @@ import {
   type WebhookVerdict,
 } from '../src/index.js';
 import { memberText } from '../src/json/member.js';
+import { jsonSpace, outlineObject } from '../src/json/outline.js';
+import { checkJson } from '../src/json/scan.js';
 import { generateSignatureSync } from '../src/signing/checksumNode.js';
+import { fcParameters } from './helpers/arbitraries.js';
 
 const doc = JSON.parse(readFileSync(new URL('../generated/openapi.json', import.meta.url), 'utf8'));
 const example = (name: string) => structuredClone(doc.components.examples[name].value);
@@ -227,6 +232,17 @@ describe('receive(): what the signature check needs', () => {
   });
 });
 
+describe('receive(): a root that is not an object', () => {
+  it('is refused as JSON when it is not JSON or nests too deep (rule json), and by its type when it is JSON (rule type)', async () => {
+    const r = receiver({ maxBytes: 2 * 1024 * 1024 });
+    for (const text of ['not json', '[1,2', '"open', 'nul', `${'['.repeat(40)}${']'.repeat(40)}`]) expectRejected(await r.receive(text), '400', '', 'json');
+    for (const text of ['[1,2]', '"head"', 'null', ' 42 ', '[{"head":{},"body":{}}]', `"${'x'.repeat(1024 * 1024)}"`])
+      expectRejected(await r.receive(text), '400', '', 'type');
+    const deep = await r.receive(`${'['.repeat(40)}${']'.repeat(40)}`);
+    expect(!deep.accepted && deep.issues[0]?.message).toMatch(/nested deeper than 32 levels/);
+  });
+});
+
 describe('receive(): the contract, checked after the signature', () => {
   const mutate = (change: (body: any) => void) => {
     const body = example('TokenStatusActive').body;
@@ -409,6 +425,52 @@ describe('receive(): clock and replay', () => {
     const text = notification({ head: { requestId: 'NTF-TEXT' } }).text.replace(/"signature":"[^"]+"/, '"signature":"not base64: é"');
     expect((await any.receive(text)).accepted).toBe(true);
     expect(keys[2]).toBe(`signature:${sha256('not base64: é')}`);
+  });
+
+  it('keeps requestIds with lone surrogates apart: "\\ud800", "\\udfff" and "\\ufffd" are three notifications, not one and two replays', async () => {
+    const r = receiver();
+    for (const requestId of ['\ud800', '\udfff', '\ufffd', 'N\ud800', 'N\udfff\ud800', 'N\ufffd\ufffd']) {
+      const verdict = await r.receive(notification({ head: { requestId } }).text);
+      expect(verdict.accepted, JSON.stringify(requestId)).toBe(true);
+    }
+  });
+
+  it('claims distinct requestIds by distinct keys, lone surrogates included, and a well-formed one by the digest of its UTF-8 bytes', async () => {
+    const keys: string[] = [];
+    const r = receiver({
+      verifier: { signatureType: 'CHECKSUM', verify: () => true },
+      store: {
+        claim: (key: string) => {
+          keys.push(key);
+          return 'claimed' as const;
+        },
+        complete: () => true,
+        release: () => undefined,
+      },
+    });
+    const keyOf = async (requestId: string) => {
+      keys.length = 0;
+      expect((await r.receive(notification({ head: { requestId } }).text)).accepted).toBe(true);
+      return keys[1] as string;
+    };
+    const identifier = new RegExp(doc.components.schemas.Identifier.pattern, 'u');
+    const unit = fc.oneof(
+      fc.constantFrom('\ud800', '\udbff', '\udc00', '\udfff', '\ufffd', '\ud83d', '\ude00', 'N', 'é', '😀'),
+      fc.integer({ min: 0xd800, max: 0xdfff }).map((c) => String.fromCharCode(c)),
+      fc.string({ unit: 'grapheme', minLength: 1, maxLength: 1 }),
+    );
+    const id = fc.string({ unit, minLength: 1, maxLength: 6 }).filter((s) => identifier.test(s));
+    const wellFormed = (s: string) => Buffer.from(s, 'utf8').toString('utf8') === s;
+    const sha256 = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex');
+    await fc.assert(
+      fc.asyncProperty(id, id, async (a, b) => {
+        const [keyA, keyB] = [await keyOf(a), await keyOf(b)];
+        if (a !== b) expect(keyA).not.toBe(keyB);
+        else expect(keyA).toBe(keyB);
+        if (wellFormed(a)) expect(keyA).toBe(`requestId:${sha256(a)}`);
+      }),
+      fcParameters(200),
+    );
   });
 
   it('claims a notification by keys of a fixed size, whatever its requestId, for a lease of the handler’s time limit and three store calls, each claim with one random owner', async () => {
@@ -866,6 +928,58 @@ describe('fetchHandler (Fetch API Request in, Response out)', () => {
   });
 });
 
+describe('the signature before the text is read (D-113)', () => {
+  const key = fc.constantFrom('mid', 'a', 'm\\u0069d', 'tokenInfo', 'x\\"y');
+  /** JSON text whose objects often repeat a key (a few names, one of them also spelled with an escape). */
+  const body = fc.letrec<{ value: string; object: string }>((tie) => ({
+    value: fc.oneof(
+      { depthSize: 'small' },
+      fc.json({ maxDepth: 1 }),
+      fc.array(tie('value'), { maxLength: 3 }).map((v) => `[${v.join(',')}]`),
+      tie('object'),
+    ),
+    object: fc.array(fc.tuple(key, tie('value')), { maxLength: 4 }).map((members) => `{${members.map(([k, v]) => `"${k}":${v}`).join(',')}}`),
+  })).object;
+  /** The same text broken by a few edits. */
+  const broken = fc.tuple(body, fc.array(fc.tuple(fc.nat(200), fc.constantFrom(...'{}[]":,\\ 0')), { minLength: 1, maxLength: 3 })).map(([text, edits]) => {
+    const a = [...text];
+    for (const [at, c] of edits) a.splice(at % (a.length + 1), 0, c);
+    return a.join('');
+  });
+  const rejectedAsJson = (verdict: WebhookVerdict) => !verdict.accepted && verdict.code === '400' && verdict.issues[0]?.rule === 'json';
+
+  it('refuses a signed notification whose text repeats a key with 400, whatever it holds; one that repeats none is not refused as JSON', async () => {
+    const r = receiver();
+    await fc.assert(
+      fc.asyncProperty(body, async (bodyText) => {
+        const { text } = notification({ bodyText });
+        const verdict = await r.receive(text);
+        expect(rejectedAsJson(verdict)).toBe(!checkJson(text).ok);
+      }),
+      fcParameters(300),
+    );
+  });
+
+  it('answers a forged notification 1001 whatever its body holds; refuses as JSON only text checkJson refuses, signed or not', async () => {
+    const r = receiver();
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(body, broken), fc.boolean(), async (bodyText, signed) => {
+        const { text } = notification({ bodyText, key: signed ? KEY : OTHER_KEY });
+        const verdict = await r.receive(text);
+        const code = verdict.accepted ? '00' : verdict.code;
+        // Forged, the envelope's own punctuation whole: 1001, whatever the body's text.
+        const root = outlineObject(text, 0, ['head', 'body'], 32);
+        if (!signed && root.ok && jsonSpace(text, root.end) === text.length) expect(code).toBe('1001');
+        // Refused as JSON: only text checkJson refuses. Text it refuses is never accepted nor judged by the
+        // contract: refused as JSON, or 1001 (forged, or its breaks moved the body away from the signed bytes).
+        if (rejectedAsJson(verdict)) expect(checkJson(text).ok).toBe(false);
+        else if (!checkJson(text).ok) expect(code).toBe('1001');
+      }),
+      fcParameters(300),
+    );
+  });
+});
+
 describe('hostile input', () => {
   const nested = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
   const fake = 'F'.repeat(108);
@@ -893,8 +1007,20 @@ describe('hostile input', () => {
       '1001',
     ],
     ['a __proto__ root', () => '{"__proto__":{"polluted":1}}', '1006'],
-    ['duplicate keys', () => `{"head":${headWith('')},"body":{"mid":"M1","mid":"M2"}}`, '400'],
-    ['duplicate top-level bodies', () => `{"head":${headWith('')},"body":{"mid":"M1"},"body":{"mid":"M2"}}`, '400'],
+    // A forged notification learns 1001 whatever its body holds; a signed one is read whole after (D-113).
+    ['duplicate keys in a forged body', () => `{"head":${headWith('')},"body":{"mid":"M1","mid":"M2"}}`, '1001'],
+    ['duplicate top-level bodies, forged', () => `{"head":${headWith('')},"body":{"mid":"M1"},"body":{"mid":"M2"}}`, '1001'],
+    ['malformed JSON in a forged body', () => `{"head":${headWith('')},"body":{"mid":"M1",,"x":tru}}`, '1001'],
+    ['duplicate keys in a signed body', () => notification({ bodyText: '{"mid":"M1","mid":"M2"}' }).text, '400'],
+    ['duplicate top-level bodies, the first signed', () => notification({ bodyText: '{"mid":"M1"}' }).text.replace(/}$/, ',"body":{"mid":"M2"}}'), '400'],
+    [
+      'a head member repeated in a signed notification',
+      () => notification().text.replace('"requestId":"NTF-0001"', '"requestId":"NTF-0001","requestId":"NTF-0002"'),
+      '400',
+    ],
+    ['malformed JSON in a signed body', () => notification({ bodyText: '{"mid":"M1",,"x":tru}' }).text, '400'],
+    ['text after the envelope', () => `${notification().text} {}`, '400'],
+    ['a head whose signature is not a JSON string', () => `{"head":{"signatureType":"CHECKSUM","signature":"\\x"},"body":{}}`, '400'],
   ];
 
   it.each(hostile)('receive() answers %s with a clear failure, without throwing', async (_what, make, code) => {
@@ -912,6 +1038,20 @@ describe('hostile input', () => {
     const verdict = await receiver({ maxBytes: 1_000 }).receive(notification({ body: { ...example('TokenStatusActive').body, pad: 'x'.repeat(2_000) } }).text);
     expectRejected(verdict, '400', '', 'maxBytes');
     for (const [, make] of hostile.filter(([what]) => /10 MB|huge/.test(what))) expectRejected(await receiver().receive(make()), '400', '', 'maxBytes');
+  });
+
+  it('measures a body given as a text by its UTF-8 bytes, as counting them one by one does (lone surrogates, two-, three- and four-byte characters)', async () => {
+    const unit = fc.constantFrom('a', '{', 'é', '€', '😀', '\ud800', '\udfff');
+    await fc.assert(
+      fc.asyncProperty(fc.string({ unit, minLength: 1, maxLength: 12 }), fc.integer({ min: -2, max: 2 }), async (text, offset) => {
+        const limit = utf8Length(text) + offset;
+        if (limit < 1) return;
+        const verdict = await receiver({ maxBytes: limit }).receive(text);
+        const refusedForSize = !verdict.accepted && verdict.issues[0]?.rule === 'maxBytes';
+        expect(refusedForSize).toBe(utf8Length(text) > limit);
+      }),
+      fcParameters(500),
+    );
   });
 
   it('refuses a body nested deeper than a notification can be before parsing it or checking its signature', async () => {

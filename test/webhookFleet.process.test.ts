@@ -25,7 +25,6 @@ const root = fileURLToPath(new URL('../', import.meta.url));
 const RECEIVER = fileURLToPath(new URL('./services/receiver.mjs', import.meta.url));
 const KEY = 'k3yK3yk3yK3yk3yK';
 const doc = JSON.parse(readFileSync(new URL('../generated/openapi.json', import.meta.url), 'utf8'));
-const BODY = JSON.stringify(doc.components.examples.TokenStatusActive.value.body);
 const NOTIFICATIONS = 1_000;
 const INSTANCES = 4;
 /** The receivers' store wait and handler time limit: a lease of 1 000 + 3 × 500 ms (leaseFor). */

@@ -1,9 +1,9 @@
 // Reading JSON text from users without echoing it (Node's own JSON.parse messages quote the input,
 // which could be a card number), and refusing what JSON.parse would silently accept: invalid UTF-8
 // and a key repeated in an object. checkJson gives the verdict without building the value, read
-// once, left to right: the webhook receiver checks a notification's signature over the body's
-// bytes before it builds the body (building a flat megabyte of keys costs hundreds of
-// milliseconds; reading it, a few). parseJson (parse.ts) builds the value of text checkJson accepts.
+// once, left to right; parseJson (parse.ts) builds the value of text checkJson accepts. The webhook
+// receiver runs checkJson only once a notification's signature is known to be good (before it,
+// outline.ts locates the signature and the body without reading them).
 
 import { pointerSegment } from './pointer.js';
 
@@ -34,17 +34,29 @@ export const NOT_UTF8 = 'the input is not valid UTF-8 text';
  * refused before it is read (`tooDeep`).
  */
 export function checkJson(input: string | Uint8Array, { maxDepth }: { maxDepth?: number | undefined } = {}): CheckedJson {
-  const decoded = typeof input === 'string' ? input : decodeUtf8(input);
-  if (decoded === null) return { ok: false, message: NOT_UTF8 };
-  let text = decoded;
-  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  if (blank(text)) return { ok: false, message: 'the input is empty' };
+  const read = jsonText(input);
+  if (!read.ok) return read;
+  const { text } = read;
   // Before anything is read or built: what a reading keeps grows with the depth (16 MB of brackets took over 1 GB).
-  if (maxDepth !== undefined && depthExceeds(text, maxDepth))
-    return { ok: false, message: `the input is nested deeper than ${maxDepth} levels`, tooDeep: true };
+  if (maxDepth !== undefined && depthExceeds(text, maxDepth)) return { ok: false, message: tooDeepMessage(maxDepth), tooDeep: true };
   const problem = scan(text);
   return problem === null ? { ok: true, text } : { ok: false, message: problem };
 }
+
+/**
+ * The text of the input, its bytes checked to be UTF-8, without a byte order mark, when it holds
+ * more than white space; nothing else is read (the first step of checkJson).
+ */
+export function jsonText(input: string | Uint8Array): CheckedJson {
+  const decoded = typeof input === 'string' ? input : decodeUtf8(input);
+  if (decoded === null) return { ok: false, message: NOT_UTF8 };
+  const text = decoded.charCodeAt(0) === 0xfeff ? decoded.slice(1) : decoded;
+  if (blank(text)) return { ok: false, message: 'the input is empty' };
+  return { ok: true, text };
+}
+
+/** What checkJson says of text nested deeper than `maxDepth` levels. */
+export const tooDeepMessage = (maxDepth: number) => `the input is nested deeper than ${maxDepth} levels`;
 
 /** Whether the text holds nothing but white space (without copying it, as trim() would). */
 function blank(text: string): boolean {
@@ -129,7 +141,7 @@ function expectChar(text: string, i: number, c: number): void {
 }
 
 /** The message of what is wrong at `position`: a line and a column, never the text. */
-function malformed(text: string, position: number): string {
+export function malformedMessage(text: string, position: number): string {
   if (position >= text.length) return 'malformed JSON (it ends too early or holds an invalid character)';
   let line = 1;
   let lastNewline = -1;
@@ -169,7 +181,7 @@ function scan(text: string): string | null {
     const duplicate = repeatedKey(text);
     return duplicate === null ? null : `duplicate key at ${duplicate}: a key may appear only once in an object`;
   } catch (error) {
-    if (error instanceof Malformed) return malformed(text, error.at);
+    if (error instanceof Malformed) return malformedMessage(text, error.at);
     throw error;
   }
 }

@@ -1,12 +1,15 @@
 // The merchant's side of the token status notification (sections 4.1, 6 and 7.1): the raw body in,
-// the verdict and the exact reply envelope out. Order of checks (docs/decisions.md, D-34):
-//   1. the bytes: size, UTF-8, nesting (a linear scan), JSON, no repeated key -> 400
-//      (read once, nothing built: see checkJson)
+// the verdict and the exact reply envelope out. Order of checks (docs/decisions.md, D-34, D-113):
+//   1. the bytes: size, UTF-8, not blank; the root object's own punctuation
+//      and its nesting (at most 32 levels), located without reading a value -> 400
+//      (outlineObject: strings skipped, brackets counted)
 //   2. what the signature check needs: head, signatureType, signature, body -> 1006, 1005, 1400, 410
-//      (read from the text: the body is not built)
+//      (located in the text: only the signature and its type are read)
 //   3. the signature over the exact bytes of the "body" member             -> 1001
-//      then the envelope is built (JSON.parse), once it is known to be the service's
-//   4. the contract (its validation), the expected mid                         -> 410, 400, 406, 405, 1004, 407
+//      then the whole text, now known to be the service's: JSON, no
+//      repeated key (checkJson)                                            -> 400
+//      and the envelope is built (JSON.parse)
+//   4. the contract (its validation), the expected mid                     -> 410, 400, 406, 405, 1004, 407
 //   5. the clock (requestTimestamp within maxClockSkewMs)                  -> 400
 //   6. replay: the notification's signature and requestId claimed in progress in
 //      the replay store (claims.ts; D-93, D-105); one handled                  -> 406
@@ -15,12 +18,13 @@
 //   then the handler, within handlerTimeoutMs: it succeeds, the claims are completed
 //   (handled for replayWindowMs) -> 00; it fails or outruns its time -> 500
 // Nothing about the payload is judged before its signature is known to be good, except what is
-// needed to check the signature at all.
+// needed to check the signature at all: a forged notification costs a pass over its text that reads
+// no value, and the verifier's check, whatever its body holds (a repeated key in it included: 1001).
 
-import { utf8Length } from '../encoding/bytes.js';
+import { utf8Bytes } from '../encoding/bytes.js';
 import type { NodeRequest, NodeResponse } from '../http/nodeTypes.js';
-import { memberText, skipSpace } from '../json/member.js';
-import { checkJson } from '../json/scan.js';
+import { jsonSpace, nestsDeeper, outlineObject } from '../json/outline.js';
+import { checkJson, jsonText, malformedMessage, tooDeepMessage } from '../json/scan.js';
 import type { Verifier } from '../signing/checksum.js';
 import type { RequestOf, ResponseOf } from '../types.js';
 import { validateRequest } from '../validation/operations/notifyTokenStatus.js';
@@ -130,6 +134,9 @@ function issue(pointer: string, rule: string, message: string, code?: ReplyCode)
   return { ...found, resultCode: code ?? ((resultCodeFor(OPERATION, found)?.code ?? '400') as ReplyCode) };
 }
 
+/** The issue of a text that is not a JSON notification, with checkJson's message (never the text). */
+const notJson = (message: string) => issue('', 'json', `The body is not a JSON notification: ${message}.`, '400');
+
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** The first problem that keeps the signature from being checked, or null. */
@@ -152,32 +159,81 @@ function envelopeProblem(envelope: unknown, signatureType: string) {
 /** Stands for a head member whose value is not a string: nothing of it is needed, so it is not built. */
 const NOT_A_STRING = Object.freeze({});
 
+/** What keeps the text from being read as far as the signature check needs: a message of checkJson's kind. */
+type Unreadable = { unreadable: string };
+
 /**
- * The envelope as far as the signature check needs it (envelopeProblem), read from text checkJson
- * accepted without building the body: whether the root is an object, the head with its
+ * The envelope as far as the signature check needs it (envelopeProblem), located in the text
+ * without reading anything else (outlineObject): whether the root is an object, the head with its
  * `signatureType` and `signature` (each built only when it is a string), whether a body is there,
- * and the exact text of that body (the signature's basis, D-36).
- * Building a flat megabyte of keys costs hundreds of milliseconds: a forged notification must not
- * get that far.
+ * and the exact text of that body (the signature's basis, D-36). Or why the text cannot be read
+ * that far: the root object's own punctuation is broken, or its values nest deeper than MAX_DEPTH.
  */
-function envelopeForSignature(text: string): { envelope: unknown; bodyText?: string } {
-  if (text.charCodeAt(skipSpace(text, 0)) !== 0x7b) return { envelope: null };
+function envelopeForSignature(text: string): { envelope: unknown; bodyText?: string } | Unreadable {
+  const start = jsonSpace(text, 0);
+  if (text.charCodeAt(start) !== 0x7b) return notAnObject(text, start);
+  const root = outlineObject(text, start, ['head', 'body'], MAX_DEPTH);
+  if (!root.ok) return { unreadable: 'tooDeep' in root ? tooDeepMessage(MAX_DEPTH) : malformedMessage(text, root.at) };
+  const after = jsonSpace(text, root.end);
+  if (after < text.length) return { unreadable: malformedMessage(text, after) };
   const envelope: Record<string, unknown> = {};
-  const headText = memberText(text, 'head');
-  if (headText !== undefined) {
-    if (headText.charCodeAt(0) === 0x7b) {
-      const head: Record<string, unknown> = {};
-      for (const name of ['signatureType', 'signature']) {
-        const value = memberText(headText, name);
-        if (value !== undefined) head[name] = value.charCodeAt(0) === 0x22 ? JSON.parse(value) : NOT_A_STRING;
-      }
-      envelope.head = head;
-    } else envelope.head = null; // not an object: what it is does not matter
+  const head = root.members.get('head');
+  if (head !== undefined) {
+    const read = headForSignature(text, head.start);
+    if ('unreadable' in read) return read;
+    envelope.head = read.head;
   }
-  const bodyText = memberText(text, 'body');
-  if (bodyText === undefined) return { envelope };
+  const body = root.members.get('body');
+  if (body === undefined) return { envelope };
   envelope.body = NOT_A_STRING;
-  return { envelope, bodyText };
+  return { envelope, bodyText: text.slice(body.start, body.end) };
+}
+
+/**
+ * A text whose root is not an object, which no notification is: nested too deep, or not JSON (said
+ * as checkJson says it), or JSON (a root of the wrong type: envelopeProblem says so). JSON.parse
+ * tells the last two apart, at the cost of the reference of the receiver's target (D-113).
+ */
+function notAnObject(text: string, start: number): { envelope: null } | Unreadable {
+  if (nestsDeeper(text, start, MAX_DEPTH)) return { unreadable: tooDeepMessage(MAX_DEPTH) };
+  try {
+    JSON.parse(text);
+  } catch {
+    return { unreadable: 'malformed JSON (and a notification is an object: {"head": {...}, "body": {...}})' };
+  }
+  return { envelope: null };
+}
+
+/** The head's `signatureType` and `signature`, each built only when it is a string; null for a head that is not an object. */
+function headForSignature(text: string, start: number): { head: Record<string, unknown> | null } | Unreadable {
+  if (text.charCodeAt(start) !== 0x7b) return { head: null }; // not an object: what it is does not matter
+  const outline = outlineObject(text, start, ['signatureType', 'signature']);
+  if (!outline.ok) return { unreadable: 'tooDeep' in outline ? tooDeepMessage(MAX_DEPTH) : malformedMessage(text, outline.at) };
+  const head: Record<string, unknown> = {};
+  for (const [name, { start: from, end }] of outline.members) {
+    if (text.charCodeAt(from) !== 0x22) head[name] = NOT_A_STRING;
+    else {
+      try {
+        head[name] = JSON.parse(text.slice(from, end));
+      } catch {
+        return { unreadable: malformedMessage(text, from) }; // a bad escape or a control character
+      }
+    }
+  }
+  return { head };
+}
+
+/**
+ * Whether the raw body is larger than `limit` bytes of UTF-8. A text of n UTF-16 units has n to 3n
+ * bytes, so only one that could be either side of the limit is measured, by encoding it (at most
+ * 3 x `limit` bytes): the runtime's encoder takes a fifth of the time of counting byte by byte
+ * (utf8Length), which cost a forged notification given as a text more than its reading (target: at
+ * most 3x JSON.parse, bench/receiver.mjs, D-113). Equal to `utf8Length(raw) > limit` (test/webhook.test.ts).
+ */
+function largerThan(raw: string | Uint8Array, limit: number): boolean {
+  if (typeof raw !== 'string') return raw.byteLength > limit;
+  if (raw.length > limit) return true;
+  return raw.length * 3 > limit && utf8Bytes(raw).byteLength > limit;
 }
 
 /** head.requestTimestamp (10 digits: seconds, 13: milliseconds; DECISIONS.md, D-05) in milliseconds. */
@@ -315,14 +371,12 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
         ),
       ]);
     }
-    const size = typeof raw === 'string' ? utf8Length(raw) : raw.byteLength;
-    if (size > maxBytes) return reject('400', [issue('', 'maxBytes', `The notification is larger than ${maxBytes} bytes.`, '400')]);
-    // The bytes, checked without building anything: a forged notification costs a reading of its
-    // text and the signature check, whatever its body holds.
-    const checked = checkJson(raw, { maxDepth: MAX_DEPTH });
-    if (!checked.ok) return reject('400', [issue('', 'json', `The body is not a JSON notification: ${checked.message}.`, '400')]);
-    const { text } = checked;
+    if (largerThan(raw, maxBytes)) return reject('400', [issue('', 'maxBytes', `The notification is larger than ${maxBytes} bytes.`, '400')]);
+    const read = jsonText(raw);
+    if (!read.ok) return reject('400', [notJson(read.message)]);
+    const { text } = read;
     const outline = envelopeForSignature(text);
+    if ('unreadable' in outline) return reject('400', [notJson(outline.unreadable)]);
     const problem = envelopeProblem(outline.envelope, verifier.signatureType);
     if (problem) return reject(problem.resultCode, [problem]);
     // envelopeProblem has seen an object with a head, a string signature and a body.
@@ -336,7 +390,9 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
     }
     if (!authentic) return reject('1001', [{ ...SIGNATURE_FAILURE }]);
 
-    // The service's own text, which checkJson accepted: built now.
+    // The service's own text: read whole (JSON, no repeated key), then built.
+    const checked = checkJson(text, { maxDepth: MAX_DEPTH });
+    if (!checked.ok) return reject('400', [notJson(checked.message)]);
     const envelope: unknown = JSON.parse(text);
     const verdict = validateRequest(envelope);
     if (!verdict.valid) return reject((verdict.resultCode?.code ?? '400') as ReplyCode, verdict.errors);
