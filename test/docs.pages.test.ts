@@ -47,7 +47,7 @@ function anchors(markdown: string) {
 /** The D-numbers recorded in the two files of decisions. */
 const records = new Map<string, string>();
 for (const file of ['openapi/DECISIONS.md', 'docs/decisions.md'])
-  for (const [, number] of read(file).matchAll(/^## (D-\d{2}) /gm)) {
+  for (const [, number] of read(file).matchAll(/^## (D-\d{2,3}) /gm)) {
     expect(records.has(number!), `${number} is recorded twice`).toBe(false);
     records.set(number!, file);
   }
@@ -108,12 +108,12 @@ describe('the guides', () => {
     for (const page of pages.filter((p) => p !== 'docs/decisions.md')) {
       const text = prose(read(page))
         .replace(/`[^`\n]*`/g, '')
-        .replace(/\[(D-\d{2})\]\(([^)]+)\)/g, (_, number: string, target: string) => {
+        .replace(/\[(D-\d{2,3})\]\(([^)]+)\)/g, (_, number: string, target: string) => {
           const file = records.get(number);
           if (!file || !target.split('#')[0]?.endsWith(file.split('/').pop()!)) bare.push(`${page}: ${number} links ${target}, recorded in ${file}`);
           return '';
         });
-      for (const [number] of text.matchAll(/\bD-\d{2}\b/g)) bare.push(`${page}: ${number} is not a link`);
+      for (const [number] of text.matchAll(/\bD-\d{2,3}\b/g)) bare.push(`${page}: ${number} is not a link`);
     }
     expect(bare).toEqual([]);
   });
@@ -138,7 +138,7 @@ describe('every D-number cited in the repository', () => {
       .concat(['README.md', 'CONTRIBUTING.md', 'CHANGELOG.md', 'SECURITY.md']);
     expect(files.length).toBeGreaterThan(100);
     const unknown: string[] = [];
-    for (const file of files) for (const [number] of read(file).matchAll(/\bD-\d{2}\b/g)) if (!records.has(number)) unknown.push(`${file}: ${number}`);
+    for (const file of files) for (const [number] of read(file).matchAll(/\bD-\d{2,3}\b/g)) if (!records.has(number)) unknown.push(`${file}: ${number}`);
     expect(unknown).toEqual([]);
   });
 

@@ -148,7 +148,7 @@ describe('the typed client', () => {
         const calls = [
           client.initiatePayment({ txnToken: 'T', body: { ...walletPay(orderId), mid } }),
           client.modifyOrder({ mid, orderId, txnToken: 'T', body: {} as never }),
-          client.tokenizeCard({ mid, requestId, body: {} as never }),
+          client.tokenizeCard({ mid, requestId, body: { encryptedCardData: 'ZW5jcnlwdGVk' } as never }),
         ];
         await Promise.allSettled(calls);
         expect(urls.length).toBe(calls.length);
