@@ -15,7 +15,7 @@ import * as shippedModule from '../generated/formats.js';
 import { createAjv } from '../scripts/lib/ajvBuild.mjs';
 import * as oursModule from '../scripts/lib/formats.mjs';
 import { validate } from '../src/validation/validate.js';
-import { fcParameters } from './helpers/arbitraries.js';
+import { edited, fcParameters } from './helpers/arbitraries.js';
 
 const ours = oursModule as {
   exactFormats: Record<string, ((s: string) => boolean) | { validate: (s: string) => boolean }>;
@@ -277,16 +277,7 @@ describe('exact formats', () => {
   const chars = (alphabet: string) => fc.constantFrom(...alphabet);
   const noisy = (seeds: string[], alphabet: string) =>
     fc.oneof(
-      fc.tuple(fc.constantFrom(...seeds), fc.array(fc.tuple(fc.nat(60), fc.nat(2), chars(alphabet)), { maxLength: 3 })).map(([seed, edits]) => {
-        const a = [...seed];
-        for (const [at, kind, c] of edits) {
-          const i = at % (a.length + 1);
-          if (kind === 0) a.splice(i, 1);
-          else if (kind === 1) a.splice(i, 0, c);
-          else a[i] = c;
-        }
-        return a.join('');
-      }),
+      edited(fc.constantFrom(...seeds), chars(alphabet), 60),
       fc.array(chars(alphabet), { maxLength: 30 }).map((a) => a.join('')),
     );
   const ALPHABETS: Record<(typeof NAMES)[number], string> = {

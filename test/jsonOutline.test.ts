@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { memberText } from '../src/json/member.js';
 import { closedStringEnd, jsonSpace, type Outline, outlineObject, type Span } from '../src/json/outline.js';
 import { checkJson, depthExceeds } from '../src/json/scan.js';
-import { fcParameters } from './helpers/arbitraries.js';
+import { edited, fcParameters } from './helpers/arbitraries.js';
 
 const NAMES = ['head', 'body'];
 
@@ -110,16 +110,7 @@ const json = fc.letrec<{ value: string; object: string }>((tie) => ({
     .map(([members, after]) => `{${members.map(([k, s, v, t]) => `${s}"${k}"${t}:${s}${v}${t}`).join(',')}${after}}`),
 })).object;
 /** The same text broken by a few edits of the characters that matter to it. */
-const nearJson = fc.tuple(json, fc.array(fc.tuple(fc.nat(400), fc.nat(2), fc.constantFrom(...'{}[]":,\\ u0 ')), { maxLength: 3 })).map(([text, edits]) => {
-  const a = [...text];
-  for (const [at, kind, c] of edits) {
-    const i = at % (a.length + 1);
-    if (kind === 0) a.splice(i, 1);
-    else if (kind === 1) a.splice(i, 0, c);
-    else a[i] = c;
-  }
-  return a.join('');
-});
+const nearJson = edited(json, fc.constantFrom(...'{}[]":,\\ u0 '), 400);
 const padded = fc.tuple(space, fc.oneof(json, nearJson)).map(([s, t]) => `${s}${t}`);
 
 describe('outlineObject: where members lie, read without their values', () => {

@@ -35,6 +35,11 @@ export function valueEnd(text: string, i: number): number {
     }
     return text.length;
   }
+  return scalarEnd(text, i);
+}
+
+/** The index just after a number, `true`, `false` or `null` (or any other run of characters) at `i`: up to the next delimiter. */
+export function scalarEnd(text: string, i: number): number {
   let j = i;
   for (
     let c = text.charCodeAt(j);

@@ -8,6 +8,8 @@
 // only the object's own punctuation is read, never what lies inside its values (checkJson reads
 // that, once the signature is known to be good).
 
+import { scalarEnd } from './member.js';
+
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 
@@ -71,17 +73,6 @@ function containerEnd(text: string, i: number, levels: number): number {
 export function nestsDeeper(text: string, i: number, maxDepth: number): boolean {
   const c = text.charCodeAt(i);
   return (c === 0x7b || c === 0x5b) && containerEnd(text, i, maxDepth) === TOO_DEEP;
-}
-
-/** The index just after a number, `true`, `false` or `null` (or any other run of characters) at `i`: up to the next delimiter. */
-function scalarEnd(text: string, i: number): number {
-  let j = i;
-  for (
-    let c = text.charCodeAt(j);
-    j < text.length && c !== 0x2c && c !== 0x7d && c !== 0x5d && c !== 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d;
-    c = text.charCodeAt(++j)
-  );
-  return j;
 }
 
 /** The name among `names`, not yet `found`, that the key whose quotes are at `start` and `end - 1` spells; or undefined. */

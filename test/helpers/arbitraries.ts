@@ -31,6 +31,20 @@ export function fcTimeout(defaultRuns: number): number {
   return Math.max(30_000, Math.ceil((fcParameters(defaultRuns).numRuns / defaultRuns) * 30_000));
 }
 
+/** `text` broken by up to three edits (a character deleted, inserted or replaced, within `reach` of its start), the characters drawn from `char`. */
+export function edited(text: fc.Arbitrary<string>, char: fc.Arbitrary<string>, reach: number): fc.Arbitrary<string> {
+  return fc.tuple(text, fc.array(fc.tuple(fc.nat(reach), fc.nat(2), char), { maxLength: 3 })).map(([t, edits]) => {
+    const a = [...t];
+    for (const [at, kind, c] of edits) {
+      const i = at % (a.length + 1);
+      if (kind === 0) a.splice(i, 1);
+      else if (kind === 1) a.splice(i, 0, c);
+      else a[i] = c;
+    }
+    return a.join('');
+  });
+}
+
 export type Direction = 'request' | 'response';
 /** One payload with the query and path parameters of its request. */
 export interface Sample {
