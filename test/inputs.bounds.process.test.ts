@@ -179,3 +179,31 @@ describe('a HAR file of 16 MiB of lines', () => {
     ]);
   }, 120_000);
 });
+
+describe('the report of a run of many small payloads', () => {
+  it('is written within 256 MB in every format that lists each problem, read from a pipe', async () => {
+    // Nearly 16 MiB of NDJSON: 99 000 small pay requests, each invalid (several problems each), so that
+    // the JSON lines, JUnit and SARIF reports hold about 40 MB. Each was built whole before it was
+    // written (a SARIF log of them peaked near 500 MB, JSON lines piped near 300 MB).
+    const COUNT = 99_000;
+    const line = (i: number) =>
+      JSON.stringify({ operationId: 'initiatePayment', direction: 'request', payload: { head: { x: i }, body: { mid: `M${i}` } }, query });
+    const lines = Array.from({ length: COUNT }, (_, i) => line(i));
+    const text = `${lines.join('\n')}\n`;
+    expect(text.length).toBeLessThanOrEqual(SIZE);
+    const file = join(dir, 'many.ndjson');
+    writeFileSync(file, text);
+    try {
+      for (const format of ['json', 'junit', 'sarif']) {
+        const run = await runNode([...MEASURED, BIN, 'validate', '--ndjson', file, '--format', format], { timeoutMs: 120_000 });
+        const why = `${format}: ${run.stderr.slice(0, 300)}`;
+        expect(run.status, why).toBe(1);
+        expect(run.stderr, why).toMatch(/^99000 payloads: 0 valid, 99000 invalid\nmaxRSS=\d+\n$/);
+        expect(run.stdout.length, why).toBeGreaterThan(20_000_000);
+        expect(Number(/maxRSS=(\d+)/.exec(run.stderr)?.[1]), why).toBeLessThan(MAX_RSS_KIB);
+      }
+    } finally {
+      rmSync(file, { force: true });
+    }
+  }, 300_000);
+});

@@ -1,7 +1,7 @@
 // The reports of a run, one per format: what each holds, how it is structured and escaped, and
 // where it places each problem.
 import { describe, expect, it } from 'vitest';
-import { formatReport, REPORT_FORMATS } from '../src/report/format.js';
+import { formatReport, formatReportChunks, REPORT_FORMATS } from '../src/report/format.js';
 import type { Report } from '../src/report/model.js';
 import { validateMany } from '../src/validation/validateMany.js';
 import { contractExamples } from './helpers/examples.js';
@@ -200,6 +200,24 @@ describe('reports', () => {
       `invoice_\\u202Enosj.pdf ${controls.map((c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`).join('')}`,
     );
     expect(run.skipped[0]?.reason).toBe('GET host/\\u202Eapp: no operation of the contract at this address');
+  });
+
+  it('the formats that list every problem come a problem at a time, and the pieces make the whole report: SARIF as JSON.stringify writes the whole log', async () => {
+    const sample = await sampleReport();
+    const empty: Report = { ...(await validateMany([])), title: 'x' };
+    const coverage = [
+      { operationId: 'initiatePayment', exchanges: 2, codesMet: ['0000 (success)'], codesNotMet: ['1001'], namedChecks: [{ name: 'amountsAdd', fired: 1 }] },
+    ];
+    const one: Report = { ...(await validateMany([{ operationId: 'modifyOrder', direction: 'request', payload: {} }])), title: 'x' };
+    for (const report of [sample, empty, one, { ...sample, coverage }, { ...empty, coverage }]) {
+      for (const format of REPORT_FORMATS) {
+        const pieces = [...formatReportChunks(report, format, TOOL)];
+        expect(pieces.join(''), format).toBe(formatReport(report, format, TOOL));
+        if (format !== 'text' && format !== 'github') expect(pieces.length, format).toBeGreaterThanOrEqual(report.counts.invalid);
+      }
+      const sarif = formatReport(report, 'sarif', TOOL);
+      expect(sarif).toBe(`${JSON.stringify(JSON.parse(sarif), null, 2)}\n`);
+    }
   });
 
   it('every format says what an empty run is, and stays bounded', async () => {

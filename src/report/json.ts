@@ -3,7 +3,11 @@
 import { displayPath, fileOf, type Report, type ReportOptions } from './model.js';
 
 export function jsonReport(report: Report, options: Partial<ReportOptions> = {}): string {
-  let out = '';
+  return [...jsonReportLines(report, options)].join('');
+}
+
+/** The JSON lines of a report one at a time, each with its newline: a writer keeps none of them (output.ts). */
+export function* jsonReportLines(report: Report, options: Partial<ReportOptions> = {}): Generator<string> {
   for (const c of report.cases) {
     if (c.valid) continue;
     const file = fileOf(c);
@@ -13,9 +17,8 @@ export function jsonReport(report: Report, options: Partial<ReportOptions> = {})
         file === undefined
           ? {}
           : { file: displayPath(file, options.cwd), ...(line === undefined ? {} : { line }), ...(column === undefined ? {} : { column }) };
-      out += `${JSON.stringify({ name: c.name, operationId: c.operationId, direction: c.direction, ...rest, ...at })}\n`;
+      yield `${JSON.stringify({ name: c.name, operationId: c.operationId, direction: c.direction, ...rest, ...at })}\n`;
     }
   }
-  for (const c of report.coverage ?? []) out += `${JSON.stringify({ coverage: c })}\n`;
-  return out;
+  for (const c of report.coverage ?? []) yield `${JSON.stringify({ coverage: c })}\n`;
 }

@@ -23,48 +23,55 @@ const attrs = (values: Record<string, string | number | undefined>) =>
     .map(([k, v]) => ` ${k}="${xmlText(String(v))}"`)
     .join('');
 
+/** One line of the XML with its newline. */
+const line = (text: string) => `${text}\n`;
+
 export function junitReport(report: Report, options: Partial<ReportOptions> = {}): string {
-  const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>'];
+  return [...junitReportLines(report, options)].join('');
+}
+
+/** The lines of the XML one at a time, each with its newline: a writer keeps none of them (output.ts). */
+export function* junitReportLines(report: Report, options: Partial<ReportOptions> = {}): Generator<string> {
+  yield '<?xml version="1.0" encoding="UTF-8"?>\n';
   const { cases, invalid, skipped } = report.counts;
-  out.push(`<testsuites${attrs({ name: report.title, tests: cases + skipped, failures: invalid, errors: 0, skipped })}>`);
+  yield line(`<testsuites${attrs({ name: report.title, tests: cases + skipped, failures: invalid, errors: 0, skipped })}>`);
   for (const [group, list] of groups(report.cases)) {
     const failures = list.filter((c) => !c.valid).length;
-    out.push(`  <testsuite${attrs({ name: group, tests: list.length, failures, errors: 0, skipped: 0 })}>`);
+    yield line(`  <testsuite${attrs({ name: group, tests: list.length, failures, errors: 0, skipped: 0 })}>`);
     for (const c of list) {
       const file = fileOf(c);
       const head = `    <testcase${attrs({ name: c.name, classname: group, file: file === undefined ? undefined : displayPath(file, options.cwd), line: file === undefined ? undefined : c.line })}`;
       if (c.valid) {
-        out.push(`${head}/>`);
+        yield line(`${head}/>`);
         continue;
       }
       const first = c.errors[0];
       const summary = `${c.errorCount} problem(s)${first ? `: ${first.pointer || '(the payload)'} ${first.rule}` : ''}${c.resultCode ? `; the service would answer ${c.resultCode.code}` : ''}`;
       const body = c.errors.map(problemLine);
       if (c.errorCount > c.errors.length) body.push(`${c.errorCount - c.errors.length} more problem(s) not listed`);
-      out.push(`${head}>`);
-      out.push(`      <failure${attrs({ message: summary, type: first?.rule ?? 'invalid' })}>${xmlText(body.join('\n'))}</failure>`);
-      out.push('    </testcase>');
+      yield line(`${head}>`);
+      yield line(`      <failure${attrs({ message: summary, type: first?.rule ?? 'invalid' })}>${xmlText(body.join('\n'))}</failure>`);
+      yield line('    </testcase>');
     }
-    out.push('  </testsuite>');
+    yield line('  </testsuite>');
   }
   if (report.skipped.length) {
-    out.push(`  <testsuite${attrs({ name: 'skipped', tests: report.skipped.length, failures: 0, errors: 0, skipped: report.skipped.length })}>`);
+    yield line(`  <testsuite${attrs({ name: 'skipped', tests: report.skipped.length, failures: 0, errors: 0, skipped: report.skipped.length })}>`);
     for (const s of report.skipped)
-      out.push(`    <testcase${attrs({ name: s.name, classname: 'skipped' })}><skipped${attrs({ message: s.reason })}/></testcase>`);
-    out.push('  </testsuite>');
+      yield line(`    <testcase${attrs({ name: s.name, classname: 'skipped' })}><skipped${attrs({ message: s.reason })}/></testcase>`);
+    yield line('  </testsuite>');
   }
   if (report.coverage?.length) {
     // Coverage is no test case: properties of a suite of its own, one per operation.
-    out.push(`  <testsuite${attrs({ name: 'coverage', tests: 0, failures: 0, errors: 0, skipped: 0 })}>`);
-    out.push('    <properties>');
+    yield line(`  <testsuite${attrs({ name: 'coverage', tests: 0, failures: 0, errors: 0, skipped: 0 })}>`);
+    yield line('    <properties>');
     for (const c of report.coverage) {
-      out.push(`      <property${attrs({ name: `${c.operationId}.codesMet`, value: c.codesMet.join(',') })}/>`);
-      out.push(`      <property${attrs({ name: `${c.operationId}.codesNotMet`, value: c.codesNotMet.join(',') })}/>`);
-      out.push(`      <property${attrs({ name: `${c.operationId}.namedChecksFired`, value: c.namedChecks.map((n) => `${n.name}=${n.fired}`).join(',') })}/>`);
+      yield line(`      <property${attrs({ name: `${c.operationId}.codesMet`, value: c.codesMet.join(',') })}/>`);
+      yield line(`      <property${attrs({ name: `${c.operationId}.codesNotMet`, value: c.codesNotMet.join(',') })}/>`);
+      yield line(`      <property${attrs({ name: `${c.operationId}.namedChecksFired`, value: c.namedChecks.map((n) => `${n.name}=${n.fired}`).join(',') })}/>`);
     }
-    out.push('    </properties>');
-    out.push('  </testsuite>');
+    yield line('    </properties>');
+    yield line('  </testsuite>');
   }
-  out.push('</testsuites>');
-  return `${out.join('\n')}\n`;
+  yield line('</testsuites>');
 }

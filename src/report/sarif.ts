@@ -47,38 +47,18 @@ const uriOf = (path: string) =>
         .join('/');
 
 export function sarifReport(report: Report, options: ReportOptions): string {
+  return [...sarifReportChunks(report, options)].join('');
+}
+
+/**
+ * The SARIF text in pieces, one result at a time (their concatenation is `JSON.stringify(sarif,
+ * null, 2)` of the whole log): a run of 100 000 payloads is written without its log standing whole
+ * in memory. The rules come before the results in the log, so a first pass names them.
+ */
+export function* sarifReportChunks(report: Report, options: ReportOptions): Generator<string> {
   const ruleIds: string[] = [];
   const index = new Map<string, number>();
-  const results: SarifResult[] = [];
-  for (const c of report.cases) {
-    if (c.valid) continue;
-    const file = fileOf(c);
-    for (const issue of c.errors) {
-      let ruleIndex = index.get(issue.rule);
-      if (ruleIndex === undefined) {
-        ruleIndex = ruleIds.push(issue.rule) - 1;
-        index.set(issue.rule, ruleIndex);
-      }
-      const pointer = issue.in === 'body' ? issue.pointer || '(the payload)' : `${issue.in} ${issue.pointer}`;
-      const region = issue.line === undefined ? undefined : { startLine: issue.line, ...(issue.column === undefined ? {} : { startColumn: issue.column }) };
-      results.push({
-        ruleId: issue.rule,
-        ruleIndex,
-        level: 'error',
-        message: { text: `${pointer}: ${issue.message}` },
-        locations:
-          file === undefined ? [] : [{ physicalLocation: { artifactLocation: { uri: uriOf(displayPath(file, options.cwd)) }, ...(region ? { region } : {}) } }],
-        properties: {
-          case: c.name,
-          operationId: c.operationId,
-          direction: c.direction,
-          in: issue.in,
-          pointer: issue.pointer,
-          ...(issue.resultCode === undefined ? {} : { resultCode: issue.resultCode }),
-        },
-      });
-    }
-  }
+  for (const c of report.cases) for (const issue of c.valid ? [] : c.errors) if (!index.has(issue.rule)) index.set(issue.rule, ruleIds.push(issue.rule) - 1);
   const sarif = {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
     version: '2.1.0',
@@ -91,10 +71,49 @@ export function sarifReport(report: Report, options: ReportOptions): string {
             rules: ruleIds.map((id) => ({ id, name: id, shortDescription: { text: describeRule(id) } })),
           },
         },
-        results,
+        results: [],
         ...(report.coverage?.length ? { properties: { coverage: report.coverage } } : {}),
       },
     ],
   };
-  return `${JSON.stringify(sarif, null, 2)}\n`;
+  const text = `${JSON.stringify(sarif, null, 2)}\n`;
+  const hole = text.indexOf(RESULTS_HOLE);
+  let first = true;
+  for (const result of results(report, options, index)) {
+    // Each result as JSON.stringify writes an item of that array: 8 spaces deep, a comma between.
+    yield `${first ? text.slice(0, hole + RESULTS_HOLE.length - 1) : ','}\n${JSON.stringify(result, null, 2).replace(/^/gm, '        ')}`;
+    first = false;
+  }
+  yield first ? text : `\n      ]${text.slice(hole + RESULTS_HOLE.length)}`;
+}
+
+/** Where the results go in the log written with none. */
+const RESULTS_HOLE = '"results": []';
+
+/** One SARIF result per problem of each invalid case. */
+function* results(report: Report, options: ReportOptions, index: Map<string, number>): Generator<SarifResult> {
+  for (const c of report.cases) {
+    if (c.valid) continue;
+    const file = fileOf(c);
+    for (const issue of c.errors) {
+      const pointer = issue.in === 'body' ? issue.pointer || '(the payload)' : `${issue.in} ${issue.pointer}`;
+      const region = issue.line === undefined ? undefined : { startLine: issue.line, ...(issue.column === undefined ? {} : { startColumn: issue.column }) };
+      yield {
+        ruleId: issue.rule,
+        ruleIndex: index.get(issue.rule) as number,
+        level: 'error',
+        message: { text: `${pointer}: ${issue.message}` },
+        locations:
+          file === undefined ? [] : [{ physicalLocation: { artifactLocation: { uri: uriOf(displayPath(file, options.cwd)) }, ...(region ? { region } : {}) } }],
+        properties: {
+          case: c.name,
+          operationId: c.operationId,
+          direction: c.direction,
+          in: issue.in,
+          pointer: issue.pointer,
+          ...(issue.resultCode === undefined ? {} : { resultCode: issue.resultCode }),
+        },
+      };
+    }
+  }
 }

@@ -133,7 +133,7 @@ export const proxyCommand: Command = {
     if (inFlight > 0) io.stderr.write(`proxy: stopping; waiting for ${inFlight} exchange(s) in flight (Ctrl-C again to cut them off)\n`);
     await stopped;
     const report = scrubReport(proxy.report(), secrets);
-    writeReport(report, format, values.output, io);
+    await writeReport(report, format, values.output, io);
     return report.counts.invalid > 0 ? 1 : 0;
   },
 };

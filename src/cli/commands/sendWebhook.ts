@@ -106,7 +106,7 @@ export const sendWebhookCommand: Command = {
         if (error instanceof GatewayError) throw usage(`${error.message.replace(/^notifyTokenStatus: /, '').replace(/\.$/, '')}; address ${values.url}`);
         throw error;
       }
-      writeReport(suiteReport(run), format, values.output, io);
+      await writeReport(suiteReport(run), format, values.output, io);
       return run.failed > 0 ? 1 : 0;
     }
     const body = notificationBody(status as Schemas['TokenStatus']);

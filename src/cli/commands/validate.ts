@@ -143,7 +143,7 @@ export const validateCommand: Command = {
     const onCase = (c: CaseResult) => progress.onCase(c.valid);
     const result = await validateMany(records, { parameters: values['no-parameters'] !== true, maxCases, onCase }).finally(() => progress.end());
     const report: Report = { ...result, truncated: result.truncated || truncated, title: 'gateway-contract validate' };
-    writeReport(report, format, values.output, io);
+    await writeReport(report, format, values.output, io);
     if (report.truncated) throw usageError(`stopped after ${maxCases} payloads: the input holds more (see --max-cases)`);
     // Nothing judged is not a pass: a CI step fed an empty capture must not go green.
     if (report.counts.cases === 0) throw usageError('the input holds no payload: nothing was validated');
