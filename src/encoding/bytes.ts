@@ -16,6 +16,23 @@ export const utf8Bytes = (text: string): Bytes => encoder.encode(text);
 /** The text of UTF-8 bytes; a malformed sequence becomes U+FFFD. */
 export const utf8Text = (bytes: Uint8Array): string => decoder.decode(bytes);
 
+/**
+ * A text by its UTF-8 bytes, a lone surrogate written as the three bytes of its own code (WTF-8)
+ * where UTF-8 would put U+FFFD: "\ud800", "\udfff" and "\ufffd" are three ids, three keys
+ * (the receiver's replay keys, docs/decisions.md D-114). A well-formed text gives its UTF-8 bytes.
+ */
+export function wtf8Bytes(text: string): Bytes {
+  const bytes: number[] = [];
+  for (const character of text) {
+    const c = character.codePointAt(0) as number;
+    if (c < 0x80) bytes.push(c);
+    else if (c < 0x800) bytes.push(0xc0 | (c >> 6), 0x80 | (c & 0x3f));
+    else if (c < 0x10000) bytes.push(0xe0 | (c >> 12), 0x80 | ((c >> 6) & 0x3f), 0x80 | (c & 0x3f));
+    else bytes.push(0xf0 | (c >> 18), 0x80 | ((c >> 12) & 0x3f), 0x80 | ((c >> 6) & 0x3f), 0x80 | (c & 0x3f));
+  }
+  return new Uint8Array(bytes);
+}
+
 /** How many bytes the UTF-8 form of a text has, without encoding it (Buffer.byteLength's count). */
 export function utf8Length(text: string): number {
   let length = text.length;

@@ -1,6 +1,7 @@
 // The bounds of reading an input, and what does not need Node to apply them: how deep its JSON
 // may nest and how many values it may hold, how long a stream may stay silent. The readers of
 // files (read.ts) and of text or streams already in hand (ndjson.ts, har.ts) share them.
+import { stringEnd } from '../json/member.js';
 import { parseJson } from '../json/parse.js';
 
 /** The longest wait, in milliseconds, for the next bytes of a pipe, a FIFO or standard input (see --timeout-ms). */
@@ -44,13 +45,6 @@ const isSpace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0
 /** A character of a number or of true, false, null (outside strings). */
 const isScalarChar = (c: number) => (c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x7a) || c === 0x2d || c === 0x2b || c === 0x2e || c === 0x45;
 
-/** The index just after the string that opens at `i` (escapes skipped; the end of the text if it is not closed). */
-function afterString(text: string, i: number): number {
-  let j = i + 1;
-  for (let c = text.charCodeAt(j); j < text.length && c !== 0x22; c = text.charCodeAt(++j)) if (c === 0x5c) j++;
-  return j + 1;
-}
-
 /**
  * Which bound of MAX_DEPTH, MAX_VALUES and MAX_MEMBERS the text passes first, or null: one pass,
  * left to right, that builds nothing (the values directly inside each open object are counted in
@@ -72,7 +66,7 @@ export function jsonBoundPassed(text: string, limits = { depth: MAX_DEPTH, value
     const c = text.charCodeAt(i);
     let passed: JsonBound = null;
     if (c === 0x22) {
-      i = afterString(text, i) - 1;
+      i = stringEnd(text, i) - 1;
       let next = i + 1;
       while (isSpace(text.charCodeAt(next))) next++;
       // A key is not a value: its member's value is counted.

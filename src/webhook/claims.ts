@@ -4,7 +4,7 @@
 // releases them when it failed. A call whose outcome is unknown, or a completion or release the store
 // refused, is tried again in the background until the lease has lapsed: after that the store no longer
 // needs it (a lapsed claim is claimed again; a completion after it changes nothing).
-import { type Bytes, fromBase64, toHex, webCrypto } from '../encoding/bytes.js';
+import { type Bytes, fromBase64, toHex, webCrypto, wtf8Bytes } from '../encoding/bytes.js';
 import { type ClaimOutcome, type ReplayStore, ReplayStoreFullError } from './replayStore.js';
 import { storeChannel, type WebhookStoreEvent } from './tracing.js';
 
@@ -51,25 +51,8 @@ export async function replayKeys(head: { requestId: string; signature: string })
   // A Base64 signature is remembered by the bytes it stands for: the unused bits of its last
   // character let other spellings carry the same bytes (a verifier may accept them). Every key has
   // the same small size, whatever the requestId.
-  const signature = (BASE64.test(head.signature) && fromBase64(head.signature)) || wtf8(head.signature);
-  return [['signature', await digest(signature)].join(':'), ['requestId', await digest(wtf8(head.requestId))].join(':')];
-}
-
-/**
- * A text by its UTF-8 bytes, a lone surrogate written as the three bytes of its own code (WTF-8)
- * where UTF-8 would put U+FFFD: "\ud800", "\udfff" and "\ufffd" are three ids, three keys
- * (D-114). A well-formed text keeps the key it always had.
- */
-function wtf8(text: string): Bytes {
-  const bytes: number[] = [];
-  for (const character of text) {
-    const c = character.codePointAt(0) as number;
-    if (c < 0x80) bytes.push(c);
-    else if (c < 0x800) bytes.push(0xc0 | (c >> 6), 0x80 | (c & 0x3f));
-    else if (c < 0x10000) bytes.push(0xe0 | (c >> 12), 0x80 | ((c >> 6) & 0x3f), 0x80 | (c & 0x3f));
-    else bytes.push(0xf0 | (c >> 18), 0x80 | ((c >> 12) & 0x3f), 0x80 | ((c >> 6) & 0x3f), 0x80 | (c & 0x3f));
-  }
-  return new Uint8Array(bytes);
+  const signature = (BASE64.test(head.signature) && fromBase64(head.signature)) || wtf8Bytes(head.signature);
+  return [['signature', await digest(signature)].join(':'), ['requestId', await digest(wtf8Bytes(head.requestId))].join(':')];
 }
 
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
