@@ -3,15 +3,11 @@
 // drove (an order paid, a payment in process, a token suspended...). Reports carry it in every format.
 import type { OperationId } from '../../generated/operations.js';
 import { resultCodes } from '../../generated/resultCodes.js';
-import type { OperationCoverage } from '../report/model.js';
+import type { OperationCoverage, StateChangeCoverage } from '../report/model.js';
 import { codeOf } from './checks.js';
 import type { Exchange } from './types.js';
 
-/** A state change of the description, and how many times a run drove it. */
-export interface StateChangeCoverage {
-  change: string;
-  exercised: number;
-}
+export type { StateChangeCoverage };
 
 export class Coverage {
   private readonly exchanges = new Map<string, number>();

@@ -62,3 +62,14 @@ export async function sandboxFixtures(url: string): Promise<VerifyFixtures> {
     },
   };
 }
+
+/** The sandbox's merchant as its overview shows it: the merchant ids it serves and the clientId of the key. */
+export async function sandboxMerchant(url: string): Promise<{ mids: string[]; clientId: string | undefined }> {
+  const merchant = field(await control(url.replace(/\/+$/, ''), 'GET', '/sandbox'), 'merchant');
+  const mids = field(merchant, 'mids');
+  const clientId = field(merchant, 'clientId');
+  return {
+    mids: Array.isArray(mids) ? mids.filter((m): m is string => typeof m === 'string') : [],
+    clientId: typeof clientId === 'string' ? clientId : undefined,
+  };
+}
