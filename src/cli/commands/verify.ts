@@ -1,8 +1,6 @@
 // `gateway-contract verify`: proves that a running service keeps the contract. It reads the command
 // line, loads the fixtures (a module, or the sandbox's control API), runs verify() and reports; the
 // work is src/verify/'s.
-import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { REPORT_FORMATS } from '../../report/format.js';
 import { type FixturesContext, fixturesProblem, type VerifyFixtures } from '../../verify/fixtures.js';
@@ -12,6 +10,7 @@ import { VERIFY_DEFAULTS, verify } from '../../verify/run.js';
 import { sandboxFixtures, sandboxMerchant } from '../../verify/sandboxFixtures.js';
 import { type Command, usageError, wholeNumber } from '../options.js';
 import { reportFormat, writeReport } from '../output.js';
+import { importUserModule } from '../userModule.js';
 
 const URL_FORM = /^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/;
 
@@ -25,8 +24,7 @@ function urlOption(value: string | undefined, flag: string): string | undefined 
 async function loadFixtures(file: string, context: FixturesContext): Promise<VerifyFixtures> {
   let loaded: { default?: unknown };
   try {
-    // The user's own module, named on the command line: the one import whose path is not the package's.
-    loaded = await import(pathToFileURL(resolve(file)).href);
+    loaded = await importUserModule(file);
   } catch (error) {
     throw usageError(`cannot load the fixtures module "${file.slice(0, 200)}": ${(error as Error | null)?.message?.split('\n')[0]?.slice(0, 200) ?? 'error'}`);
   }
