@@ -27,7 +27,10 @@ const field = (value: unknown, name: string): unknown => (value !== null && type
 export async function sandboxFixtures(url: string): Promise<VerifyFixtures> {
   const base = url.replace(/\/+$/, '');
   // The sandbox answers its overview: a sandbox is there, and its control API is reachable.
-  await control(base, 'GET', '/sandbox');
+  const overview = await control(base, 'GET', '/sandbox');
+  // Where the sandbox sent notifications before verify: put back when verify is done with them.
+  const before = field(field(overview, 'merchant'), 'webhookUrl');
+  const configured = typeof before === 'string' ? before : null;
   return {
     async createOrder({ orderId, amount, custId }) {
       const order = await control(base, 'POST', '/sandbox/orders', { orderId, custId, txnAmount: { value: amount } });
@@ -48,8 +51,9 @@ export async function sandboxFixtures(url: string): Promise<VerifyFixtures> {
       svcSsoToken: 'sso-funded-wallet',
       lowBalance: { svcSsoToken: 'sso-low-balance', amount: '500.00' },
     },
+    // `null` gives the sandbox back the webhook URL it had (none, or its --webhook-url).
     async notifyTo(target) {
-      await control(base, 'POST', '/sandbox/webhook-url', { url: target });
+      await control(base, 'POST', '/sandbox/webhook-url', { url: target ?? configured });
     },
     async moveToken(tokenIndexNumber, status) {
       await control(base, 'POST', `/sandbox/tokens/${encodeURIComponent(tokenIndexNumber)}/status`, { status });

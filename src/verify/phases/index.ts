@@ -3,6 +3,7 @@
 // token notifications.
 import type { PhaseContext } from '../context.js';
 import { requestsPhase } from './requests.js';
+import { statePhase } from './state.js';
 
 /** A phase: it runs its properties in the context and keeps what it finds. */
 export interface Phase {
@@ -12,4 +13,4 @@ export interface Phase {
   run(ctx: PhaseContext): Promise<void>;
 }
 
-export const PHASES: readonly Phase[] = [requestsPhase];
+export const PHASES: readonly Phase[] = [requestsPhase, statePhase];
