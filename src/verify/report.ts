@@ -14,7 +14,6 @@ import type { Exchange } from './types.js';
 
 /** Steps shown of a finding (the shrunk sequence is usually one to four). */
 const STEPS_SHOWN = 10;
-const OPERATION_IDS = new Set<string>(operations.map((o) => o.operationId));
 
 /** One step in words: the operation, what the request was for, what came back. */
 export function stepLine(exchange: Exchange, index: number): string {
@@ -49,11 +48,8 @@ function issueOf(finding: VerifyFinding, rerun: string): CaseIssue {
   };
 }
 
-/** The operation a check is about (`acceptance.initiatePayment`), or its phase's name. */
-const subjectOf = (check: string, phase: string) => {
-  const last = check.slice(check.indexOf('.') + 1);
-  return OPERATION_IDS.has(last) ? last : phase;
-};
+/** What a check is about: its operation (`acceptance.initiatePayment`) or its subject (`state.order`). */
+const subjectOf = (check: string) => check.slice(check.indexOf('.') + 1);
 
 /** The report of a run, for the report formats. `base` is the command's target options, without secrets. */
 export function verifyReport(result: VerifyResult, base: readonly string[]): Report {
@@ -63,7 +59,7 @@ export function verifyReport(result: VerifyResult, base: readonly string[]): Rep
     return {
       index,
       name: check.name,
-      operationId: subjectOf(check.name, check.phase),
+      operationId: subjectOf(check.name),
       direction: check.phase,
       valid: errors.length === 0,
       errors,
