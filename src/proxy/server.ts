@@ -12,7 +12,7 @@ import { readBody } from '../http/readBody.js';
 import { matchOperation, type UnsafeMatch } from '../http/route.js';
 import { decodeUtf8 } from '../json/parse.js';
 import type { CaseIssue, CaseResult, OperationCoverage, Report } from '../report/model.js';
-import { DEFAULT_MAX_BODY_BYTES, DEFAULT_REQUEST_TIMEOUT_MS } from '../sandbox/config.js';
+import { DEFAULT_MAX_BODY_BYTES, DEFAULT_REQUEST_TIMEOUT_MS } from '../http/limits.js';
 import { checkAnswer, checkRequest, checkStatus, type ExchangeIssue, type Parsed, parseBody, type RequestVerdict } from './check.js';
 import { codingsOf, decodeAnswer } from './decode.js';
 import { HarWriter, type RecordedMessage } from './harWriter.js';
