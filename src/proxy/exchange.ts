@@ -18,7 +18,7 @@ import type { ProxySettings } from './options.js';
 import { answerMethodNotAllowed, answerNoOperation, answerProblem, PROBLEM } from './problems.js';
 import { Secrets } from './redact.js';
 import { type Route, routeRequest } from './routes.js';
-import type { Answer, Failure, Upstream } from './upstream.js';
+import type { Answer, Failure, Outcome, Upstream } from './upstream.js';
 
 /** What an exchange goes through: the settings, the ledger, the upstream calls and the count in flight. */
 export interface ProxyParts {
@@ -55,6 +55,9 @@ interface Refusal {
   detail: string;
   more?: Record<string, unknown> | undefined;
 }
+
+/** An upstream call that ended without an answer. */
+type Failed = Extract<Outcome, { failure: Failure }>;
 
 /** What the ledger needs of an exchange beyond its operation, request, start and answer. */
 type Ending = Omit<Exchange, 'op' | 'req' | 'started' | 'response'>;
@@ -98,8 +101,8 @@ function refuse(parts: ProxyParts, x: Open, refusal: Refusal, ending: Ending): v
 }
 
 /** A refusal before the body is read: one problem of the request, the request recorded without its body. */
-function refuseUnread(parts: ProxyParts, x: Open, refusal: Refusal, rule: string, inWhat: ExchangeIssue['in'], pointer: string): void {
-  const issue: ExchangeIssue = { side: 'request', in: inWhat, pointer, rule, message: refusal.detail };
+function refuseUnread(parts: ProxyParts, x: Open, refusal: Refusal, at: Pick<ExchangeIssue, 'in' | 'pointer' | 'rule'>): void {
+  const issue: ExchangeIssue = { side: 'request', in: at.in, pointer: at.pointer, rule: at.rule, message: refusal.detail };
   const request = parts.ledger.message({ ...x.req.headers }, null, null);
   refuse(parts, x, refusal, { issues: [issue], request, secrets: new Secrets(parts.settings.key) });
 }
@@ -108,20 +111,20 @@ function refuseUnread(parts: ProxyParts, x: Open, refusal: Refusal, rule: string
 function refuseUnsafePath(parts: ProxyParts, match: UnsafeMatch, req: IncomingMessage, res: ServerResponse, started: number): void {
   req.resume();
   const refusal = { status: 400, type: 'unsafe-path', title: 'A path parameter that could be read as another path', detail: match.message };
-  refuseUnread(parts, { op: match.operation, req, res, started }, refusal, 'safePathParameter', 'path', `/${match.parameter}`);
+  refuseUnread(parts, { op: match.operation, req, res, started }, refusal, { in: 'path', pointer: `/${match.parameter}`, rule: 'safePathParameter' });
 }
 
 /** A compressed request: the service reads the body as it is, so the proxy cannot judge what it will read (D-108). */
 function refuseEncodedRequest(parts: ProxyParts, x: Open): void {
   x.req.resume();
   const detail = 'The request has a content-encoding: the service reads plain JSON, so it is not forwarded.';
-  refuseUnread(parts, x, { status: 415, type: 'request-encoding', title: 'Compressed request', detail }, 'request-encoding', 'body', '');
+  refuseUnread(parts, x, { status: 415, type: 'request-encoding', title: 'Compressed request', detail }, { in: 'body', pointer: '', rule: 'request-encoding' });
 }
 
 /** A body larger than the bound: answered 413, never forwarded. */
 function refuseTooLarge(parts: ProxyParts, x: Open): void {
   const detail = `The request body is larger than ${parts.settings.maxBodyBytes} bytes.`;
-  refuseUnread(parts, x, { status: 413, type: 'too-large', title: 'Request body too large', detail }, 'maxBytes', 'body', '');
+  refuseUnread(parts, x, { status: 413, type: 'too-large', title: 'Request body too large', detail }, { in: 'body', pointer: '', rule: 'maxBytes' });
 }
 
 /** Why an exchange still open when a stop's grace ends is cut off. */
@@ -138,7 +141,7 @@ function shutdownFailure(graceMs: number): Failure {
 function cutOff(parts: ProxyParts, x: Open): void {
   const shutdown = shutdownFailure(parts.settings.graceMs);
   if (parts.upstream.abandon(x.req, shutdown)) return;
-  refuseUnread(parts, x, { status: 503, type: 'shutdown', title: shutdown.title, detail: shutdown.message }, shutdown.rule, 'body', '');
+  refuseUnread(parts, x, { status: 503, type: 'shutdown', title: shutdown.title, detail: shutdown.message }, { in: 'body', pointer: '', rule: shutdown.rule });
 }
 
 /** The request's checks: its text decoded once, parsed once. */
@@ -171,7 +174,7 @@ function exchange(parts: ProxyParts, x: Routed, body: Buffer): void {
     }
   }
   parts.upstream.forward(x.route, x.req, x.res, body, (outcome) => {
-    if ('failure' in outcome) answerFailure(parts, x, inspection(), outcome.failure, outcome.upstreamStatus, secrets);
+    if ('failure' in outcome) answerFailure(parts, x, inspection(), outcome, secrets);
     else passAnswer(parts, x, inspection(), outcome, secrets);
   });
   inspection();
@@ -197,14 +200,7 @@ function refuseBreach(parts: ProxyParts, x: Open, { verdict, request }: Inspecte
 }
 
 /** The upstream failed: answered with the failure's problem, recorded with the request's problems and the failure. */
-function answerFailure(
-  parts: ProxyParts,
-  x: Open,
-  { verdict, request }: Inspected,
-  failure: Failure,
-  upstreamStatus: number | undefined,
-  secrets: Secrets,
-): void {
+function answerFailure(parts: ProxyParts, x: Open, { verdict, request }: Inspected, { failure, upstreamStatus }: Failed, secrets: Secrets): void {
   const issue: ExchangeIssue = { side: 'answer', in: 'body', pointer: '', rule: failure.rule, message: failure.message };
   const refusal: Refusal = {
     status: failure.status,
