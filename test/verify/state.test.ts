@@ -117,6 +117,23 @@ describe('verify: the state phase finds a state rule broken, shrunk', () => {
     expect(JSON.stringify(result.findings)).not.toContain(KEY);
   });
 
+  it('tokenTransition: a suspension notified as a change the state table does not allow (ACTIVE -> INIT)', async () => {
+    const sandbox = await sandboxFor({
+      sendNotification: (options) =>
+        sendTokenNotification(
+          options.body.tokenInfo.tokenStatus === 'SUSPENDED'
+            ? { ...options, body: { ...options.body, tokenInfo: { ...options.body.tokenInfo, tokenStatus: 'INIT' } } }
+            : options,
+        ),
+    });
+    const result = await runState(sandbox, sandbox.url, { runs: 4, notificationWaitMs: 300 });
+    expect(result.findings.map((f) => f.rule).sort()).toEqual(['notificationMissing', 'tokenTransition']);
+    const transition = result.findings.find((f) => f.rule === 'tokenTransition');
+    expect(transition).toMatchObject({ kind: 'notification', pointer: '/body/tokenInfo/tokenStatus', check: 'state.token' });
+    expect(transition?.message).toContain('from ACTIVE to INIT');
+    expect(transition?.steps.map((s) => s.operationId)).toEqual(['tokenizeCard']);
+  });
+
   it('notificationMissing: a token moved and never notified', async () => {
     const sandbox = await sandboxFor({
       sendNotification: (options) =>
