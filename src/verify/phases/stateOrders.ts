@@ -160,7 +160,7 @@ class Modify implements OrderCommand {
       m.modifications += 1;
     } else {
       real.trial.fail(
-        'state',
+        'acceptance',
         'modifyRefused',
         'modifyOrder',
         `A valid modification of an order not yet paid (modification ${m.modifications + 1} of ${MAX_MODIFICATIONS}) is refused with ${codeText(exchange)}.`,

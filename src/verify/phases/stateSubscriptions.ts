@@ -66,7 +66,7 @@ export async function checkRenewalAmount(ctx: PhaseContext): Promise<void> {
       if (succeeded(accepted)) ctx.coverage.change('subscription: created');
       else
         trial.fail(
-          'state',
+          'acceptance',
           'renewalAmount',
           'createSubscription',
           `A ${mode} subscription whose first payment is ${within === renewal ? 'its renewal amount' : 'below its renewal amount'} is refused with ${codeText(accepted)}.`,

@@ -125,7 +125,7 @@ async function tokenize(ctx: PhaseContext, trial: Trial): Promise<{ token: strin
   const status = at(exchange.answer, 'body', 'tokenStatus');
   if (typeof token !== 'string' || (status !== 'ACTIVE' && status !== 'INIT')) {
     trial.fail(
-      'state',
+      'acceptance',
       'tokenizeRefused',
       'tokenizeCard',
       `The fixtures' card (one that tokenizes ACTIVE) is answered ${codeText(exchange)} with no ACTIVE or INIT token.`,
