@@ -132,6 +132,20 @@ describe('verify: the state phase finds a state rule broken, shrunk', () => {
     expect(transition).toMatchObject({ kind: 'notification', pointer: '/body/tokenInfo/tokenStatus', check: 'state.token' });
     expect(transition?.message).toContain('from ACTIVE to INIT');
     expect(transition?.steps.map((s) => s.operationId)).toEqual(['tokenizeCard']);
+    const again = await verify(
+      {
+        gatewayUrl: sandbox.url,
+        routerUrl: sandbox.url,
+        key: KEY,
+        mid: MID,
+        fixtures: await sandboxFixtures(sandbox.url),
+        seed: 1,
+        runs: 4,
+        replay: transition?.replay,
+      },
+      [createStatePhase({ notificationWaitMs: 300 })],
+    );
+    expect(again.findings.map((f) => f.rule).sort()).toEqual(['notificationMissing', 'tokenTransition']);
   });
 
   it('notificationMissing: a token moved and never notified', async () => {
