@@ -72,8 +72,22 @@ describe('verify: the state phase against the sandbox', () => {
     const result = await runState(sandbox);
     expect(result.findings).toEqual([]);
     expect(result.notes).toEqual([]);
-    expect(result.checks.map((c) => c.name)).toEqual(['state.order', 'state.preAuth', 'state.renewalAmount', 'state.subscriptionList', 'state.token']);
+    expect(result.checks.map((c) => c.name)).toEqual([
+      'state.order',
+      'state.preAuth',
+      'state.lowBalance',
+      'state.renewalAmount',
+      'state.subscriptionList',
+      'state.token',
+    ]);
     expect(result.stateChanges.filter((c) => c.exercised === 0)).toEqual([]);
+    // The refusals the state rules expect were met, not passed over.
+    const met = (operationId: string) => result.coverage.find((c) => c.operationId === operationId)?.codesMet;
+    expect(met('initiatePayment')).toEqual(expect.arrayContaining(['0000', '201', '324']));
+    expect(met('modifyOrder')).toEqual(expect.arrayContaining(['0000', '201', '1111']));
+    expect(met('preAuthorize')).toEqual(expect.arrayContaining(['01', 'SR_1004', 'WM_1006']));
+    expect(met('createSubscription')).toEqual(expect.arrayContaining(['0', '2007']));
+    expect(met('listSubscriptions')).toEqual(expect.arrayContaining(['3006', '200']));
     expect(result.notifications).toBeGreaterThan(4);
     expect(result.requests).toBeLessThan(400);
     const overview = await (await fetch(`${sandbox.url}/sandbox`)).json();

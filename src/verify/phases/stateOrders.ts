@@ -211,6 +211,37 @@ const ORDER_EXAMPLES: readonly [number, OrderCommand[]][] = [
   [25_050, [new Modify(30_000), new PayBankForm(), new PayWallet(), new Modify(40_000), new CompletePayment(), new PayWallet(), new Modify(50_000)]],
 ];
 
+/** A pre-auth block of more than the wallet holds is refused with WM_1006 (3.3), with the fixtures' low wallet. */
+export async function checkInsufficientBalance(ctx: PhaseContext): Promise<void> {
+  const low = ctx.fixtures.instruments.lowBalance;
+  if (!low) {
+    ctx.note('state: the fixtures have no instruments.lowBalance: a block beyond the balance was not tried.');
+    return;
+  }
+  await runProperty(
+    ctx,
+    'state.lowBalance',
+    fc.constant(low),
+    async ({ svcSsoToken, amount }, trial) => {
+      const exchange = await trial.call({
+        operationId: 'preAuthorize',
+        body: {
+          mid: ctx.target.mid,
+          orderId: ctx.fresh('VL'),
+          txnAmount: amount,
+          paymentMode: 'BALANCE',
+          cardPreAuthType: 'STANDARD_AUTH',
+          svcSsoToken,
+          userInfo: { custId: ctx.fresh('C') },
+        },
+        note: `block ${amount} in a wallet that holds less`,
+      });
+      expectRefusal(trial, exchange, { code: 'WM_1006', rule: 'blockedBeyondBalance', why: 'The wallet holds less than the amount to block' });
+    },
+    { runs: 1 },
+  );
+}
+
 /** A second pre-auth block for the same order is refused with SR_1004 (3.3, D-43). */
 export async function checkDuplicateBlock(ctx: PhaseContext): Promise<void> {
   await runProperty(

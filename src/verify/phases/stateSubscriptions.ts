@@ -83,6 +83,9 @@ function listed(answer: unknown): { one: unknown; all: unknown[] | undefined } {
   return { one: at(details, 'subscriptionId'), all: Array.isArray(all) ? all.map((s) => at(s, 'subscriptionId')) : undefined };
 }
 
+/** Lists every run tries first: a customer with none (200 NO CONTENT FOUND), and one with two. */
+const LIST_EXAMPLES: readonly ('UPI' | 'BANK_MANDATE')[][] = [[], ['UPI', 'BANK_MANDATE']];
+
 /** The list of a fresh customer's subscriptions holds exactly those created. */
 export async function checkSubscriptionList(ctx: PhaseContext): Promise<void> {
   await runProperty(
@@ -106,7 +109,7 @@ export async function checkSubscriptionList(ctx: PhaseContext): Promise<void> {
       });
       checkListed(trial, list.answer, created, codeText(list));
     },
-    { runs: Math.min(ctx.runs, 4) },
+    { runs: Math.min(ctx.runs, 4), examples: LIST_EXAMPLES },
   );
 }
 
