@@ -6,6 +6,7 @@
 // and tokens are model-based, so a finding shrinks to the shortest sequence that shows it.
 import type { PhaseContext } from '../context.js';
 import { NotificationReceiver } from '../notifications.js';
+import { fixtureCall } from './fixtureCall.js';
 import type { Phase } from './index.js';
 import { checkDuplicateBlock, checkInsufficientBalance, checkOrders, ORDER_CHANGES } from './stateOrders.js';
 import { checkRenewalAmount, checkSubscriptionList, SUBSCRIPTION_CHANGES } from './stateSubscriptions.js';
@@ -42,7 +43,7 @@ async function startReceiver(ctx: PhaseContext): Promise<NotificationReceiver | 
   }
   const receiver = await NotificationReceiver.start(ctx.target, ctx.coverage);
   try {
-    await notifyTo(receiver.url);
+    await fixtureCall('notifyTo()', () => notifyTo(receiver.url));
   } catch (error) {
     await receiver.close();
     throw error;
@@ -64,7 +65,11 @@ async function checkTokensAndNotifications(ctx: PhaseContext, waitMs: number): P
     ctx.note(`state: token notifications stopped: ${(error instanceof Error ? error.message : String(error)).slice(0, 300)}`);
   } finally {
     if (receiver) {
-      await ctx.fixtures.notifyTo?.(null).catch(() => ctx.note('state: the fixtures could not stop the notifications to verify (notifyTo(null) failed).'));
+      const notifyTo = ctx.fixtures.notifyTo;
+      if (notifyTo)
+        await fixtureCall('notifyTo()', () => notifyTo(null)).catch(() =>
+          ctx.note('state: the fixtures could not stop the notifications to verify (notifyTo(null) failed).'),
+        );
       await receiver.close();
       keepStrays(ctx, receiver);
     }

@@ -9,6 +9,7 @@ import fc from 'fast-check';
 import { amountInPaise } from '../../validation/amount.js';
 import { type PhaseContext, runProperty, type Trial } from '../context.js';
 import type { Exchange } from '../types.js';
+import { fixtureCall } from './fixtureCall.js';
 import { at, codeText, expectRefusal, rupees, succeeded } from './stateExpect.js';
 
 /** The most modifications an order accepts (3.3, 8). */
@@ -126,7 +127,7 @@ class CompletePayment implements OrderCommand {
       m.stopped = true;
       return;
     }
-    await complete(real.orderId);
+    await fixtureCall('completePayment()', () => complete(real.orderId));
     real.ctx.coverage.change('order: PENDING -> PAID');
     m.status = 'PAID';
   }
@@ -194,7 +195,8 @@ export async function checkOrders(ctx: PhaseContext): Promise<void> {
     fc.tuple(amountPaise, orderCommands),
     async ([amount, commands], trial) => {
       const orderId = ctx.fresh('VS');
-      const { txnToken } = await ctx.fixtures.createOrder({ orderId, amount: rupees(amount), custId: ctx.fresh('C') });
+      const custId = ctx.fresh('C');
+      const { txnToken } = await fixtureCall('createOrder()', () => ctx.fixtures.createOrder({ orderId, amount: rupees(amount), custId }));
       const setup = () => ({
         model: { status: 'CREATED' as OrderStatus, amount, modifications: 0, stopped: false },
         real: { ctx, trial, orderId, txnToken },
