@@ -72,8 +72,22 @@ describe('verify: the state phase against the sandbox', () => {
     const result = await runState(sandbox);
     expect(result.findings).toEqual([]);
     expect(result.notes).toEqual([]);
-    expect(result.checks.map((c) => c.name)).toEqual(['state.order', 'state.preAuth', 'state.renewalAmount', 'state.subscriptionList', 'state.token']);
+    expect(result.checks.map((c) => c.name)).toEqual([
+      'state.order',
+      'state.preAuth',
+      'state.lowBalance',
+      'state.renewalAmount',
+      'state.subscriptionList',
+      'state.token',
+    ]);
     expect(result.stateChanges.filter((c) => c.exercised === 0)).toEqual([]);
+    // The refusals the state rules expect were met, not passed over.
+    const met = (operationId: string) => result.coverage.find((c) => c.operationId === operationId)?.codesMet;
+    expect(met('initiatePayment')).toEqual(expect.arrayContaining(['0000', '201', '324']));
+    expect(met('modifyOrder')).toEqual(expect.arrayContaining(['0000', '201', '1111']));
+    expect(met('preAuthorize')).toEqual(expect.arrayContaining(['01', 'SR_1004', 'WM_1006']));
+    expect(met('createSubscription')).toEqual(expect.arrayContaining(['0', '2007']));
+    expect(met('listSubscriptions')).toEqual(expect.arrayContaining(['3006', '200']));
     expect(result.notifications).toBeGreaterThan(4);
     expect(result.requests).toBeLessThan(400);
     const overview = await (await fetch(`${sandbox.url}/sandbox`)).json();
@@ -115,6 +129,37 @@ describe('verify: the state phase finds a state rule broken, shrunk', () => {
     // The shortest trial: the tokenize whose notification it was.
     expect(finding?.steps.map((s) => s.operationId)).toEqual(['tokenizeCard']);
     expect(JSON.stringify(result.findings)).not.toContain(KEY);
+  });
+
+  it('tokenTransition: a suspension notified as a change the state table does not allow (ACTIVE -> INIT)', async () => {
+    const sandbox = await sandboxFor({
+      sendNotification: (options) =>
+        sendTokenNotification(
+          options.body.tokenInfo.tokenStatus === 'SUSPENDED'
+            ? { ...options, body: { ...options.body, tokenInfo: { ...options.body.tokenInfo, tokenStatus: 'INIT' } } }
+            : options,
+        ),
+    });
+    const result = await runState(sandbox, sandbox.url, { runs: 4, notificationWaitMs: 300 });
+    expect(result.findings.map((f) => f.rule).sort()).toEqual(['notificationMissing', 'tokenTransition']);
+    const transition = result.findings.find((f) => f.rule === 'tokenTransition');
+    expect(transition).toMatchObject({ kind: 'notification', pointer: '/body/tokenInfo/tokenStatus', check: 'state.token' });
+    expect(transition?.message).toContain('from ACTIVE to INIT');
+    expect(transition?.steps.map((s) => s.operationId)).toEqual(['tokenizeCard']);
+    const again = await verify(
+      {
+        gatewayUrl: sandbox.url,
+        routerUrl: sandbox.url,
+        key: KEY,
+        mid: MID,
+        fixtures: await sandboxFixtures(sandbox.url),
+        seed: 1,
+        runs: 4,
+        replay: transition?.replay,
+      },
+      [createStatePhase({ notificationWaitMs: 300 })],
+    );
+    expect(again.findings.map((f) => f.rule).sort()).toEqual(['notificationMissing', 'tokenTransition']);
   });
 
   it('notificationMissing: a token moved and never notified', async () => {

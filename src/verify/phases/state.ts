@@ -1,13 +1,14 @@
 // The state phase: the rules that hold across calls (3.1, 3.3, 4.4, 4.7, 8 and the state decisions
 // D-39 to D-43): orders paid once and not modified once payment started, at most five
-// modifications, amounts conserved, a duplicate block refused, a subscription's first payment
-// within its renewal amount, the list of a customer's subscriptions, and a token's changes with
-// their notifications, received by verify's own receiver. Each is a property of fast-check; orders
+// modifications, amounts conserved, a duplicate block and a block beyond the balance refused, a
+// subscription's first payment within its renewal amount, the list of a customer's subscriptions,
+// and a token's changes with their notifications, received by verify's own receiver. Each is a property of fast-check; orders
 // and tokens are model-based, so a finding shrinks to the shortest sequence that shows it.
 import type { PhaseContext } from '../context.js';
 import { NotificationReceiver } from '../notifications.js';
+import { fixtureCall } from './fixtureCall.js';
 import type { Phase } from './index.js';
-import { checkDuplicateBlock, checkOrders, ORDER_CHANGES } from './stateOrders.js';
+import { checkDuplicateBlock, checkInsufficientBalance, checkOrders, ORDER_CHANGES } from './stateOrders.js';
 import { checkRenewalAmount, checkSubscriptionList, SUBSCRIPTION_CHANGES } from './stateSubscriptions.js';
 import { checkTokens, TOKEN_CHANGES } from './stateTokens.js';
 
@@ -42,7 +43,7 @@ async function startReceiver(ctx: PhaseContext): Promise<NotificationReceiver | 
   }
   const receiver = await NotificationReceiver.start(ctx.target, ctx.coverage);
   try {
-    await notifyTo(receiver.url);
+    await fixtureCall('notifyTo()', () => notifyTo(receiver.url));
   } catch (error) {
     await receiver.close();
     throw error;
@@ -64,7 +65,11 @@ async function checkTokensAndNotifications(ctx: PhaseContext, waitMs: number): P
     ctx.note(`state: token notifications stopped: ${(error instanceof Error ? error.message : String(error)).slice(0, 300)}`);
   } finally {
     if (receiver) {
-      await ctx.fixtures.notifyTo?.(null).catch(() => ctx.note('state: the fixtures could not stop the notifications to verify (notifyTo(null) failed).'));
+      const notifyTo = ctx.fixtures.notifyTo;
+      if (notifyTo)
+        await fixtureCall('notifyTo()', () => notifyTo(null)).catch(() =>
+          ctx.note('state: the fixtures could not stop the notifications to verify (notifyTo(null) failed).'),
+        );
       await receiver.close();
       keepStrays(ctx, receiver);
     }
@@ -81,6 +86,7 @@ export function createStatePhase(options: StatePhaseOptions = {}): Phase {
       if (!ctx.fixtures.completePayment) ctx.note('state: the fixtures have no completePayment(): payments in process were not ended.');
       await checkOrders(ctx);
       await checkDuplicateBlock(ctx);
+      await checkInsufficientBalance(ctx);
       await checkRenewalAmount(ctx);
       await checkSubscriptionList(ctx);
       await checkTokensAndNotifications(ctx, waitMs);

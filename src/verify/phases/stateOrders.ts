@@ -9,6 +9,7 @@ import fc from 'fast-check';
 import { amountInPaise } from '../../validation/amount.js';
 import { type PhaseContext, runProperty, type Trial } from '../context.js';
 import type { Exchange } from '../types.js';
+import { fixtureCall } from './fixtureCall.js';
 import { at, codeText, expectRefusal, rupees, succeeded } from './stateExpect.js';
 
 /** The most modifications an order accepts (3.3, 8). */
@@ -126,7 +127,7 @@ class CompletePayment implements OrderCommand {
       m.stopped = true;
       return;
     }
-    await complete(real.orderId);
+    await fixtureCall('completePayment()', () => complete(real.orderId));
     real.ctx.coverage.change('order: PENDING -> PAID');
     m.status = 'PAID';
   }
@@ -160,7 +161,7 @@ class Modify implements OrderCommand {
       m.modifications += 1;
     } else {
       real.trial.fail(
-        'state',
+        'acceptance',
         'modifyRefused',
         'modifyOrder',
         `A valid modification of an order not yet paid (modification ${m.modifications + 1} of ${MAX_MODIFICATIONS}) is refused with ${codeText(exchange)}.`,
@@ -194,7 +195,8 @@ export async function checkOrders(ctx: PhaseContext): Promise<void> {
     fc.tuple(amountPaise, orderCommands),
     async ([amount, commands], trial) => {
       const orderId = ctx.fresh('VS');
-      const { txnToken } = await ctx.fixtures.createOrder({ orderId, amount: rupees(amount), custId: ctx.fresh('C') });
+      const custId = ctx.fresh('C');
+      const { txnToken } = await fixtureCall('createOrder()', () => ctx.fixtures.createOrder({ orderId, amount: rupees(amount), custId }));
       const setup = () => ({
         model: { status: 'CREATED' as OrderStatus, amount, modifications: 0, stopped: false },
         real: { ctx, trial, orderId, txnToken },
@@ -210,6 +212,37 @@ const ORDER_EXAMPLES: readonly [number, OrderCommand[]][] = [
   [10_000, [1, 2, 3, 4, 5, 6].map((n) => new Modify(10_000 + n * 100))],
   [25_050, [new Modify(30_000), new PayBankForm(), new PayWallet(), new Modify(40_000), new CompletePayment(), new PayWallet(), new Modify(50_000)]],
 ];
+
+/** A pre-auth block of more than the wallet holds is refused with WM_1006 (3.3), with the fixtures' low wallet. */
+export async function checkInsufficientBalance(ctx: PhaseContext): Promise<void> {
+  const low = ctx.fixtures.instruments.lowBalance;
+  if (!low) {
+    ctx.note('state: the fixtures have no instruments.lowBalance: a block beyond the balance was not tried.');
+    return;
+  }
+  await runProperty(
+    ctx,
+    'state.lowBalance',
+    fc.constant(low),
+    async ({ svcSsoToken, amount }, trial) => {
+      const exchange = await trial.call({
+        operationId: 'preAuthorize',
+        body: {
+          mid: ctx.target.mid,
+          orderId: ctx.fresh('VL'),
+          txnAmount: amount,
+          paymentMode: 'BALANCE',
+          cardPreAuthType: 'STANDARD_AUTH',
+          svcSsoToken,
+          userInfo: { custId: ctx.fresh('C') },
+        },
+        note: `block ${amount} in a wallet that holds less`,
+      });
+      expectRefusal(trial, exchange, { code: 'WM_1006', rule: 'blockedBeyondBalance', why: 'The wallet holds less than the amount to block' });
+    },
+    { runs: 1 },
+  );
+}
 
 /** A second pre-auth block for the same order is refused with SR_1004 (3.3, D-43). */
 export async function checkDuplicateBlock(ctx: PhaseContext): Promise<void> {

@@ -66,7 +66,7 @@ export async function checkRenewalAmount(ctx: PhaseContext): Promise<void> {
       if (succeeded(accepted)) ctx.coverage.change('subscription: created');
       else
         trial.fail(
-          'state',
+          'acceptance',
           'renewalAmount',
           'createSubscription',
           `A ${mode} subscription whose first payment is ${within === renewal ? 'its renewal amount' : 'below its renewal amount'} is refused with ${codeText(accepted)}.`,
@@ -82,6 +82,9 @@ function listed(answer: unknown): { one: unknown; all: unknown[] | undefined } {
   const all = at(details, 'subscriptions');
   return { one: at(details, 'subscriptionId'), all: Array.isArray(all) ? all.map((s) => at(s, 'subscriptionId')) : undefined };
 }
+
+/** Lists every run tries first: a customer with none (200 NO CONTENT FOUND), and one with two. */
+const LIST_EXAMPLES: readonly ('UPI' | 'BANK_MANDATE')[][] = [[], ['UPI', 'BANK_MANDATE']];
 
 /** The list of a fresh customer's subscriptions holds exactly those created. */
 export async function checkSubscriptionList(ctx: PhaseContext): Promise<void> {
@@ -106,7 +109,7 @@ export async function checkSubscriptionList(ctx: PhaseContext): Promise<void> {
       });
       checkListed(trial, list.answer, created, codeText(list));
     },
-    { runs: Math.min(ctx.runs, 4) },
+    { runs: Math.min(ctx.runs, 4), examples: LIST_EXAMPLES },
   );
 }
 

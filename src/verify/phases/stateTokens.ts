@@ -9,6 +9,7 @@ import { encryptCardData } from '../../card/encryptCardData.js';
 import { type PhaseContext, runProperty, type Trial } from '../context.js';
 import type { IssuerMove } from '../fixtures.js';
 import type { NotificationReceiver } from '../notifications.js';
+import { fixtureCall } from './fixtureCall.js';
 import { at, codeText } from './stateExpect.js';
 
 export const TOKEN_CHANGES = [
@@ -81,7 +82,7 @@ class Move implements fc.AsyncCommand<TokenModel, TokenReal> {
       m.stopped = true;
       return;
     }
-    await move(real.token, this.to);
+    await fixtureCall('moveToken()', () => move(real.token, this.to));
     real.ctx.coverage.change(`token: ${m.status} -> ${this.to}`);
     const from = m.status;
     m.status = this.to;
@@ -109,7 +110,7 @@ async function tokenize(ctx: PhaseContext, trial: Trial): Promise<{ token: strin
   const { card } = ctx.fixtures.instruments;
   const encryptedCardData = await encryptCardData(
     { cardNumber: card.number, expiryMonth: card.expiryMonth, expiryYear: card.expiryYear, securityCode: card.securityCode },
-    await ctx.fixtures.cardEncryptionKey(),
+    await fixtureCall('cardEncryptionKey()', () => ctx.fixtures.cardEncryptionKey()),
   );
   const exchange = await trial.call({
     operationId: 'tokenizeCard',
@@ -125,7 +126,7 @@ async function tokenize(ctx: PhaseContext, trial: Trial): Promise<{ token: strin
   const status = at(exchange.answer, 'body', 'tokenStatus');
   if (typeof token !== 'string' || (status !== 'ACTIVE' && status !== 'INIT')) {
     trial.fail(
-      'state',
+      'acceptance',
       'tokenizeRefused',
       'tokenizeCard',
       `The fixtures' card (one that tokenizes ACTIVE) is answered ${codeText(exchange)} with no ACTIVE or INIT token.`,
