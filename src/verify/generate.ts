@@ -44,8 +44,6 @@ export interface Draft {
   sample: Sample;
   /** In paise: 1.00 to 100.00 rupees, within what the funded wallet pays. */
   paise: number;
-  /** How the amount is written: whole rupees when it can be, one decimal, or two. */
-  decimals: number;
   /** A subscription starts this many days after today (UTC) and lasts this many days. */
   startInDays: number;
   spanDays: number;
@@ -68,14 +66,13 @@ export function draftArbitrary(operationId: SentOperation): fc.Arbitrary<Draft> 
   return fc.record({
     sample: sampleArbitrary(operationView(operationId), 'request').filter((s) => supported(operationId, s)),
     paise: fc.oneof(fc.constantFrom(100, 101, 150, 9999, 10000), fc.integer({ min: 100, max: 10000 })),
-    decimals: fc.integer({ min: 0, max: 2 }),
     startInDays: fc.integer({ min: 1, max: 30 }),
     spanDays: fc.oneof(fc.constant(1), fc.integer({ min: 1, max: 3650 })),
     blockSeconds: fc.integer({ min: 60, max: MAX_BLOCK_SECONDS }),
   });
 }
 
-/** An amount in rupees as the contract writes it (`100`, `100.5`, `100.50`). */
+/** An amount in rupees as the contract writes it (`100`, `100.5`, `100.50`): with `decimals` decimals where the amount can be, else two. */
 export function rupees(paise: number, decimals: number): string {
   const whole = Math.floor(paise / 100);
   const cents = paise % 100;
@@ -110,10 +107,19 @@ function fillIdentities(node: unknown, run: RunValues): void {
   }
 }
 
+/**
+ * An amount of `paise` written as the generated value it replaces is (whole rupees, one decimal or
+ * two): the generator drew the forms the field's schema takes, the run decides how much.
+ */
+function amountLike(generated: unknown, paise: number): string {
+  const decimals = typeof generated === 'string' ? (/\.([0-9]+)$/.exec(generated)?.[1]?.length ?? 0) : 2;
+  return rupees(paise, decimals);
+}
+
 /** The choices of one operation that the run and the fixtures decide. */
 function fillOperation(operationId: SentOperation, body: JsonObject, draft: Draft, run: RunValues): void {
-  const amount = rupees(draft.paise, draft.decimals);
   const money = isJsonObject(body.txnAmount) ? body.txnAmount : undefined;
+  const amount = amountLike(money ? money.value : body.txnAmount, draft.paise);
   switch (operationId) {
     case 'tokenizeCard':
       body.encryptedCardData = run.encryptedCardData;
@@ -137,8 +143,8 @@ function fillOperation(operationId: SentOperation, body: JsonObject, draft: Draf
     case 'createSubscription': {
       body.orderId = run.orderId;
       if (money) money.value = amount;
-      if (body.renewalAmount !== undefined) body.renewalAmount = rupees(draft.paise + 100, 2);
-      body.subscriptionMaxAmount = rupees(draft.paise + 100, 2);
+      if (body.renewalAmount !== undefined) body.renewalAmount = amountLike(body.renewalAmount, draft.paise + 100);
+      body.subscriptionMaxAmount = amountLike(body.subscriptionMaxAmount, draft.paise + 100);
       const start = Date.now() + draft.startInDays * DAY_MS;
       body.subscriptionStartDate = isoDay(start);
       body.subscriptionExpiryDate = isoDay(start + draft.spanDays * DAY_MS);

@@ -71,13 +71,6 @@ async function faulty(rewrite: Rewrite, { anySignature = false } = {}): Promise<
   return { url: `http://127.0.0.1:${port}`, stop: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
-/** Every member named `name`, at any depth, removed. */
-function strip(node: unknown, name: string): void {
-  if (node === null || typeof node !== 'object') return;
-  if (!Array.isArray(node)) delete (node as Record<string, unknown>)[name];
-  for (const value of Object.values(node)) strip(value, name);
-}
-
 async function verifyAgainst(rewrite: Rewrite, operationId: SentOperation): Promise<VerifyResult> {
   const double = await faulty(rewrite);
   try {
