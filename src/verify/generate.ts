@@ -209,9 +209,19 @@ export async function runValuesFor(ctx: PhaseContext, operationId: SentOperation
     const order = await freshOrder(ctx, draft, custId);
     return { run: { ...base, orderId: order.orderId, encryptedCardData: '' }, token: order.txnToken };
   }
-  const encryptedCardData = operationId === 'tokenizeCard' ? await encryptCardData(cardDataOf(ctx), await ctx.fixtures.cardEncryptionKey()) : '';
+  const encryptedCardData = operationId === 'tokenizeCard' ? await encryptCardData(cardDataOf(ctx), await cardKeyOf(ctx)) : '';
   const token = operationId === 'listSubscriptions' ? instruments.svcSsoToken : undefined;
   return { run: { ...base, orderId: ctx.fresh('O'), encryptedCardData }, ...(token === undefined ? {} : { token }) };
+}
+
+/** The card encryption key of a run's fixtures, asked for once. */
+const cardKeys = new WeakMap<PhaseContext, Promise<string>>();
+function cardKeyOf(ctx: PhaseContext): Promise<string> {
+  const known = cardKeys.get(ctx);
+  if (known) return known;
+  const key = ctx.fixtures.cardEncryptionKey();
+  cardKeys.set(ctx, key);
+  return key;
 }
 
 function cardDataOf(ctx: PhaseContext) {
@@ -246,6 +256,8 @@ export interface Broken {
   pointer: string;
   /** `credential` for a request refused for its credentials, `rule` for one that breaks a rule of the contract. */
   kind: 'rule' | 'credential';
+  /** The kind of rule broken (`required`, `pattern`, ...), or `credential`: trials draw a group, then a request of it. */
+  group: string;
 }
 
 /** Whether a mutation can be sent as a request: the envelope stays `{ head, body }` with a head object. */
@@ -277,8 +289,11 @@ function mutatedSpec(prepared: Prepared, m: Mutation): RequestSpec {
   }
 }
 
-/** Every request that breaks exactly one rule of the contract, made from a valid one (those the validators still accept left out). */
-export function brokenRequests(ctx: PhaseContext, prepared: Prepared): Broken[] {
+/**
+ * The requests that break one rule of the contract, made from a valid one: one per mutation. A
+ * mutation the validators still accept is no broken request: `specIsValid` tells, before one is sent.
+ */
+export function brokenRequests(prepared: Prepared): Broken[] {
   const view = operationView(prepared.spec.operationId);
   let mutations: Mutation[];
   try {
@@ -288,8 +303,9 @@ export function brokenRequests(ctx: PhaseContext, prepared: Prepared): Broken[] 
   }
   return mutations
     .filter(sendable)
-    .map((m): Broken => ({ spec: mutatedSpec(prepared, m), what: `${m.kind} (${m.rules[0] ?? 'the contract'})`, pointer: m.pointer, kind: 'rule' }))
-    .filter((b) => !specIsValid(ctx, b.spec));
+    .map(
+      (m): Broken => ({ spec: mutatedSpec(prepared, m), what: `${m.kind} (${m.rules[0] ?? 'the contract'})`, pointer: m.pointer, kind: 'rule', group: m.kind }),
+    );
 }
 
 /** Another key than the merchant's, to sign a request the service must refuse. */
@@ -306,12 +322,14 @@ export async function credentialRequests(ctx: PhaseContext, prepared: Prepared, 
       what: 'a signature made with another key',
       pointer: '/head/signature',
       kind: 'credential',
+      group: 'credential',
     });
     out.push({
       spec: { ...spec, omitHead: ['signature'], note: `${spec.operationId} without a signature` },
       what: 'no signature',
       pointer: '/head/signature',
       kind: 'credential',
+      group: 'credential',
     });
   }
   if (op.operationId === 'initiatePayment' || op.operationId === 'modifyOrder') {
@@ -326,6 +344,7 @@ export async function credentialRequests(ctx: PhaseContext, prepared: Prepared, 
       what: 'the transaction token of another order',
       pointer: '/head/token',
       kind: 'credential',
+      group: 'credential',
     });
   }
   return out;

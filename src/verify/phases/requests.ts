@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { codeOf, meaningOf } from '../checks.js';
 import { type PhaseContext, runProperty } from '../context.js';
-import { type Broken, brokenRequests, credentialRequests, draftArbitrary, type SentOperation, sentOperations, validRequest } from '../generate.js';
+import { type Broken, brokenRequests, credentialRequests, draftArbitrary, type SentOperation, sentOperations, specIsValid, validRequest } from '../generate.js';
 import type { Exchange } from '../types.js';
 import type { Phase } from './index.js';
 
@@ -53,11 +53,20 @@ async function acceptance(ctx: PhaseContext, operationId: SentOperation, custId:
 /** The broken requests of a valid one, grouped by what they break (each kind of rule, and credentials), so that every kind is drawn as often. */
 function groupsOf(broken: Broken[]): Broken[][] {
   const groups = new Map<string, Broken[]>();
-  for (const b of broken) {
-    const kind = b.kind === 'credential' ? 'credential' : (b.what.split(' ')[0] ?? '');
-    groups.set(kind, [...(groups.get(kind) ?? []), b]);
-  }
+  for (const b of broken) groups.set(b.group, [...(groups.get(b.group) ?? []), b]);
   return [...groups.values()];
+}
+
+/**
+ * The request of a group a trial sends: from its drawn index on, the first that is one (a request
+ * refused for its credentials, or one the validators refuse: a mutation they still accept is none).
+ */
+function pick(ctx: PhaseContext, group: Broken[], item: number): Broken | undefined {
+  for (let k = 0; k < group.length; k++) {
+    const b = group[(item + k) % group.length];
+    if (b && (b.kind === 'credential' || !specIsValid(ctx, b.spec))) return b;
+  }
+  return undefined;
 }
 
 /** `refusal.<operationId>`: a request that breaks one rule, or with a credential not the merchant's, is refused. */
@@ -69,11 +78,11 @@ async function refusal(ctx: PhaseContext, operationId: SentOperation, custId: st
     tally.trials += 1;
     const prepared = await validRequest(ctx, operationId, draft, custId);
     if (!prepared) return;
-    const rules = brokenRequests(ctx, prepared);
+    const rules = brokenRequests(prepared);
     const credentials = group % (groupsOf(rules).length + 1) === 0 ? await credentialRequests(ctx, prepared, draft, custId) : [];
     const groups = groupsOf([...credentials, ...rules]);
     const chosen = groups[group % Math.max(1, groups.length)];
-    const broken = chosen?.[item % chosen.length];
+    const broken = chosen && pick(ctx, chosen, item);
     if (!broken) return;
     tally.sent += 1;
     const exchange = await trial.call(broken.spec);
