@@ -1,10 +1,22 @@
 // The requests verify generates: valid drafts reach the contract's length bounds, amounts are
 // written in the forms the contract takes, and the kinds of rule a draft's mutations break.
+import formatsModule from 'ajv-formats/dist/formats.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { draftArbitrary, rupees, SENT_OPERATIONS } from '../../src/verify/generate.js';
 import { eachNode, mutationsOf } from '../../src/verify/mutations.js';
 import { operationView } from '../../src/verify/operationSamples.js';
+import { formatHolds } from '../../src/verify/schema.js';
+import { edited } from '../helpers/arbitraries.js';
+
+const fullFormats: Record<string, any> = (formatsModule as any).fullFormats;
+/** ajv-formats' full verdict on a string, as the validators give it (generated/formats.js holds them to it). */
+const fullHolds = (name: string, text: string): boolean => {
+  const f = fullFormats[name];
+  if (f instanceof RegExp) return f.test(text);
+  if (typeof f === 'function') return f(text);
+  return f.validate instanceof RegExp ? f.validate.test(text) : f.validate(text);
+};
 
 describe('the drafts of valid requests', () => {
   it('carry strings exactly at their maxLength and at their minLength', () => {
@@ -63,4 +75,32 @@ describe('the drafts of valid requests', () => {
       ].sort(),
     );
   });
+});
+
+describe("the generator's formats", () => {
+  const samples: Record<string, fc.Arbitrary<string>> = {
+    date: fc.date({ noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)),
+    'date-time': fc.date({ noInvalidDate: true }).map((d) => d.toISOString()),
+    email: fc.emailAddress(),
+    uri: fc.webUrl({ withQueryParameters: true, withFragments: true }),
+    ipv4: fc.ipV4(),
+    ipv6: fc.ipV6(),
+  };
+  for (const [name, valid] of Object.entries(samples)) {
+    it(`${name}: accept no string that the validators refuse, and most that they take`, () => {
+      let taken = 0;
+      let both = 0;
+      fc.assert(
+        fc.property(fc.oneof(valid, edited(valid, fc.constantFrom('-', ':', '.', 'T', 'Z', '%', '@', ' ', '9', 'a'), 12)), (text) => {
+          const mine = formatHolds(name, text);
+          const theirs = fullHolds(name, text);
+          if (mine) expect(theirs, text).toBe(true);
+          if (theirs) taken += 1;
+          if (mine && theirs) both += 1;
+        }),
+        { seed: 3, numRuns: 1000 },
+      );
+      expect(both * 10).toBeGreaterThan(taken * 8);
+    });
+  }
 });
