@@ -129,4 +129,16 @@ describe('the requests phase against faulty services', () => {
     expect(found[0]?.steps).toHaveLength(1);
     expect(found[0]?.replay).toMatch(/^acceptance\.createSubscription:/);
   }, 120_000);
+
+  it('finds a service that refuses a subscription id of its maximum length (64 characters): validRequestRefused', async () => {
+    const result = await verifyAgainst((_path, envelope) => {
+      const id = envelope.body?.subscriptionId;
+      if (typeof id === 'string' && [...id].length === 64) envelope.body.mid = 'NOT-THIS-MERCHANT';
+    }, 'listSubscriptions');
+    const found = result.findings.filter((f) => f.rule === 'validRequestRefused');
+    expect(found.map((f) => [f.check, f.kind, f.operationId])).toEqual([['acceptance.listSubscriptions', 'acceptance', 'listSubscriptions']]);
+    expect(found[0]?.message).toMatch(/^A valid listSubscriptions request was refused \(code 400\): the contract takes it\.$/);
+    expect(found[0]?.steps).toHaveLength(1);
+    expect(found[0]?.steps[0]?.request.body).toMatchObject({ subscriptionId: expect.stringMatching(/^.{64}$/u) });
+  }, 120_000);
 });
