@@ -281,7 +281,8 @@ function mutatedSpec(prepared: Prepared, m: Mutation): RequestSpec {
     case '$path':
       return { ...base, pathMid: mutated.path?.mid ?? '' };
     case 'head': {
-      const omitted = m.action === 'delete' ? [m.at[1] ?? ''] : [];
+      // A head field deleted is left out of the head built around the spec's (a nested one is gone from `head` itself).
+      const omitted = m.action === 'delete' && m.at.length === 2 && m.at[1] !== undefined ? [m.at[1]] : [];
       return { ...base, head, omitHead: omitted, sign: false };
     }
     default:
