@@ -44,8 +44,6 @@ export interface Draft {
   sample: Sample;
   /** In paise: 1.00 to 100.00 rupees, within what the funded wallet pays. */
   paise: number;
-  /** How the amount is written: whole rupees when it can be, one decimal, or two. */
-  decimals: number;
   /** A subscription starts this many days after today (UTC) and lasts this many days. */
   startInDays: number;
   spanDays: number;
@@ -68,14 +66,13 @@ export function draftArbitrary(operationId: SentOperation): fc.Arbitrary<Draft> 
   return fc.record({
     sample: sampleArbitrary(operationView(operationId), 'request').filter((s) => supported(operationId, s)),
     paise: fc.oneof(fc.constantFrom(100, 101, 150, 9999, 10000), fc.integer({ min: 100, max: 10000 })),
-    decimals: fc.integer({ min: 0, max: 2 }),
     startInDays: fc.integer({ min: 1, max: 30 }),
     spanDays: fc.oneof(fc.constant(1), fc.integer({ min: 1, max: 3650 })),
     blockSeconds: fc.integer({ min: 60, max: MAX_BLOCK_SECONDS }),
   });
 }
 
-/** An amount in rupees as the contract writes it (`100`, `100.5`, `100.50`). */
+/** An amount in rupees as the contract writes it (`100`, `100.5`, `100.50`): with `decimals` decimals where the amount can be, else two. */
 export function rupees(paise: number, decimals: number): string {
   const whole = Math.floor(paise / 100);
   const cents = paise % 100;
@@ -110,10 +107,19 @@ function fillIdentities(node: unknown, run: RunValues): void {
   }
 }
 
+/**
+ * An amount of `paise` written as the generated value it replaces is (whole rupees, one decimal or
+ * two): the generator drew the forms the field's schema takes, the run decides how much.
+ */
+function amountLike(generated: unknown, paise: number): string {
+  const decimals = typeof generated === 'string' ? (/\.([0-9]+)$/.exec(generated)?.[1]?.length ?? 0) : 2;
+  return rupees(paise, decimals);
+}
+
 /** The choices of one operation that the run and the fixtures decide. */
 function fillOperation(operationId: SentOperation, body: JsonObject, draft: Draft, run: RunValues): void {
-  const amount = rupees(draft.paise, draft.decimals);
   const money = isJsonObject(body.txnAmount) ? body.txnAmount : undefined;
+  const amount = amountLike(money ? money.value : body.txnAmount, draft.paise);
   switch (operationId) {
     case 'tokenizeCard':
       body.encryptedCardData = run.encryptedCardData;
@@ -137,8 +143,8 @@ function fillOperation(operationId: SentOperation, body: JsonObject, draft: Draf
     case 'createSubscription': {
       body.orderId = run.orderId;
       if (money) money.value = amount;
-      if (body.renewalAmount !== undefined) body.renewalAmount = rupees(draft.paise + 100, 2);
-      body.subscriptionMaxAmount = rupees(draft.paise + 100, 2);
+      if (body.renewalAmount !== undefined) body.renewalAmount = amountLike(body.renewalAmount, draft.paise + 100);
+      body.subscriptionMaxAmount = amountLike(body.subscriptionMaxAmount, draft.paise + 100);
       const start = Date.now() + draft.startInDays * DAY_MS;
       body.subscriptionStartDate = isoDay(start);
       body.subscriptionExpiryDate = isoDay(start + draft.spanDays * DAY_MS);
@@ -203,9 +209,19 @@ export async function runValuesFor(ctx: PhaseContext, operationId: SentOperation
     const order = await freshOrder(ctx, draft, custId);
     return { run: { ...base, orderId: order.orderId, encryptedCardData: '' }, token: order.txnToken };
   }
-  const encryptedCardData = operationId === 'tokenizeCard' ? await encryptCardData(cardDataOf(ctx), await ctx.fixtures.cardEncryptionKey()) : '';
+  const encryptedCardData = operationId === 'tokenizeCard' ? await encryptCardData(cardDataOf(ctx), await cardKeyOf(ctx)) : '';
   const token = operationId === 'listSubscriptions' ? instruments.svcSsoToken : undefined;
   return { run: { ...base, orderId: ctx.fresh('O'), encryptedCardData }, ...(token === undefined ? {} : { token }) };
+}
+
+/** The card encryption key of a run's fixtures, asked for once. */
+const cardKeys = new WeakMap<PhaseContext, Promise<string>>();
+function cardKeyOf(ctx: PhaseContext): Promise<string> {
+  const known = cardKeys.get(ctx);
+  if (known) return known;
+  const key = ctx.fixtures.cardEncryptionKey();
+  cardKeys.set(ctx, key);
+  return key;
 }
 
 function cardDataOf(ctx: PhaseContext) {
@@ -240,6 +256,8 @@ export interface Broken {
   pointer: string;
   /** `credential` for a request refused for its credentials, `rule` for one that breaks a rule of the contract. */
   kind: 'rule' | 'credential';
+  /** The kind of rule broken (`required`, `pattern`, ...), or `credential`: trials draw a group, then a request of it. */
+  group: string;
 }
 
 /** Whether a mutation can be sent as a request: the envelope stays `{ head, body }` with a head object. */
@@ -263,7 +281,8 @@ function mutatedSpec(prepared: Prepared, m: Mutation): RequestSpec {
     case '$path':
       return { ...base, pathMid: mutated.path?.mid ?? '' };
     case 'head': {
-      const omitted = m.action === 'delete' ? [m.at[1] ?? ''] : [];
+      // A head field deleted is left out of the head built around the spec's (a nested one is gone from `head` itself).
+      const omitted = m.action === 'delete' && m.at.length === 2 && m.at[1] !== undefined ? [m.at[1]] : [];
       return { ...base, head, omitHead: omitted, sign: false };
     }
     default:
@@ -271,8 +290,11 @@ function mutatedSpec(prepared: Prepared, m: Mutation): RequestSpec {
   }
 }
 
-/** Every request that breaks exactly one rule of the contract, made from a valid one (those the validators still accept left out). */
-export function brokenRequests(ctx: PhaseContext, prepared: Prepared): Broken[] {
+/**
+ * The requests that break one rule of the contract, made from a valid one: one per mutation. A
+ * mutation the validators still accept is no broken request: `specIsValid` tells, before one is sent.
+ */
+export function brokenRequests(prepared: Prepared): Broken[] {
   const view = operationView(prepared.spec.operationId);
   let mutations: Mutation[];
   try {
@@ -282,8 +304,9 @@ export function brokenRequests(ctx: PhaseContext, prepared: Prepared): Broken[] 
   }
   return mutations
     .filter(sendable)
-    .map((m): Broken => ({ spec: mutatedSpec(prepared, m), what: `${m.kind} (${m.rules[0] ?? 'the contract'})`, pointer: m.pointer, kind: 'rule' }))
-    .filter((b) => !specIsValid(ctx, b.spec));
+    .map(
+      (m): Broken => ({ spec: mutatedSpec(prepared, m), what: `${m.kind} (${m.rules[0] ?? 'the contract'})`, pointer: m.pointer, kind: 'rule', group: m.kind }),
+    );
 }
 
 /** Another key than the merchant's, to sign a request the service must refuse. */
@@ -300,12 +323,14 @@ export async function credentialRequests(ctx: PhaseContext, prepared: Prepared, 
       what: 'a signature made with another key',
       pointer: '/head/signature',
       kind: 'credential',
+      group: 'credential',
     });
     out.push({
       spec: { ...spec, omitHead: ['signature'], note: `${spec.operationId} without a signature` },
       what: 'no signature',
       pointer: '/head/signature',
       kind: 'credential',
+      group: 'credential',
     });
   }
   if (op.operationId === 'initiatePayment' || op.operationId === 'modifyOrder') {
@@ -320,6 +345,7 @@ export async function credentialRequests(ctx: PhaseContext, prepared: Prepared, 
       what: 'the transaction token of another order',
       pointer: '/head/token',
       kind: 'credential',
+      group: 'credential',
     });
   }
   return out;

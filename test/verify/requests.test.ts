@@ -71,13 +71,6 @@ async function faulty(rewrite: Rewrite, { anySignature = false } = {}): Promise<
   return { url: `http://127.0.0.1:${port}`, stop: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
-/** Every member named `name`, at any depth, removed. */
-function strip(node: unknown, name: string): void {
-  if (node === null || typeof node !== 'object') return;
-  if (!Array.isArray(node)) delete (node as Record<string, unknown>)[name];
-  for (const value of Object.values(node)) strip(value, name);
-}
-
 async function verifyAgainst(rewrite: Rewrite, operationId: SentOperation): Promise<VerifyResult> {
   const double = await faulty(rewrite);
   try {
@@ -135,5 +128,17 @@ describe('the requests phase against faulty services', () => {
     expect(found[0]).toMatchObject({ kind: 'acceptance', check: 'acceptance.createSubscription', operationId: 'createSubscription' });
     expect(found[0]?.steps).toHaveLength(1);
     expect(found[0]?.replay).toMatch(/^acceptance\.createSubscription:/);
+  }, 120_000);
+
+  it('finds a service that refuses a subscription id of its maximum length (64 characters): validRequestRefused', async () => {
+    const result = await verifyAgainst((_path, envelope) => {
+      const id = envelope.body?.subscriptionId;
+      if (typeof id === 'string' && [...id].length === 64) envelope.body.mid = 'NOT-THIS-MERCHANT';
+    }, 'listSubscriptions');
+    const found = result.findings.filter((f) => f.rule === 'validRequestRefused');
+    expect(found.map((f) => [f.check, f.kind, f.operationId])).toEqual([['acceptance.listSubscriptions', 'acceptance', 'listSubscriptions']]);
+    expect(found[0]?.message).toMatch(/^A valid listSubscriptions request was refused \(code 400\): the contract takes it\.$/);
+    expect(found[0]?.steps).toHaveLength(1);
+    expect(found[0]?.steps[0]?.request.body).toMatchObject({ subscriptionId: expect.stringMatching(/^.{64}$/u) });
   }, 120_000);
 });

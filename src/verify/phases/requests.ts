@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { codeOf, meaningOf } from '../checks.js';
 import { type PhaseContext, runProperty } from '../context.js';
-import { type Broken, brokenRequests, credentialRequests, draftArbitrary, type SentOperation, sentOperations, validRequest } from '../generate.js';
+import { type Broken, brokenRequests, credentialRequests, draftArbitrary, type SentOperation, sentOperations, specIsValid, validRequest } from '../generate.js';
 import type { Exchange } from '../types.js';
 import type { Phase } from './index.js';
 
@@ -15,11 +15,29 @@ const codeText = (exchange: Exchange): string => {
   return code === undefined ? 'no result code' : `code ${code.slice(0, 16)}`;
 };
 
+/** How many trials of a property sent a request: one that could not make its request valid sends nothing. */
+interface Tally {
+  trials: number;
+  sent: number;
+}
+
+/** Says in the report when most trials of a check sent nothing: the fixtures' values do not fit the contract's rules. */
+function noteTally(ctx: PhaseContext, name: string, tally: Tally): void {
+  if (tally.trials > 0 && tally.sent * 2 < tally.trials)
+    ctx.note(
+      `${name}: ${tally.trials - tally.sent} of ${tally.trials} generated requests were not sent: with the run's values (fixtures, ids) they are not valid requests of the contract.`,
+    );
+}
+
 /** `acceptance.<operationId>`: valid requests are never refused. */
 async function acceptance(ctx: PhaseContext, operationId: SentOperation, custId: string): Promise<void> {
-  await runProperty(ctx, `acceptance.${operationId}`, draftArbitrary(operationId), async (draft, trial) => {
+  const name = `acceptance.${operationId}`;
+  const tally: Tally = { trials: 0, sent: 0 };
+  await runProperty(ctx, name, draftArbitrary(operationId), async (draft, trial) => {
+    tally.trials += 1;
     const prepared = await validRequest(ctx, operationId, draft, custId);
     if (!prepared) return;
+    tally.sent += 1;
     const exchange = await trial.call(prepared.spec);
     if (meaningOf(exchange) === 'refused')
       trial.fail(
@@ -29,30 +47,44 @@ async function acceptance(ctx: PhaseContext, operationId: SentOperation, custId:
         `A valid ${operationId} request was refused (${codeText(exchange)}): the contract takes it.`,
       );
   });
+  noteTally(ctx, name, tally);
 }
 
 /** The broken requests of a valid one, grouped by what they break (each kind of rule, and credentials), so that every kind is drawn as often. */
 function groupsOf(broken: Broken[]): Broken[][] {
   const groups = new Map<string, Broken[]>();
-  for (const b of broken) {
-    const kind = b.what.split(' ')[0] ?? '';
-    groups.set(kind, [...(groups.get(kind) ?? []), b]);
-  }
+  for (const b of broken) groups.set(b.group, [...(groups.get(b.group) ?? []), b]);
   return [...groups.values()];
+}
+
+/**
+ * The request of a group a trial sends: from its drawn index on, the first that is one (a request
+ * refused for its credentials, or one the validators refuse: a mutation they still accept is none).
+ */
+function pick(ctx: PhaseContext, group: Broken[], item: number): Broken | undefined {
+  for (let k = 0; k < group.length; k++) {
+    const b = group[(item + k) % group.length];
+    if (b && (b.kind === 'credential' || !specIsValid(ctx, b.spec))) return b;
+  }
+  return undefined;
 }
 
 /** `refusal.<operationId>`: a request that breaks one rule, or with a credential not the merchant's, is refused. */
 async function refusal(ctx: PhaseContext, operationId: SentOperation, custId: string): Promise<void> {
+  const name = `refusal.${operationId}`;
+  const tally: Tally = { trials: 0, sent: 0 };
   const arbitrary = fc.tuple(draftArbitrary(operationId), fc.noBias(fc.nat()), fc.noBias(fc.nat()));
-  await runProperty(ctx, `refusal.${operationId}`, arbitrary, async ([draft, group, item], trial) => {
+  await runProperty(ctx, name, arbitrary, async ([draft, group, item], trial) => {
+    tally.trials += 1;
     const prepared = await validRequest(ctx, operationId, draft, custId);
     if (!prepared) return;
-    const rules = brokenRequests(ctx, prepared);
+    const rules = brokenRequests(prepared);
     const credentials = group % (groupsOf(rules).length + 1) === 0 ? await credentialRequests(ctx, prepared, draft, custId) : [];
     const groups = groupsOf([...credentials, ...rules]);
     const chosen = groups[group % Math.max(1, groups.length)];
-    const broken = chosen?.[item % chosen.length];
+    const broken = chosen && pick(ctx, chosen, item);
     if (!broken) return;
+    tally.sent += 1;
     const exchange = await trial.call(broken.spec);
     const meaning = meaningOf(exchange);
     if (meaning !== 'success' && meaning !== 'pending') return;
@@ -60,6 +92,7 @@ async function refusal(ctx: PhaseContext, operationId: SentOperation, custId: st
     const message = `A ${operationId} request with ${broken.what} at ${broken.pointer} was answered with ${meaning} (${codeText(exchange)}): it must be refused.`;
     trial.fail('refusal', rule, operationId, message, broken.pointer);
   });
+  noteTally(ctx, name, tally);
 }
 
 /** The requests phase over some operations (a test, or a run that checks only those). */
