@@ -3,9 +3,11 @@
 // changed by a few edits, or signed with another key, fails its signature; a notification of
 // another merchant, of a token verify did not make, past 64 KiB, or a status change the state table
 // does not allow, is a problem with its rule; each is answered 00 in the merchant's reply envelope.
+
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { validate } from '../../src/index.js';
+import { parseJson } from '../../src/json/parse.js';
 import { generateSignatureSync } from '../../src/signing/checksumNode.js';
 import { Coverage } from '../../src/verify/coverage.js';
 import { NOTIFICATION_MAX_BYTES, NotificationReceiver, notificationProblems, TOKEN_TRANSITIONS, transitionAllowed } from '../../src/verify/notifications.js';
@@ -23,14 +25,8 @@ function signed(payload: { head: Record<string, unknown>; body: unknown }, key =
   return `{"head":${JSON.stringify({ ...payload.head, signature: generateSignatureSync(body, key) })},"body":${body}}`;
 }
 
-const isJson = (text: string): boolean => {
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
-  }
-};
+/** JSON as the receiver reads it: a key repeated within an object is no JSON it accepts. */
+const isJson = (text: string): boolean => parseJson(text).ok;
 
 /** Generated notifications of the contract, for the target's merchant. */
 const notifications = sampleArbitrary(view, 'request').map((s) => ({ ...s.payload, body: { ...s.payload.body, mid: target.mid } }));
@@ -58,7 +54,8 @@ describe('notificationProblems', () => {
         const body = JSON.stringify(payload.body);
         return fc.assert(
           fc.property(edited(fc.constant(body), fc.constantFrom('1', 'a', ' ', '"', 'Z'), body.length), (changed) => {
-            fc.pre(otherKey || changed !== body);
+            // White space around the body is no part of the signed text (the member's value is).
+            fc.pre(otherKey || changed.trim() !== body);
             const { problems } = notificationProblems(
               target,
               text.replace(body, () => changed),
