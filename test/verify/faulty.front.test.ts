@@ -42,11 +42,14 @@ describe('the front without a fault', () => {
     expect(clean.sandbox.deliveries().at(-1)?.state).toBe('delivered');
   });
 
-  it('refuses a webhook-url that is not an http(s) URL, and takes null', async () => {
+  it('refuses a webhook-url that is not an http(s) URL, and takes null or its own address as none', async () => {
     const post = (url: unknown) =>
       fetch(`${clean.url}/sandbox/webhook-url`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url }) });
     expect((await post('file:///etc/passwd')).status).toBe(400);
     expect((await post(null)).status).toBe(200);
+    expect(clean.notifyTarget).toBeNull();
+    // Its own address (the one the sandbox notifies) is none: notifications never loop.
+    expect((await post(`${clean.url}/front/notifications`)).status).toBe(200);
     expect(clean.notifyTarget).toBeNull();
   });
 });

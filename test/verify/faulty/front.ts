@@ -148,6 +148,8 @@ export const acceptedReply = (): FrontAnswer =>
 interface FrontState {
   /** The sandbox's URL ('' until it listens). */
   upstream: string;
+  /** The front's own URL. */
+  self: string;
   fault: Fault | undefined;
   memory: FaultMemory;
   notifyTarget: string | null;
@@ -162,9 +164,11 @@ function setNotifyTarget(state: FrontState, text: string): FrontAnswer {
     return json(400, { error: { code: 'invalid-json', message: 'The body is not JSON.' } });
   }
   const url = isObject(value) ? value.url : undefined;
-  if (url !== null && (typeof url !== 'string' || !/^https?:\/\/[^\s]+$/.test(url)))
+  if (url !== null && (typeof url !== 'string' || !/^https?:\/\/[^\s]+$/.test(url) || !URL.canParse(url)))
     return json(400, { error: { code: 'invalid-url', message: 'url is an http(s) URL or null.' } });
-  state.notifyTarget = url;
+  // The front's own address is where the sandbox notifies it (the sandbox's fixtures put back the URL
+  // the sandbox had when verify is done): notifications then go nowhere, not round in a loop.
+  state.notifyTarget = url !== null && new URL(url).origin === state.self ? null : url;
   return json(200, { url });
 }
 
@@ -223,6 +227,7 @@ const listen = (server: Server): Promise<number> =>
 export async function startFront(fault?: Fault, options: SandboxOptions = {}): Promise<Front> {
   const state: FrontState = {
     upstream: '',
+    self: '',
     fault,
     memory: { answers: new Map(), counts: new Map(), marks: new Set() },
     notifyTarget: null,
@@ -236,6 +241,7 @@ export async function startFront(fault?: Fault, options: SandboxOptions = {}): P
   server.requestTimeout = UPSTREAM_TIMEOUT_MS * 2;
   const port = await listen(server);
   const url = `http://127.0.0.1:${port}`;
+  state.self = url;
   let sandbox: Sandbox;
   try {
     sandbox = await startSandbox({ port: 0, webhookUrl: `${url}${NOTIFY_PATH}`, webhookTimeoutMs: NOTIFY_TIMEOUT_MS * 2, ...options });
