@@ -5,7 +5,9 @@
 import { type Envelope, envelopeText, FRONT_KEY, isObject, type Json, objectAt, stringAt, WRONG_KEY, withChecksum } from './envelopes.js';
 import type { Fault, FaultMemory, FrontAnswer, FrontExchange, FrontNotification, FrontRequest, RequestEdit } from './front.js';
 
-const ANSWERS = ['requests'] as const;
+/** Answers are checked in every phase: a fault of an answer is found by whichever phase meets it. */
+const EVERY = ['requests', 'state'] as const;
+const REQUESTS = ['requests'] as const;
 const STATE = ['state'] as const;
 
 /** The answer of an exchange with its envelope edited (signed again with `key`), or undefined when it has none. */
@@ -71,7 +73,7 @@ const answerFaults: Fault[] = [
     kind: 'answer',
     expectedRule: 'required',
     what: 'pay answers resultInfo without its required resultMsg',
-    phases: ANSWERS,
+    phases: EVERY,
     answer: (x) => (x.operationId === 'initiatePayment' ? edited(x, (e) => delete objectAt(e.body, 'resultInfo').resultMsg) : undefined),
   },
   {
@@ -79,7 +81,7 @@ const answerFaults: Fault[] = [
     kind: 'answer',
     expectedRule: 'checksumHash',
     what: 'pay answers txnInfo without its checksumHash',
-    phases: ANSWERS,
+    phases: EVERY,
     answer: (x) =>
       x.operationId === 'initiatePayment' && isObject(x.answerEnvelope?.body.txnInfo)
         ? edited(x, (e) => delete objectAt(e.body, 'txnInfo').checksumHash)
@@ -90,7 +92,7 @@ const answerFaults: Fault[] = [
     kind: 'answer',
     expectedRule: 'required',
     what: 'pre-auth answers 02 (pending) without the txnToken that pays it',
-    phases: ANSWERS,
+    phases: EVERY,
     answer: (x) => (x.operationId === 'preAuthorize' && codeOf(x) === '02' ? edited(x, (e) => delete e.body.txnToken) : undefined),
   },
   {
@@ -98,7 +100,7 @@ const answerFaults: Fault[] = [
     kind: 'answer',
     expectedRule: 'payOutcome',
     what: 'pay answers 0000 with neither txnInfo, nor bankForm, nor deepLinkInfo',
-    phases: ANSWERS,
+    phases: EVERY,
     answer: (x) =>
       x.operationId === 'initiatePayment' && codeOf(x) === '0000'
         ? edited(x, (e) => {
@@ -112,7 +114,7 @@ const answerFaults: Fault[] = [
     kind: 'answer',
     expectedRule: 'resultCodeTable',
     what: 'modify order answers success with code 0001, which is not in its table',
-    phases: ANSWERS,
+    phases: EVERY,
     answer: (x) => (x.operationId === 'modifyOrder' && codeOf(x) === '0000' ? edited(x, (e) => setResult(e.body, '0001', 'S', 'Success')) : undefined),
   },
   {
@@ -120,7 +122,7 @@ const answerFaults: Fault[] = [
     kind: 'answer',
     expectedRule: 'resultStatus',
     what: 'list subscriptions answers 3006 with resultStatus FAILURE',
-    phases: ANSWERS,
+    phases: EVERY,
     answer: (x) =>
       x.operationId === 'listSubscriptions' && codeOf(x) === '3006' ? edited(x, (e) => setResult(e.body, '3006', 'FAILURE', 'SUCCESS')) : undefined,
   },
@@ -129,7 +131,7 @@ const answerFaults: Fault[] = [
     kind: 'answer',
     expectedRule: 'signature',
     what: 'create subscription signs its answers with another key',
-    phases: ANSWERS,
+    phases: EVERY,
     answer: (x) => (x.operationId === 'createSubscription' ? edited(x, () => true, WRONG_KEY) : undefined),
   },
   {
@@ -137,7 +139,7 @@ const answerFaults: Fault[] = [
     kind: 'answer',
     expectedRule: 'checksumHash',
     what: "pay's txnInfo.checksumHash is made with another key",
-    phases: ANSWERS,
+    phases: EVERY,
     answer: (x) =>
       x.operationId === 'initiatePayment' && isObject(x.answerEnvelope?.body.txnInfo)
         ? edited(x, (e) => {
@@ -151,7 +153,7 @@ const answerFaults: Fault[] = [
     kind: 'answer',
     expectedRule: 'http-status',
     what: 'pre-auth answers its (good) envelope with HTTP 500 when it refuses',
-    phases: ANSWERS,
+    phases: EVERY,
     answer: (x) => (x.operationId === 'preAuthorize' && codeOf(x) !== '01' && codeOf(x) !== '02' ? { ...x.answer, status: 500 } : undefined),
   },
   {
@@ -159,7 +161,7 @@ const answerFaults: Fault[] = [
     kind: 'answer',
     expectedRule: 'contentType',
     what: 'tokenize answers its JSON as text/plain',
-    phases: ANSWERS,
+    phases: EVERY,
     answer: (x) => (x.operationId === 'tokenizeCard' ? { ...x.answer, contentType: 'text/plain; charset=utf-8' } : undefined),
   },
   {
@@ -167,7 +169,7 @@ const answerFaults: Fault[] = [
     kind: 'answer',
     expectedRule: 'echo',
     what: "tokenize answers a requestId of its own, not the request's",
-    phases: ANSWERS,
+    phases: EVERY,
     answer: (x) =>
       x.operationId === 'tokenizeCard'
         ? edited(x, (e) => {
@@ -181,7 +183,7 @@ const answerFaults: Fault[] = [
     kind: 'answer',
     expectedRule: 'echo',
     what: 'list subscriptions answers version v1 whatever version the request said',
-    phases: ANSWERS,
+    phases: EVERY,
     answer: (x) =>
       x.operationId === 'listSubscriptions'
         ? edited(x, (e) => {
@@ -195,7 +197,7 @@ const answerFaults: Fault[] = [
     kind: 'answer',
     expectedRule: 'echo',
     what: "pay's txnInfo.orderID is the order paid before (a cache keyed by customer), checksummed",
-    phases: ANSWERS,
+    phases: EVERY,
     answer: (x, memory) => {
       const orderID = stringAt(x.answerEnvelope?.body, 'txnInfo', 'orderID');
       if (x.operationId !== 'initiatePayment' || orderID === undefined) return undefined;
@@ -217,7 +219,7 @@ const refusalFaults: Fault[] = [
     kind: 'refusal',
     expectedRule: 'invalidRequestAccepted',
     what: "pay reads mid and orderId from the body and ignores the query's (queryMatchesBody)",
-    phases: ANSWERS,
+    phases: REQUESTS,
     request(r) {
       if (r.operationId !== 'initiatePayment' || !r.envelope) return undefined;
       const search = new URLSearchParams(r.url.searchParams);
@@ -233,7 +235,7 @@ const refusalFaults: Fault[] = [
     kind: 'refusal',
     expectedRule: 'badCredentialAccepted',
     what: "pre-auth does not check the request's signature",
-    phases: ANSWERS,
+    phases: REQUESTS,
     request: (r) => (r.operationId === 'preAuthorize' ? editedRequest(r, (e) => put(e.head, 'signature', '')) : undefined),
   },
   {
@@ -241,7 +243,7 @@ const refusalFaults: Fault[] = [
     kind: 'refusal',
     expectedRule: 'badCredentialAccepted',
     what: "create subscription does not check the request's signature",
-    phases: ANSWERS,
+    phases: REQUESTS,
     request: (r) => (r.operationId === 'createSubscription' ? editedRequest(r, (e) => put(e.head, 'signature', '')) : undefined),
   },
   {
@@ -249,7 +251,7 @@ const refusalFaults: Fault[] = [
     kind: 'refusal',
     expectedRule: 'invalidRequestAccepted',
     what: 'pre-auth cuts an orderId longer than 50 characters to 50 instead of refusing it (332)',
-    phases: ANSWERS,
+    phases: REQUESTS,
     request: (r) =>
       r.operationId === 'preAuthorize' && (stringAt(r.envelope?.body, 'orderId')?.length ?? 0) > 50
         ? editedRequest(r, (e) => put(e.body, 'orderId', String(e.body.orderId).slice(0, 50)))
@@ -265,7 +267,7 @@ const refusalFaults: Fault[] = [
     kind: 'refusal',
     expectedRule: 'invalidRequestAccepted',
     what: 'create subscription takes a default websiteName when the request has none (1007 expected)',
-    phases: ANSWERS,
+    phases: REQUESTS,
     request: (r) =>
       r.operationId === 'createSubscription' && r.envelope && r.envelope.body.websiteName === undefined
         ? editedRequest(r, (e) => put(e.body, 'websiteName', 'WEBSTAGING'))
@@ -276,7 +278,7 @@ const refusalFaults: Fault[] = [
     kind: 'refusal',
     expectedRule: 'invalidRequestAccepted',
     what: 'pay reads paymentMode and requestType in any case, and an unknown requestType as PAYMENT',
-    phases: ANSWERS,
+    phases: REQUESTS,
     request: (r) =>
       r.operationId === 'initiatePayment'
         ? editedRequest(r, (e) => {
@@ -304,7 +306,7 @@ const acceptanceFaults: Fault[] = [
     kind: 'acceptance',
     expectedRule: 'validRequestRefused',
     what: 'pay refuses a request that carries the optional txnNote (1001)',
-    phases: ANSWERS,
+    phases: REQUESTS,
     answer: (x) =>
       x.operationId === 'initiatePayment' && x.envelope?.body.txnNote !== undefined ? refusal(x, '1001', 'F', 'Request parameters are not valid') : undefined,
   },
@@ -313,7 +315,7 @@ const acceptanceFaults: Fault[] = [
     kind: 'acceptance',
     expectedRule: 'validRequestRefused',
     what: 'pre-auth refuses an orderId of exactly 50 characters, the longest allowed (332)',
-    phases: ANSWERS,
+    phases: REQUESTS,
     answer: (x) =>
       x.operationId === 'preAuthorize' && stringAt(x.envelope?.body, 'orderId')?.length === 50
         ? refusal(x, '332', 'TXN_FAILURE', 'Invalid order id')
@@ -324,7 +326,7 @@ const acceptanceFaults: Fault[] = [
     kind: 'acceptance',
     expectedRule: 'validRequestRefused',
     what: 'list subscriptions refuses the optional subsStatusFilter (400)',
-    phases: ANSWERS,
+    phases: REQUESTS,
     answer: (x) =>
       x.operationId === 'listSubscriptions' && x.envelope?.body.subsStatusFilter !== undefined ? refusal(x, '400', 'FAILURE', 'Bad request') : undefined,
   },
@@ -333,7 +335,7 @@ const acceptanceFaults: Fault[] = [
     kind: 'acceptance',
     expectedRule: 'validRequestRefused',
     what: 'tokenize refuses a request that carries the optional authRefId (400)',
-    phases: ANSWERS,
+    phases: REQUESTS,
     answer: (x) => (x.operationId === 'tokenizeCard' && x.envelope?.body.authRefId !== undefined ? refusal(x, '400', 'FAILED', 'Bad request') : undefined),
   },
 ];
@@ -347,14 +349,14 @@ const stateFaults: Fault[] = [
     name: 'paid-twice',
     kind: 'state',
     expectedRule: 'paidTwice',
-    what: 'pay of an order already paid answers success again (the first answer replayed)',
+    what: 'pay of an order paid or in process answers its first success again (201 or 324 expected)',
     phases: STATE,
     answer(x, memory) {
       const orderId = orderOf(x);
       if (x.operationId !== 'initiatePayment' || orderId === undefined) return undefined;
       const code = codeOf(x);
-      if (code === '0000' && isObject(x.answerEnvelope?.body.txnInfo)) memory.answers.set(orderId, x.answer);
-      return code === '201' ? memory.answers.get(orderId) : undefined;
+      if (code === '0000') memory.answers.set(orderId, x.answer);
+      return code === '201' || code === '324' ? memory.answers.get(orderId) : undefined;
     },
   },
   {
