@@ -201,8 +201,8 @@ const answerFaults: Fault[] = [
     answer: (x, memory) => {
       const orderID = stringAt(x.answerEnvelope?.body, 'txnInfo', 'orderID');
       if (x.operationId !== 'initiatePayment' || orderID === undefined) return undefined;
-      const before = memory.answers.get('lastOrderID')?.text;
-      memory.answers.set('lastOrderID', { status: 200, contentType: '', text: orderID });
+      const before = memory.values.get('lastOrderID');
+      memory.values.set('lastOrderID', orderID);
       return edited(x, (e) => {
         e.body.txnInfo = withChecksum({ ...objectAt(e.body, 'txnInfo'), orderID: before && before !== orderID ? before : `${orderID.slice(0, 49)}X` });
         return true;

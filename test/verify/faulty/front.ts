@@ -48,6 +48,7 @@ export interface FrontNotification {
 /** What a fault remembers across requests (its own, per front). */
 export interface FaultMemory {
   answers: Map<string, FrontAnswer>;
+  values: Map<string, string>;
   counts: Map<string, number>;
   marks: Set<string>;
 }
@@ -229,7 +230,7 @@ export async function startFront(fault?: Fault, options: SandboxOptions = {}): P
     upstream: '',
     self: '',
     fault,
-    memory: { answers: new Map(), counts: new Map(), marks: new Set() },
+    memory: { answers: new Map(), values: new Map(), counts: new Map(), marks: new Set() },
     notifyTarget: null,
   };
   const server = createServer((req, res) => {
