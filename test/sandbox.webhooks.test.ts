@@ -458,3 +458,55 @@ describe('deliveries forgotten past the retention', () => {
     expect(kept.map((d) => d.state)).toEqual(Array(kept.length).fill('delivered'));
   });
 });
+
+describe('POST /sandbox/webhook-url', () => {
+  /** A sender that records where each notification went and answers 00. */
+  function recordingSender() {
+    const urls: string[] = [];
+    const sendNotification: NonNullable<SandboxOptions['sendNotification']> = async (options) => {
+      urls.push(options.url);
+      return { httpStatus: 200, reply: {}, valid: true, issues: [], code: '00', outcome: 'success', nextStep: { action: 'none' } as any, requestId: 'R' };
+    };
+    return { urls, sendNotification };
+  }
+
+  it('sends the next notifications to the URL it is given, shows it in GET /sandbox, keeps it over a reset; null sends them nowhere', async () => {
+    const { urls, sendNotification } = recordingSender();
+    const sandbox = await sandboxFor({ sendNotification });
+    cleanups.push(() => sandbox.stop());
+    const client = clientFor(sandbox);
+    const tokenize = async () => {
+      await client.tokenizeCard({ mid: MID, body: await tokenizeBody(sandbox, '4111111111111111') });
+      await sandbox.idle();
+    };
+    await tokenize();
+    expect(sandbox.deliveries().at(-1)?.state).toBe('skipped');
+
+    const set = await control(sandbox, 'POST', '/sandbox/webhook-url', { url: 'http://127.0.0.1:9/hook' });
+    expect(set).toEqual({ status: 200, json: { webhookUrl: 'http://127.0.0.1:9/hook' } });
+    expect((await control(sandbox, 'GET', '/sandbox')).json.merchant.webhookUrl).toBe('http://127.0.0.1:9/hook');
+    await tokenize();
+    expect(urls).toEqual(['http://127.0.0.1:9/hook']);
+
+    await control(sandbox, 'POST', '/sandbox/reset', {});
+    expect((await control(sandbox, 'GET', '/sandbox')).json.merchant.webhookUrl).toBe('http://127.0.0.1:9/hook');
+    await tokenize();
+    expect(urls).toHaveLength(2);
+
+    expect(await control(sandbox, 'POST', '/sandbox/webhook-url', { url: null })).toEqual({ status: 200, json: { webhookUrl: null } });
+    await tokenize();
+    expect(urls).toHaveLength(2);
+    expect(sandbox.deliveries().at(-1)?.state).toBe('skipped');
+  });
+
+  it('refuses what the webhookUrl option refuses (400), and keeps the URL it had', async () => {
+    const sandbox = await sandboxFor({ webhookUrl: 'http://127.0.0.1:9/kept' });
+    cleanups.push(() => sandbox.stop());
+    for (const body of [{}, { url: 'ftp://127.0.0.1/x' }, { url: 'http://a b' }, { url: 42 }, [], { uri: 'http://127.0.0.1/' }]) {
+      const answer = await control(sandbox, 'POST', '/sandbox/webhook-url', body);
+      expect(answer.status).toBe(400);
+      expect(answer.json.error.code).toBe('invalid-request');
+    }
+    expect((await control(sandbox, 'GET', '/sandbox')).json.merchant.webhookUrl).toBe('http://127.0.0.1:9/kept');
+  });
+});

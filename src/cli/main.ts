@@ -28,6 +28,10 @@ const commands: Record<string, { summary: string; load: () => Promise<Command> }
     summary: 'Check and record every exchange between an app and the service (a validating proxy).',
     load: async () => (await import('./commands/proxy.js')).proxyCommand,
   },
+  verify: {
+    summary: 'Prove that a running service (or the sandbox) keeps the contract: answers, refusals, state and notifications.',
+    load: async () => (await import('./commands/verify.js')).verifyCommand,
+  },
   'send-webhook': {
     summary: "Send a signed token status notification to a merchant's webhook and check the reply (--suite: every conformance case).",
     load: async () => (await import('./commands/sendWebhook.js')).sendWebhookCommand,

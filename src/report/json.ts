@@ -21,4 +21,6 @@ export function* jsonReportLines(report: Report, options: Partial<ReportOptions>
     }
   }
   for (const c of report.coverage ?? []) yield `${JSON.stringify({ coverage: c })}\n`;
+  for (const c of report.stateChanges ?? []) yield `${JSON.stringify({ stateChange: c })}\n`;
+  for (const note of report.notes ?? []) yield `${JSON.stringify({ note })}\n`;
 }

@@ -61,11 +61,12 @@ export function* junitReportLines(report: Report, options: Partial<ReportOptions
       yield line(`    <testcase${attrs({ name: s.name, classname: 'skipped' })}><skipped${attrs({ message: s.reason })}/></testcase>`);
     yield line('  </testsuite>');
   }
-  if (report.coverage?.length) {
+  if (report.coverage?.length || report.stateChanges?.length) {
     // Coverage is no test case: properties of a suite of its own, one per operation.
     yield line(`  <testsuite${attrs({ name: 'coverage', tests: 0, failures: 0, errors: 0, skipped: 0 })}>`);
     yield line('    <properties>');
-    for (const c of report.coverage) {
+    for (const c of report.stateChanges ?? []) yield line(`      <property${attrs({ name: `state.${c.change}`, value: String(c.exercised) })}/>`);
+    for (const c of report.coverage ?? []) {
       yield line(`      <property${attrs({ name: `${c.operationId}.codesMet`, value: c.codesMet.join(',') })}/>`);
       yield line(`      <property${attrs({ name: `${c.operationId}.codesNotMet`, value: c.codesNotMet.join(',') })}/>`);
       yield line(`      <property${attrs({ name: `${c.operationId}.namedChecksFired`, value: c.namedChecks.map((n) => `${n.name}=${n.fired}`).join(',') })}/>`);

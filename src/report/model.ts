@@ -16,7 +16,21 @@ export interface Report extends BatchResult {
   listAll?: boolean | undefined;
   /** What a run of exchanges covered, per operation (the proxy's report). */
   coverage?: OperationCoverage[] | undefined;
+  /** The state changes of the description a run drove, and how often (verify's report). */
+  stateChanges?: StateChangeCoverage[] | undefined;
+  /** Lines that say what the run could not check, and why (verify's report). */
+  notes?: string[] | undefined;
 }
+
+/** A state change of the description (an order paid, a token suspended), and how many times a run drove it. */
+export interface StateChangeCoverage {
+  change: string;
+  exercised: number;
+}
+
+/** State changes in lines of text, one per change. */
+export const stateChangeLines = (changes: readonly StateChangeCoverage[]): string[] =>
+  changes.map((c) => `${c.change}: ${c.exercised === 0 ? 'not driven' : `driven ${c.exercised} time(s)`}`);
 
 /** Of one operation, what a run of exchanges met: the result codes of its table, and the named checks that found a problem. */
 export interface OperationCoverage {

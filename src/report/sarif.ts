@@ -72,7 +72,14 @@ export function* sarifReportChunks(report: Report, options: ReportOptions): Gene
           },
         },
         results: [],
-        ...(report.coverage?.length ? { properties: { coverage: report.coverage } } : {}),
+        ...(report.coverage?.length || report.stateChanges?.length
+          ? {
+              properties: {
+                ...(report.coverage?.length ? { coverage: report.coverage } : {}),
+                ...(report.stateChanges?.length ? { stateChanges: report.stateChanges } : {}),
+              },
+            }
+          : {}),
       },
     ],
   };

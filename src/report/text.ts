@@ -1,7 +1,7 @@
 // The readable report: each invalid case with its problems, the skipped records, a count per
 // operation and direction, and the summary line. Bounded: the first 100 invalid cases are
 // detailed, 20 problems each; the rest are counted.
-import { coverageLines, groups, problemLine, type Report, summaryLine, verdictWords } from './model.js';
+import { coverageLines, groups, problemLine, type Report, stateChangeLines, summaryLine, verdictWords } from './model.js';
 
 const CASES_SHOWN = 100;
 const PROBLEMS_SHOWN = 20;
@@ -46,6 +46,8 @@ export function textReport(report: Report): string {
   for (const s of report.skipped.slice(0, SKIPPED_SHOWN)) lines.push(`${'skipped'.padEnd(width)}  ${s.name}: ${s.reason}`);
   if (report.skipped.length > SKIPPED_SHOWN) lines.push(`... ${report.skipped.length - SKIPPED_SHOWN} more skipped`);
   if (report.coverage?.length) lines.push('coverage:', ...coverageLines(report.coverage).map((l) => `  ${l}`));
+  if (report.stateChanges?.length) lines.push('state changes:', ...stateChangeLines(report.stateChanges).map((l) => `  ${l}`));
+  for (const note of report.notes ?? []) lines.push(`note: ${note}`);
   if (lines.length) lines.push('');
   return `${lines.join('\n')}${lines.length ? '\n' : ''}${textSummary(report)}`;
 }

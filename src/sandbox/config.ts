@@ -95,7 +95,8 @@ export interface SandboxConfig {
   readonly merchantKey: string;
   readonly usesDefaultKey: boolean;
   readonly clientId: string;
-  readonly webhookUrl: string | undefined;
+  /** Where token notifications go; `POST /sandbox/webhook-url` changes it while the sandbox runs (a reset keeps it). */
+  webhookUrl: string | undefined;
   readonly host: string;
   readonly port: number;
   readonly maxBodyBytes: number;
@@ -111,6 +112,12 @@ export interface SandboxConfig {
 
 const MID = /^[A-Za-z0-9]{1,20}$/;
 
+/** What a webhook URL must be: the `webhookUrl` option and `POST /sandbox/webhook-url` hold it to the same rule. */
+export const WEBHOOK_URL_RULE = 'The webhook URL must be an http(s) URL.';
+
+/** Whether a value is a webhook URL the sandbox sends to. */
+export const isWebhookUrl = (value: unknown): value is string => typeof value === 'string' && /^https?:\/\/[^\s]+$/.test(value);
+
 /** Checks the options (callers in JavaScript pass anything) and fills in the defaults. */
 export function resolveConfig(options: SandboxOptions = {}): SandboxConfig {
   const mids = [...new Set(options.mids ?? (options.mid ? [options.mid] : [DEFAULT_MID]))];
@@ -124,8 +131,7 @@ export function resolveConfig(options: SandboxOptions = {}): SandboxConfig {
   if (typeof clientId !== 'string' || !/^[A-Za-z0-9]{1,3}$/.test(clientId))
     throw new TypeError('The client id must be 1 to 3 letters or digits (list subscriptions allows 3 characters).');
   const webhookUrl = options.webhookUrl ?? undefined;
-  if (webhookUrl !== undefined && (typeof webhookUrl !== 'string' || !/^https?:\/\/[^\s]+$/.test(webhookUrl)))
-    throw new TypeError('The webhook URL must be an http(s) URL.');
+  if (webhookUrl !== undefined && !isWebhookUrl(webhookUrl)) throw new TypeError(WEBHOOK_URL_RULE);
   const port = options.port ?? DEFAULT_PORT;
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new TypeError('The port must be a whole number from 0 to 65535.');
   const positive = (v: unknown, d: number, what: string): number => {

@@ -81,7 +81,7 @@ export async function runProperty<T>(
   name: string,
   arbitrary: fc.Arbitrary<T>,
   predicate: (value: T, trial: Trial) => Promise<void>,
-  options: { runs?: number } = {},
+  options: { runs?: number; examples?: readonly T[] } = {},
 ): Promise<void> {
   if (!CHECK_NAME.test(name)) throw new TypeError(`A check's name is letters, digits, dots and dashes: ${name}`);
   if (ctx.replay && ctx.replay.check !== name) return;
@@ -103,6 +103,8 @@ export async function runProperty<T>(
     seed: ctx.seed,
     numRuns: options.runs ?? ctx.runs,
     endOnFailure: false,
+    // Values every run tries first (sequences that reach each state), then generated ones.
+    examples: (options.examples ?? []).map((example): [T] => [example]),
     ...(ctx.replay ? { path: ctx.replay.path } : {}),
     interruptAfterTimeLimit: Math.max(1, ctx.budget.deadline - Date.now()),
   });

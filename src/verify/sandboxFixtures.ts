@@ -27,7 +27,10 @@ const field = (value: unknown, name: string): unknown => (value !== null && type
 export async function sandboxFixtures(url: string): Promise<VerifyFixtures> {
   const base = url.replace(/\/+$/, '');
   // The sandbox answers its overview: a sandbox is there, and its control API is reachable.
-  await control(base, 'GET', '/sandbox');
+  const overview = await control(base, 'GET', '/sandbox');
+  // Where the sandbox sent notifications before verify: put back when verify is done with them.
+  const before = field(field(overview, 'merchant'), 'webhookUrl');
+  const configured = typeof before === 'string' ? before : null;
   return {
     async createOrder({ orderId, amount, custId }) {
       const order = await control(base, 'POST', '/sandbox/orders', { orderId, custId, txnAmount: { value: amount } });
@@ -48,8 +51,9 @@ export async function sandboxFixtures(url: string): Promise<VerifyFixtures> {
       svcSsoToken: 'sso-funded-wallet',
       lowBalance: { svcSsoToken: 'sso-low-balance', amount: '500.00' },
     },
+    // `null` gives the sandbox back the webhook URL it had (none, or its --webhook-url).
     async notifyTo(target) {
-      await control(base, 'POST', '/sandbox/webhook-url', { url: target });
+      await control(base, 'POST', '/sandbox/webhook-url', { url: target ?? configured });
     },
     async moveToken(tokenIndexNumber, status) {
       await control(base, 'POST', `/sandbox/tokens/${encodeURIComponent(tokenIndexNumber)}/status`, { status });
@@ -60,5 +64,16 @@ export async function sandboxFixtures(url: string): Promise<VerifyFixtures> {
     async advanceTime(ms) {
       await control(base, 'POST', '/sandbox/clock/advance', { ms });
     },
+  };
+}
+
+/** The sandbox's merchant as its overview shows it: the merchant ids it serves and the clientId of the key. */
+export async function sandboxMerchant(url: string): Promise<{ mids: string[]; clientId: string | undefined }> {
+  const merchant = field(await control(url.replace(/\/+$/, ''), 'GET', '/sandbox'), 'merchant');
+  const mids = field(merchant, 'mids');
+  const clientId = field(merchant, 'clientId');
+  return {
+    mids: Array.isArray(mids) ? mids.filter((m): m is string => typeof m === 'string') : [],
+    clientId: typeof clientId === 'string' ? clientId : undefined,
   };
 }

@@ -3,7 +3,7 @@
 // the call's parameters and body, then asks the actions for a change or the views for a picture.
 import type { CardKeyPair } from '../cardKeys.js';
 import type { Clock } from '../clock.js';
-import type { SandboxConfig } from '../config.js';
+import { isWebhookUrl, type SandboxConfig, WEBHOOK_URL_RULE } from '../config.js';
 import type { Faults } from '../faults.js';
 import type { Instruments } from '../instruments.js';
 import type { CardToken } from '../records.js';
@@ -230,6 +230,18 @@ export function createControlRoutes(ctx: RouteContext, actions: ControlActions):
         return actions.moveToken(token, status);
       },
       'move a token ({"status": "SUSPENDED"}); answers after the webhook delivery ends, or 202 with it pending after webhookTimeoutMs',
+    ),
+    route(
+      'POST',
+      '/sandbox/webhook-url',
+      (_p, _q, body) => {
+        const url = memberOf(body, 'url');
+        if (!body || typeof body !== 'object' || Array.isArray(body) || (url !== null && !isWebhookUrl(url)))
+          return badRequest(`Give {"url": "http://..."} or {"url": null}. ${WEBHOOK_URL_RULE}`, '/url');
+        config.webhookUrl = url ?? undefined;
+        return reply(200, { webhookUrl: config.webhookUrl ?? null });
+      },
+      'where token notifications go from now on: {"url": "http://..."}, or {"url": null} for nowhere (recorded as skipped); a reset keeps it',
     ),
     route(
       'GET',

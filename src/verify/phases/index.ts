@@ -2,6 +2,8 @@
 // (refusals of requests that break a rule, acceptance of valid ones), state across calls, and the
 // token notifications.
 import type { PhaseContext } from '../context.js';
+import { requestsPhase } from './requests.js';
+import { statePhase } from './state.js';
 
 /** A phase: it runs its properties in the context and keeps what it finds. */
 export interface Phase {
@@ -11,4 +13,4 @@ export interface Phase {
   run(ctx: PhaseContext): Promise<void>;
 }
 
-export const PHASES: readonly Phase[] = [];
+export const PHASES: readonly Phase[] = [requestsPhase, statePhase];
