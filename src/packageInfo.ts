@@ -3,7 +3,7 @@
 // to package.json by test/packageInfo.test.ts.
 
 export const PACKAGE_NAME = 'gateway-contract';
-export const PACKAGE_VERSION = '2.0.0';
+export const PACKAGE_VERSION = '2.1.0';
 
 /** The Prism packages and versions the mock runs (package.json: the peer dependency and its `overrides`). */
 export const PRISM_VERSIONS: Readonly<Record<string, string>> = {

@@ -1,5 +1,6 @@
 // The merchant the sandbox serves and its own settings, with the documented defaults for local use.
 // The default merchant key is a published test key for the sandbox only: never a real secret.
+import { DEFAULT_MAX_BODY_BYTES, DEFAULT_REQUEST_TIMEOUT_MS } from '../http/limits.js';
 import type { SendTokenNotificationOptions, SendTokenNotificationResult } from '../webhook/send.js';
 
 /** The sandbox's default merchant id. */
@@ -12,12 +13,8 @@ export const DEFAULT_PORT = 4020;
 export const TXN_TOKEN_TTL_MS = 900_000;
 /** How long an INIT token waits before it becomes ACTIVE or FAILED (sandbox time). */
 export const DEFAULT_TOKEN_ACTIVATION_DELAY_MS = 5_000;
-/** Request bodies larger than this are refused (64 KiB: a large pay request is about 2 KiB). */
-export const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
 /** How long a webhook delivery may take before it is recorded as failed. */
 export const DEFAULT_WEBHOOK_TIMEOUT_MS = 10_000;
-/** How long a client may take to send a request (Node's own default is 300 s). */
-export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 /** Notifications sent at once; the others wait their turn, oldest first (docs/decisions.md, D-58). */
 export const DEFAULT_WEBHOOK_CONCURRENCY = 16;
 /** The most webhookConcurrency may be. */

@@ -112,13 +112,25 @@ const anyJson = fc.jsonValue({ maxDepth: 2 });
 const DAY_MIN = new Date('0001-01-01T00:00:00.000Z');
 const DAY_MAX = new Date('9999-12-31T23:59:59.999Z');
 const hex4 = fc.integer({ min: 0, max: 0xffff }).map((n) => n.toString(16));
-const FORMAT_ARBITRARIES: Readonly<Record<string, fc.Arbitrary<string>>> = {
-  date: fc.date({ min: DAY_MIN, max: DAY_MAX, noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)),
-  'date-time': fc.date({ min: DAY_MIN, max: DAY_MAX, noInvalidDate: true }).map((d) => d.toISOString()),
-  email: fc.emailAddress(),
-  uri: fc.webUrl({ withQueryParameters: true, withFragments: true }),
-  ipv4: fc.ipV4(),
-  ipv6: fc.array(hex4, { minLength: 8, maxLength: 8 }).map((groups) => groups.join(':')),
+/**
+ * The values of each string format, built when a format is first met: fast-check's e-mail and URL
+ * arbitraries take most of a second to build, which every command of the CLI would pay at load.
+ */
+const FORMAT_ARBITRARIES: Readonly<Record<string, () => fc.Arbitrary<string>>> = {
+  date: () => fc.date({ min: DAY_MIN, max: DAY_MAX, noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)),
+  'date-time': () => fc.date({ min: DAY_MIN, max: DAY_MAX, noInvalidDate: true }).map((d) => d.toISOString()),
+  email: () => fc.emailAddress(),
+  uri: () => fc.webUrl({ withQueryParameters: true, withFragments: true }),
+  ipv4: () => fc.ipV4(),
+  ipv6: () => fc.array(hex4, { minLength: 8, maxLength: 8 }).map((groups) => groups.join(':')),
+};
+const builtFormats = new Map<string, fc.Arbitrary<string>>();
+const formatArbitrary = (format: string): fc.Arbitrary<string> | undefined => {
+  const build = FORMAT_ARBITRARIES[format];
+  if (build === undefined) return undefined;
+  const built = builtFormats.get(format) ?? build();
+  builtFormats.set(format, built);
+  return built;
 };
 
 const cache = new Map<string, fc.Arbitrary<unknown>>();
@@ -197,7 +209,7 @@ const PATTERN_TEXT_MAX = 64;
 function stringOf(f: Facts): fc.Arbitrary<string> {
   const [format] = f.formats;
   if (format !== undefined) {
-    const arb = FORMAT_ARBITRARIES[format];
+    const arb = formatArbitrary(format);
     if (!arb) throw new Error(`No generator for format ${format}`);
     return arb;
   }

@@ -36,14 +36,17 @@ describe('gateway-contract verify', () => {
     expect(coverage).toEqual(
       expect.arrayContaining(['tokenizeCard', 'preAuthorize', 'listSubscriptions', 'initiatePayment', 'modifyOrder', 'createSubscription']),
     );
-    expect(stderr).toMatch(/check/);
+    expect(stderr).toMatch(/^[0-9]+ checks: ([0-9]+) kept, 0 broken$/m);
+    const states = lines.filter((l) => l.stateChange).map((l) => l.stateChange);
+    expect(states.length).toBeGreaterThan(5);
+    expect(states.every((c: { exercised: number }) => c.exercised > 0)).toBe(true);
     expect(stdout + stderr).not.toContain(KEY);
   });
 
   it.each(['text', 'junit', 'sarif', 'github'])('writes the %s report with its coverage, never the key', async (format) => {
     const output = join(dir, `report.${format}`);
     const { status, stdout, stderr } = await runCli(
-      ['verify', '--sandbox', sandbox.url, '--seed', '7', '--runs', '2', '--format', format, '--output', output],
+      ['verify', '--sandbox', sandbox.url, '--seed', '7', '--max-requests', '20', '--format', format, '--output', output],
       undefined,
       env,
     );

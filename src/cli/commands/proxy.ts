@@ -2,8 +2,8 @@
 // merchant's webhook), reporting every exchange when it stops. The proxy is loaded only when the
 // command runs.
 import { parseArgs } from 'node:util';
+import { DEFAULT_MAX_BODY_BYTES } from '../../http/limits.js';
 import { REPORT_FORMATS } from '../../report/format.js';
-import { DEFAULT_MAX_BODY_BYTES } from '../../sandbox/config.js';
 import { type Command, usageError as usage, wholeNumber } from '../options.js';
 import { reportFormat, writeReport } from '../output.js';
 import { untilStopped } from '../signals.js';
