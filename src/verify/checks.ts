@@ -73,6 +73,48 @@ function echoFindings(exchange: Exchange): Finding[] {
   return found;
 }
 
+/** What a successful pay answer continues with, by the request's paymentMode (section 4.5). */
+const PAY_OUTCOME: Readonly<Record<string, readonly string[]>> = {
+  WALLET: ['txnInfo', 'bankForm'],
+  PAYMENT_DIGITAL_CREDIT: ['txnInfo'],
+  UPI_INTENT: ['deepLinkInfo'],
+  UPI: ['bankForm'],
+  CREDIT_CARD: ['bankForm'],
+  DEBIT_CARD: ['bankForm'],
+  NET_BANKING: ['bankForm'],
+  EMI: ['bankForm'],
+  PPBL: ['bankForm'],
+};
+const ANY_PAY_OUTCOME = ['txnInfo', 'bankForm', 'deepLinkInfo'];
+
+/**
+ * Pay's rules that tie its answer to its request or that the schema leaves open: `txnInfo` carries
+ * the `checksumHash` the merchant verifies (section 5, rule 1), and a success carries what its
+ * payment mode continues with: `txnInfo`, `bankForm` or `deepLinkInfo` (section 4.5).
+ */
+function payFindings(exchange: Exchange): Finding[] {
+  if (exchange.operationId !== 'initiatePayment') return [];
+  const found: Finding[] = [];
+  const txnInfo = at(exchange.answer, 'body', 'txnInfo');
+  if (isObject(txnInfo) && typeof txnInfo.checksumHash !== 'string')
+    found.push(
+      finding(exchange, 'checksumHash', 'txnInfo has no checksumHash: its values cannot be verified (section 5, rule 1).', '/body/txnInfo/checksumHash'),
+    );
+  if (codeOf('initiatePayment', exchange.answer).code !== '0000') return found;
+  const mode = at(exchange.request.body, 'paymentMode');
+  const expected = (typeof mode === 'string' && Object.hasOwn(PAY_OUTCOME, mode) ? PAY_OUTCOME[mode] : undefined) ?? ANY_PAY_OUTCOME;
+  if (!expected.some((name) => isObject(at(exchange.answer, 'body', name))))
+    found.push(
+      finding(
+        exchange,
+        'payOutcome',
+        `A successful pay answer carries none of ${expected.join(', ')}, what its paymentMode continues with (section 4.5).`,
+        '/body',
+      ),
+    );
+  return found;
+}
+
 /** Every problem of one answer, as findings of kind `answer` (none when the answer keeps the contract). */
 export function checkExchange(target: Target, exchange: Exchange): Finding[] {
   if (exchange.failure !== undefined) return [finding(exchange, 'noAnswer', exchange.failure)];
@@ -84,6 +126,6 @@ export function checkExchange(target: Target, exchange: Exchange): Finding[] {
     found.push(finding(exchange, 'contentType', `The answer's content type is ${type ? `"${type.slice(0, 60)}"` : 'missing'}, not application/json.`));
   const verdict = checkAnswer(op, exchange.answerText, parseBody(exchange.answerText), target.key);
   for (const issue of verdict.issues) found.push(finding(exchange, issue.rule, issue.message, issue.pointer));
-  if (verdict.issues.length === 0) found.push(...echoFindings(exchange));
+  if (verdict.issues.length === 0) found.push(...echoFindings(exchange), ...payFindings(exchange));
   return found;
 }
