@@ -95,8 +95,8 @@ export function receiverSettings(options: WebhookReceiverOptions): ReceiverSetti
   return { verifier, now, onRejected, replayWindowMs, maxClockSkewMs, maxBytes, storeTimeoutMs, handlerTimeoutMs, mids, store };
 }
 
-const SEEN_REMOVED =
-  'The `seen: { has, add }` option is removed: between has and add, two instances given the same notification both accept it. Pass `store` instead: createMemoryReplayStore(), or a shared one from gateway-contract/webhook/redis or gateway-contract/webhook/postgres (docs/webhook-stores.md).';
+/** Where the migration from `seen` is written: the message points there rather than retelling it. */
+const SEEN_REMOVED = 'The `seen: { has, add }` option is removed. Pass `store` instead: docs/webhook-stores.md, "From `seen: { has, add }`".';
 
 function checkVerifier(verifier: Verifier | undefined): asserts verifier is Verifier {
   if (!verifier || typeof verifier.verify !== 'function' || typeof verifier.signatureType !== 'string') {
