@@ -211,7 +211,8 @@ export async function runValuesFor(ctx: PhaseContext, operationId: SentOperation
   }
   const encryptedCardData = operationId === 'tokenizeCard' ? await encryptCardData(cardDataOf(ctx), await cardKeyOf(ctx)) : '';
   const token = operationId === 'listSubscriptions' ? instruments.svcSsoToken : undefined;
-  return { run: { ...base, orderId: ctx.fresh('O'), encryptedCardData }, ...(token === undefined ? {} : { token }) };
+  const orderId = sizedOrderId(ctx.fresh('O'), bodyOf(draft.sample));
+  return { run: { ...base, orderId, encryptedCardData }, ...(token === undefined ? {} : { token }) };
 }
 
 /** The card encryption key of a run's fixtures, asked for once. */
@@ -229,6 +230,23 @@ function cardDataOf(ctx: PhaseContext) {
   return { cardNumber: number, expiryMonth, expiryYear, securityCode };
 }
 
+/** Head fields a merchant may add that describe the request, as the draft drew them: the service echoes some (the list's `version`). */
+const OPTIONAL_HEAD = ['version', 'channelId'];
+function optionalHead(sample: Sample): JsonObject {
+  const head = isJsonObject(sample.payload) && isJsonObject(sample.payload.head) ? sample.payload.head : {};
+  return Object.fromEntries(OPTIONAL_HEAD.filter((k) => typeof head[k] === 'string').map((k) => [k, head[k]]));
+}
+
+/**
+ * The run's fresh orderId at the length the draft drew for the field (its longest, a third of the
+ * time): the run's ids are unique, the draft's lengths reach the contract's bounds.
+ */
+function sizedOrderId(orderId: string, body: JsonObject | undefined): string {
+  const drawn = body?.orderId;
+  if (typeof drawn !== 'string' || drawn.length <= orderId.length) return orderId;
+  return `${orderId}${'0'.repeat(drawn.length - orderId.length)}`;
+}
+
 /**
  * A valid request of the draft, for the service to carry out, or undefined when the run's values
  * make it one the contract does not take (it is then not sent).
@@ -238,7 +256,13 @@ export async function validRequest(ctx: PhaseContext, operationId: SentOperation
   const body = structuredClone(bodyOf(draft.sample)) ?? {};
   fillIdentities(body, run);
   fillOperation(operationId, body, draft, run);
-  const draftSpec: RequestSpec = { operationId, body, note: `a valid ${operationId} request`, ...(token === undefined ? {} : { token }) };
+  const draftSpec: RequestSpec = {
+    operationId,
+    body,
+    note: `a valid ${operationId} request`,
+    head: optionalHead(draft.sample),
+    ...(token === undefined ? {} : { token }),
+  };
   if (operationId === 'modifyOrder') draftSpec.query = { mid: run.mid, orderId: run.orderId };
   // The head as it will be sent, built once: the same requestId and timestamps when it is validated and sent.
   const { head } = envelopeOf(ctx.target, info(operationId), draftSpec);

@@ -5,7 +5,7 @@
 // is refused, never answered with success or pending. Every answer is checked besides (checks.ts).
 import fc from 'fast-check';
 import { codeOf, meaningOf } from '../checks.js';
-import { type PhaseContext, runProperty } from '../context.js';
+import { type PhaseContext, runProperty, Trial } from '../context.js';
 import { type Broken, brokenRequests, credentialRequests, draftArbitrary, type SentOperation, sentOperations, specIsValid, validRequest } from '../generate.js';
 import type { Exchange } from '../types.js';
 import type { Phase } from './index.js';
@@ -95,6 +95,47 @@ async function refusal(ctx: PhaseContext, operationId: SentOperation, custId: st
   noteTally(ctx, name, tally);
 }
 
+/**
+ * `refusals.<operationId>`: every rule of one valid request broken in turn, and each credential
+ * variant, each sent once per run: the drawn trials of `refusal.` explore, this sweep leaves no rule
+ * of the contract unsent. Each broken request is a trial of its own, so a finding shows one exchange.
+ */
+async function sweep(ctx: PhaseContext, operationId: SentOperation, custId: string): Promise<void> {
+  const name = `refusals.${operationId}`;
+  await runProperty(
+    ctx,
+    name,
+    draftArbitrary(operationId),
+    async (draft) => {
+      const prepared = await validRequest(ctx, operationId, draft, custId);
+      if (!prepared) return;
+      const credentials = await credentialRequests(ctx, prepared, draft, custId);
+      const broken = [...credentials, ...brokenRequests(prepared).filter((b) => !specIsValid(ctx, b.spec))];
+      const seen = new Set<string>();
+      for (const b of broken) {
+        const place = `${b.kind} ${b.what} ${b.pointer}`;
+        if (seen.has(place)) continue;
+        seen.add(place);
+        const trial = new Trial(ctx);
+        const exchange = await trial.call(b.spec);
+        const meaning = meaningOf(exchange);
+        if (meaning === 'success' || meaning === 'pending') {
+          const rule = b.kind === 'credential' ? 'badCredentialAccepted' : 'invalidRequestAccepted';
+          trial.fail(
+            'refusal',
+            rule,
+            operationId,
+            `A ${operationId} request with ${b.what} at ${b.pointer} was answered with ${meaning} (${codeText(exchange)}): it must be refused.`,
+            b.pointer,
+          );
+        }
+        for (const f of trial.findings) ctx.keep({ ...f, check: name });
+      }
+    },
+    { runs: 1 },
+  );
+}
+
 /** The requests phase over some operations (a test, or a run that checks only those). */
 export function requestsPhaseFor(operationIds: readonly SentOperation[]): Phase {
   return {
@@ -104,6 +145,7 @@ export function requestsPhaseFor(operationIds: readonly SentOperation[]): Phase 
       for (const operationId of operationIds) {
         await acceptance(ctx, operationId, custId);
         await refusal(ctx, operationId, custId);
+        await sweep(ctx, operationId, custId);
       }
     },
   };

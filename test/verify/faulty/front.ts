@@ -69,8 +69,6 @@ export interface Fault {
   what: string;
   /** The phases of verify that can find it (the test runs only those). */
   phases: readonly string[];
-  /** What verify does not do yet that would find it (the test then expects it not to be found). */
-  verifyLacks?: string | undefined;
   request?(request: FrontRequest, memory: FaultMemory): RequestEdit | undefined;
   answer?(exchange: FrontExchange, memory: FaultMemory): FrontAnswer | undefined;
   /** The texts sent instead of the notification (none: it is dropped), or undefined to pass it on. */
