@@ -20,6 +20,22 @@ import { LEVELS } from '../schemaRules.mjs';
  * @property {(doc: any, root: string, chain: ReadonlyArray<string>) => string[]} fields `fieldSchemas`, remembered
  */
 
+/**
+ * Where a library diff inside an operation is: the operation, what is below it, and how a change
+ * there is made.
+ * @typedef {object} OperationSite
+ * @property {string} operation the operationId (the pointer when the operation is not known)
+ * @property {'operation' | 'webhook'} kind
+ * @property {'operation' | 'webhook'} what the word for it in a message
+ * @property {string} pointer the operation's
+ * @property {string} itemPointer its path item's
+ * @property {ReadonlyArray<string | number>} rest the diff's path below the operation
+ * @property {boolean} webhook the operation is the webhook (its request and response swapped for the comparison)
+ * @property {any} doc the contract the diff's place is in: the new one for an addition, else the released one
+ * @property {import('../schemaRules.mjs').Level} level the library's level of the diff
+ * @property {(direction: Change['direction'], location: string, kind: string, level: import('../schemaRules.mjs').Level, message: string, field?: string) => Change} make
+ */
+
 /** The context of one comparison. @param {any} before @param {any} after @param {OperationRef[]} refsBefore @param {OperationRef[]} refsAfter @returns {Context} */
 export function createContext(before, after, refsBefore, refsAfter) {
   /** @type {Map<string, OperationRef>} */
@@ -110,19 +126,3 @@ export function inReadingOrder(changes, refsBefore, refsAfter) {
       x.message.localeCompare(y.message),
   );
 }
-
-/**
- * Where a library diff inside an operation is: the operation, what is below it, and how a change
- * there is made.
- * @typedef {object} OperationSite
- * @property {string} operation the operationId (the pointer when the operation is not known)
- * @property {'operation' | 'webhook'} kind
- * @property {'operation' | 'webhook'} what the word for it in a message
- * @property {string} pointer the operation's
- * @property {string} itemPointer its path item's
- * @property {ReadonlyArray<string | number>} rest the diff's path below the operation
- * @property {boolean} webhook the operation is the webhook (its request and response swapped for the comparison)
- * @property {any} doc the contract the diff's place is in: the new one for an addition, else the released one
- * @property {import('../schemaRules.mjs').Level} level the library's level of the diff
- * @property {(direction: Change['direction'], location: string, kind: string, level: import('../schemaRules.mjs').Level, message: string, field?: string) => Change} make
- */
