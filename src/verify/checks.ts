@@ -19,13 +19,19 @@ const mediaType = (value: string | undefined): string => (value ?? '').split(';'
 /** What an answer's result code means, by the operation's table. */
 export type Meaning = 'success' | 'pending' | 'refused' | 'failure' | 'unknown';
 
-/** The answer's result code and status, where the operation's table puts them. */
+/**
+ * A code or status as findings may show it: the service's own words, bounded (64 characters, the
+ * description's limit) and of the characters codes are written with; anything else is named, not shown.
+ */
+const shown = (value: string): string => (/^[A-Za-z0-9_.-]{1,64}$/.test(value) ? value : '<not a code>');
+
+/** The answer's result code and status, where the operation's table puts them (as findings may show them). */
 export function codeOf(operationId: OperationId, answer: unknown): { code?: string; status?: string } {
   const { location, fields } = resultCodes[operationId];
   const info = at(answer, ...location.split('/').filter(Boolean));
   const code = at(info, fields.code);
   const status = at(info, fields.status);
-  return { ...(typeof code === 'string' ? { code } : {}), ...(typeof status === 'string' ? { status } : {}) };
+  return { ...(typeof code === 'string' ? { code: shown(code) } : {}), ...(typeof status === 'string' ? { status: shown(status) } : {}) };
 }
 
 /** What the answer's code means: a code the table asks the merchant to fix the request for is a refusal. */
