@@ -110,7 +110,7 @@ describe('help', () => {
   it('every help text fits 100 columns', async () => {
     const overview = await runCli(['--help']);
     const names = [...overview.stdout.matchAll(/^ {2}([a-z-]+) {2,}/gm)].map((m) => m[1] as string);
-    expect(names).toEqual(['validate', 'operations', 'mock', 'sandbox', 'proxy', 'send-webhook']);
+    expect(names).toEqual(['validate', 'operations', 'mock', 'sandbox', 'proxy', 'verify', 'send-webhook']);
     const helps = [overview, ...(await Promise.all(names.map((name) => runCli([name, '--help']))))];
     for (const help of helps) {
       expect(help.status).toBe(0);
