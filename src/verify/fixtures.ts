@@ -44,6 +44,8 @@ export interface VerifyFixtures {
   notifyTo?(url: string | null): Promise<void>;
   /** Moves a card token as its issuer would, so that a notification follows. Without it, only tokenize's notifications are checked. */
   moveToken?(tokenIndexNumber: string, status: IssuerMove): Promise<void>;
+  /** Closes an order not yet paid, as the merchant's system would. Without it, closed orders (410) are not checked. */
+  closeOrder?(orderId: string): Promise<void>;
   /** Ends a payment in process with success (the bank page of a bank form). Without it, state checks stop at "in process". */
   completePayment?(orderId: string): Promise<void>;
   /** Lets time pass on the service's side (a sandbox clock), in ms; without it, verify waits in real time where it must. */
@@ -67,7 +69,7 @@ export function fixturesProblem(value: unknown): string | undefined {
   if (!isObject(value)) return 'The fixtures module must export by default an object or a function that returns one (docs/verify.md).';
   for (const name of ['createOrder', 'cardEncryptionKey'])
     if (typeof value[name] !== 'function') return `The fixtures lack ${name}(), a function (docs/verify.md).`;
-  for (const name of ['notifyTo', 'moveToken', 'completePayment', 'advanceTime'])
+  for (const name of ['notifyTo', 'moveToken', 'closeOrder', 'completePayment', 'advanceTime'])
     if (value[name] !== undefined && typeof value[name] !== 'function') return `The fixtures' ${name} must be a function when it is given.`;
   const instruments = value.instruments;
   if (!isObject(instruments)) return 'The fixtures lack instruments: { card, bankCode, vpa, svcSsoToken }.';

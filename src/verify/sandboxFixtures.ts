@@ -58,6 +58,9 @@ export async function sandboxFixtures(url: string): Promise<VerifyFixtures> {
     async moveToken(tokenIndexNumber, status) {
       await control(base, 'POST', `/sandbox/tokens/${encodeURIComponent(tokenIndexNumber)}/status`, { status });
     },
+    async closeOrder(orderId) {
+      await control(base, 'POST', `/sandbox/orders/${encodeURIComponent(orderId)}/close`, {});
+    },
     async completePayment(orderId) {
       await control(base, 'POST', `/sandbox/orders/${encodeURIComponent(orderId)}/complete`, { outcome: 'success' });
     },

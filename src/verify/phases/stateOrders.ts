@@ -1,8 +1,9 @@
 // The order's state across calls (sections 3.3 and 8, D-39, D-40): sequences of modify, pay by
 // wallet (answered at once), pay by net banking (a bank form: the payment is in process) and, with
-// the fixture, the end of a payment in process, run against a model of the order. An order paid
-// once is not paid again (201), a payment in process is not paid again (324) nor the order modified
-// (1111), a paid order is not modified (201), at most 5 modifications; what txnInfo says was paid is
+// the fixtures, the end of a payment in process and the order closed, run against a model of the
+// order. An order paid once is not paid again (201), a payment in process is not paid again (324)
+// nor the order modified (1111), a paid order is not modified (201), a closed one neither paid nor
+// modified (410), at most 5 modifications; what txnInfo says was paid is
 // what the order asks, after every modification. A broken rule ends the sequence, so that fast-check
 // shrinks it to the shortest one that shows it. Then the duplicate pre-auth block (SR_1004).
 import fc from 'fast-check';
@@ -21,10 +22,11 @@ export const ORDER_CHANGES = [
   'order: PENDING -> PAID',
   'order: modified',
   'order: modification past the limit refused',
+  'order: CREATED -> CLOSED',
   'pre-auth: amount blocked',
 ] as const;
 
-type OrderStatus = 'CREATED' | 'PENDING' | 'PAID';
+type OrderStatus = 'CREATED' | 'PENDING' | 'PAID' | 'CLOSED';
 
 interface OrderModel {
   status: OrderStatus;
@@ -55,8 +57,9 @@ const payOf = (real: OrderReal, instrument: Record<string, unknown>, note: strin
     note,
   });
 
-/** A pay of an order already paid or in process: refused with the state's code. */
+/** A pay of an order already paid, in process or closed: refused with the state's code. */
 function payRefusedByState(m: OrderModel, real: OrderReal, exchange: Exchange): boolean {
+  if (m.status === 'CLOSED') return expectRefusal(real.trial, exchange, { code: '410', rule: 'closedOrderAccepted', why: 'The order is closed' });
   if (m.status === 'PAID') return expectRefusal(real.trial, exchange, { code: '201', rule: 'paidTwice', why: 'The order is paid' });
   return expectRefusal(real.trial, exchange, { code: '324', rule: 'paidTwice', why: 'A payment of the order is in process' });
 }
@@ -134,6 +137,22 @@ class CompletePayment implements OrderCommand {
   toString = () => 'completePayment';
 }
 
+/** The order closed before any payment, as the merchant's system would (the fixture's `closeOrder`). */
+class CloseOrder implements OrderCommand {
+  check = (m: Readonly<OrderModel>) => !m.stopped && m.status === 'CREATED';
+  async run(m: OrderModel, real: OrderReal): Promise<void> {
+    const close = real.ctx.fixtures.closeOrder;
+    if (!close) {
+      m.stopped = true;
+      return;
+    }
+    await fixtureCall('closeOrder()', () => close(real.orderId));
+    real.ctx.coverage.change('order: CREATED -> CLOSED');
+    m.status = 'CLOSED';
+  }
+  toString = () => 'closeOrder';
+}
+
 class Modify implements OrderCommand {
   constructor(private readonly amount: number) {}
   check = (m: Readonly<OrderModel>) => !m.stopped;
@@ -145,7 +164,8 @@ class Modify implements OrderCommand {
       body: { txnAmount: { value: rupees(this.amount), currency: 'INR' } },
       note: `modify the order (${m.status}, ${m.modifications} modification(s)) to ${rupees(this.amount)}`,
     });
-    if (m.status === 'PAID') m.stopped = !expectRefusal(real.trial, exchange, { code: '201', rule: 'modifiedAfterPayment', why: 'The order is paid' });
+    if (m.status === 'CLOSED') m.stopped = !expectRefusal(real.trial, exchange, { code: '410', rule: 'closedOrderAccepted', why: 'The order is closed' });
+    else if (m.status === 'PAID') m.stopped = !expectRefusal(real.trial, exchange, { code: '201', rule: 'modifiedAfterPayment', why: 'The order is paid' });
     else if (m.status === 'PENDING')
       m.stopped = !expectRefusal(real.trial, exchange, { code: '1111', rule: 'modifiedAfterPayment', why: 'A payment of the order is in process' });
     else if (m.modifications >= MAX_MODIFICATIONS) {
@@ -181,6 +201,7 @@ const orderCommands: fc.Arbitrary<OrderCommand[]> = fc.array(
     fc.constant(new PayWallet()),
     fc.constant(new PayBankForm()),
     fc.constant(new CompletePayment()),
+    fc.constant(new CloseOrder()),
     // Weighted: the limit of modifications is reached only by sequences of several.
     { arbitrary: amountPaise.map((amount) => new Modify(amount)), weight: 3 },
   ),
@@ -211,6 +232,7 @@ export async function checkOrders(ctx: PhaseContext): Promise<void> {
 const ORDER_EXAMPLES: readonly [number, OrderCommand[]][] = [
   [10_000, [1, 2, 3, 4, 5, 6].map((n) => new Modify(10_000 + n * 100))],
   [25_050, [new Modify(30_000), new PayBankForm(), new PayWallet(), new Modify(40_000), new CompletePayment(), new PayWallet(), new Modify(50_000)]],
+  [12_300, [new Modify(12_400), new CloseOrder(), new PayWallet(), new Modify(12_500), new PayBankForm()]],
 ];
 
 /** A pre-auth block of more than the wallet holds is refused with WM_1006 (3.3), with the fixtures' low wallet. */

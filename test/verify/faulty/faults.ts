@@ -381,6 +381,14 @@ const stateFaults: Fault[] = [
     answer: (x) => (x.operationId === 'modifyOrder' && codeOf(x) === '201' ? success(x) : undefined),
   },
   {
+    name: 'modified-once-closed',
+    kind: 'state',
+    expectedRule: 'closedOrderAccepted',
+    what: 'modify order answers success for an order that was closed (410 expected)',
+    phases: STATE,
+    answer: (x) => (x.operationId === 'modifyOrder' && codeOf(x) === '410' ? success(x) : undefined),
+  },
+  {
     name: 'sixth-modification-accepted',
     kind: 'state',
     expectedRule: 'modificationLimit',

@@ -186,6 +186,11 @@ export const PROBES: Record<string, Probe> = {
     await h.call({ operationId: 'initiatePayment', token: order.txnToken, body: walletPay(order.orderId) });
     return code(await modify(h, order)) === '0000';
   },
+  'modified-once-closed': async (h) => {
+    const order = await h.order();
+    await h.fixtures.closeOrder?.(order.orderId);
+    return code(await modify(h, order)) === '0000';
+  },
   'sixth-modification-accepted': async (h) => {
     const order = await h.order();
     for (let i = 0; i < 5; i++) await modify(h, order, `${110 + i}.00`);
