@@ -291,6 +291,16 @@ export async function checkDuplicateBlock(ctx: PhaseContext): Promise<void> {
       const blocked = await block(first, `block ${rupees(first)} for a new order`);
       if (!succeeded(blocked)) return;
       ctx.coverage.change('pre-auth: amount blocked');
+      // A STANDARD_AUTH block of BALANCE answers the amount it blocked (3.3): the amount asked.
+      const held = amountInPaise(at(blocked.answer, 'body', 'blockedAmount'));
+      if (held !== first)
+        trial.fail(
+          'state',
+          'amountNotConserved',
+          'preAuthorize',
+          `The block of ${rupees(first)} answers ${held === null ? 'no blockedAmount' : `a blockedAmount of ${rupees(held)}`}: a STANDARD_AUTH block of BALANCE blocks the amount asked.`,
+          '/body/blockedAmount',
+        );
       const again = await block(second, `block ${rupees(second)} again for the same order`);
       expectRefusal(trial, again, { code: 'SR_1004', rule: 'duplicateBlockAccepted', why: 'The order holds a block already' });
     },

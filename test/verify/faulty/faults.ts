@@ -389,6 +389,22 @@ const stateFaults: Fault[] = [
     answer: (x) => (x.operationId === 'modifyOrder' && codeOf(x) === '410' ? success(x) : undefined),
   },
   {
+    name: 'block-of-another-amount',
+    kind: 'state',
+    expectedRule: 'amountNotConserved',
+    what: 'pre-auth answers a blockedAmount one rupee above the amount asked',
+    phases: STATE,
+    answer: (x) =>
+      x.operationId === 'preAuthorize' && codeOf(x) === '01'
+        ? edited(x, (e) => {
+            const held = e.body.blockedAmount;
+            if (typeof held !== 'string') return false;
+            e.body.blockedAmount = (Number(held) + 1).toFixed(2);
+            return true;
+          })
+        : undefined,
+  },
+  {
     name: 'sixth-modification-accepted',
     kind: 'state',
     expectedRule: 'modificationLimit',

@@ -191,6 +191,11 @@ export const PROBES: Record<string, Probe> = {
     await h.fixtures.closeOrder?.(order.orderId);
     return code(await modify(h, order)) === '0000';
   },
+  'block-of-another-amount': async (h) => {
+    const orderId = h.fresh('P');
+    const answer = body(await preAuth(h, { orderId, txnAmount: '100.00', paymentMode: 'BALANCE', cardPreAuthType: 'STANDARD_AUTH' }));
+    return answer.blockedAmount === '101.00';
+  },
   'sixth-modification-accepted': async (h) => {
     const order = await h.order();
     for (let i = 0; i < 5; i++) await modify(h, order, `${110 + i}.00`);
