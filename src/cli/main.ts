@@ -4,6 +4,7 @@ import { PACKAGE_VERSION } from '../packageInfo.js';
 import { wrapHelp } from './helpText.js';
 import type { Command, Io } from './options.js';
 import { UsageError } from './options.js';
+import { optionFlags, optionsHelp } from './optionTable.js';
 import { didYouMean } from './suggest.js';
 
 export type { Io };
@@ -58,9 +59,9 @@ function overview(): string {
   return wrapHelp(text);
 }
 
-/** The flags a command's help names (each option it takes is there), and -h. */
-function flagsOf(command: Command): string[] {
-  return [...new Set([...`${command.usage}\n${command.help}`.matchAll(/--[a-z][a-z0-9-]*/g)].map((m) => m[0])), '-h'];
+/** A command's help: its usage lines, what it does, and its options from its table, within 100 columns. */
+function commandHelp(command: Command): string {
+  return wrapHelp(`Usage: ${command.usage}\n\n${command.about}\n\n${optionsHelp(command.options)}`);
 }
 
 /**
@@ -69,7 +70,7 @@ function flagsOf(command: Command): string[] {
  */
 function unknownOption(message: string, name: string, command: Command): string {
   const option = /^Unknown option '(-{1,2}[A-Za-z0-9_-]{1,64})'/.exec(message)?.[1];
-  const named = option === undefined ? 'an unknown option' : `unknown option "${option}"${didYouMean(option, flagsOf(command))}`;
+  const named = option === undefined ? 'an unknown option' : `unknown option "${option}"${didYouMean(option, optionFlags(command.options))}`;
   return `${named}; run "gateway-contract ${name} --help"`;
 }
 
@@ -101,7 +102,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
   }
   const command = await entry.load();
   if (rest.includes('--help') || rest.includes('-h')) {
-    io.stdout.write(`${wrapHelp(`Usage: ${command.usage}\n\n${command.help}`)}\n`);
+    io.stdout.write(`${commandHelp(command)}\n`);
     return 0;
   }
   try {

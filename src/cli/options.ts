@@ -1,5 +1,6 @@
 // What the commands share: the usage error main() reports in one line with exit status 2, whole
 // numbers within a range (ports, delays), name=value pairs, and the shape of a command.
+import type { OptionTable } from './optionTable.js';
 
 /** The streams a command reads and writes. */
 export interface Io {
@@ -8,10 +9,15 @@ export interface Io {
   stderr: NodeJS.WritableStream;
 }
 
-/** One command of `gateway-contract`: its help and what it does, resolving with the exit status (its summary is in main.ts). */
+/**
+ * One command of `gateway-contract`: its usage lines, what it does (the help's prose, above its
+ * options), its option table (the parser's configuration and the help's options block) and what it
+ * does, resolving with the exit status (its summary is in main.ts).
+ */
 export interface Command {
   usage: string;
-  help: string;
+  about: string;
+  options: OptionTable;
   run(args: string[], io: Io): Promise<number>;
 }
 
@@ -35,7 +41,6 @@ export function wholeNumber(
   return n;
 }
 
-/** `name=value` items of a repeatable option as an object. */
 /** `name=value` pairs as a query, a name given twice kept twice: validate() reads it as any query (D-109). */
 export function queryPairs(list: string[], flag: string): URLSearchParams {
   const query = new URLSearchParams();
@@ -47,6 +52,7 @@ export function queryPairs(list: string[], flag: string): URLSearchParams {
   return query;
 }
 
+/** `name=value` items of a repeatable option as an object. */
 export function pairs(list: string[], flag: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const item of list) {

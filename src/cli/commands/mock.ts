@@ -4,6 +4,7 @@ import { operations } from '../../../generated/operations.js';
 import { type MockGateway, type MockLogLevel, MockStartError, prismInstallCommand, startMockGateway } from '../../mock/launch.js';
 import { freePort, fromEnv, listenAddress } from '../listen.js';
 import { type Command, type Io, usageError, wholeNumber } from '../options.js';
+import { type OptionTable, parserOptions } from '../optionTable.js';
 
 const LOG_LEVELS: readonly MockLogLevel[] = ['silent', 'error', 'warn', 'info'];
 const isLogLevel = (level: string): level is MockLogLevel => (LOG_LEVELS as readonly string[]).includes(level);
@@ -16,9 +17,39 @@ function installLines(): string[] {
   return [`  ${command} ${parts.slice(0, half).join(' ')} \\`, `    ${parts.slice(half).join(' ')}`];
 }
 
+/** Where the mock listens unless told (`--port`, MOCK_PORT, PORT): its docs take the next port. */
+const DEFAULT_MOCK_PORT = 4010;
+
+const OPTIONS = [
+  { name: 'host', type: 'string', value: '<address>', help: 'address to bind', env: 'MOCK_HOST; HOST also read', default: '127.0.0.1' },
+  {
+    name: 'port',
+    type: 'string',
+    value: '<n>',
+    help: 'port of the mock; 0 picks a free one',
+    env: 'MOCK_PORT; PORT also read',
+    default: DEFAULT_MOCK_PORT,
+  },
+  {
+    name: 'docs-port',
+    type: 'string',
+    value: '<n>',
+    help: 'port of the docs; 0 picks a free one',
+    env: 'MOCK_DOCS_PORT; DOCS_PORT also read',
+    default: 'the mock port + 1; any free port when the mock port is 0',
+  },
+  {
+    name: 'log',
+    type: 'string',
+    value: '<level>',
+    help: 'Prism log level: silent, error, warn or info\nAny other level makes Prism log request bodies, and a body nested about 5 000 levels deep then stops it.',
+    default: 'silent; the 422 answer carries the problems',
+  },
+] as const satisfies OptionTable;
+
 export const mockCommand: Command = {
-  usage: 'gateway-contract mock [--host 127.0.0.1] [--port 4010] [--docs-port 4011] [--log silent]',
-  help: [
+  usage: `gateway-contract mock [--host 127.0.0.1] [--port ${DEFAULT_MOCK_PORT}] [--docs-port ${DEFAULT_MOCK_PORT + 1}] [--log silent]`,
+  about: [
     "Starts Prism on the bundled contract, serving the six operations at the description's paths",
     '(gateway and router paths on one port), and a server for the reference docs page.',
     'Pick a named example with the header "Prefer: example=<name>" (the reference docs list the names under each operation).',
@@ -28,24 +59,15 @@ export const mockCommand: Command = {
     'it once, at the versions the mock is tested with:',
     ...installLines(),
     'For state across calls and no extra install, use the sandbox: gateway-contract sandbox --help.',
-    '',
-    'Options (environment variables in brackets):',
-    '  --host <address>     address to bind [MOCK_HOST; HOST also read] (default 127.0.0.1)',
-    '  --port <n>           port of the mock; 0 picks a free one [MOCK_PORT; PORT also read] (default 4010)',
-    '  --docs-port <n>      port of the docs; 0 picks a free one [MOCK_DOCS_PORT; DOCS_PORT also read]',
-    '                       (default: the mock port + 1; any free port when the mock port is 0)',
-    '  --log <level>        Prism log level: silent, error, warn or info (default silent; the 422',
-    '                       answer carries the problems). Any other level makes Prism log request',
-    '                       bodies, and a body nested about 5 000 levels deep then stops it.',
-    '  -h, --help           show this help',
   ].join('\n'),
+  options: OPTIONS,
   async run(args, io) {
-    const { values } = parseArgs({
-      args,
-      strict: true,
-      options: { host: { type: 'string' }, port: { type: 'string' }, 'docs-port': { type: 'string' }, log: { type: 'string' } },
+    const { values } = parseArgs({ args, strict: true, options: parserOptions(OPTIONS) });
+    const { host, port: asked } = listenAddress(values, process.env, {
+      prefix: 'MOCK',
+      aliases: { host: 'HOST', port: 'PORT' },
+      defaultPort: DEFAULT_MOCK_PORT,
     });
-    const { host, port: asked } = listenAddress(values, process.env, { prefix: 'MOCK', aliases: { host: 'HOST', port: 'PORT' }, defaultPort: 4010 });
     // Prism is told its port: 0 becomes a free one now, and the docs then take any free port too.
     const port = asked === 0 ? await freePort(host) : asked;
     const docsText = values['docs-port'] ?? fromEnv(process.env, 'MOCK_DOCS_PORT', 'DOCS_PORT');

@@ -2,12 +2,16 @@
 import { parseArgs } from 'node:util';
 import { operations } from '../../../generated/operations.js';
 import type { Command } from '../options.js';
+import { type OptionTable, parserOptions } from '../optionTable.js';
+
+const OPTIONS = [{ name: 'json', type: 'boolean', help: 'print the operation index as JSON' }] as const satisfies OptionTable;
 
 export const operationsCommand: Command = {
   usage: 'gateway-contract operations [--json]',
-  help: 'Lists every operationId with its method, host (gateway, router, or the merchant for the webhook) and path.\n\nOptions:\n  --json       print the operation index as JSON\n  -h, --help   show this help',
+  about: 'Lists every operationId with its method, host (gateway, router, or the merchant for the webhook) and path.',
+  options: OPTIONS,
   async run(args, io) {
-    const { values } = parseArgs({ args, strict: true, options: { json: { type: 'boolean' } } });
+    const { values } = parseArgs({ args, strict: true, options: parserOptions(OPTIONS) });
     if (values.json) {
       io.stdout.write(`${JSON.stringify(operations, null, 2)}\n`);
       return 0;

@@ -5,13 +5,50 @@ import { parseArgs } from 'node:util';
 import { DEFAULT_MAX_BODY_BYTES } from '../../http/limits.js';
 import { REPORT_FORMATS } from '../../report/format.js';
 import { type Command, usageError as usage, wholeNumber } from '../options.js';
+import { type OptionTable, parserOptions } from '../optionTable.js';
 import { reportFormat, writeReport } from '../output.js';
 import { untilStopped } from '../signals.js';
+
+const OPTIONS = [
+  { name: 'gateway-upstream', type: 'string', value: '<url>', help: 'the gateway, {base_url}' },
+  { name: 'router-upstream', type: 'string', value: '<url>', help: 'the order router, {router_url}' },
+  {
+    name: 'webhook-upstream',
+    type: 'string',
+    value: '<url>',
+    help: "the merchant's webhook address ({merchant_response_url}) notifications go on to",
+  },
+  {
+    name: 'webhook-path',
+    type: 'string',
+    value: '<path>',
+    help: 'where the proxy receives notifications',
+    default: 'the path of --webhook-upstream',
+  },
+  { name: 'host', type: 'string', value: '<address>', help: 'address to bind', default: '127.0.0.1' },
+  { name: 'port', type: 'string', value: '<n>', help: 'port; 0 picks a free one', default: 4030 },
+  {
+    name: 'key',
+    type: 'string',
+    value: '<key>',
+    help: 'the 16-character merchant key\nPrefer the environment variable: a command-line argument is visible to other users. Never printed.',
+    env: 'MERCHANT_KEY',
+  },
+  { name: 'enforce', type: 'boolean', help: 'answer a request that breaks the contract with 422 instead of forwarding it' },
+  { name: 'har', type: 'string', value: '<file>', help: 'record every exchange as HAR 1.2, every sensitive value replaced by a marker' },
+  { name: 'format', type: 'string', value: '<format>', help: REPORT_FORMATS.join(', '), default: 'text on a terminal, json otherwise' },
+  { name: 'output', type: 'string', value: '<file>', help: 'write the report to <file>; standard output gets the summary' },
+  { name: 'max-exchanges', type: 'string', value: '<n>', help: 'stop after n exchanges' },
+  { name: 'max-body-bytes', type: 'string', value: '<n>', help: 'the largest request body', default: DEFAULT_MAX_BODY_BYTES },
+  { name: 'upstream-timeout-ms', type: 'string', value: '<n>', help: 'how long the upstream may take to answer', default: 30_000 },
+  { name: 'grace-ms', type: 'string', value: '<n>', help: 'on stopping, how long exchanges in flight may take to end', default: 5_000 },
+  { name: 'quiet', type: 'boolean', help: 'no line per exchange on standard error' },
+] as const satisfies OptionTable;
 
 export const proxyCommand: Command = {
   usage:
     'gateway-contract proxy --gateway-upstream <url> --router-upstream <url> [--host 127.0.0.1] [--port 4030] [--enforce] [--har <file>] [--output <file>] [--format <format>] [...]',
-  help: [
+  about: [
     "Serves the contract's paths of both hosts on one address and forwards each request, byte for byte, to",
     'the gateway (--gateway-upstream) or the order router (--router-upstream) as its path says; any other path',
     'is answered 404 with a problem. Each exchange is checked: the request (envelope, query and path',
@@ -34,50 +71,10 @@ export const proxyCommand: Command = {
     'the wait at once. Then the report is written (one case per exchange, and per operation the result codes',
     'of its table met and not met and the named checks that fired). Exit status: 0 every exchange valid;',
     '1 any invalid; 2 usage error.',
-    '',
-    'Options (environment variables in brackets):',
-    '  --gateway-upstream <url>  the gateway, {base_url}',
-    '  --router-upstream <url>   the order router, {router_url}',
-    "  --webhook-upstream <url>  the merchant's webhook address ({merchant_response_url}) notifications go on to",
-    '  --webhook-path <path>     where the proxy receives notifications (default: the path of --webhook-upstream)',
-    '  --host <address>          address to bind (default 127.0.0.1)',
-    '  --port <n>                port; 0 picks a free one (default 4030)',
-    '  --key <key>               the 16-character merchant key [MERCHANT_KEY]; prefer the environment variable.',
-    '                            Never printed.',
-    '  --enforce                 answer a request that breaks the contract with 422 instead of forwarding it',
-    '  --har <file>              record every exchange as HAR 1.2, every sensitive value replaced by a marker',
-    `  --format <format>         ${REPORT_FORMATS.join(', ')} (default: text on a terminal, json otherwise)`,
-    '  --output <file>           write the report to <file>; standard output gets the summary',
-    '  --max-exchanges <n>       stop after n exchanges',
-    `  --max-body-bytes <n>      the largest request body (default ${DEFAULT_MAX_BODY_BYTES})`,
-    '  --upstream-timeout-ms <n> how long the upstream may take to answer (default 30000)',
-    '  --grace-ms <n>            on stopping, how long exchanges in flight may take to end (default 5000)',
-    '  --quiet                   no line per exchange on standard error',
-    '  -h, --help                show this help',
   ].join('\n'),
+  options: OPTIONS,
   async run(args, io) {
-    const { values } = parseArgs({
-      args,
-      strict: true,
-      options: {
-        'gateway-upstream': { type: 'string' },
-        'router-upstream': { type: 'string' },
-        'webhook-upstream': { type: 'string' },
-        'webhook-path': { type: 'string' },
-        host: { type: 'string' },
-        port: { type: 'string' },
-        key: { type: 'string' },
-        enforce: { type: 'boolean' },
-        har: { type: 'string' },
-        format: { type: 'string' },
-        output: { type: 'string' },
-        'max-exchanges': { type: 'string' },
-        'max-body-bytes': { type: 'string' },
-        'upstream-timeout-ms': { type: 'string' },
-        'grace-ms': { type: 'string' },
-        quiet: { type: 'boolean' },
-      },
-    });
+    const { values } = parseArgs({ args, strict: true, options: parserOptions(OPTIONS) });
     if (!values['gateway-upstream'] || !values['router-upstream']) throw usage('--gateway-upstream and --router-upstream are required');
     if (values['webhook-path'] !== undefined && values['webhook-upstream'] === undefined) throw usage('--webhook-path goes with --webhook-upstream');
     const format = reportFormat(values.format, io, values.output);

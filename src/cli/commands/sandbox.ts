@@ -17,58 +17,77 @@ import { startSandbox } from '../../sandbox/startSandbox.js';
 import { guidePath } from '../guides.js';
 import { listenAddress } from '../listen.js';
 import { type Command, UsageError, usageError as usage, wholeNumber } from '../options.js';
+import { type OptionTable, parserOptions } from '../optionTable.js';
 import { untilStopped } from '../signals.js';
 
 /** The default key, said in full (a published test key, never a secret) with the guide that documents it. */
 const DEFAULT_KEY_TEXT = `the test key ${DEFAULT_MERCHANT_KEY} (documented in ${guidePath('sandbox.md')})`;
 
+const OPTIONS = [
+  { name: 'host', type: 'string', value: '<address>', help: 'address to bind', env: 'SANDBOX_HOST', default: '127.0.0.1' },
+  { name: 'port', type: 'string', value: '<n>', help: 'port; 0 picks a free one', env: 'SANDBOX_PORT', default: DEFAULT_PORT },
+  {
+    name: 'mid',
+    type: 'string',
+    multiple: true,
+    value: '<mid>',
+    help: 'a merchant id the sandbox serves; repeatable',
+    env: 'SANDBOX_MID, comma-separated',
+    default: DEFAULT_MID,
+  },
+  { name: 'merchant-key', type: 'string', value: '<key>', help: 'the merchant key, 16 bytes', env: 'SANDBOX_MERCHANT_KEY', default: DEFAULT_KEY_TEXT },
+  { name: 'client-id', type: 'string', value: '<id>', help: 'the clientId that selects the key', env: 'SANDBOX_CLIENT_ID', default: DEFAULT_CLIENT_ID },
+  { name: 'webhook-url', type: 'string', value: '<url>', help: "the merchant's {merchant_response_url} for token notifications", env: 'SANDBOX_WEBHOOK_URL' },
+  {
+    name: 'token-delay',
+    type: 'string',
+    value: '<ms>',
+    help: 'how long INIT tokens wait before ACTIVE or FAILED, sandbox time',
+    default: DEFAULT_TOKEN_ACTIVATION_DELAY_MS,
+  },
+  {
+    name: 'webhook-retries',
+    type: 'string',
+    value: '<n>',
+    help: 'attempts after the first for a notification not answered 00, 0 to 10; waits of 1, 2, 4... minutes of sandbox time',
+    default: DEFAULT_WEBHOOK_RETRY.retries,
+  },
+  {
+    name: 'webhook-concurrency',
+    type: 'string',
+    value: '<n>',
+    help: `notifications sent at once, 1 to ${MAX_WEBHOOK_CONCURRENCY}; the others wait their turn`,
+    default: DEFAULT_WEBHOOK_CONCURRENCY,
+  },
+  {
+    name: 'retention',
+    type: 'string',
+    value: '<n>',
+    help: 'records kept of each kind; past it the oldest are forgotten, those in use (payments in process, INIT tokens) up to as many more',
+    default: DEFAULT_RETENTION,
+  },
+  {
+    name: 'instruments',
+    type: 'string',
+    value: '<file>',
+    help: 'a seed of test instruments replacing the built-in one (JSON of the form of src/sandbox/instrumentSeed.ts)',
+  },
+  { name: 'card-key', type: 'string', value: '<file>', help: 'the RSA private key (PEM) for encryptedCardData', default: 'generated at start' },
+  { name: 'check-answers', type: 'boolean', help: 'validate every answer against the contract before sending it (debug)' },
+  { name: 'quiet', type: 'boolean', help: 'do not log requests' },
+] as const satisfies OptionTable;
+
 export const sandboxCommand: Command = {
-  usage: 'gateway-contract sandbox [--port 4020] [--mid MERCHANT0001]... [--webhook-url <url>] [options]',
-  help: [
+  usage: `gateway-contract sandbox [--port ${DEFAULT_PORT}] [--mid ${DEFAULT_MID}]... [--webhook-url <url>] [options]`,
+  about: [
     "Starts the sandbox: the six operations at the description's paths (gateway and router paths on one",
     "port), with state across calls, the service's own envelopes and result codes, signed answers and",
     'token status webhooks to --webhook-url. Control calls live under /sandbox/ (GET /sandbox lists them).',
     'Ctrl-C stops it.',
-    '',
-    'Options (environment variables in brackets):',
-    '  --host <address>        address to bind [SANDBOX_HOST] (default 127.0.0.1)',
-    `  --port <n>              port; 0 picks a free one [SANDBOX_PORT] (default ${DEFAULT_PORT})`,
-    `  --mid <mid>             a merchant id the sandbox serves; repeatable [SANDBOX_MID, comma-separated] (default ${DEFAULT_MID})`,
-    '  --merchant-key <key>    the merchant key, 16 bytes [SANDBOX_MERCHANT_KEY]',
-    `                          (default: ${DEFAULT_KEY_TEXT})`,
-    `  --client-id <id>        the clientId that selects the key [SANDBOX_CLIENT_ID] (default ${DEFAULT_CLIENT_ID})`,
-    "  --webhook-url <url>     the merchant's {merchant_response_url} for token notifications [SANDBOX_WEBHOOK_URL]",
-    `  --token-delay <ms>      how long INIT tokens wait before ACTIVE or FAILED, sandbox time (default ${DEFAULT_TOKEN_ACTIVATION_DELAY_MS})`,
-    `  --webhook-retries <n>   attempts after the first for a notification not answered 00, 0 to 10; waits of 1, 2, 4... minutes of sandbox time (default ${DEFAULT_WEBHOOK_RETRY.retries})`,
-    `  --webhook-concurrency <n>  notifications sent at once, 1 to ${MAX_WEBHOOK_CONCURRENCY}; the others wait their turn (default ${DEFAULT_WEBHOOK_CONCURRENCY})`,
-    `  --retention <n>         records kept of each kind; past it the oldest are forgotten, those in use (payments in process, INIT tokens) up to as many more (default ${DEFAULT_RETENTION})`,
-    '  --instruments <file>    a seed of test instruments replacing the built-in one (JSON of the form of src/sandbox/instrumentSeed.ts)',
-    '  --card-key <file>       the RSA private key (PEM) for encryptedCardData (default: generated at start)',
-    '  --check-answers         validate every answer against the contract before sending it (debug)',
-    '  --quiet                 do not log requests',
-    '  -h, --help              show this help',
   ].join('\n'),
+  options: OPTIONS,
   async run(args, io) {
-    const { values } = parseArgs({
-      args,
-      strict: true,
-      options: {
-        host: { type: 'string' },
-        port: { type: 'string' },
-        mid: { type: 'string', multiple: true },
-        'merchant-key': { type: 'string' },
-        'client-id': { type: 'string' },
-        'webhook-url': { type: 'string' },
-        'token-delay': { type: 'string' },
-        retention: { type: 'string' },
-        'webhook-retries': { type: 'string' },
-        'webhook-concurrency': { type: 'string' },
-        instruments: { type: 'string' },
-        'card-key': { type: 'string' },
-        'check-answers': { type: 'boolean' },
-        quiet: { type: 'boolean' },
-      },
-    });
+    const { values } = parseArgs({ args, strict: true, options: parserOptions(OPTIONS) });
     const env = process.env;
     const mids =
       values.mid ??

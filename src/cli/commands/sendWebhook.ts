@@ -2,6 +2,7 @@
 // contract's own named example for the status, to a merchant's address and judges the reply; with
 // --suite, runs every conformance case (runWebhookSuite) and reports them like `validate` does.
 import { parseArgs } from 'node:util';
+import { REPORT_FORMATS } from '../../report/format.js';
 import type { Report } from '../../report/model.js';
 import { createChecksumSigner, type Signer } from '../../signing/checksum.js';
 import { GatewayError, GatewayNonJsonError, RequestValidationError } from '../../transport/errors.js';
@@ -10,17 +11,47 @@ import { notificationBody, TOKEN_STATUSES } from '../../webhook/examples.js';
 import { type SendTokenNotificationResult, sendTokenNotification } from '../../webhook/send.js';
 import { runWebhookSuite, type WebhookSuiteResult } from '../../webhook/suite.js';
 import { type Command, usageError as usage } from '../options.js';
+import { type OptionTable, parserOptions } from '../optionTable.js';
 import { reportFormat, writeReport } from '../output.js';
 
 /** Text from the merchant's reply, made safe for one terminal line. */
 const shown = (value: unknown) => JSON.stringify(String(value ?? '').slice(0, 200));
+
+/** How long a reply may take unless --timeout-ms says otherwise. */
+const DEFAULT_TIMEOUT_MS = 30_000;
+
+const OPTIONS = [
+  { name: 'url', type: 'string', value: '<url>', help: "the merchant's webhook address ({merchant_response_url})" },
+  { name: 'status', type: 'string', value: '<status>', help: `tokenStatus to notify: ${TOKEN_STATUSES.join(', ')}` },
+  {
+    name: 'key',
+    type: 'string',
+    value: '<key>',
+    help: 'the 16-character merchant key\nPrefer the environment variable: a command-line argument is visible to other users. Never printed.',
+    env: 'MERCHANT_KEY',
+  },
+  { name: 'mid', type: 'string', value: '<mid>', help: 'body.mid', default: "the example's MERCHANT0001" },
+  { name: 'token-index', type: 'string', value: '<id>', help: 'body.tokenInfo.tokenIndexNumber', default: "the example's" },
+  { name: 'request-id', type: 'string', value: '<id>', help: 'head.requestId', default: 'a random UUID' },
+  { name: 'client-id', type: 'string', value: '<id>', help: 'head.clientId, when the merchant has several keys' },
+  { name: 'timeout-ms', type: 'string', value: '<n>', help: 'how long to wait for the reply', default: DEFAULT_TIMEOUT_MS },
+  { name: 'suite', type: 'boolean', help: 'run every conformance case instead of sending one notification' },
+  {
+    name: 'format',
+    type: 'string',
+    value: '<format>',
+    help: `with --suite: ${REPORT_FORMATS.join(', ')}`,
+    default: 'text on a terminal, json otherwise',
+  },
+  { name: 'output', type: 'string', value: '<file>', help: 'with --suite: write the report to <file>; standard output gets the summary' },
+] as const satisfies OptionTable;
 
 export const sendWebhookCommand: Command = {
   usage: [
     'gateway-contract send-webhook --url <merchant url> --status <INIT|SUSPENDED|ACTIVE|DEAD|FAILED> [--key <merchant key>] [--mid <mid>] [--token-index <tokenIndexNumber>] [...]',
     '       gateway-contract send-webhook --url <merchant url> --suite [--mid <mid>] [--format junit] [--output <file>] [...]',
   ].join('\n'),
-  help: [
+  about: [
     "Builds the token status notification of section 4.1 from the contract's example for the status,",
     "signs its body with the merchant key (CHECKSUM) and posts it to the merchant's address, as the",
     "service does. Then checks the merchant's reply against the contract (head, body.resultInfo with",
@@ -37,41 +68,10 @@ export const sendWebhookCommand: Command = {
     'is not JSON) and checks each reply code against the table of section 7.1 and the decisions D-34 to',
     'D-37 and D-51. --mid names the merchant id the receiver serves. Exit status 0 every case passed; 1',
     'any failed; 2 usage error, or the address could not be reached.',
-    '',
-    'Options (environment variables in brackets):',
-    "  --url <url>               the merchant's webhook address ({merchant_response_url})",
-    `  --status <status>         tokenStatus to notify: ${TOKEN_STATUSES.join(', ')}`,
-    '  --key <key>               the 16-character merchant key [MERCHANT_KEY]; prefer the environment',
-    '                            variable: a command-line argument is visible to other users. Never printed.',
-    "  --mid <mid>               body.mid (default: the example's MERCHANT0001)",
-    "  --token-index <id>        body.tokenInfo.tokenIndexNumber (default: the example's)",
-    '  --request-id <id>         head.requestId (default: a random UUID)',
-    '  --client-id <id>          head.clientId, when the merchant has several keys',
-    '  --timeout-ms <n>          how long to wait for the reply (default 30000)',
-    '  --suite                   run every conformance case instead of sending one notification',
-    '  --format <format>         with --suite: text, json, junit, sarif, github (default: text on a terminal,',
-    '                            json otherwise)',
-    '  --output <file>           with --suite: write the report to <file>; standard output gets the summary',
-    '  -h, --help                show this help',
   ].join('\n'),
+  options: OPTIONS,
   async run(args, io) {
-    const { values } = parseArgs({
-      args,
-      strict: true,
-      options: {
-        url: { type: 'string' },
-        status: { type: 'string' },
-        key: { type: 'string' },
-        mid: { type: 'string' },
-        'token-index': { type: 'string' },
-        'request-id': { type: 'string' },
-        'client-id': { type: 'string' },
-        'timeout-ms': { type: 'string' },
-        suite: { type: 'boolean' },
-        format: { type: 'string' },
-        output: { type: 'string' },
-      },
-    });
+    const { values } = parseArgs({ args, strict: true, options: parserOptions(OPTIONS) });
     if (!values.url) throw usage("--url is required: the merchant's webhook address");
     if (!/^https?:\/\/[^\s]+$/i.test(values.url) || !URL.canParse(values.url)) throw usage('--url must be an http(s) address');
     if (values.suite && (values.status !== undefined || values['request-id'] !== undefined))
@@ -88,7 +88,7 @@ export const sendWebhookCommand: Command = {
     } catch (error) {
       throw usage((error as Error).message);
     }
-    const timeoutMs = values['timeout-ms'] === undefined ? 30_000 : Number(values['timeout-ms']);
+    const timeoutMs = values['timeout-ms'] === undefined ? DEFAULT_TIMEOUT_MS : Number(values['timeout-ms']);
     if (!Number.isSafeInteger(timeoutMs) || timeoutMs <= 0) throw usage('--timeout-ms takes a positive whole number of milliseconds');
 
     if (values.suite && format) {

@@ -12,6 +12,7 @@ import { REPORT_FORMATS } from '../../report/format.js';
 import type { Report } from '../../report/model.js';
 import { BATCH_DEFAULTS, type CaseResult, caseName, type PayloadRecord, validateMany } from '../../validation/validateMany.js';
 import { type Command, pairs, queryPairs, usageError, wholeNumber } from '../options.js';
+import { type OptionTable, parserOptions } from '../optionTable.js';
 import { reportFormat, writeReport } from '../output.js';
 import { progressReporter } from '../progress.js';
 import { didYouMean } from '../suggest.js';
@@ -24,13 +25,62 @@ async function* chain(sources: Iterable<AsyncIterable<PayloadRecord> | Iterable<
   for (const source of sources) yield* source;
 }
 
+const OPTIONS = [
+  {
+    name: 'format',
+    type: 'string',
+    value: '<format>',
+    help: [
+      REPORT_FORMATS.join(', '),
+      'text: a readable report; json: one JSON object per problem, with its case;',
+      'junit: JUnit XML, a testsuite per operation and direction;',
+      'sarif: SARIF 2.1.0; github: GitHub Actions annotations',
+      '(::error file=...,line=...::), then the summary',
+    ].join('\n'),
+    default: 'text on a terminal, else json',
+  },
+  { name: 'output', type: 'string', value: '<file>', help: 'write the report to <file>; standard output gets the summary' },
+  { name: 'ndjson', type: 'boolean', help: 'the inputs are NDJSON records, one per line (above)' },
+  { name: 'har', type: 'boolean', help: 'the inputs are recorded traffic, HAR 1.2 (above)' },
+  {
+    name: 'query',
+    type: 'string',
+    multiple: true,
+    value: 'name=value',
+    help: 'a query parameter of every request (repeatable), e.g. --query mid=M1 --query orderId=O1; a name given twice is a query with it twice (repeatedParameter)',
+  },
+  { name: 'path', type: 'string', multiple: true, value: 'name=value', help: 'a path parameter of every request (repeatable), e.g. --path mid=M1' },
+  { name: 'no-parameters', type: 'boolean', help: 'do not demand the required query and path parameters (payload-only samples)' },
+  {
+    name: 'webhook-path',
+    type: 'string',
+    value: '<path>',
+    help: 'with --har: the path of your webhook address; entries posted there are notifications',
+  },
+  {
+    name: 'max-bytes',
+    type: 'string',
+    value: '<n>',
+    help: 'larger files (NDJSON: lines) are failed cases',
+    default: `${DEFAULT_MAX_BYTES}, 16 MiB`,
+  },
+  { name: 'max-cases', type: 'string', value: '<n>', help: 'read at most this many payloads', default: BATCH_DEFAULTS.maxCases },
+  {
+    name: 'timeout-ms',
+    type: 'string',
+    value: '<n>',
+    help: 'the longest wait for the next bytes of standard input, a pipe or a FIFO; past it the input is a failed case',
+    default: DEFAULT_WAIT_MS,
+  },
+] as const satisfies OptionTable;
+
 export const validateCommand: Command = {
   usage: [
     'gateway-contract validate <operationId> <request|response> <file|dir|glob|->... [--query name=value]... [--path name=value]...',
     '       gateway-contract validate --ndjson <file|->...',
     '       gateway-contract validate --har <file>... [--webhook-path <path>]',
   ].join('\n'),
-  help: [
+  about: [
     'Validates JSON envelopes {head, body} against the contract, with the named checks, in one run:',
     '  <operationId> <request|response> <file|dir|glob|->...',
     '      payloads of one operation and direction: files, the .json files of a directory (at any',
@@ -57,45 +107,11 @@ export const validateCommand: Command = {
     '',
     `operationIds: ${OPERATION_IDS.join(', ')} (the webhook is notifyTokenStatus).`,
     '',
-    'Options:',
-    `  --format <format>      ${REPORT_FORMATS.join(', ')} (default: text on a terminal, else json):`,
-    '                         text: a readable report; json: one JSON object per problem, with its case;',
-    '                         junit: JUnit XML, a testsuite per operation and direction;',
-    '                         sarif: SARIF 2.1.0; github: GitHub Actions annotations',
-    '                         (::error file=...,line=...::), then the summary',
-    '  --output <file>        write the report to <file>; standard output gets the summary',
-    '  --query name=value     a query parameter of every request (repeatable), e.g. --query mid=M1 --query orderId=O1;',
-    '                         a name given twice is a query with it twice (repeatedParameter)',
-    '  --path name=value      a path parameter of every request (repeatable), e.g. --path mid=M1',
-    '  --no-parameters        do not demand the required query and path parameters (payload-only samples)',
-    '  --webhook-path <path>  with --har: the path of your webhook address; entries posted there are notifications',
-    '  --max-bytes <n>        larger files (NDJSON: lines) are failed cases (default 16777216, 16 MiB)',
-    `  --max-cases <n>        read at most this many payloads (default ${BATCH_DEFAULTS.maxCases})`,
-    `  --timeout-ms <n>       the longest wait for the next bytes of standard input, a pipe or a FIFO; past it the`,
-    `                         input is a failed case (default ${DEFAULT_WAIT_MS})`,
-    '',
     'Input must be UTF-8 JSON with no key repeated within an object. No report ever holds the value of a field.',
-    '  -h, --help             show this help',
   ].join('\n'),
+  options: OPTIONS,
   async run(args, io) {
-    const { values, positionals } = parseArgs({
-      args,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        query: { type: 'string', multiple: true },
-        path: { type: 'string', multiple: true },
-        ndjson: { type: 'boolean' },
-        har: { type: 'boolean' },
-        'webhook-path': { type: 'string' },
-        'no-parameters': { type: 'boolean' },
-        format: { type: 'string' },
-        output: { type: 'string' },
-        'max-bytes': { type: 'string' },
-        'max-cases': { type: 'string' },
-        'timeout-ms': { type: 'string' },
-      },
-    });
+    const { values, positionals } = parseArgs({ args, allowPositionals: true, strict: true, options: parserOptions(OPTIONS) });
     const maxBytes = wholeNumber(values['max-bytes'], '--max-bytes', { min: 1 }) ?? DEFAULT_MAX_BYTES;
     const maxCases = wholeNumber(values['max-cases'], '--max-cases', { min: 1, max: 10_000_000 }) ?? BATCH_DEFAULTS.maxCases;
     const waitMs = wholeNumber(values['timeout-ms'], '--timeout-ms', { min: 1, max: 2_147_483_647 }) ?? DEFAULT_WAIT_MS;

@@ -9,6 +9,7 @@ import { verifyReport, writeFindingsHar } from '../../verify/report.js';
 import { VERIFY_DEFAULTS, verify } from '../../verify/run.js';
 import { sandboxFixtures, sandboxMerchant } from '../../verify/sandboxFixtures.js';
 import { type Command, usageError, wholeNumber } from '../options.js';
+import { type OptionTable, parserOptions } from '../optionTable.js';
 import { reportFormat, writeReport } from '../output.js';
 import { importUserModule } from '../userModule.js';
 
@@ -34,12 +35,68 @@ async function loadFixtures(file: string, context: FixturesContext): Promise<Ver
   return made as VerifyFixtures;
 }
 
+const OPTIONS = [
+  {
+    heading: 'Target',
+    name: 'sandbox',
+    type: 'string',
+    value: '<url>',
+    help: "the package's sandbox: its control API provides the fixtures, and it is both hosts",
+  },
+  { name: 'gateway-url', type: 'string', value: '<url>', help: '{base_url}: tokenize, pre-auth, list subscriptions' },
+  { name: 'router-url', type: 'string', value: '<url>', help: '{router_url}: pay, modify order, create subscription' },
+  { name: 'mid', type: 'string', value: '<mid>', help: 'the merchant id', default: "with --sandbox, the sandbox's first" },
+  { name: 'client-id', type: 'string', value: '<id>', help: 'the clientId of the key', default: "with --sandbox, the sandbox's; else C11" },
+  {
+    name: 'fixtures',
+    type: 'string',
+    value: '<module>',
+    help: 'what the contract does not describe (orders, the card key, test instruments, notifications): a module whose default export is the fixtures (docs/verify.md)',
+  },
+  {
+    name: 'key',
+    type: 'string',
+    value: '<key>',
+    help: 'the merchant key\nPrefer the environment variable: a command-line argument is visible to other users (ps).',
+    env: 'MERCHANT_KEY',
+  },
+  { heading: 'Run', name: 'seed', type: 'string', value: '<n>', help: 'makes a run reproducible', default: 'random, and reported' },
+  { name: 'runs', type: 'string', value: '<n>', help: 'trials per check', default: VERIFY_DEFAULTS.runs },
+  { name: 'max-requests', type: 'string', value: '<n>', help: 'requests of the contract sent at most', default: VERIFY_DEFAULTS.maxRequests },
+  {
+    name: 'time-limit',
+    type: 'string',
+    value: '<s>',
+    help: 'nothing is sent after this many seconds',
+    default: VERIFY_DEFAULTS.timeLimitMs / 1000,
+  },
+  { name: 'timeout-ms', type: 'string', value: '<n>', help: 'the longest wait for one answer', default: VERIFY_DEFAULTS.timeoutMs },
+  {
+    name: 'phase',
+    type: 'string',
+    multiple: true,
+    value: '<name>',
+    help: `only this phase, repeatable: ${PHASES.map((p) => p.name).join(', ') || '(none)'}`,
+  },
+  { name: 'replay', type: 'string', value: '<value>', help: 'rerun exactly the trial of a finding (with its --seed), as the report prints it' },
+  {
+    heading: 'Report',
+    name: 'format',
+    type: 'string',
+    value: '<format>',
+    help: `${REPORT_FORMATS.join(', ')}\none case per check, with coverage of operations, result codes and state changes`,
+    default: 'text on a terminal, else json',
+  },
+  { name: 'output', type: 'string', value: '<file>', help: 'write the report to <file>; standard output gets the summary' },
+  { name: 'har', type: 'string', value: '<file>', help: "write the findings' exchanges as HAR 1.2 (masked; `validate --har` replays it)" },
+] as const satisfies OptionTable;
+
 export const verifyCommand: Command = {
   usage: [
     'gateway-contract verify --sandbox <url> [options]',
     '       gateway-contract verify --gateway-url <url> --router-url <url> --mid <mid> --fixtures <module> [options]',
   ].join('\n'),
-  help: [
+  about: [
     'Proves that a running implementation of the contract keeps it: every answer (HTTP status, schema with its',
     'conditional rules, result code and status, head signature, txnInfo.checksumHash, what it echoes), requests',
     "generated from the contract's rules (each broken rule refused with a code of the table, valid requests and",
@@ -49,58 +106,11 @@ export const verifyCommand: Command = {
     '',
     'The merchant key comes from MERCHANT_KEY (or --key); it is never printed.',
     '',
-    'Target:',
-    "  --sandbox <url>        the package's sandbox: its control API provides the fixtures, and it is both hosts",
-    '  --gateway-url <url>    {base_url}: tokenize, pre-auth, list subscriptions',
-    '  --router-url <url>     {router_url}: pay, modify order, create subscription',
-    "  --mid <mid>            the merchant id (with --sandbox: the sandbox's first)",
-    "  --client-id <id>       the clientId of the key (with --sandbox: the sandbox's; else C11)",
-    '  --fixtures <module>    what the contract does not describe (orders, the card key, test instruments,',
-    '                         notifications): a module whose default export is the fixtures (docs/verify.md)',
-    '  --key <key>            the merchant key, when MERCHANT_KEY is not set (visible to other users in ps)',
-    '',
-    'Run:',
-    '  --seed <n>             makes a run reproducible (default: random, and reported)',
-    '  --runs <n>             trials per check (default 20)',
-    `  --max-requests <n>     requests of the contract sent at most (default ${VERIFY_DEFAULTS.maxRequests})`,
-    `  --time-limit <s>       nothing is sent after this many seconds (default ${VERIFY_DEFAULTS.timeLimitMs / 1000})`,
-    `  --timeout-ms <n>       the longest wait for one answer (default ${VERIFY_DEFAULTS.timeoutMs})`,
-    `  --phase <name>         only this phase, repeatable: ${PHASES.map((p) => p.name).join(', ') || '(none)'}`,
-    '  --replay <value>       rerun exactly the trial of a finding (with its --seed), as the report prints it',
-    '',
-    'Report:',
-    `  --format <format>      ${REPORT_FORMATS.join(', ')} (default: text on a terminal, else json); one case per check,`,
-    '                         with coverage of operations, result codes and state changes',
-    '  --output <file>        write the report to <file>; standard output gets the summary',
-    "  --har <file>           write the findings' exchanges as HAR 1.2 (masked; `validate --har` replays it)",
-    '',
     'Exit status: 0 nothing found; 1 a rule of the contract broken (or no answer); 2 usage error.',
-    '  -h, --help             show this help',
   ].join('\n'),
+  options: OPTIONS,
   async run(args, io) {
-    const { values } = parseArgs({
-      args,
-      strict: true,
-      options: {
-        sandbox: { type: 'string' },
-        'gateway-url': { type: 'string' },
-        'router-url': { type: 'string' },
-        mid: { type: 'string' },
-        'client-id': { type: 'string' },
-        fixtures: { type: 'string' },
-        key: { type: 'string' },
-        seed: { type: 'string' },
-        runs: { type: 'string' },
-        'max-requests': { type: 'string' },
-        'time-limit': { type: 'string' },
-        'timeout-ms': { type: 'string' },
-        phase: { type: 'string', multiple: true },
-        replay: { type: 'string' },
-        format: { type: 'string' },
-        output: { type: 'string' },
-        har: { type: 'string' },
-      },
-    });
+    const { values } = parseArgs({ args, strict: true, options: parserOptions(OPTIONS) });
     const sandbox = urlOption(values.sandbox, '--sandbox');
     const gatewayUrl = urlOption(values['gateway-url'], '--gateway-url') ?? sandbox;
     const routerUrl = urlOption(values['router-url'], '--router-url') ?? sandbox;
