@@ -1,4 +1,4 @@
-// Each format the validators check with our own code (generated/formats.js, DECISIONS.md D-62)
+// Each format the validators check with our own code (generated/formats.js, docs/decisions.md D-62)
 // alone, against ajv-formats' full check of the same text, in the same rounds: a typical valid
 // value of the contract's examples and a typical refused one.
 import { fullFormats as full } from 'ajv-formats/dist/formats.js';

@@ -13,7 +13,7 @@
 // allows, a shape whose every string the full check accepts; anything else (user info, IP
 // literals, percent-encoding, other characters, other forms) goes to the full check itself. So no
 // string gets another verdict than under ajv-formats' full formats but a `date-time` RFC 3339
-// refuses (or one whose seconds ajv-formats rounds to 60) (DECISIONS.md, D-62). With them, the count of characters `minLength` and `maxLength` compare. The
+// refuses (or one whose seconds ajv-formats rounds to 60) (docs/decisions.md, D-62). With them, the count of characters `minLength` and `maxLength` compare. The
 // generator copies this file to generated/formats.js, which the precompiled validators import; the
 // runtime compilation of tests and benchmarks uses it too.
 // An ES module that imports nothing: it loads as it is in Node, edge runtimes, browsers and

@@ -31,6 +31,10 @@ declare const receiver: WebhookReceiver;
 type PayBody = Parameters<GatewayClient['initiatePayment']>[0]['body'];
 
 describe('the typed client', () => {
+  it('has one method per operation of the index, and no other', () => {
+    expectTypeOf<keyof GatewayClient>().toEqualTypeOf<ClientOperationId>();
+  });
+
   it("narrows initiatePayment's result code to the pay table", () => {
     type Result = Awaited<ReturnType<GatewayClient['initiatePayment']>>;
     expectTypeOf<Result['code']>().toEqualTypeOf<ResultCodeOf<'initiatePayment'>>();

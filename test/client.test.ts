@@ -311,6 +311,30 @@ describe('createGatewayClient', () => {
   });
 });
 
+// The classes a merchant's tests may build to stand in for the client's errors: `(message, details)`,
+// and the older `(kind, message, details)`, deprecated, kept until the next major version (D-135).
+describe('the error classes', () => {
+  const details = { operationId: 'initiatePayment', status: 503 };
+
+  it('build the same error from the older form, and only with their own kind', () => {
+    const pairs: [Error, Error][] = [
+      [new GatewayNetworkError('network', 'm', details), new GatewayNetworkError('m', details)],
+      [new GatewayTimeoutError('timeout', 'm', details), new GatewayTimeoutError('m', details)],
+      [new GatewayAbortError('aborted', 'm', details), new GatewayAbortError('m', details)],
+      [new GatewayNonJsonError('non-json', 'm', details), new GatewayNonJsonError('m', details)],
+      [new GatewayHttpError('http', 'm', details), new GatewayHttpError('m', details)],
+      [new RequestValidationError('request-invalid', 'm', details), new RequestValidationError('m', details)],
+      [new ResponseValidationError('response-invalid', 'm', details), new ResponseValidationError('m', details)],
+    ];
+    for (const [older, current] of pairs) {
+      expect(Object.getPrototypeOf(older)).toBe(Object.getPrototypeOf(current));
+      expect({ ...older, message: older.message }).toEqual({ ...current, message: current.message });
+      expect(older.message).toBe('m');
+    }
+    expect(() => Reflect.construct(GatewayHttpError, ['network', 'm', details])).toThrow(TypeError);
+  });
+});
+
 // A JavaScript caller of 1.0.0 that does not await a helper made asynchronous in 2.0.0 passes a
 // Promise, which JSON writes as `{}`. Failed before: the request was sent, `encryptedCardData: {}`
 // or `signature: {}` included, with `validate` off (the default).

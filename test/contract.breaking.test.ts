@@ -471,7 +471,7 @@ describe('result codes of section 7 are part of the contract', () => {
   });
 });
 
-describe('next steps and idempotence (DECISIONS.md D-52, D-54)', () => {
+describe('next steps and idempotence (openapi/DECISIONS.md D-52, docs/decisions.md D-54)', () => {
   it("a code's next step changed is notable; the basis of it, documentation", () => {
     const changed = only(
       changesAfter((d) => {

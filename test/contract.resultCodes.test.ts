@@ -156,7 +156,7 @@ describe('next steps (x-next-step, DECISIONS.md D-52)', () => {
   });
 });
 
-describe('idempotence (x-idempotent, DECISIONS.md D-54)', () => {
+describe('idempotence (x-idempotent, docs/decisions.md D-54)', () => {
   it('every operation says whether it may be sent twice; only list subscriptions may', () => {
     const said = Object.fromEntries(
       operationsOf(doc)

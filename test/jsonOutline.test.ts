@@ -2,12 +2,14 @@
 // text: before the signature, locating an object's members without reading their values
 // (src/json/outline.ts), held against a plain reading of the same text (strings read character by
 // character, keys decoded by JSON.parse) and against JSON.parse itself; after it, checkJson
-// (src/json/scan.ts), held against JSON.parse and a plain check for a repeated key.
+// (src/json/scan.ts), held against JSON.parse and a plain check for a repeated key. And where the
+// value a JSON Pointer names starts (src/json/position.ts), held against JSON.parse.
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { memberText } from '../src/json/member.js';
+import { memberText, valueEnd } from '../src/json/member.js';
 import { closedStringEnd, jsonSpace, type Outline, outlineObject, type Span } from '../src/json/outline.js';
+import { pointerOffset } from '../src/json/position.js';
 import { checkJson, depthExceeds } from '../src/json/scan.js';
 import { edited, fcParameters } from './helpers/arbitraries.js';
 
@@ -249,6 +251,49 @@ describe('checkJson, the reading after the signature', () => {
         if (!checked.ok) expect(checked.message).toMatch(parses ? /^duplicate key at / : /^malformed JSON|^the input is empty$/);
       }),
       fcParameters(3000),
+    );
+  });
+});
+
+describe('pointerOffset: where the value a pointer names starts, for reports', () => {
+  /** Every JSON Pointer of a parsed value (RFC 6901 escapes), with the value it names. */
+  function pointersOf(value: unknown, at = ''): [string, unknown][] {
+    const here: [string, unknown][] = [[at, value]];
+    if (value === null || typeof value !== 'object') return here;
+    const entries = Array.isArray(value) ? value.map((v, i) => [String(i), v] as const) : Object.entries(value);
+    return here.concat(...entries.map(([key, v]) => pointersOf(v, `${at}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`)));
+  }
+  /** Keys that need `~`, `/` and escapes in the text (a quote, a backslash, a control character), beside plain ones. */
+  const key = fc.oneof(fc.string({ maxLength: 4 }), fc.string({ unit: fc.constantFrom('~', '/', '"', '\\', '\n', 'a', 'é'), maxLength: 4 }));
+  const tree = fc.letrec((tie) => ({
+    node: fc.oneof({ depthSize: 'small', withCrossShrink: true }, tie('leaf'), tie('array'), tie('object')),
+    leaf: fc.oneof(fc.constant(null), fc.boolean(), fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.string({ maxLength: 6 })),
+    array: fc.array(tie('node'), { maxLength: 4 }),
+    object: fc.dictionary(key, tie('node'), { maxKeys: 4 }),
+  })).node;
+
+  it('finds the value JSON.parse has at each pointer, spaced or not, escaped keys included', () => {
+    fc.assert(
+      fc.property(tree, fc.constantFrom(0, 1, '\t'), (value, space) => {
+        const text = JSON.stringify(value, null, space);
+        const parsed: unknown = JSON.parse(text);
+        for (const [pointer, expected] of pointersOf(parsed)) {
+          const start = pointerOffset(text, pointer);
+          expect(JSON.parse(text.slice(start, valueEnd(text, start)))).toEqual(expected);
+        }
+      }),
+      fcParameters(1000),
+    );
+  });
+
+  it('at a member that is not there, stops at the object that lacks it', () => {
+    fc.assert(
+      fc.property(fc.dictionary(key, fc.integer(), { maxKeys: 4 }), key, (object, missing) => {
+        fc.pre(!Object.hasOwn(object, missing));
+        const text = ` ${JSON.stringify({ a: object })}`;
+        expect(pointerOffset(text, `/a/${missing.replace(/~/g, '~0').replace(/\//g, '~1')}`)).toBe(text.indexOf(':') + 1);
+      }),
+      fcParameters(500),
     );
   });
 });

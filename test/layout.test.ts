@@ -45,6 +45,11 @@ describe('the layout of src/', () => {
     expect(against).toEqual([]);
   });
 
+  it('takes diagnostics_channel from the runtime in one module, which the tracing of the client and the receiver share', () => {
+    const naming = sources.filter((f) => readFileSync(f, 'utf8').includes('node:diagnostics_channel')).map((f) => relative(root, f));
+    expect(naming).toEqual(['src/runtime/diagnostics.ts']);
+  });
+
   it('holds no hand-written declarations and no JavaScript', () => {
     expect(files(src).filter((f) => f.endsWith('.d.ts') || f.endsWith('.js'))).toEqual([]);
   });

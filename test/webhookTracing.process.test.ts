@@ -141,4 +141,17 @@ process.stdout.write(String(verdict.accepted));`;
     expect(status).toBe(0);
     expect(stdout).toBe('true');
   });
+
+  it('are absent where the runtime refuses diagnostics_channel (getBuiltinModule throws): the entry loads and receives', async () => {
+    const { text } = notification();
+    const program = `process.getBuiltinModule = () => { throw new Error('no such module'); };
+const { createWebhookReceiver } = await import('gateway-contract/webhook');
+const { createChecksumVerifier } = await import('gateway-contract/signing');
+const verdict = await createWebhookReceiver({ verifier: createChecksumVerifier(${JSON.stringify(KEY)}) }).receive(${JSON.stringify(text)});
+process.stdout.write(String(verdict.accepted));`;
+    const { status, stdout, stderr } = await runNode(['--input-type=module', '-e', program], { cwd: new URL('../', import.meta.url).pathname });
+    expect(stderr).toBe('');
+    expect(status).toBe(0);
+    expect(stdout).toBe('true');
+  });
 });

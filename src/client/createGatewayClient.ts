@@ -112,11 +112,6 @@ export interface GatewayClient {
   createSubscription(args: CallArgs<'createSubscription'>): Promise<CallResult<'createSubscription'>>;
 }
 
-// The interface names every operation of the index, and nothing else.
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const clientCoversIndex: Same<keyof GatewayClient, ClientOperationId> = true;
-void clientCoversIndex;
-
 /**
  * The base URL of a host, checked. One holding credentials (`user:password@`) is refused here: the
  * runtime's fetch refuses it anyway, and its error quotes the whole address, password included.

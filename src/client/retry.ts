@@ -1,4 +1,4 @@
-// Opt-in retries, only of what is safe to send again (DECISIONS.md, D-54): an attempt whose next
+// Opt-in retries, only of what is safe to send again (docs/decisions.md, D-54): an attempt whose next
 // step is `retry-later`, on an operation the contract marks idempotent (`x-idempotent`), or on any
 // operation when the request failed before a byte of it was written. A payment, pre-auth,
 // modification or subscription whose answer was lost is never sent again: its error says to

@@ -3,7 +3,7 @@
  * (OpenTelemetry, a metrics agent) to subscribe to, never a value of the payload.
  *
  * The module is taken from the runtime when it has one (`process.getBuiltinModule`, no static
- * `node:` import), so the web entries still load in a browser and on workerd without
+ * `node:` import: runtime/diagnostics.ts), so the web entries still load in a browser and on workerd without
  * `nodejs_compat`; there, tracing is simply absent. With no subscriber, a call only reads
  * `hasSubscribers` (bench/client.mjs measures it against a call without tracing: at most 1%).
  *
@@ -36,42 +36,13 @@
  * The attempt events are those the client's hooks get (`onRequest`, `onResponse`, `onError`). No
  * event holds a body, a head, a header, a URL, a token, a signature or a card number.
  */
+import { diagnosticsChannel, type TracingChannel } from '../runtime/diagnostics.js';
 import { GatewayError, withoutValues } from '../transport/errors.js';
 import type { ClientOperationId } from '../types.js';
 import { type CallErrorEvent, type CallRequestEvent, type CallResponseEvent, type Observer, responseEvent, type Settled } from './observe.js';
 
 /** The prefix of every channel of the client. */
 export const CLIENT_CHANNEL_PREFIX = 'gateway-contract:client:';
-
-/** What the client uses of a channel (Node's `Channel`), so that no declaration needs Node's types. */
-interface Channel {
-  readonly hasSubscribers: boolean;
-  publish(message: unknown): void;
-}
-
-/** What the client uses of a tracing channel (Node's `TracingChannel`). */
-interface TracingChannel {
-  readonly start: Channel;
-  readonly end: Channel;
-  readonly asyncStart: Channel;
-  readonly asyncEnd: Channel;
-  readonly error: Channel;
-  tracePromise<T>(fn: () => Promise<T>, context: object): Promise<T>;
-}
-
-interface DiagnosticsChannel {
-  channel(name: string): Channel;
-  tracingChannel(name: string): TracingChannel;
-}
-
-/** The runtime's diagnostics_channel, or undefined where there is none (a browser, workerd without nodejs_compat). */
-function diagnosticsChannel(): DiagnosticsChannel | undefined {
-  try {
-    return globalThis.process?.getBuiltinModule?.('node:diagnostics_channel');
-  } catch {
-    return undefined;
-  }
-}
 
 const dc = diagnosticsChannel();
 const calls = dc?.tracingChannel(`${CLIENT_CHANNEL_PREFIX}call`);

@@ -50,25 +50,34 @@ export function scalarEnd(text: string, i: number): number {
 }
 
 /**
- * The raw text of the value of the top-level member `name`, or undefined when the root is not an
- * object or has no such member. For text that JSON.parse accepted with no repeated key (see
- * parseJson): it does not check the grammar itself. Linear time, no recursion.
+ * Where the value of the member `name` of the object opening at `open` starts, or -1 when the
+ * object has no such member. For text that JSON.parse accepted (see parseJson); an escaped key
+ * that is no JSON string throws JSON.parse's SyntaxError. Linear time, no recursion.
  */
-export function memberText(text: string, name: string): string | undefined {
-  let i = skipSpace(text, 0);
-  if (text.charCodeAt(i) !== 0x7b) return undefined;
-  i = skipSpace(text, i + 1);
+export function memberValueStart(text: string, open: number, name: string): number {
+  let i = skipSpace(text, open + 1);
   while (text.charCodeAt(i) === QUOTE) {
     const keyEnd = stringEnd(text, i);
     const rawKey = text.slice(i, keyEnd);
     // An escaped key ("bo\u0064y") names the same member as its plain spelling.
     const key: string = rawKey.includes('\\') ? JSON.parse(rawKey) : rawKey.slice(1, -1);
     const start = skipSpace(text, skipSpace(text, keyEnd) + 1); // after the colon
-    const end = valueEnd(text, start);
-    if (key === name) return text.slice(start, end);
-    i = skipSpace(text, end);
-    if (text.charCodeAt(i) !== 0x2c) return undefined; // the closing brace
+    if (key === name) return start;
+    i = skipSpace(text, valueEnd(text, start));
+    if (text.charCodeAt(i) !== 0x2c) return -1; // the closing brace
     i = skipSpace(text, i + 1);
   }
-  return undefined;
+  return -1;
+}
+
+/**
+ * The raw text of the value of the top-level member `name`, or undefined when the root is not an
+ * object or has no such member. For text that JSON.parse accepted with no repeated key (see
+ * parseJson): it does not check the grammar itself. Linear time, no recursion.
+ */
+export function memberText(text: string, name: string): string | undefined {
+  const open = skipSpace(text, 0);
+  if (text.charCodeAt(open) !== 0x7b) return undefined;
+  const start = memberValueStart(text, open, name);
+  return start < 0 ? undefined : text.slice(start, valueEnd(text, start));
 }

@@ -1,7 +1,8 @@
 // Where a field is in a JSON text: the line and column of the value a JSON Pointer names, so that
 // reports can place a problem on the line of its field. Linear, no recursion, for text that
 // JSON.parse has accepted (see parseJson); it does not check the grammar itself.
-import { skipSpace, stringEnd, valueEnd } from './member.js';
+import { memberValueStart, skipSpace, valueEnd } from './member.js';
+import { pointerSegments } from './pointer.js';
 
 /**
  * Texts longer than this are not searched for the line of each field (problems get the line of
@@ -16,37 +17,16 @@ export interface TextPosition {
   column: number;
 }
 
-const QUOTE = 0x22;
-
-/** The pointer's segments, unescaped (RFC 6901). */
-function segments(pointer: string): string[] {
-  if (pointer === '') return [];
-  return pointer
-    .slice(1)
-    .split('/')
-    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
-}
-
-/** The start of the member `name` of the object opening at `i`, or -1. */
+/**
+ * The start of the member `name` of the object opening at `i`, or -1 (also when a key is not what
+ * JSON.parse reads: this text is not searched further).
+ */
 function memberStart(text: string, i: number, name: string): number {
-  let j = skipSpace(text, i + 1);
-  while (text.charCodeAt(j) === QUOTE) {
-    const keyEnd = stringEnd(text, j);
-    const raw = text.slice(j, keyEnd);
-    let key: string;
-    try {
-      // An escaped key ("m\u0069d") names the same member as its plain spelling.
-      key = raw.includes('\\') ? JSON.parse(raw) : raw.slice(1, -1);
-    } catch {
-      return -1;
-    }
-    const start = skipSpace(text, skipSpace(text, keyEnd) + 1); // after the colon
-    if (key === name) return start;
-    j = skipSpace(text, valueEnd(text, start));
-    if (text.charCodeAt(j) !== 0x2c) return -1;
-    j = skipSpace(text, j + 1);
+  try {
+    return memberValueStart(text, i, name);
+  } catch {
+    return -1;
   }
-  return -1;
 }
 
 /** The start of item `index` of the array opening at `i`, or -1. */
@@ -64,7 +44,7 @@ function itemStart(text: string, i: number, index: number): number {
 /** Where the value `pointer` names starts (from `from` on), or where its closest existing ancestor starts, and whether it was found. */
 function find(text: string, pointer: string, from: number): { offset: number; found: boolean } {
   let at = skipSpace(text, from);
-  for (const segment of segments(pointer)) {
+  for (const segment of pointerSegments(pointer)) {
     const c = text.charCodeAt(at);
     let next = -1;
     if (c === 0x7b) next = memberStart(text, at, segment);

@@ -104,7 +104,8 @@ export function withoutValues<E extends GatewayError>(error: E): E {
 
 /**
  * The arguments of a kind's own class: `(message, details)`, or the older `(kind, message, details)`
- * form, whose kind must be the class's.
+ * form, whose kind must be the class's. The older form is public, so it stays, deprecated, until
+ * the next major version (docs/decisions.md, D-135); the package itself never uses it.
  */
 type KindArgs<K extends GatewayErrorKind> = [message: string, details: GatewayErrorDetails] | [kind: K, message: string, details: GatewayErrorDetails];
 
@@ -125,6 +126,9 @@ export class GatewayNetworkError extends GatewayError {
   declare readonly kind: 'network';
   readonly sent: 'no' | 'maybe';
   declare readonly nextStep: NextStep<'query-status' | 'retry-later'>;
+  constructor(message: string, details: GatewayErrorDetails);
+  /** @deprecated The kind is the class's own: `new GatewayNetworkError(message, details)` (D-135). */
+  constructor(kind: 'network', message: string, details: GatewayErrorDetails);
   constructor(...args: KindArgs<'network'>) {
     const [message, details] = messageAndDetails('network', args);
     super('network', message, details);
@@ -135,6 +139,9 @@ export class GatewayNetworkError extends GatewayError {
 export class GatewayTimeoutError extends GatewayError {
   declare readonly kind: 'timeout';
   declare readonly nextStep: NextStep<'query-status' | 'retry-later'>;
+  constructor(message: string, details: GatewayErrorDetails);
+  /** @deprecated The kind is the class's own: `new GatewayTimeoutError(message, details)` (D-135). */
+  constructor(kind: 'timeout', message: string, details: GatewayErrorDetails);
   constructor(...args: KindArgs<'timeout'>) {
     super('timeout', ...messageAndDetails('timeout', args));
   }
@@ -143,6 +150,9 @@ export class GatewayTimeoutError extends GatewayError {
 export class GatewayAbortError extends GatewayError {
   declare readonly kind: 'aborted';
   declare readonly nextStep: NextStep<'query-status' | 'retry-later'>;
+  constructor(message: string, details: GatewayErrorDetails);
+  /** @deprecated The kind is the class's own: `new GatewayAbortError(message, details)` (D-135). */
+  constructor(kind: 'aborted', message: string, details: GatewayErrorDetails);
   constructor(...args: KindArgs<'aborted'>) {
     super('aborted', ...messageAndDetails('aborted', args));
   }
@@ -151,6 +161,9 @@ export class GatewayAbortError extends GatewayError {
 export class GatewayNonJsonError extends GatewayError {
   declare readonly kind: 'non-json';
   declare readonly nextStep: NextStep<'query-status' | 'retry-later'>;
+  constructor(message: string, details: GatewayErrorDetails);
+  /** @deprecated The kind is the class's own: `new GatewayNonJsonError(message, details)` (D-135). */
+  constructor(kind: 'non-json', message: string, details: GatewayErrorDetails);
   constructor(...args: KindArgs<'non-json'>) {
     super('non-json', ...messageAndDetails('non-json', args));
   }
@@ -164,6 +177,9 @@ export class GatewayHttpError extends GatewayError {
   declare readonly status: number;
   declare readonly nextStep: NextStep<'query-status' | 'retry-later' | 'fix-request'>;
   readonly sent = 'yes' as const;
+  constructor(message: string, details: GatewayErrorDetails);
+  /** @deprecated The kind is the class's own: `new GatewayHttpError(message, details)` (D-135). */
+  constructor(kind: 'http', message: string, details: GatewayErrorDetails);
   constructor(...args: KindArgs<'http'>) {
     super('http', ...messageAndDetails('http', args));
   }
@@ -173,6 +189,9 @@ export class RequestValidationError extends GatewayError {
   declare readonly kind: 'request-invalid';
   declare readonly issues: ValidationIssue[];
   declare readonly nextStep: NextStep<'fix-request'>;
+  constructor(message: string, details: GatewayErrorDetails);
+  /** @deprecated The kind is the class's own: `new RequestValidationError(message, details)` (D-135). */
+  constructor(kind: 'request-invalid', message: string, details: GatewayErrorDetails);
   constructor(...args: KindArgs<'request-invalid'>) {
     super('request-invalid', ...messageAndDetails('request-invalid', args));
   }
@@ -182,6 +201,9 @@ export class ResponseValidationError extends GatewayError {
   declare readonly kind: 'response-invalid';
   declare readonly issues: ValidationIssue[];
   declare readonly nextStep: NextStep<'query-status' | 'contact-service'>;
+  constructor(message: string, details: GatewayErrorDetails);
+  /** @deprecated The kind is the class's own: `new ResponseValidationError(message, details)` (D-135). */
+  constructor(kind: 'response-invalid', message: string, details: GatewayErrorDetails);
   constructor(...args: KindArgs<'response-invalid'>) {
     super('response-invalid', ...messageAndDetails('response-invalid', args));
   }

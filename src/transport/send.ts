@@ -155,7 +155,7 @@ export async function exchange(
 /**
  * Failures that happen before a connection exists, so before any byte of the request is written:
  * the host name did not resolve, the connection was refused or could not be opened in time
- * (DECISIONS.md, D-54). A reset, a closed socket or a timeout may come after the service read the
+ * (docs/decisions.md, D-54). A reset, a closed socket or a timeout may come after the service read the
  * request.
  */
 const BEFORE_CONNECTION = new Set(['ENOTFOUND', 'EAI_AGAIN', 'ECONNREFUSED', 'UND_ERR_CONNECT_TIMEOUT']);

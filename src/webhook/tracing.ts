@@ -1,17 +1,10 @@
 // The receiver's events on Node's diagnostics_channel (docs/tracing.md; docs/decisions.md, D-97). The
-// module is taken from the runtime when it has one (Node, Bun, Deno, workerd with nodejs_compat),
-// never imported: a web entry loads everywhere, and where there is none tracing is absent. A
-// message is built only when a subscriber listens.
+// module is taken from the runtime when it has one (runtime/diagnostics.ts), never imported: a web
+// entry loads everywhere, and where there is none tracing is absent. A message is built only when a
+// subscriber listens.
+import { type Channel, diagnosticsChannel } from '../runtime/diagnostics.js';
 
-/** The part of a diagnostics_channel channel the receiver uses. */
-interface Channel {
-  readonly hasSubscribers: boolean;
-  publish(message: unknown): void;
-}
-
-const diagnostics = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.('node:diagnostics_channel') as
-  | { channel(name: string): Channel }
-  | undefined;
+const diagnostics = diagnosticsChannel();
 
 /** One message per notification the receiver judged: see WebhookVerdictEvent. */
 export const VERDICT_CHANNEL = 'gateway-contract:webhook:verdict';

@@ -90,7 +90,7 @@ function operationFieldChange(diff, site) {
       'breaking',
       `operationId ${shown(diff.before)} -> ${shown(diff.after)}: generated clients name their methods by it`,
     );
-  // Whether a call is idempotent decides what clients repeat on their own (DECISIONS.md, D-54):
+  // Whether a call is idempotent decides what clients repeat on their own (docs/decisions.md, D-54):
   // saying it is documentation, changing what was said is a change merchants see.
   if (head === 'x-idempotent' && rest.length === 1 && diff.action === 'replace')
     return make(

@@ -3,11 +3,11 @@
 import type { SandboxOperation } from '../operationIndex.js';
 import type { Handler } from './context.js';
 import { createSubscription } from './createSubscription.js';
+import { initiatePayment } from './initiatePayment.js';
 import { listSubscriptions } from './listSubscriptions.js';
 import { modifyOrder } from './modifyOrder.js';
-import { initiatePayment } from './pay.js';
-import { preAuthorize } from './preAuth.js';
-import { tokenizeCard } from './tokenize.js';
+import { preAuthorize } from './preAuthorize.js';
+import { tokenizeCard } from './tokenizeCard.js';
 
 export const HANDLERS: { readonly [O in SandboxOperation]: Handler<O> } = {
   tokenizeCard,
