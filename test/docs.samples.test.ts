@@ -163,17 +163,17 @@ describe('the decisions the docs page cites', () => {
           )
         : [];
   /** The numbers a text links to the decisions page. */
-  const cited = (text: string) => [...text.matchAll(/\]\(decisions\.html#(D-\d{2})\)/g)].map((m) => m[1] ?? '');
+  const cited = (text: string) => [...text.matchAll(/\]\(decisions\.html#(D-\d{2,})\)/g)].map((m) => m[1] ?? '');
   /** The anchors of the decisions page. */
-  const idsOf = (page: string) => new Set([...page.matchAll(/ id="(D-\d{2})"/g)].map((m) => m[1]));
+  const idsOf = (page: string) => new Set([...page.matchAll(/ id="(D-\d{2,})"/g)].map((m) => m[1]));
 
   it('are each a link to its record on the decisions page, and none is left bare', () => {
     const bare: string[] = [];
     const numbers = new Set<string>();
     for (const [at, text] of descriptions(linked)) {
       for (const n of cited(text)) numbers.add(n);
-      const rest = text.replace(/\[(D-\d{2})\]\(decisions\.html#\1\)/g, '');
-      for (const [n] of rest.matchAll(/\bD-\d{2}\b/g)) bare.push(`${at}: ${n}`);
+      const rest = text.replace(/\[(D-\d{2,})\]\(decisions\.html#\1\)/g, '');
+      for (const [n] of rest.matchAll(/\bD-\d{2,}\b/g)) bare.push(`${at}: ${n}`);
     }
     expect(bare).toEqual([]);
     // The contract's descriptions cite the decisions D-01 to D-20, the version rules and the next steps.
@@ -186,6 +186,9 @@ describe('the decisions the docs page cites', () => {
     expect(inPage).toEqual(new Set(descriptions(linked).flatMap(([, text]) => cited(text))));
     const ids = idsOf(decisionsHtml);
     expect(ids).toEqual(known);
+    // Every record of both files, whatever its number's digits, has its anchor (the page read two digits only).
+    const headings = [...`${records.contract}\n${records.package}`.matchAll(/^## (D-[0-9]+) /gm)].map((m) => m[1]);
+    expect([...ids].sort()).toEqual([...new Set(headings)].sort());
     // A page of its own that reaches no host: no script, stylesheet, image or link elsewhere.
     expect(decisionsHtml).not.toMatch(/<script|<link|<img| src=|href="(?!#|index\.html")/);
   });

@@ -6,9 +6,9 @@
 import { Marked } from 'marked';
 
 /** A record's heading: `## D-05 Timestamps`. */
-const RECORD = /^## (D-\d{2}) /gm;
+const RECORD = /^## (D-\d{2,}) /gm;
 /** A citation of a decision in prose. */
-const CITATION = /\bD-\d{2}\b/g;
+const CITATION = /\bD-\d{2,}\b/g;
 
 /** @param {string} text */
 const escapeHtml = (text) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -65,7 +65,7 @@ export function decisionsPage(records, about) {
   /** @type {Map<string, { title: string, part: string }>} */
   const index = new Map();
   for (const part of parts)
-    for (const m of part.markdown.matchAll(/^## (D-\d{2}) (.*)$/gm)) {
+    for (const m of part.markdown.matchAll(/^## (D-\d{2,}) (.*)$/gm)) {
       const number = /** @type {string} */ (m[1]);
       if (index.has(number)) throw new Error(`decisions: ${number} is recorded twice`);
       index.set(number, { title: /** @type {string} */ (m[2]), part: part.id });
@@ -75,9 +75,9 @@ export function decisionsPage(records, about) {
   marked.use({
     renderer: {
       heading(text, level, raw) {
-        const number = /^D-\d{2}\b/.exec(raw)?.[0];
+        const number = /^D-\d{2,}\b/.exec(raw)?.[0];
         // The heading's own number is not a link inside the link to itself.
-        const own = text.replace(/<a href="#(D-\d{2})">\1<\/a>/g, '$1');
+        const own = text.replace(/<a href="#(D-\d{2,})">\1<\/a>/g, '$1');
         return number ? `<h${level} id="${number}"><a class="self" href="#${number}">${own}</a></h${level}>\n` : false;
       },
       // The records are Markdown without HTML: any tag-like text is shown as text.
