@@ -499,6 +499,40 @@ describe('POST /sandbox/webhook-url', () => {
     expect(sandbox.deliveries().at(-1)?.state).toBe('skipped');
   });
 
+  it('a notification waiting for its turn when the URL is taken away is recorded as skipped, and sent nowhere', async () => {
+    const urls: unknown[] = [];
+    let answerFirst: () => void = () => undefined;
+    const sendNotification: NonNullable<SandboxOptions['sendNotification']> = (options) => {
+      urls.push(options.url);
+      const answer = {
+        httpStatus: 200,
+        reply: {},
+        valid: true,
+        issues: [],
+        code: '00',
+        outcome: 'success' as const,
+        nextStep: { action: 'none' } as any,
+        requestId: 'R',
+      };
+      if (urls.length > 1) return Promise.resolve(answer);
+      return new Promise((resolve) => {
+        answerFirst = () => resolve(answer);
+      });
+    };
+    const sandbox = await sandboxFor({ webhookUrl: 'http://127.0.0.1:9/hook', sendNotification, webhookConcurrency: 1 });
+    cleanups.push(() => sandbox.stop());
+    for (let i = 0; i < 2; i++) await clientFor(sandbox).tokenizeCard({ mid: MID, body: await tokenizeBody(sandbox, '4111111111111111') });
+    await until(() => urls.length === 1);
+    expect((await control(sandbox, 'POST', '/sandbox/webhook-url', { url: null })).status).toBe(200);
+    answerFirst();
+    await sandbox.idle();
+    expect(urls).toEqual(['http://127.0.0.1:9/hook']);
+    expect(sandbox.deliveries().map((d) => [d.state, d.attempts.length, d.reason])).toEqual([
+      ['delivered', 1, undefined],
+      ['skipped', 0, 'No webhook URL is configured (option webhookUrl, flag --webhook-url).'],
+    ]);
+  });
+
   it('refuses what the webhookUrl option refuses (400), and keeps the URL it had', async () => {
     const sandbox = await sandboxFor({ webhookUrl: 'http://127.0.0.1:9/kept' });
     cleanups.push(() => sandbox.stop());

@@ -10,7 +10,7 @@ import type { CardInstrument } from './instruments.js';
 import type { CardToken, WebhookDelivery } from './records.js';
 import type { Scheduler } from './scheduler.js';
 import type { Store } from './store.js';
-import type { Webhooks } from './webhooks.js';
+import type { Webhooks } from './webhooks/index.js';
 
 type TokenStatus = Schemas['TokenStatus'];
 

@@ -159,17 +159,23 @@ export interface Subscription {
   createdAt: number;
 }
 
-/** One token status notification the sandbox sent (or could not send). */
-/** One attempt to deliver a notification, and what came of it. */
-export interface WebhookAttempt {
-  at: string;
-  state: 'delivered' | 'not-accepted' | 'invalid-reply' | 'failed';
-  httpStatus?: number;
-  code?: string;
-  error?: { name: string; kind?: string; message: string };
+/** What a merchant's reply came to: `delivered` (valid, 00), `not-accepted` (valid, another code), `invalid-reply`. */
+export type ReplyVerdict = 'delivered' | 'not-accepted' | 'invalid-reply';
+
+/** What is kept of why an attempt failed (never more: a sender given in the options may throw anything). */
+export interface AttemptError {
+  name: string;
+  kind?: string;
+  message: string;
 }
 
-export interface WebhookDelivery {
+/** One attempt to deliver a notification, and what came of it: a reply and its verdict, or a failure. */
+export type WebhookAttempt =
+  | { at: string; state: ReplyVerdict; httpStatus: number; code?: string; error?: never }
+  | { at: string; state: 'failed'; error: AttemptError; httpStatus?: never; code?: never };
+
+/** What every state of a delivery has. */
+interface DeliveryBase {
   id: string;
   tokenIndexNumber: string;
   tokenStatus: Schemas['TokenStatus'];
@@ -177,28 +183,67 @@ export interface WebhookDelivery {
   url: string | null;
   requestId: string;
   createdAt: string;
-  completedAt?: string;
-  /**
-   * The outcome of the latest attempt: `delivered` (valid reply, 00), `not-accepted` (valid reply,
-   * another code), `invalid-reply`, `failed` (no usable reply), `skipped` (no URL), `pending` (an
-   * attempt on its way, or held back by the fault reorder-webhooks).
-   */
-  state: 'pending' | 'delivered' | 'not-accepted' | 'invalid-reply' | 'failed' | 'skipped';
-  httpStatus?: number;
-  code?: string;
-  outcome?: 'success' | 'pending' | 'failure';
-  valid?: boolean;
-  issues?: SendTokenNotificationResult['issues'];
-  reply?: unknown;
-  error?: { name: string; kind?: string; message: string };
-  /** Why the delivery ended without reaching the merchant, or why no further attempt is made. */
-  reason?: string;
   /** Every attempt so far, oldest first (at most 1 + webhookRetry.retries). */
   attempts: WebhookAttempt[];
-  /** When the next attempt is due (sandbox time), while one is scheduled. */
-  nextAttemptAt?: string;
   /** A copy sent by the fault duplicate-webhook: the id of the delivery it repeats (same requestId and bytes). */
   duplicateOf?: string;
   /** Held back by the fault reorder-webhooks, to go out after the notification that follows it. */
   reordered?: true;
 }
+
+/** The latest attempt was answered: the merchant's reply and its verdict against the contract. */
+export interface LastReply {
+  httpStatus: number;
+  code?: string;
+  outcome: 'success' | 'pending' | 'failure';
+  valid: boolean;
+  issues: SendTokenNotificationResult['issues'];
+  reply: unknown;
+  error?: never;
+  completedAt: string;
+}
+
+/** The latest attempt got no usable reply. */
+export interface LastFailure {
+  httpStatus?: never;
+  code?: never;
+  outcome?: never;
+  valid?: never;
+  issues?: never;
+  reply?: never;
+  error: AttemptError;
+  completedAt: string;
+}
+
+/** No attempt has ended yet. */
+interface NoAttemptYet {
+  httpStatus?: never;
+  code?: never;
+  outcome?: never;
+  valid?: never;
+  issues?: never;
+  reply?: never;
+  error?: never;
+  completedAt?: never;
+}
+
+/** What the latest attempt left in the record: a pending or skipped delivery keeps what an earlier attempt left. */
+export type LastAttempt = NoAttemptYet | LastReply | LastFailure;
+
+/** After an attempt that ended: the next one is due (sandbox time), or none follows and `reason` may say why. */
+export type AfterAttempt = { nextAttemptAt: string; reason?: never } | { nextAttemptAt?: never; reason?: string };
+
+/** An attempt on its way, waiting for its turn, or held back by the fault reorder-webhooks. */
+export type PendingDelivery = DeliveryBase & { state: 'pending'; nextAttemptAt?: never; reason?: never } & LastAttempt;
+/** The latest attempt was answered (`delivered`, `not-accepted` or `invalid-reply`). */
+export type AnsweredDelivery = DeliveryBase & { state: ReplyVerdict } & LastReply & AfterAttempt;
+/** The latest attempt got no usable reply. */
+export type FailedDelivery = DeliveryBase & { state: 'failed' } & LastFailure & AfterAttempt;
+/** Not sent: no URL, or forgotten (by a reset, a stop or the retention) before its turn; `reason` says which. */
+export type SkippedDelivery = DeliveryBase & { state: 'skipped'; reason: string; nextAttemptAt?: never } & LastAttempt;
+
+/**
+ * One token status notification the sandbox sent (or could not send), by the state of its latest
+ * attempt: its type says which fields it has (docs/decisions.md, D-133).
+ */
+export type WebhookDelivery = PendingDelivery | AnsweredDelivery | FailedDelivery | SkippedDelivery;

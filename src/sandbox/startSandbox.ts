@@ -23,7 +23,7 @@ import { createScheduler } from './scheduler.js';
 import { createSandboxServer, LISTEN_BACKLOG } from './server.js';
 import { createStore } from './store.js';
 import { createTimers } from './timers.js';
-import { createWebhooks } from './webhooks.js';
+import { createWebhooks } from './webhooks/index.js';
 
 export interface Sandbox {
   /** `http://127.0.0.1:<port>`: both the gateway (`{base_url}`) and the router (`{router_url}`). */

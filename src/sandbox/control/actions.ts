@@ -18,7 +18,7 @@ import type { Scheduler } from '../scheduler.js';
 import type { Store } from '../store.js';
 import { isUntrustedObject } from '../untrusted.js';
 import { orderView, type SandboxOrder, tokenView } from '../views.js';
-import type { Webhooks } from '../webhooks.js';
+import type { Webhooks } from '../webhooks/index.js';
 import { badRequest, type ControlAnswer, refuse, reply } from './replies.js';
 
 export interface CreateOrderSpec {

@@ -11,7 +11,7 @@ import type { Scheduler } from '../scheduler.js';
 import { orderKey, type Store } from '../store.js';
 import { memberOf } from '../untrusted.js';
 import { clockView, orderView, overview, preAuthView, tokenView, walletView } from '../views.js';
-import type { Webhooks } from '../webhooks.js';
+import type { Webhooks } from '../webhooks/index.js';
 import { type ControlActions, merchantOf } from './actions.js';
 import { badRequest, type ControlAnswer, notFound, reply } from './replies.js';
 
