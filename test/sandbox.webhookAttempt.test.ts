@@ -96,6 +96,8 @@ describe('one attempt', () => {
       expect((await sendAttempt(request(send))).state).toBe('failed');
     }
     expect(attemptError(null)).toEqual({ name: 'Error', message: 'the delivery failed' });
+    // A message or name that is no string, even one String() cannot convert, is not kept (it threw before).
+    expect(attemptError({ name: { toString: 1 }, message: { toString: 1 } })).toEqual({ name: 'Error', message: 'the delivery failed' });
     expect(attemptError(Object.assign(new Error('x'.repeat(400)), { kind: 'network' }))).toEqual({ name: 'Error', kind: 'network', message: 'x'.repeat(300) });
   });
 

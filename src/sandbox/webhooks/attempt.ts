@@ -79,11 +79,14 @@ function replyOutcome(result: SendTokenNotificationResult): AttemptOutcome {
 /** What is kept of a failure: its name, its kind when it has one, and the start of its message. */
 export function attemptError(error: unknown): AttemptError {
   // A sender given in the options may throw anything: only these three fields are kept.
+  // Strings only: String() of an object whose toString is not a function throws.
   const kind = memberOf(error, 'kind');
+  const name = memberOf(error, 'name');
+  const message = memberOf(error, 'message');
   return {
-    name: String(memberOf(error, 'name') ?? 'Error'),
-    ...(typeof kind === 'string' ? { kind } : {}),
-    message: String(memberOf(error, 'message') ?? 'the delivery failed').slice(0, MAX_ERROR_MESSAGE),
+    name: typeof name === 'string' ? name.slice(0, MAX_ERROR_MESSAGE) : 'Error',
+    ...(typeof kind === 'string' ? { kind: kind.slice(0, 64) } : {}),
+    message: (typeof message === 'string' ? message : 'the delivery failed').slice(0, MAX_ERROR_MESSAGE),
   };
 }
 
