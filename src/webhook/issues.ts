@@ -3,7 +3,6 @@
 // D-37, D-105). Never a value of the payload, a signature or an error's message.
 import type { ValidationIssue } from '../validation/operationValidation.js';
 import { resultCodeFor } from '../validation/resultCodeRules.js';
-import type { ClaimVerdict } from './claims.js';
 import type { ReplyCode } from './reply.js';
 
 /** An issue of the notification with the code it is answered with. */
@@ -89,8 +88,11 @@ export const HANDLER_TIMEOUT = issue(
   '500',
 );
 
-/** The issue of a claim that did not win. */
-export const CLAIM_REFUSALS: Readonly<Record<Exclude<ClaimVerdict, 'won'>, ReceiverIssue>> = {
+/**
+ * The issue of a claim that did not win, by the claim's verdict (claims.ts `ClaimVerdict`; the receiver
+ * indexes this with one, so a verdict added there without its issue here does not compile).
+ */
+export const CLAIM_REFUSALS: Readonly<Record<'handled' | 'in-progress' | 'failed' | 'full', ReceiverIssue>> = {
   handled: REPLAY,
   'in-progress': IN_PROGRESS,
   failed: STORE_FAILED,

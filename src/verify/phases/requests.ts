@@ -8,7 +8,7 @@ import { codeOf, meaningOf } from '../checks.js';
 import { type PhaseContext, runProperty, Trial } from '../context.js';
 import { type Broken, brokenRequests, credentialRequests, draftArbitrary, type SentOperation, sentOperations, specIsValid, validRequest } from '../generate.js';
 import type { Exchange } from '../types.js';
-import type { Phase } from './index.js';
+import type { Phase } from './phase.js';
 
 const codeText = (exchange: Exchange): string => {
   const { code } = codeOf(exchange.operationId, exchange.answer);

@@ -7,7 +7,7 @@
 import type { PhaseContext } from '../context.js';
 import { NotificationReceiver } from '../notifications.js';
 import { fixtureCall } from './fixtureCall.js';
-import type { Phase } from './index.js';
+import type { Phase } from './phase.js';
 import { checkDuplicateBlock, checkInsufficientBalance, checkOrders, ORDER_CHANGES } from './stateOrders.js';
 import { checkRenewalAmount, checkSubscriptionList, SUBSCRIPTION_CHANGES } from './stateSubscriptions.js';
 import { checkTokens, TOKEN_CHANGES } from './stateTokens.js';
