@@ -4,6 +4,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -52,5 +53,30 @@ describe('the layout of src/', () => {
 
   it('holds no hand-written declarations and no JavaScript', () => {
     expect(files(src).filter((f) => f.endsWith('.d.ts') || f.endsWith('.js'))).toEqual([]);
+  });
+});
+
+describe('rooms a reader can step into', () => {
+  /** The sources of the package and of its scripts. */
+  const readable = [...files(src).filter((f) => f.endsWith('.ts')), ...files(join(root, 'scripts')).filter((f) => f.endsWith('.mjs'))];
+
+  it('no source file over 500 lines and no function over 200, in src/ and scripts/', () => {
+    const long: string[] = [];
+    for (const file of readable) {
+      const text = readFileSync(file, 'utf8');
+      const lines = text.split('\n').length;
+      if (lines > 500) long.push(`${relative(root, file)}: ${lines} lines`);
+      const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+      const visit = (node: ts.Node): void => {
+        if (ts.isFunctionLike(node) && 'body' in node && node.body) {
+          const first = source.getLineAndCharacterOfPosition(node.getStart()).line;
+          const last = source.getLineAndCharacterOfPosition(node.end).line;
+          if (last - first + 1 > 200) long.push(`${relative(root, file)}:${first + 1}: a function of ${last - first + 1} lines`);
+        }
+        ts.forEachChild(node, visit);
+      };
+      visit(source);
+    }
+    expect(long).toEqual([]);
   });
 });
