@@ -4,24 +4,12 @@
 // JSON, so that no page can send one without a preflight (the bank page also takes the form its
 // bankForm declares). The operations are served as before.
 import { request } from 'node:http';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { clientFor, control, MID, order, payBody, sandboxFor, walletPay } from './support.js';
-
-let sandbox: Sandbox;
-beforeAll(async () => {
-  sandbox = await sandboxFor();
-});
-afterEach(() => {
-  sandbox.faults.clear();
-});
-afterAll(async () => {
-  await sandbox.stop();
-  expect(sandbox.answerProblems).toEqual([]);
-});
+import { clientFor, control, sandboxTest as it, MID, order, payBody, sandboxFor, walletPay } from './support.js';
 
 /** A request as any client may send it: every header given as is, Host included. */
-function raw(method: string, path: string, headers: Record<string, string> = {}, body?: string) {
+function raw(sandbox: Sandbox, method: string, path: string, headers: Record<string, string> = {}, body?: string) {
   return new Promise<{ status: number; json: any }>((resolve, reject) => {
     const req = request(
       { host: '127.0.0.1', port: sandbox.port, method, path, headers: { host: `127.0.0.1:${sandbox.port}`, ...headers }, setHost: false },
@@ -39,17 +27,17 @@ function raw(method: string, path: string, headers: Record<string, string> = {},
 }
 
 /** A payment of an order left in process (the slow wallet), and its order id. */
-async function pendingPayment() {
+async function pendingPayment(sandbox: Sandbox) {
   const o = order(sandbox, '1.00', { svcSsoToken: 'sso-pending-wallet' });
   await clientFor(sandbox).initiatePayment({ txnToken: o.txnToken, body: payBody(o.orderId, { paymentMode: 'WALLET', walletInfo: { paymentFlow: 'PAY' } }) });
   return o.orderId;
 }
 
-const status = async (orderId: string) => (await control(sandbox, 'GET', `/sandbox/orders/${orderId}`)).json.status;
+const status = async (sandbox: Sandbox, orderId: string) => (await control(sandbox, 'GET', `/sandbox/orders/${orderId}`)).json.status;
 
 describe('control API: a foreign Origin is refused', () => {
-  it('refuses a web page of another origin, whatever the call: 403, nothing changes', async () => {
-    const orderId = await pendingPayment();
+  it('refuses a web page of another origin, whatever the call: 403, nothing changes', async ({ sandbox }) => {
+    const orderId = await pendingPayment(sandbox);
     for (const origin of [
       'http://evil.example',
       'https://127.0.0.1',
@@ -57,30 +45,36 @@ describe('control API: a foreign Origin is refused', () => {
       'null',
       `http://localhost:${sandbox.port}.evil.example`,
     ]) {
-      const reset = await raw('POST', '/sandbox/reset', { origin });
+      const reset = await raw(sandbox, 'POST', '/sandbox/reset', { origin });
       expect(reset.status).toBe(403);
       expect(reset.json.error.code).toBe('foreign-origin');
-      expect((await raw('GET', '/sandbox/wallets', { origin })).status).toBe(403);
-      const completed = await raw('POST', `/sandbox/orders/${orderId}/complete`, { origin, 'content-type': 'application/json' }, '{"outcome":"success"}');
+      expect((await raw(sandbox, 'GET', '/sandbox/wallets', { origin })).status).toBe(403);
+      const completed = await raw(
+        sandbox,
+        'POST',
+        `/sandbox/orders/${orderId}/complete`,
+        { origin, 'content-type': 'application/json' },
+        '{"outcome":"success"}',
+      );
       expect(completed.status).toBe(403);
     }
-    expect(await status(orderId)).toBe('PENDING');
+    expect(await status(sandbox, orderId)).toBe('PENDING');
   });
 
-  it("accepts the sandbox's own origins, and a caller that sends none", async () => {
+  it("accepts the sandbox's own origins, and a caller that sends none", async ({ sandbox }) => {
     for (const origin of [`http://127.0.0.1:${sandbox.port}`, `http://localhost:${sandbox.port}`])
-      expect((await raw('GET', '/sandbox', { origin })).status).toBe(200);
-    expect((await raw('GET', '/sandbox')).status).toBe(200);
+      expect((await raw(sandbox, 'GET', '/sandbox', { origin })).status).toBe(200);
+    expect((await raw(sandbox, 'GET', '/sandbox')).status).toBe(200);
   });
 
-  it('refuses a request a browser marks as cross-site (Sec-Fetch-Site), even without an Origin', async () => {
-    for (const site of ['cross-site', 'same-site']) expect((await raw('GET', '/sandbox/faults', { 'sec-fetch-site': site })).status).toBe(403);
-    for (const site of ['same-origin', 'none']) expect((await raw('GET', '/sandbox/faults', { 'sec-fetch-site': site })).status).toBe(200);
+  it('refuses a request a browser marks as cross-site (Sec-Fetch-Site), even without an Origin', async ({ sandbox }) => {
+    for (const site of ['cross-site', 'same-site']) expect((await raw(sandbox, 'GET', '/sandbox/faults', { 'sec-fetch-site': site })).status).toBe(403);
+    for (const site of ['same-origin', 'none']) expect((await raw(sandbox, 'GET', '/sandbox/faults', { 'sec-fetch-site': site })).status).toBe(200);
   });
 });
 
 describe('control API: the Host must be the address the sandbox is bound to', () => {
-  it('refuses another Host (a rebound DNS name, another port): 403', async () => {
+  it('refuses another Host (a rebound DNS name, another port): 403', async ({ sandbox }) => {
     for (const host of [
       'evil.example',
       `evil.example:${sandbox.port}`,
@@ -88,16 +82,16 @@ describe('control API: the Host must be the address the sandbox is bound to', ()
       '127.0.0.1',
       `localhost.evil.example:${sandbox.port}`,
     ]) {
-      const answer = await raw('GET', '/sandbox', { host });
+      const answer = await raw(sandbox, 'GET', '/sandbox', { host });
       expect(answer.status).toBe(403);
       expect(answer.json.error.code).toBe('foreign-host');
     }
-    expect((await raw('POST', '/sandbox/reset', { host: 'evil.example' })).status).toBe(403);
+    expect((await raw(sandbox, 'POST', '/sandbox/reset', { host: 'evil.example' })).status).toBe(403);
   });
 
-  it('accepts 127.0.0.1, localhost and [::1] at its port, in any case', async () => {
+  it('accepts 127.0.0.1, localhost and [::1] at its port, in any case', async ({ sandbox }) => {
     for (const host of [`127.0.0.1:${sandbox.port}`, `localhost:${sandbox.port}`, `LOCALHOST:${sandbox.port}`, `[::1]:${sandbox.port}`])
-      expect((await raw('GET', '/sandbox/clock', { host })).status).toBe(200);
+      expect((await raw(sandbox, 'GET', '/sandbox/clock', { host })).status).toBe(200);
   });
 
   it('accepts the host it was told to bind, when that is another name of the machine', async () => {
@@ -112,23 +106,29 @@ describe('control API: the Host must be the address the sandbox is bound to', ()
 });
 
 describe('control API: a body must be JSON', () => {
-  it('refuses text/plain and form bodies with 415: no fault armed, no payment completed', async () => {
-    const armed = await raw('POST', '/sandbox/faults', { 'content-type': 'text/plain' }, '{"operationId":"initiatePayment","fault":"drop-answer"}');
+  it('refuses text/plain and form bodies with 415: no fault armed, no payment completed', async ({ sandbox }) => {
+    const armed = await raw(sandbox, 'POST', '/sandbox/faults', { 'content-type': 'text/plain' }, '{"operationId":"initiatePayment","fault":"drop-answer"}');
     expect(armed.status).toBe(415);
     expect(armed.json.error.code).toBe('unsupported-media-type');
     expect(sandbox.faults.list()).toEqual([]);
-    const orderId = await pendingPayment();
-    const form = await raw('POST', `/sandbox/orders/${orderId}/complete`, { 'content-type': 'application/x-www-form-urlencoded' }, 'outcome=success');
+    const orderId = await pendingPayment(sandbox);
+    const form = await raw(sandbox, 'POST', `/sandbox/orders/${orderId}/complete`, { 'content-type': 'application/x-www-form-urlencoded' }, 'outcome=success');
     expect(form.status).toBe(415);
-    expect((await raw('POST', '/sandbox/orders', {}, '{"txnAmount":{"value":"1.00"}}')).status).toBe(415);
-    expect(await status(orderId)).toBe('PENDING');
+    expect((await raw(sandbox, 'POST', '/sandbox/orders', {}, '{"txnAmount":{"value":"1.00"}}')).status).toBe(415);
+    expect(await status(sandbox, orderId)).toBe('PENDING');
     // JSON with its charset is JSON; an empty body needs no type.
-    const json = await raw('POST', `/sandbox/orders/${orderId}/complete`, { 'content-type': 'Application/JSON; charset=utf-8' }, '{"outcome":"success"}');
+    const json = await raw(
+      sandbox,
+      'POST',
+      `/sandbox/orders/${orderId}/complete`,
+      { 'content-type': 'Application/JSON; charset=utf-8' },
+      '{"outcome":"success"}',
+    );
     expect(json.status).toBe(200);
-    expect((await raw('DELETE', '/sandbox/faults')).status).toBe(200);
+    expect((await raw(sandbox, 'DELETE', '/sandbox/faults')).status).toBe(200);
   });
 
-  it('the bank page takes the form its bankForm declares, from a caller that is not a web page of another origin', async () => {
+  it('the bank page takes the form its bankForm declares, from a caller that is not a web page of another origin', async ({ sandbox }) => {
     const o = order(sandbox);
     const paid = await clientFor(sandbox).initiatePayment({
       txnToken: o.txnToken,
@@ -137,20 +137,21 @@ describe('control API: a body must be JSON', () => {
     const form = (paid.data.body as any).bankForm.redirectForm;
     const path = new URL(form.actionURL).pathname;
     const fields = new URLSearchParams({ ...form.content, action: 'submit' }).toString();
-    const refused = await raw('POST', path, { ...form.headers, origin: 'http://evil.example' }, fields);
+    const refused = await raw(sandbox, 'POST', path, { ...form.headers, origin: 'http://evil.example' }, fields);
     expect(refused.status).toBe(403);
-    expect(await status(o.orderId)).toBe('PENDING');
-    const submitted = await raw('POST', path, form.headers, fields);
+    expect(await status(sandbox, o.orderId)).toBe('PENDING');
+    const submitted = await raw(sandbox, 'POST', path, form.headers, fields);
     expect(submitted.status).toBe(200);
-    expect(await status(o.orderId)).toBe('PAID');
+    expect(await status(sandbox, o.orderId)).toBe('PAID');
   });
 });
 
 describe('the operations', () => {
-  it('are served as before, whatever the Origin, Host or body type', async () => {
+  it('are served as before, whatever the Origin, Host or body type', async ({ sandbox }) => {
     const o = order(sandbox);
     const body = JSON.stringify({ head: { tokenType: 'TXN_TOKEN', token: o.txnToken }, body: walletPay(o.orderId) });
     const answer = await raw(
+      sandbox,
       'POST',
       `/aoa-acquiring-biz/v2/payment?mid=${MID}&orderId=${o.orderId}`,
       { origin: 'http://evil.example', host: 'gateway.example', 'content-type': 'text/plain' },

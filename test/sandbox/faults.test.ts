@@ -3,25 +3,13 @@
 // carried out. The state afterwards is what a merchant finds when querying, and the sandbox keeps
 // answering other requests while an answer is held back.
 
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { createChecksumSigner, createGatewayClient, GatewayError, GatewayHttpError, GatewayNetworkError, GatewayTimeoutError } from '../../src/index.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { control, KEY, MID, order, sandboxFor, tokenizeBody, walletPay } from './support.js';
-
-let sandbox: Sandbox;
-beforeAll(async () => {
-  sandbox = await sandboxFor();
-});
-afterEach(() => {
-  sandbox.faults.clear();
-});
-afterAll(async () => {
-  await sandbox?.stop();
-  expect(sandbox.answerProblems).toEqual([]);
-});
+import { control, sandboxTest as it, KEY, MID, order, tokenizeBody, walletPay } from './support.js';
 
 /** A typed client for the sandbox that gives up after `timeoutMs`. */
-const client = (options: { timeoutMs?: number; retry?: boolean } = {}) =>
+const client = (sandbox: Sandbox, options: { timeoutMs?: number; retry?: boolean } = {}) =>
   createGatewayClient({
     gatewayUrl: sandbox.url,
     routerUrl: sandbox.url,
@@ -45,11 +33,12 @@ async function thrown(call: Promise<unknown>): Promise<GatewayError> {
   throw new Error('the call did not fail');
 }
 
-const pay = (o: { orderId: string; txnToken: string }, c = client()) => c.initiatePayment({ txnToken: o.txnToken, body: walletPay(o.orderId) });
-const balance = async () => (await control(sandbox, 'GET', '/sandbox/wallets')).json.wallets.find((w: any) => w.name === 'funded');
+const pay = (sandbox: Sandbox, o: { orderId: string; txnToken: string }, c = client(sandbox)) =>
+  c.initiatePayment({ txnToken: o.txnToken, body: walletPay(o.orderId) });
+const balance = async (sandbox: Sandbox) => (await control(sandbox, 'GET', '/sandbox/wallets')).json.wallets.find((w: any) => w.name === 'funded');
 
 describe('arming faults', () => {
-  it('arms, lists and disarms faults through the control API', async () => {
+  it('arms, lists and disarms faults through the control API', async ({ sandbox }) => {
     const armed = await control(sandbox, 'POST', '/sandbox/faults', { operationId: 'initiatePayment', fault: 'delay', delayMs: 250, count: 2 });
     expect(armed).toMatchObject({
       status: 201,
@@ -69,7 +58,7 @@ describe('arming faults', () => {
     expect(calls).toEqual(expect.arrayContaining(['POST /sandbox/faults', 'GET /sandbox/faults', 'DELETE /sandbox/faults']));
   });
 
-  it.each([
+  it.for([
     [{ operationId: 'initiatePayment', fault: 'explode' }, '/fault'],
     [{ operationId: 'payNow', fault: 'reset' }, '/operationId'],
     [{ operationId: 'initiatePayment', fault: 'delay' }, '/delayMs'],
@@ -80,14 +69,14 @@ describe('arming faults', () => {
     [{ operationId: 'notifyTokenStatus', fault: 'drop-answer' }, '/fault'],
     [{ operationId: 'initiatePayment', fault: 'duplicate-webhook' }, '/fault'],
     [{ operationId: 'initiatePayment', fault: 'reset', '4111111111111111': 1 }, '/<unknown key>'],
-  ])('refuses %j, naming %s', async (body, pointer) => {
+  ])('refuses %j, naming %s', async ([body, pointer], { sandbox }) => {
     const answer = await control(sandbox, 'POST', '/sandbox/faults', body);
     expect(answer).toMatchObject({ status: 400, json: { error: { code: 'invalid-request', pointer } } });
     expect(JSON.stringify(answer.json)).not.toContain('4111111111111111');
     expect(() => sandbox.faults.arm(body as any)).toThrow(expect.objectContaining({ status: 400 }));
   });
 
-  it('holds at most 100 armed faults', async () => {
+  it('holds at most 100 armed faults', async ({ sandbox }) => {
     for (let i = 0; i < 100; i++) sandbox.faults.arm({ operationId: 'listSubscriptions', fault: 'http-500' });
     const refused = await control(sandbox, 'POST', '/sandbox/faults', { operationId: 'listSubscriptions', fault: 'http-500' });
     expect(refused.status).toBe(400);
@@ -97,53 +86,53 @@ describe('arming faults', () => {
 });
 
 describe('answers that go wrong', () => {
-  it('drop-answer: the payment is made and the answer lost; the order shows it paid, and paying again is refused 201', async () => {
+  it('drop-answer: the payment is made and the answer lost; the order shows it paid, and paying again is refused 201', async ({ sandbox }) => {
     const o = order(sandbox);
-    const before = await balance();
+    const before = await balance(sandbox);
     sandbox.faults.arm({ operationId: 'initiatePayment', fault: 'drop-answer' });
-    const error = await thrown(pay(o));
+    const error = await thrown(pay(sandbox, o));
     expect(error).toBeInstanceOf(GatewayNetworkError);
     expect(error.nextStep).toMatchObject({ action: 'query-status' });
     // What the merchant finds when querying: the payment went through.
     const seen = await control(sandbox, 'GET', `/sandbox/orders/${o.orderId}`);
     expect(seen.json).toMatchObject({ status: 'PAID' });
-    const after = await balance();
+    const after = await balance(sandbox);
     expect(after.balance).not.toBe(before.balance);
     // The fault was used up: paying again is answered, and refused as already paid.
-    const again = await pay(o);
+    const again = await pay(sandbox, o);
     expect(again).toMatchObject({ outcome: 'failure', code: '201', nextStep: { action: 'already-paid' } });
-    expect((await balance()).balance).toBe(after.balance);
+    expect((await balance(sandbox)).balance).toBe(after.balance);
     expect(sandbox.faults.list()).toEqual([]);
   });
 
-  it('drop-answer on tokenize: the token is created, and listed by the control API', async () => {
+  it('drop-answer on tokenize: the token is created, and listed by the control API', async ({ sandbox }) => {
     sandbox.faults.arm({ operationId: 'tokenizeCard', fault: 'drop-answer' });
     const before = (await control(sandbox, 'GET', '/sandbox/tokens?limit=1000')).json.tokens.length;
-    await thrown(client().tokenizeCard({ mid: MID, body: await tokenizeBody(sandbox, '4111111111111111') }));
+    await thrown(client(sandbox).tokenizeCard({ mid: MID, body: await tokenizeBody(sandbox, '4111111111111111') }));
     expect((await control(sandbox, 'GET', '/sandbox/tokens?limit=1000')).json.tokens).toHaveLength(before + 1);
   });
 
-  it('delay: the operation is carried out at once, the answer comes later; a client that gives up first is told to query the status', async () => {
+  it('delay: the operation is carried out at once, the answer comes later; a client that gives up first is told to query the status', async ({ sandbox }) => {
     const o = order(sandbox);
     sandbox.faults.arm({ operationId: 'initiatePayment', fault: 'delay', delayMs: 1_500 });
-    const error = await thrown(pay(o, client({ timeoutMs: 150 })));
+    const error = await thrown(pay(sandbox, o, client(sandbox, { timeoutMs: 150 })));
     expect(error).toBeInstanceOf(GatewayTimeoutError);
     expect(error.nextStep).toMatchObject({ action: 'query-status' });
     expect((await control(sandbox, 'GET', `/sandbox/orders/${o.orderId}`)).json).toMatchObject({ status: 'PAID' });
   });
 
-  it('delay: the sandbox answers other requests while an answer is held back, and the held answer is the real one', async () => {
+  it('delay: the sandbox answers other requests while an answer is held back, and the held answer is the real one', async ({ sandbox }) => {
     const slow = order(sandbox);
     const fast = order(sandbox);
     sandbox.faults.arm({ operationId: 'initiatePayment', fault: 'delay', delayMs: 600 });
     const finished: string[] = [];
-    const held = pay(slow).then((r) => {
+    const held = pay(sandbox, slow).then((r) => {
       finished.push('held');
       return r;
     });
     // Let the held request reach the sandbox before the others.
     while ((await control(sandbox, 'GET', `/sandbox/orders/${slow.orderId}`)).json.status !== 'PAID') await new Promise((r) => setTimeout(r, 5));
-    const other = await pay(fast);
+    const other = await pay(sandbox, fast);
     finished.push('other payment');
     expect((await control(sandbox, 'GET', '/sandbox/clock')).status).toBe(200);
     finished.push('control call');
@@ -152,11 +141,11 @@ describe('answers that go wrong', () => {
     expect(finished).toEqual(['other payment', 'control call', 'held']);
   });
 
-  it('reset: the connection is closed before anything is carried out; the order is unchanged', async () => {
+  it('reset: the connection is closed before anything is carried out; the order is unchanged', async ({ sandbox }) => {
     const o = order(sandbox, '100.00');
     sandbox.faults.arm({ operationId: 'modifyOrder', fault: 'reset' });
     const error = await thrown(
-      client().modifyOrder({ mid: MID, orderId: o.orderId, txnToken: o.txnToken, body: { txnAmount: { value: '250.00', currency: 'INR' } } }),
+      client(sandbox).modifyOrder({ mid: MID, orderId: o.orderId, txnToken: o.txnToken, body: { txnAmount: { value: '250.00', currency: 'INR' } } }),
     );
     expect(error).toBeInstanceOf(GatewayNetworkError);
     expect(error.nextStep).toMatchObject({ action: 'query-status' });
@@ -164,7 +153,7 @@ describe('answers that go wrong', () => {
     expect(seen).toMatchObject({ status: 'CREATED', txnAmount: { value: '100.00' } });
   });
 
-  it('http-500: plain text before anything is carried out; the order is still open and pays afterwards', async () => {
+  it('http-500: plain text before anything is carried out; the order is still open and pays afterwards', async ({ sandbox }) => {
     const o = order(sandbox);
     sandbox.faults.arm({ operationId: 'initiatePayment', fault: 'http-500' });
     const raw = await fetch(`${sandbox.url}/aoa-acquiring-biz/v2/payment?mid=${MID}&orderId=${o.orderId}`, { method: 'POST', body: '{}' });
@@ -175,15 +164,17 @@ describe('answers that go wrong', () => {
       'Internal Server Error',
     ]);
     sandbox.faults.arm({ operationId: 'initiatePayment', fault: 'http-500' });
-    const error = await thrown(pay(o));
+    const error = await thrown(pay(sandbox, o));
     expect(error).toBeInstanceOf(GatewayHttpError);
     expect(error).toMatchObject({ status: 500, nextStep: { action: 'query-status' } });
     expect((await control(sandbox, 'GET', `/sandbox/orders/${o.orderId}`)).json).toMatchObject({ status: 'CREATED' });
-    expect((await pay(o)).code).toBe('0000');
+    expect((await pay(sandbox, o)).code).toBe('0000');
   });
 
-  it('http-503 with a count: the next two calls fail with Retry-After, the third is answered; an opted-in retry of list subscriptions gets through', async () => {
-    const list = (c = client()) => c.listSubscriptions({ token: 'SSO-TOKEN', body: { mid: MID, custId: 'CUST_NONE' } as any });
+  it('http-503 with a count: the next two calls fail with Retry-After, the third is answered; an opted-in retry of list subscriptions gets through', async ({
+    sandbox,
+  }) => {
+    const list = (c = client(sandbox)) => c.listSubscriptions({ token: 'SSO-TOKEN', body: { mid: MID, custId: 'CUST_NONE' } as any });
     sandbox.faults.arm({ operationId: 'listSubscriptions', fault: 'http-503', count: 2 });
     const first = await thrown(list());
     expect(first).toMatchObject({ status: 503, nextStep: { action: 'retry-later' } });
@@ -193,7 +184,7 @@ describe('answers that go wrong', () => {
     expect((await list()).code).not.toBeUndefined();
     // Once more, with the client's retries on: the 503 is repeated because listing is idempotent.
     sandbox.faults.arm({ operationId: 'listSubscriptions', fault: 'http-503' });
-    const retried = await list(client({ retry: true }));
+    const retried = await list(client(sandbox, { retry: true }));
     expect(retried.code).not.toBeUndefined();
     expect(sandbox.faults.list()).toEqual([]);
   });

@@ -1,24 +1,14 @@
 // The sandbox's orders across calls: the order rows of section 3.3 (modify before payment, 1111
 // while a payment is in process, 410 closed, 201 paid), at most 5 modifications, transaction tokens
 // that belong to one order and expire after 15 minutes, and pay's own order checks (324, 2013, 2014).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../src/sandbox/index.js';
-import { clientFor, control, KEY, MID, newCard, OTHER_KEY, order, payBody, rawCall, sandboxFor, walletPay } from './support.js';
-
-let sandbox: Sandbox;
-beforeAll(async () => {
-  sandbox = await sandboxFor();
-});
-afterAll(async () => {
-  await sandbox.stop();
-  expect(sandbox.answerProblems).toEqual([]);
-});
+import { describe, expect } from 'vitest';
+import { clientFor, control, sandboxTest as it, KEY, MID, newCard, OTHER_KEY, order, payBody, rawCall, walletPay } from './support.js';
 
 const goods = [{ description: 'Blue mug', quantity: '2.00', price: { value: '60.00', currency: 'INR' as const } }];
 const shipping = [{ carrier: 'Sandbox Post', trackingNo: 'TRK1', chargeAmount: { value: '10.00', currency: 'INR' as const } }];
 
 describe('sandbox orders (section 3.3)', () => {
-  it('creates an order through the control API and answers its txnToken, marked as a sandbox extension', async () => {
+  it('creates an order through the control API and answers its txnToken, marked as a sandbox extension', async ({ sandbox }) => {
     const { status, json } = await control(sandbox, 'POST', '/sandbox/orders', {
       orderId: 'ORDER-CTRL-1',
       txnAmount: { value: '250.00', currency: 'INR' },
@@ -38,7 +28,7 @@ describe('sandbox orders (section 3.3)', () => {
     expect((await control(sandbox, 'GET', '/sandbox/orders/ORDER-CTRL-1')).json).not.toHaveProperty('txnToken');
   });
 
-  it('row 1: modify order before payment replaces amount, goods and shipping and keeps the orderId', async () => {
+  it('row 1: modify order before payment replaces amount, goods and shipping and keeps the orderId', async ({ sandbox }) => {
     const client = clientFor(sandbox);
     const o = order(sandbox, '100.00');
     const result = await client.modifyOrder({
@@ -66,7 +56,7 @@ describe('sandbox orders (section 3.3)', () => {
     expect((paid.data.body as any).txnInfo).toMatchObject({ orderID: o.orderId, txnAmount: '130.00', status: 'TXN_SUCCESS' });
   });
 
-  it('row 1 limit: the sixth modification is refused with 1111 (at most 5, docs/decisions.md D-40)', async () => {
+  it('row 1 limit: the sixth modification is refused with 1111 (at most 5, docs/decisions.md D-40)', async ({ sandbox }) => {
     const client = clientFor(sandbox);
     const o = order(sandbox);
     for (let i = 1; i <= 5; i++) {
@@ -83,7 +73,7 @@ describe('sandbox orders (section 3.3)', () => {
     expect((await control(sandbox, 'GET', `/sandbox/orders/${o.orderId}`)).json).toMatchObject({ txnAmount: { value: '105.00' }, modifications: 5 });
   });
 
-  it('row 2: modify order while a payment is in process answers 1111 and leaves the order unchanged', async () => {
+  it('row 2: modify order while a payment is in process answers 1111 and leaves the order unchanged', async ({ sandbox }) => {
     const client = clientFor(sandbox);
     const o = order(sandbox, '80.00');
     const pending = await client.initiatePayment({ txnToken: o.txnToken, body: payBody(o.orderId, { paymentMode: 'UPI', payerAccount: 'pending@upi' }) });
@@ -97,7 +87,7 @@ describe('sandbox orders (section 3.3)', () => {
     });
   });
 
-  it('row 3: modify order or pay on a closed order answers 410', async () => {
+  it('row 3: modify order or pay on a closed order answers 410', async ({ sandbox }) => {
     const client = clientFor(sandbox);
     const o = order(sandbox);
     expect((await control(sandbox, 'POST', `/sandbox/orders/${o.orderId}/close`)).json).toMatchObject({ status: 'CLOSED' });
@@ -117,7 +107,7 @@ describe('sandbox orders (section 3.3)', () => {
     expect(await client.initiatePayment({ txnToken: failing.txnToken, body: walletPay(failing.orderId) })).toMatchObject({ code: '410' });
   });
 
-  it('row 4: modify order or pay on a paid order answers 201', async () => {
+  it('row 4: modify order or pay on a paid order answers 201', async ({ sandbox }) => {
     const client = clientFor(sandbox);
     const o = order(sandbox);
     expect((await client.initiatePayment({ txnToken: o.txnToken, body: walletPay(o.orderId) })).code).toBe('0000');
@@ -125,14 +115,14 @@ describe('sandbox orders (section 3.3)', () => {
     expect(await client.initiatePayment({ txnToken: o.txnToken, body: walletPay(o.orderId) })).toMatchObject({ code: '201', message: 'order is paid' });
   });
 
-  it('pay while a payment of the order is in process answers 324 Duplicate Order Id', async () => {
+  it('pay while a payment of the order is in process answers 324 Duplicate Order Id', async ({ sandbox }) => {
     const client = clientFor(sandbox);
     const o = order(sandbox);
     expect((await client.initiatePayment({ txnToken: o.txnToken, body: payBody(o.orderId, newCard('4111111111111111')) })).code).toBe('0000');
     expect(await client.initiatePayment({ txnToken: o.txnToken, body: walletPay(o.orderId) })).toMatchObject({ code: '324', message: 'Duplicate Order Id' });
   });
 
-  it('a transaction token expires after 15 minutes (1006); a new one from the control API works', async () => {
+  it('a transaction token expires after 15 minutes (1006); a new one from the control API works', async ({ sandbox }) => {
     const client = clientFor(sandbox);
     const o = order(sandbox);
     await sandbox.clock.advance(15 * 60 * 1000 - 1);
@@ -151,7 +141,7 @@ describe('sandbox orders (section 3.3)', () => {
     expect((await client.initiatePayment({ txnToken: fresh.json.txnToken, body: walletPay(o.orderId) })).code).toBe('0000');
   });
 
-  it('a transaction token works only for its own order: 1006 for pay, 2013 and 2014 for modify', async () => {
+  it('a transaction token works only for its own order: 1006 for pay, 2013 and 2014 for modify', async ({ sandbox }) => {
     const client = clientFor(sandbox);
     const a = order(sandbox);
     const b = order(sandbox);
@@ -161,7 +151,7 @@ describe('sandbox orders (section 3.3)', () => {
     expect(await client.modifyOrder({ mid: 'MERCHANT0002', orderId: a.orderId, txnToken: a.txnToken, body: {} })).toMatchObject({ code: '2013' });
   });
 
-  it('modify order checks an optional signature with the merchant key (1001 Invalid signature)', async () => {
+  it('modify order checks an optional signature with the merchant key (1001 Invalid signature)', async ({ sandbox }) => {
     const o = order(sandbox);
     const wrong = await clientFor(sandbox, { key: OTHER_KEY }).modifyOrder({ mid: MID, orderId: o.orderId, txnToken: o.txnToken, body: {} });
     expect(wrong).toMatchObject({ code: '1001', message: 'Invalid signature' });
@@ -169,7 +159,7 @@ describe('sandbox orders (section 3.3)', () => {
     expect(unsigned.code).toBe('0000');
   });
 
-  it("modify order refuses a zero amount with 2007 and the contract's own failures with their codes", async () => {
+  it("modify order refuses a zero amount with 2007 and the contract's own failures with their codes", async ({ sandbox }) => {
     const client = clientFor(sandbox);
     const o = order(sandbox);
     expect(
@@ -185,7 +175,7 @@ describe('sandbox orders (section 3.3)', () => {
     expect(badCurrency).toMatchObject({ code: '1001', message: 'Invalid currency' });
   });
 
-  it('pay answers 2013 and 2014 when the query disagrees with the body (validate() names them)', async () => {
+  it('pay answers 2013 and 2014 when the query disagrees with the body (validate() names them)', async ({ sandbox }) => {
     const o = order(sandbox);
     const rewrite = (name: string, value: string) => (request: Request) => {
       const url = new URL(request.url);
@@ -212,7 +202,7 @@ describe('sandbox orders (section 3.3)', () => {
     expect(JSON.parse(noQuery.headers.get('x-sandbox-issues')!)[0]).toMatchObject({ in: 'query', rule: 'requiredParameters' });
   });
 
-  it('pay checks requestType against the order (1001 Invalid requestType) and answers 2006 for an unknown mid', async () => {
+  it('pay checks requestType against the order (1001 Invalid requestType) and answers 2006 for an unknown mid', async ({ sandbox }) => {
     const client = clientFor(sandbox);
     const o = order(sandbox);
     expect(await client.initiatePayment({ txnToken: o.txnToken, body: { ...walletPay(o.orderId), requestType: 'SUBSCRIPTION' } })).toMatchObject({
@@ -222,7 +212,7 @@ describe('sandbox orders (section 3.3)', () => {
     expect(await client.initiatePayment({ txnToken: o.txnToken, body: { ...walletPay(o.orderId), mid: 'NOTAMERCHANT' } })).toMatchObject({ code: '2006' });
   });
 
-  it('reset forgets every order and token', async () => {
+  it('reset forgets every order and token', async ({ sandbox }) => {
     const client = clientFor(sandbox);
     const o = order(sandbox);
     expect((await control(sandbox, 'POST', '/sandbox/reset')).status).toBe(200);

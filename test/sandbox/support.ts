@@ -1,7 +1,7 @@
 // Shared by the sandbox's scenario tests: a sandbox on a free port with a fixed clock and every
-// answer checked against the contract, typed clients for it, its control calls, and the request
-// bodies the scenarios start from.
-import { expect } from 'vitest';
+// answer checked against the contract (and `sandboxTest`, which gives each file one), typed clients
+// for it, its control calls, and the request bodies the scenarios start from.
+import { test as base, expect } from 'vitest';
 import { createChecksumSigner, createGatewayClient, encryptCardData, type GatewayClient, validate } from '../../src/index.js';
 import { type Sandbox, type SandboxOptions, startSandbox } from '../../src/sandbox/index.js';
 
@@ -15,6 +15,31 @@ export const OTHER_KEY = 'WrongMerchantKey';
 export function sandboxFor(options: SandboxOptions = {}): Promise<Sandbox> {
   return startSandbox({ port: 0, now: () => T0, checkAnswers: true, ...options });
 }
+
+/**
+ * A test that takes the file's sandbox from its context (`async ({ sandbox }) => ...`): one sandbox
+ * of `sandboxFor()` per file, started for its first test and stopped after its last, when no answer
+ * it gave may have broken the contract; the faults a test arms are cleared after it.
+ */
+export const sandboxTest = base.extend<{ $test: { faultsCleared: undefined }; $file: { sandbox: Sandbox } }>({
+  sandbox: [
+    // biome-ignore lint/correctness/noEmptyPattern: vitest reads the fixtures a fixture takes from its first parameter.
+    async ({}, use) => {
+      const sandbox = await sandboxFor();
+      await use(sandbox);
+      await sandbox.stop();
+      expect(sandbox.answerProblems).toEqual([]);
+    },
+    { scope: 'file' },
+  ],
+  faultsCleared: [
+    async ({ sandbox }, use) => {
+      await use(undefined);
+      sandbox.faults.clear();
+    },
+    { auto: true },
+  ],
+});
 
 /**
  * A typed client for the sandbox. `validate: true` checks requests before sending and answers on
