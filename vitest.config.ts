@@ -2,31 +2,11 @@ import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
  * Process-level tests start other processes: the command line, Prism, the runtimes, Chromium,
- * curl, tsc or git. A new one is named `<name>.process.test.ts`; the files below were named
- * before that rule and are listed instead. Every other test file runs in process.
+ * curl, tsc or git. Such a file is named `<name>.process.test.ts`, in the folder of its area;
+ * every other test file runs in process.
  */
 export const PROCESS_SUFFIX = '.process.test.ts';
-export const PROCESS_FILES = [
-  'test/cli.test.ts',
-  'test/cli.batch.test.ts',
-  'test/contract.breaking.test.ts',
-  'test/docs.browser.test.ts',
-  'test/docs.samples.test.ts',
-  'test/entries.test.ts',
-  'test/hostile.test.ts',
-  'test/inputs.test.ts',
-  'test/mock.test.ts',
-  'test/mock.hostile.test.ts',
-  'test/sandbox.readme.test.ts',
-  'test/sandbox.server.test.ts',
-  'test/sandbox.webhooks.test.ts',
-  'test/secrets.test.ts',
-  'test/secrets.keys.test.ts',
-  'test/sendWebhook.test.ts',
-  'test/walkthrough.failures.test.ts',
-  'test/webhookSuite.test.ts',
-];
-const PROCESS_LEVEL = [`test/**/*${PROCESS_SUFFIX}`, ...PROCESS_FILES];
+const PROCESS_LEVEL = [`test/**/*${PROCESS_SUFFIX}`];
 
 // Three projects (test/README.md): `npm test` runs them all, `vitest run --project <name>` one.
 export default defineConfig({

@@ -212,7 +212,7 @@ function commonIpv6(s) {
 
 // ajv-formats 3.0.1's full `ipv6` and `uri` expressions, as it writes them (MIT License, Copyright
 // (c) 2020 Evgeny Poberezkin): copied, so that the validators import no CommonJS package at run
-// time. test/formats.test.ts holds every verdict equal to ajv-formats' own checks.
+// time. test/validation/formats.test.ts holds every verdict equal to ajv-formats' own checks.
 
 /** ajv-formats' full `ipv6`: one regular expression. */
 const fullIpv6 =

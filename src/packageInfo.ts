@@ -1,6 +1,6 @@
 // The package's name and version, and the Prism versions its mock is tested with: written here,
 // not read from package.json at run time (the package reads none of its own files), and held equal
-// to package.json by test/packageInfo.test.ts.
+// to package.json by test/package/packageInfo.test.ts.
 
 export const PACKAGE_NAME = 'gateway-contract';
 export const PACKAGE_VERSION = '2.1.0';

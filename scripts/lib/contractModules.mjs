@@ -122,7 +122,7 @@ export function buildContractModules(doc, header) {
     // As JSON text, one schema a line, parsed the first time a problem is worded: as an object
     // literal it took a third of the start of a program that imports one operation's validation
     // and validates a payload (bench/startup.mjs, target: within 1.3x of a bare Node start), for
-    // data that only an invalid payload reads. test/contract.wording.test.ts holds it equal to
+    // data that only an invalid payload reads. test/contract/wording.test.ts holds it equal to
     // contractWording() of the bundle.
     'contract.js': [
       `// ${header}`,

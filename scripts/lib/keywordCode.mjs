@@ -5,7 +5,7 @@
 // Kept for a benchmark target (D-72): a valid request is validated in at most 0.5x JSON.parse of
 // its text (bench/validation.mjs); with AJV's own code for these keywords, initiatePayment,
 // preAuthorize and tokenizeCard miss it. It reaches into AJV's internals (its code generator and
-// keyword helpers), so an upgrade of AJV is checked against this file: test/formats.test.ts holds
+// keyword helpers), so an upgrade of AJV is checked against this file: test/validation/formats.test.ts holds
 // its verdicts and errors equal to AJV's own code, the plain form.
 //
 // `additionalProperties`: AJV's own code (ajv 8.20, MIT), unchanged but for one line. For a schema

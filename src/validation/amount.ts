@@ -11,7 +11,7 @@ function digitAt(text: string, i: number): number {
 /**
  * The amount in paise, or null when the text is not an amount. Read digit by digit (at most 14
  * digits, so the integer is exact) rather than by the regular expression of the plain form
- * (test/validate.api.test.ts holds the two equal): firstPaymentWithinRenewalAmount reads two
+ * (test/validation/api.test.ts holds the two equal): firstPaymentWithinRenewalAmount reads two
  * amounts in every valid UPI subscription, and the benchmark holds createSubscription's validation
  * to at most 0.5x JSON.parse of the payload (bench/validation.mjs): the expression took three to
  * four times as long per amount, about a fifth of that validation.

@@ -44,7 +44,7 @@ export async function signedText(raw: unknown, maxBytes: number, verifier: Verif
  * bytes, so only one that could be either side of the limit is measured, by encoding it (at most
  * 3 x `limit` bytes): the runtime's encoder takes a fifth of the time of counting byte by byte
  * (utf8Length), which cost a forged notification given as a text more than its reading (target: at
- * most 3x JSON.parse, bench/receiver.mjs, D-113). Equal to `utf8Length(raw) > limit` (test/webhook.test.ts).
+ * most 3x JSON.parse, bench/receiver.mjs, D-113). Equal to `utf8Length(raw) > limit` (test/webhook/webhook.test.ts).
  */
 export function largerThan(raw: string | Uint8Array, limit: number): boolean {
   if (typeof raw !== 'string') return raw.byteLength > limit;

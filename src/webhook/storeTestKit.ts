@@ -1,7 +1,7 @@
 // `gateway-contract/webhook/store-test-kit`: the conformance cases of a replay store, for any test
 // runner (docs/decisions.md, D-98, D-105): the two states of a claim, in progress and handled, and
 // the moves between them. Each case is a name and an async function that throws an Error
-// saying what the store did wrong. The package's own stores pass them (test/webhookStores.test.ts);
+// saying what the store did wrong. The package's own stores pass them (test/webhook/stores.test.ts);
 // a merchant runs them against a store of their own:
 //
 //   for (const c of replayStoreCases({ store: () => myStore })) test(c.name, c.run);

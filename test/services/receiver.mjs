@@ -1,4 +1,4 @@
-// One instance of a merchant's webhook endpoint, as test/webhookFleet.process.test.ts starts four of them:
+// One instance of a merchant's webhook endpoint, as test/webhook/fleet.process.test.ts starts four of them:
 // the package's receiver on node:http with a replay store shared through Redis or PostgreSQL,
 // loaded by the package's name. Prints `port <n>` once listening, `handled <requestId>` (or
 // `failed <requestId>`) each time its handler runs, and `store <operation> <outcome>` for each
