@@ -17,7 +17,14 @@ export default defineConfig({
     hookTimeout: 60_000,
     projects: [
       // The package called in this process; the servers these tests start are in this process too.
-      { extends: true, test: { name: 'in-process', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, ...PROCESS_LEVEL] } },
+      {
+        extends: true,
+        test: {
+          name: 'in-process',
+          include: ['test/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...PROCESS_LEVEL],
+        },
+      },
       { extends: true, test: { name: 'process', include: PROCESS_LEVEL } },
       // Type-level tests, checked by tsc through vitest's typecheck: the type tests and what they
       // import (`npm run typecheck` checks the whole tree).
@@ -26,7 +33,12 @@ export default defineConfig({
         test: {
           name: 'types',
           include: [],
-          typecheck: { enabled: true, only: true, include: ['test/**/*.test-d.ts'], tsconfig: './test/tsconfig.types.json' },
+          typecheck: {
+            enabled: true,
+            only: true,
+            include: ['test/**/*.test-d.ts'],
+            tsconfig: './test/tsconfig.types.json',
+          },
         },
       },
     ],

@@ -22,7 +22,8 @@ const run = (/** @type {string[]} */ args, /** @type {number} */ want) => () =>
   });
 
 /** One payload in ten with its head removed (an invalid case); the others as the examples are. */
-const broken = (/** @type {number} */ i, /** @type {any} */ payload) => (i % 10 === 3 ? { ...payload, head: undefined } : payload);
+const broken = (/** @type {number} */ i, /** @type {any} */ payload) =>
+  i % 10 === 3 ? { ...payload, head: undefined } : payload;
 const ROUNDS = { rounds: 11, warmup: 2 };
 
 export async function batchFigures() {
@@ -32,7 +33,14 @@ export async function batchFigures() {
     const record = (/** @type {number} */ i, /** @type {boolean} */ withInvalid) => {
       const e = all[i % all.length];
       const payload = withInvalid ? broken(i, e?.payload) : e?.payload;
-      return JSON.stringify({ operationId: e?.operationId, direction: e?.direction, payload, query: e?.query, path: e?.path, name: `case ${i}` });
+      return JSON.stringify({
+        operationId: e?.operationId,
+        direction: e?.direction,
+        payload,
+        query: e?.query,
+        path: e?.path,
+        name: `case ${i}`,
+      });
     };
     const mixed = join(dir, 'mixed.ndjson');
     writeFileSync(mixed, `${Array.from({ length: COUNT }, (_, i) => record(i, true)).join('\n')}\n`);
@@ -42,7 +50,10 @@ export async function batchFigures() {
     mkdirSync(join(dir, 'pay'));
     for (let i = 0; i < COUNT; i++) {
       const e = pays[i % pays.length];
-      const payload = broken(i, { ...e?.payload, body: { ...e?.payload.body, mid: 'MERCHANT0001', orderId: 'ORDER-1001' } });
+      const payload = broken(i, {
+        ...e?.payload,
+        body: { ...e?.payload.body, mid: 'MERCHANT0001', orderId: 'ORDER-1001' },
+      });
       writeFileSync(join(dir, 'pay', `pay-${String(i).padStart(4, '0')}.json`), JSON.stringify(payload, null, 2));
     }
     const bin = join(root, 'dist/cli/bin.js');
@@ -50,7 +61,20 @@ export async function batchFigures() {
     const allValid = await pairedMsPerRun(run([bin, 'validate', '--ndjson', valid], 0), bare, ROUNDS);
     const fromNdjson = await pairedMsPerRun(run([bin, 'validate', '--ndjson', mixed], 1), bare, ROUNDS);
     const fromFiles = await pairedMsPerRun(
-      run([bin, 'validate', 'initiatePayment', 'request', join(dir, 'pay'), '--query', 'mid=MERCHANT0001', '--query', 'orderId=ORDER-1001'], 1),
+      run(
+        [
+          bin,
+          'validate',
+          'initiatePayment',
+          'request',
+          join(dir, 'pay'),
+          '--query',
+          'mid=MERCHANT0001',
+          '--query',
+          'orderId=ORDER-1001',
+        ],
+        1,
+      ),
       bare,
       ROUNDS,
     );
@@ -66,7 +90,10 @@ export async function batchFigures() {
     });
     return [
       figure(`${COUNT} valid payloads of every operation and direction, NDJSON, one run (vs node -e 0)`, allValid),
-      figure(`${COUNT} payloads of every operation and direction, 1 in 10 invalid, NDJSON, one run (vs node -e 0)`, fromNdjson),
+      figure(
+        `${COUNT} payloads of every operation and direction, 1 in 10 invalid, NDJSON, one run (vs node -e 0)`,
+        fromNdjson,
+      ),
       figure(`${COUNT} pay request files in a directory, 1 in 10 invalid, one run (vs node -e 0)`, fromFiles),
     ];
   } finally {

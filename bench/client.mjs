@@ -22,7 +22,10 @@ const answers = new Map([
   [MODIFY, JSON.stringify(example('ModifyOrderUpdated'))],
 ]);
 const pay = example('PayWithWallet');
-const modify = { head: { tokenType: 'TXN_TOKEN', token: 'T' }, body: { txnAmount: { value: '1.00', currency: 'INR' } } };
+const modify = {
+  head: { tokenType: 'TXN_TOKEN', token: 'T' },
+  body: { txnAmount: { value: '1.00', currency: 'INR' } },
+};
 const CALLS = 200;
 
 export async function clientFigures() {
@@ -42,7 +45,11 @@ export async function clientFigures() {
    */
   const bare = (path, envelope) => async () => {
     for (let i = 0; i < CALLS; i++) {
-      const res = await fetch(`${url}${path}${QUERY}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(envelope) });
+      const res = await fetch(`${url}${path}${QUERY}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(envelope),
+      });
       JSON.parse(await res.text());
     }
   };
@@ -57,19 +64,40 @@ export async function clientFigures() {
   const plainPay = async () => {
     for (let i = 0; i < CALLS; i++) {
       const envelope = {
-        head: { requestTimeStamp: String(Date.now()), tokenType: /** @type {const} */ ('TXN_TOKEN'), token: 'T', version: 'v1' },
+        head: {
+          requestTimeStamp: String(Date.now()),
+          tokenType: /** @type {const} */ ('TXN_TOKEN'),
+          token: 'T',
+          version: 'v1',
+        },
         body: pay.body,
       };
-      await api.POST(PAY, { params: { query: { mid: pay.body.mid, orderId: pay.body.orderId } }, body: envelope, headers });
+      await api.POST(PAY, {
+        params: { query: { mid: pay.body.mid, orderId: pay.body.orderId } },
+        body: envelope,
+        headers,
+      });
     }
   };
   const plain = createGatewayClient({ gatewayUrl: url, routerUrl: url });
-  const full = createGatewayClient({ gatewayUrl: url, routerUrl: url, signer: createChecksumSigner('0123456789abcdef'), validate: true });
+  const full = createGatewayClient({
+    gatewayUrl: url,
+    routerUrl: url,
+    signer: createChecksumSigner('0123456789abcdef'),
+    validate: true,
+  });
   const payVia = (/** @type {any} */ client) => async () => {
     for (let i = 0; i < CALLS; i++) await client.initiatePayment({ txnToken: 'T', body: pay.body });
   };
   const modifyVia = (/** @type {any} */ client) => async () => {
-    for (let i = 0; i < CALLS; i++) await client.modifyOrder({ mid: 'MERCHANT0001', orderId: 'ORDER-1001', txnToken: 'T', body: modify.body, sign: true });
+    for (let i = 0; i < CALLS; i++)
+      await client.modifyOrder({
+        mid: 'MERCHANT0001',
+        orderId: 'ORDER-1001',
+        txnToken: 'T',
+        body: modify.body,
+        sign: true,
+      });
   };
   try {
     const payOpenapiFetch = await pairedMsPerRun(payVia(plain), plainPay, { rounds: 11, warmup: 5 });
@@ -96,7 +124,9 @@ export async function clientFigures() {
       figure('pay, request and answer validated', payOn),
       figure('modify order, signed, request and answer validated', modifyOn),
       { group: 'client', ...tracing.noSubscriber },
-      figure('pay, off, a subscriber on every tracing channel, vs none', tracing.withSubscribers, { target: 'measured only' }),
+      figure('pay, off, a subscriber on every tracing channel, vs none', tracing.withSubscribers, {
+        target: 'measured only',
+      }),
     ];
   } finally {
     server.closeAllConnections();
@@ -117,7 +147,13 @@ async function tracingFigures(callMs, calls) {
   /** @type {{ operationId: 'initiatePayment', host: 'router', path: string }} */
   const where = { operationId: 'initiatePayment', host: 'router', path: PAY };
   /** @type {Promise<import('../dist/client/observe.js').Settled>} */
-  const answered = Promise.resolve({ outcome: 'success', code: '0000', status: 'S', httpStatus: 200, nextStep: { action: 'none' } });
+  const answered = Promise.resolve({
+    outcome: 'success',
+    code: '0000',
+    status: 'S',
+    httpStatus: 200,
+    nextStep: { action: 'none' },
+  });
   const run = () => answered;
   const checked = nsPerOp(() => {
     attemptPublisher();

@@ -10,7 +10,13 @@ const fullFormats = /** @type {Record<string, any>} */ (full);
 
 /** A format as a function of the text. @param {any} f @returns {(s: string) => boolean} */
 const check = (f) =>
-  typeof f === 'function' ? f : f instanceof RegExp ? (s) => f.test(s) : typeof f.validate === 'function' ? f.validate : (s) => f.validate.test(s);
+  typeof f === 'function'
+    ? f
+    : f instanceof RegExp
+      ? (s) => f.test(s)
+      : typeof f.validate === 'function'
+        ? f.validate
+        : (s) => f.validate.test(s);
 
 /** @type {[string, string, boolean][]} */
 const CASES = [

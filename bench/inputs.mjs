@@ -23,8 +23,10 @@ const arrayOf = (/** @type {string} */ unit, /** @type {number} */ count) => `[$
 
 /** The shapes, each sized to `size` characters. */
 const SHAPES = {
-  'objects of two values, within the bounds': (/** @type {number} */ size) => arrayOf('{"abcdefghij":"xxxxxxxxxxxxxxxxxxxxxxxx"}', Math.floor(size / 43)),
-  'nests of 900 levels, within the bounds': (/** @type {number} */ size) => arrayOf(`${'['.repeat(899)}${']'.repeat(899)}`, Math.floor(size / 18_000)),
+  'objects of two values, within the bounds': (/** @type {number} */ size) =>
+    arrayOf('{"abcdefghij":"xxxxxxxxxxxxxxxxxxxxxxxx"}', Math.floor(size / 43)),
+  'nests of 900 levels, within the bounds': (/** @type {number} */ size) =>
+    arrayOf(`${'['.repeat(899)}${']'.repeat(899)}`, Math.floor(size / 18_000)),
   'empty objects, past the bounds (refused)': (/** @type {number} */ size) => arrayOf('{}', Math.floor(size / 3)),
   'keys of one object, past the bounds (refused)': (/** @type {number} */ size) =>
     `{${Array.from({ length: Math.floor(size / 13) }, (_, i) => `"k${String(i).padStart(7, '0')}":0`).join(',')}}`,
@@ -33,9 +35,12 @@ const SHAPES = {
 /** Runs `validate` on the file to its end; any exit status but 0 or 1 is a failure. */
 const validating = (/** @type {string} */ file) => () =>
   new Promise((resolve, reject) => {
-    spawn(process.execPath, [join(root, 'dist/cli/bin.js'), 'validate', 'initiatePayment', 'response', file, '--format', 'json'], { stdio: 'ignore' }).on(
-      'exit',
-      (code) => (code === 0 || code === 1 ? resolve(undefined) : reject(new Error(`validate ${file}: exit ${code}`))),
+    spawn(
+      process.execPath,
+      [join(root, 'dist/cli/bin.js'), 'validate', 'initiatePayment', 'response', file, '--format', 'json'],
+      { stdio: 'ignore' },
+    ).on('exit', (code) =>
+      code === 0 || code === 1 ? resolve(undefined) : reject(new Error(`validate ${file}: exit ${code}`)),
     );
   });
 

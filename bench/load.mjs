@@ -23,12 +23,18 @@ export function load(options) {
     const latencies = [];
     const started = performance.now();
     let last = started;
-    const instance = autocannon({ method: 'POST', headers: { 'content-type': 'application/json' }, ...options }, (error, result) =>
-      error ? reject(error) : resolve({ result, latencies, seconds: (last - started) / 1000 }),
+    const instance = autocannon(
+      { method: 'POST', headers: { 'content-type': 'application/json' }, ...options },
+      (error, result) => (error ? reject(error) : resolve({ result, latencies, seconds: (last - started) / 1000 })),
     );
     instance.on(
       'response',
-      (/** @type {unknown} */ _client, /** @type {number} */ statusCode, /** @type {number} */ _bytes, /** @type {number} */ responseTime) => {
+      (
+        /** @type {unknown} */ _client,
+        /** @type {number} */ statusCode,
+        /** @type {number} */ _bytes,
+        /** @type {number} */ responseTime,
+      ) => {
         last = performance.now();
         if (statusCode >= 200 && statusCode < 300) latencies.push(responseTime);
       },
@@ -57,7 +63,13 @@ export function loadFigures(rounds) {
       ? summarize(rounds.map((r) => r.result.requests.total / r.result.duration))
       : (() => {
           const r = rounds[0].result.requests;
-          return { median: r.average, min: r.min, max: r.max, spread: r.average ? r.stddev / r.average : 0, rounds: rounds[0].result.duration };
+          return {
+            median: r.average,
+            min: r.min,
+            max: r.max,
+            spread: r.average ? r.stddev / r.average : 0,
+            rounds: rounds[0].result.duration,
+          };
         })();
   return {
     rps,

@@ -28,7 +28,12 @@ export async function mockFigures() {
   // As `npm start` runs it (log level silent), on a port nothing else holds.
   const prism = await startPrism({ port: await freePort() });
   try {
-    const options = (/** @type {string} */ url) => ({ url: `${url}${PATH}`, body, connections: CONNECTIONS, duration: DURATION });
+    const options = (/** @type {string} */ url) => ({
+      url: `${url}${PATH}`,
+      body,
+      connections: CONNECTIONS,
+      duration: DURATION,
+    });
     const bareRounds = [];
     const prismRounds = [];
     for (let i = 0; i < ROUNDS; i++) {

@@ -10,7 +10,8 @@ const doc = JSON.parse(readFileSync(new URL('../generated/openapi.json', import.
 function patternsOf(/** @type {any} */ node, /** @type {Set<string>} */ out = new Set()) {
   if (node && typeof node === 'object') {
     if (typeof node.pattern === 'string') out.add(node.pattern);
-    if (node.patternProperties && typeof node.patternProperties === 'object') for (const key of Object.keys(node.patternProperties)) out.add(key);
+    if (node.patternProperties && typeof node.patternProperties === 'object')
+      for (const key of Object.keys(node.patternProperties)) out.add(key);
     for (const v of Object.values(node)) patternsOf(v, out);
   }
   return out;
@@ -42,7 +43,10 @@ export async function patternFigures() {
       name: `worst case of ${source.length > 48 ? `${source.slice(0, 45)}...` : source} (100 kB)`,
       subject: worst,
       reference,
-      ratio: { value: /** @type {any} */ (worst).median / reference.median, spread: /** @type {any} */ (worst).spread + reference.spread },
+      ratio: {
+        value: /** @type {any} */ (worst).median / reference.median,
+        spread: /** @type {any} */ (worst).spread + reference.spread,
+      },
       unit: 'ns',
     });
   }

@@ -39,17 +39,39 @@ function post(agent, base, path, text) {
 
 export async function proxyFigures() {
   const sandbox = await startSandbox({ port: 0, merchantKey: KEY });
-  const proxy = await startProxy({ gatewayUpstream: sandbox.url, routerUpstream: sandbox.url, port: 0, merchantKey: KEY });
+  const proxy = await startProxy({
+    gatewayUpstream: sandbox.url,
+    routerUpstream: sandbox.url,
+    port: 0,
+    merchantKey: KEY,
+  });
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   /** CALLS wallet payments, each of a new order, sent to `base`. */
   const payments = (/** @type {string} */ base) => async () => {
     for (let i = 0; i < CALLS; i++) {
       const order = sandbox.createOrder({ txnAmount: { value: '1.00' } });
       const text = JSON.stringify({
-        head: { requestTimeStamp: String(Date.now()), channelId: 'WEB', tokenType: 'TXN_TOKEN', token: order.txnToken, version: 'v1' },
-        body: { mid: order.mid, orderId: order.orderId, requestType: 'PAYMENT', paymentMode: 'WALLET', walletInfo: { paymentFlow: 'PAY' } },
+        head: {
+          requestTimeStamp: String(Date.now()),
+          channelId: 'WEB',
+          tokenType: 'TXN_TOKEN',
+          token: order.txnToken,
+          version: 'v1',
+        },
+        body: {
+          mid: order.mid,
+          orderId: order.orderId,
+          requestType: 'PAYMENT',
+          paymentMode: 'WALLET',
+          walletInfo: { paymentFlow: 'PAY' },
+        },
       });
-      const answer = await post(agent, base, `/aoa-acquiring-biz/v2/payment?mid=${order.mid}&orderId=${order.orderId}`, text);
+      const answer = await post(
+        agent,
+        base,
+        `/aoa-acquiring-biz/v2/payment?mid=${order.mid}&orderId=${order.orderId}`,
+        text,
+      );
       if (!answer.includes('"0000"')) throw new Error('a payment of the benchmark failed');
     }
   };

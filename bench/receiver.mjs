@@ -36,7 +36,10 @@ function fill(/** @type {(n: number) => string} */ unit) {
 const SHAPES = [
   ['flat keys in the body', (head) => `{"head":${head},"body":{${fill((n) => `"a${n}":0`)}}}`],
   ['flat keys beside the body', (head) => `{"head":${head},"body":{},${fill((n) => `"a${n}":0`)}}`],
-  ['flat keys before head and body, escaped', (head) => `{${fill((n) => `"\\u0062o${n}":0`)},"head":${head},"body":{}}`],
+  [
+    'flat keys before head and body, escaped',
+    (head) => `{${fill((n) => `"\\u0062o${n}":0`)},"head":${head},"body":{}}`,
+  ],
   ['integer keys (their own hashes)', (head) => `{"head":${head},"body":{${fill((n) => `"${n}":0`)}}}`],
   ['a key repeated', (head) => `{"head":${head},"body":{${fill((n) => `"a${n % 1000}":0`)}}}`],
   ['long keys', (head) => `{"head":${head},"body":{${fill((n) => `"${'k'.repeat(1000)}${n}":0`)}}}`],
@@ -65,7 +68,11 @@ export async function receiverFigures() {
   ];
   const cases = [
     ...SHAPES.flatMap(([shape, make]) =>
-      signatures.map(([which, signature]) => ({ what: `a forged notification, ${shape}, ${which}`, text: make(headWith(signature)), code: '1001' })),
+      signatures.map(([which, signature]) => ({
+        what: `a forged notification, ${shape}, ${which}`,
+        text: make(headWith(signature)),
+        code: '1001',
+      })),
     ),
     ...NOT_OBJECTS.map(([what, make]) => ({ what: `not a notification, ${what}`, text: make(), code: '400' })),
   ];
@@ -75,7 +82,8 @@ export async function receiverFigures() {
     const bytes = new TextEncoder().encode(text);
     if (bytes.length > 1024 * 1024) throw new Error(`${what}: ${bytes.length} bytes, over maxBytes`);
     const verdict = await receiver.receive(bytes);
-    if (verdict.accepted || verdict.code !== code) throw new Error(`${what}: answered ${verdict.accepted ? '00' : verdict.code}, not ${code}`);
+    if (verdict.accepted || verdict.code !== code)
+      throw new Error(`${what}: answered ${verdict.accepted ? '00' : verdict.code}, not ${code}`);
     const receive = async () => {
       for (let i = 0; i < 5; i++) await receiver.receive(bytes);
     };
@@ -97,7 +105,12 @@ export async function receiverFigures() {
       met: vsBytes.ratio.value <= 3,
     });
     const vsText = await pairedMsPerRun(receive, parseText, { rounds: 7, warmup: 1 });
-    figures.push({ group: 'receiver', name: `${what} (${size}), vs JSON.parse of its text`, ...figure(vsText), target: 'measured only' });
+    figures.push({
+      group: 'receiver',
+      name: `${what} (${size}), vs JSON.parse of its text`,
+      ...figure(vsText),
+      target: 'measured only',
+    });
   }
   // The same notifications given to receive() as a text (a framework's text body), against JSON.parse of that text.
   for (const [shape, make] of SHAPES) {

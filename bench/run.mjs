@@ -73,11 +73,18 @@ if (wanted('generate')) {
   log('npm run generate');
   const run = () =>
     new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, [join(root, 'scripts/generate.mjs'), '--out', mkdtempSync(join(tmpdir(), 'bench-gen-'))], { stdio: 'ignore' });
+      const child = spawn(
+        process.execPath,
+        [join(root, 'scripts/generate.mjs'), '--out', mkdtempSync(join(tmpdir(), 'bench-gen-'))],
+        { stdio: 'ignore' },
+      );
       child.on('exit', (code) => (code === 0 ? resolve(undefined) : reject(new Error(`generate exited ${code}`))));
     });
   const generate = await msPerRun(run, { rounds: 3, warmup: 0 });
-  const bare = await msPerRun(() => new Promise((resolve) => spawn(process.execPath, ['-e', '0']).on('exit', resolve)), { rounds: 5 });
+  const bare = await msPerRun(
+    () => new Promise((resolve) => spawn(process.execPath, ['-e', '0']).on('exit', resolve)),
+    { rounds: 5 },
+  );
   figures.push({
     group: 'generate',
     name: 'npm run generate (wall time)',
@@ -90,7 +97,12 @@ if (wanted('generate')) {
 }
 
 const results = {
-  machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model, memoryGiB: Math.round(totalmem() / 2 ** 30), platform: `${platform()} ${arch()}` },
+  machine: {
+    cpus: cpus().length,
+    cpuModel: cpus()[0]?.model,
+    memoryGiB: Math.round(totalmem() / 2 ** 30),
+    platform: `${platform()} ${arch()}`,
+  },
   node: process.version,
   date: new Date().toISOString(),
   durationSeconds: Math.round((Date.now() - started) / 1000),
@@ -115,4 +127,6 @@ for (const [i, r] of rows.entries()) {
   process.stdout.write(`| ${r.map((c, j) => c.padEnd(widths[j])).join(' | ')} |\n`);
   if (i === 0) process.stdout.write(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|\n`);
 }
-process.stdout.write(`\n${results.machine.cpus} cores, ${results.node}, ${results.durationSeconds} s${only ? '' : '; results in bench/results.json'}\n`);
+process.stdout.write(
+  `\n${results.machine.cpus} cores, ${results.node}, ${results.durationSeconds} s${only ? '' : '; results in bench/results.json'}\n`,
+);

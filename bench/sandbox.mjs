@@ -52,7 +52,10 @@ async function serve(kind) {
       sandbox.reset();
       const orders = [];
       for (let i = 0; i < ORDERS; i++) {
-        const { orderId, txnToken } = sandbox.createOrder({ orderId: `BENCH-${i}`, txnAmount: { value: '1.00', currency: 'INR' } });
+        const { orderId, txnToken } = sandbox.createOrder({
+          orderId: `BENCH-${i}`,
+          txnAmount: { value: '1.00', currency: 'INR' },
+        });
         orders.push({ orderId, txnToken });
       }
       process.send?.({ orders });
@@ -79,7 +82,9 @@ async function serve(kind) {
 
 /** Starts a server process and reads its first line: its URL. @param {string} kind */
 function startChild(kind) {
-  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--serve', kind], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
+  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--serve', kind], {
+    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+  });
   const ask = asker(child);
   const server = {
     /** The child's CPU time so far, microseconds (user + system). */
@@ -161,7 +166,9 @@ export async function sandboxFigures() {
 
     /** The funded wallet's balance, in paise. */
     const balance = async () => {
-      const { wallets } = /** @type {{ wallets: { name: string, balance: string }[] }} */ (await (await fetch(`${sandbox.url}/sandbox/wallets`)).json());
+      const { wallets } = /** @type {{ wallets: { name: string, balance: string }[] }} */ (
+        await (await fetch(`${sandbox.url}/sandbox/wallets`)).json()
+      );
       const funded = wallets.find((w) => w.name === 'funded');
       return Math.round(Number(funded?.balance) * 100);
     };
@@ -171,13 +178,18 @@ export async function sandboxFigures() {
       const s = stream(orders, mode);
       const before = await balance();
       const run = await measured(sandbox, { url: sandbox.url, requests: s.requests, amount: ORDERS });
-      if (run.result.non2xx > 0) throw new Error(`The sandbox answered ${run.result.non2xx} requests with a non-2xx status`);
+      if (run.result.non2xx > 0)
+        throw new Error(`The sandbox answered ${run.result.non2xx} requests with a non-2xx status`);
       const total = run.result.requests.total;
       if (total !== ORDERS) throw new Error(`The run made ${total} requests, not ${ORDERS}`);
       // Every request paid its order: the wallet paid 1.00 for each; a UPI intent leaves each order pending.
-      if (mode === 'wallet' && before - (await balance()) !== 100 * total) throw new Error('The benchmark did not pay every order');
-      const last = /** @type {{ status: string }} */ (await (await fetch(`${sandbox.url}/sandbox/orders/${orders[ORDERS - 1]?.orderId}`)).json());
-      if (last.status !== (mode === 'wallet' ? 'PAID' : 'PENDING')) throw new Error('The benchmark did not pay its orders');
+      if (mode === 'wallet' && before - (await balance()) !== 100 * total)
+        throw new Error('The benchmark did not pay every order');
+      const last = /** @type {{ status: string }} */ (
+        await (await fetch(`${sandbox.url}/sandbox/orders/${orders[ORDERS - 1]?.orderId}`)).json()
+      );
+      if (last.status !== (mode === 'wallet' ? 'PAID' : 'PENDING'))
+        throw new Error('The benchmark did not pay its orders');
       return { ...run, count: total };
     };
     const wallet = await runSandbox('wallet');
@@ -186,12 +198,25 @@ export async function sandboxFigures() {
 
     const prism = await startPrism({ port: await freePort() });
     stops.push(prism.stop);
-    const p = loadFigures([await load({ url: prism.url, requests: stream(sample, 'wallet').requests, connections: CONNECTIONS, duration: DURATION })]);
+    const p = loadFigures([
+      await load({
+        url: prism.url,
+        requests: stream(sample, 'wallet').requests,
+        connections: CONNECTIONS,
+        duration: DURATION,
+      }),
+    ]);
     if (p.non2xx > 0) throw new Error(`Prism answered ${p.non2xx} requests with a non-2xx status`);
     await prism.stop();
 
-    const ratioOf = (/** @type {any} */ x, /** @type {any} */ y) => ({ value: x.median / y.median, spread: x.spread + y.spread });
-    const latency = (/** @type {any} */ x, /** @type {any} */ y) => ({ value: x.median / y.median, spread: x.spread + y.spread });
+    const ratioOf = (/** @type {any} */ x, /** @type {any} */ y) => ({
+      value: x.median / y.median,
+      spread: x.spread + y.spread,
+    });
+    const latency = (/** @type {any} */ x, /** @type {any} */ y) => ({
+      value: x.median / y.median,
+      spread: x.spread + y.spread,
+    });
     const cpuFigure = (/** @type {number} */ us) => ({ median: us, min: us, max: us, spread: 0, rounds: 1 });
     const figures = [];
     for (const [label, run] of /** @type {const} */ ([
@@ -228,7 +253,9 @@ export async function sandboxFigures() {
           reference: cpuFigure(b.cpuPerRequest),
           ratio: { value: run.cpuPerRequest / b.cpuPerRequest, spread: 0 },
           unit: 'us',
-          ...(label.startsWith('wallet') ? { target: '<= 3x bare node:http', met: run.cpuPerRequest / b.cpuPerRequest <= 3 } : { target: 'measured only' }),
+          ...(label.startsWith('wallet')
+            ? { target: '<= 3x bare node:http', met: run.cpuPerRequest / b.cpuPerRequest <= 3 }
+            : { target: 'measured only' }),
         },
         {
           group: 'sandbox',

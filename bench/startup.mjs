@@ -25,10 +25,22 @@ const QUERY = JSON.stringify({ query: { mid: 'MERCHANT0001', orderId: 'ORDER-100
 /** Each entry point, imported by the package's name, and a use of it (the program fails if the use does). */
 const ENTRIES = [
   ['gateway-contract', `if (!e.validate('initiatePayment', 'request', ${VALID_PAY}, ${QUERY}).valid) process.exit(1);`],
-  ['gateway-contract/validation', `if (!e.validate('initiatePayment', 'request', ${VALID_PAY}, ${QUERY}).valid) process.exit(1);`],
-  ['gateway-contract/client', `e.createGatewayClient({ gatewayUrl: 'http://127.0.0.1:9', routerUrl: 'http://127.0.0.1:9' });`],
-  ['gateway-contract/signing', `if ((await e.generateSignature('{}', 'SandboxTestKey01')).length !== 108) process.exit(1);`],
-  ['gateway-contract/webhook', `e.createWebhookReceiver({ verifier: { signatureType: 'CHECKSUM', verify: () => true } });`],
+  [
+    'gateway-contract/validation',
+    `if (!e.validate('initiatePayment', 'request', ${VALID_PAY}, ${QUERY}).valid) process.exit(1);`,
+  ],
+  [
+    'gateway-contract/client',
+    `e.createGatewayClient({ gatewayUrl: 'http://127.0.0.1:9', routerUrl: 'http://127.0.0.1:9' });`,
+  ],
+  [
+    'gateway-contract/signing',
+    `if ((await e.generateSignature('{}', 'SandboxTestKey01')).length !== 108) process.exit(1);`,
+  ],
+  [
+    'gateway-contract/webhook',
+    `e.createWebhookReceiver({ verifier: { signatureType: 'CHECKSUM', verify: () => true } });`,
+  ],
   ['gateway-contract/webhook/sender', `if (typeof e.sendTokenNotification !== 'function') process.exit(1);`],
   ['gateway-contract/card', `if (!e.passesLuhn('4111111111111111')) process.exit(1);`],
   ['gateway-contract/reports', `if (!e.REPORT_FORMATS.includes('sarif')) process.exit(1);`],
@@ -50,32 +62,50 @@ export async function startupFigures() {
   });
   // The target: a program that validates one operation imports that operation's entry alone.
   const one = await pairedMsPerRun(
-    run(`const e = await import('gateway-contract/validators/initiatePayment'); if (!e.validateRequest(${VALID_PAY}, ${QUERY}).valid) process.exit(1);`),
+    run(
+      `const e = await import('gateway-contract/validators/initiatePayment'); if (!e.validateRequest(${VALID_PAY}, ${QUERY}).valid) process.exit(1);`,
+    ),
     bare,
     { rounds: 11, warmup: 2 },
   );
   figures.push(
-    figure('import gateway-contract/validators/initiatePayment and validate a valid pay request once (vs bare node: ratio)', one, {
-      target: '<= 1.3x bare node',
-      met: one.ratio.value <= 1.3,
-    }),
+    figure(
+      'import gateway-contract/validators/initiatePayment and validate a valid pay request once (vs bare node: ratio)',
+      one,
+      {
+        target: '<= 1.3x bare node',
+        met: one.ratio.value <= 1.3,
+      },
+    ),
   );
   const invalid = await pairedMsPerRun(
-    run(`const e = await import('gateway-contract/validators/initiatePayment'); if (e.validateRequest({}).valid) process.exit(1);`),
+    run(
+      `const e = await import('gateway-contract/validators/initiatePayment'); if (e.validateRequest({}).valid) process.exit(1);`,
+    ),
     bare,
     { rounds: 7, warmup: 1 },
   );
-  figures.push(figure('the same, an invalid payload with its problems described (vs bare node: ratio)', invalid, { target: 'measured only' }));
+  figures.push(
+    figure('the same, an invalid payload with its problems described (vs bare node: ratio)', invalid, {
+      target: 'measured only',
+    }),
+  );
   for (const [entry, use] of ENTRIES) {
     const m = await pairedMsPerRun(run(`const e = await import('${entry}'); ${use}`), bare, { rounds: 5, warmup: 1 });
     figures.push(figure(`import ${entry} and use it once (vs bare node: ratio)`, m, { target: 'measured only' }));
   }
   const every = await pairedMsPerRun(
-    run(`const v = await import('./generated/validators.js'); if (typeof v.initiatePaymentRequest !== 'function') process.exit(1);`),
+    run(
+      `const v = await import('./generated/validators.js'); if (typeof v.initiatePaymentRequest !== 'function') process.exit(1);`,
+    ),
     bare,
     { rounds: 5, warmup: 1 },
   );
-  figures.push(figure('import every precompiled validator, generated/validators.js (over bare node)', every, { target: 'measured only' }));
+  figures.push(
+    figure('import every precompiled validator, generated/validators.js (over bare node)', every, {
+      target: 'measured only',
+    }),
+  );
   const runtime = await pairedMsPerRun(
     run(`
     const { readFileSync } = await import('node:fs');

@@ -36,7 +36,10 @@ async function serve(/** @type {number} */ retention) {
     if (m.orders) {
       const orders = [];
       for (let i = 0; i < m.orders; i++) {
-        const { orderId, txnToken } = sandbox.createOrder({ orderId: `${m.prefix}-${i}`, txnAmount: { value: '1.00', currency: 'INR' } });
+        const { orderId, txnToken } = sandbox.createOrder({
+          orderId: `${m.prefix}-${i}`,
+          txnAmount: { value: '1.00', currency: 'INR' },
+        });
         orders.push({ orderId, txnToken });
       }
       process.send?.({ orders });
@@ -55,7 +58,9 @@ async function serve(/** @type {number} */ retention) {
 
 /** A sandbox in a child process, and the typed client for it. @param {number} retention */
 async function sandboxChild(retention) {
-  const child = fork(fileURLToPath(import.meta.url), ['--serve', String(retention)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(fileURLToPath(import.meta.url), ['--serve', String(retention)], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   const ask = asker(child);
   const ready = /** @type {{ url: string, publicKeyPem: string }} */ (
     await new Promise((resolve, reject) => {
@@ -131,9 +136,13 @@ export async function stateFigures() {
   // Card tokens still INIT, at the default retention.
   const tokens = await sandboxChild(10_000);
   try {
-    const card = await encryptCardData({ cardNumber: '5555555555554444', expiryMonth: '12', expiryYear: '2030', securityCode: '123' }, tokens.publicKeyPem, {
-      now: new Date(NOW),
-    });
+    const card = await encryptCardData(
+      { cardNumber: '5555555555554444', expiryMonth: '12', expiryYear: '2030', securityCode: '123' },
+      tokens.publicKeyPem,
+      {
+        now: new Date(NOW),
+      },
+    );
     const body = { ...example('TokenizeCardRequest').body, encryptedCardData: card, userInfo: { custId: 'CUST_001' } };
     const tokenize = async () => expectCode(await tokens.client.tokenizeCard({ mid: MID, body }), '100');
     await build(0, WARM, tokenize);
@@ -156,18 +165,30 @@ export async function stateFigures() {
       const o = orders[i];
       if (!o) throw new Error('not enough orders');
       expectCode(
-        await client.initiatePayment({ txnToken: o.txnToken, body: { mid: MID, orderId: o.orderId, requestType: 'PAYMENT', paymentMode: 'UPI_INTENT' } }),
+        await client.initiatePayment({
+          txnToken: o.txnToken,
+          body: { mid: MID, orderId: o.orderId, requestType: 'PAYMENT', paymentMode: 'UPI_INTENT' },
+        }),
         '0000',
       );
     };
     const preAuthBody = example('PreAuthWalletRequest').body;
     const preAuth = (/** @type {string} */ prefix) => async (/** @type {number} */ i) =>
-      expectCode(await client.preAuthorize({ body: { ...preAuthBody, orderId: `${prefix}-${i}`, txnAmount: '1.00', svcSsoToken: 'sso-funded-wallet' } }), '01');
+      expectCode(
+        await client.preAuthorize({
+          body: { ...preAuthBody, orderId: `${prefix}-${i}`, txnAmount: '1.00', svcSsoToken: 'sso-funded-wallet' },
+        }),
+        '01',
+      );
     const subscriptionBody = example('CreateFixedUpiSubscription').body;
     const subscribe = (/** @type {string} */ prefix) => async (/** @type {number} */ i) =>
       expectCode(
         await client.createSubscription({
-          body: { ...subscriptionBody, orderId: `${prefix}-${i}`, userInfo: { ...subscriptionBody.userInfo, custId: `${prefix}${i}` } },
+          body: {
+            ...subscriptionBody,
+            orderId: `${prefix}-${i}`,
+            userInfo: { ...subscriptionBody.userInfo, custId: `${prefix}${i}` },
+          },
         }),
         '0',
       );
@@ -177,7 +198,11 @@ export async function stateFigures() {
     const own = async () =>
       expectCode(
         await client.createSubscription({
-          body: { ...subscriptionBody, orderId: 'OWN-1', userInfo: { ...subscriptionBody.userInfo, custId: listBody.custId } },
+          body: {
+            ...subscriptionBody,
+            orderId: 'OWN-1',
+            userInfo: { ...subscriptionBody.userInfo, custId: listBody.custId },
+          },
         }),
         '0',
       );
@@ -208,7 +233,11 @@ export async function stateFigures() {
     };
     figures.push(
       figure(`pay (UPI intent), ${STATE} orders vs none (median latency)`, full.pay, empty.pay),
-      figure(`pre-auth (a wallet block), ${STATE} blocks on the wallet vs none (median latency)`, full.preAuth, empty.preAuth),
+      figure(
+        `pre-auth (a wallet block), ${STATE} blocks on the wallet vs none (median latency)`,
+        full.preAuth,
+        empty.preAuth,
+      ),
       figure(`create subscription, ${STATE} subscriptions vs none (median latency)`, full.subscribe, empty.subscribe),
       figure(`list a customer's subscriptions, ${STATE} of others vs none (median latency)`, full.list, empty.list),
     );

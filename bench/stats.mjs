@@ -61,7 +61,10 @@ export async function msPerRun(/** @type {() => Promise<unknown>} */ fn, { round
 }
 
 /** The ratio of two summaries, with the spread of both combined. */
-export function ratio(/** @type {{ median: number, spread: number }} */ a, /** @type {{ median: number, spread: number }} */ b) {
+export function ratio(
+  /** @type {{ median: number, spread: number }} */ a,
+  /** @type {{ median: number, spread: number }} */ b,
+) {
   return { value: a.median / b.median, spread: a.spread + b.spread };
 }
 

@@ -19,7 +19,8 @@ function exampleOf(/** @type {any} */ op) {
   return doc.components.examples[ref.split('/').pop()].value;
 }
 
-const run = (/** @type {string[]} */ args) => new Promise((resolve) => spawn(process.execPath, args, { stdio: 'ignore' }).on('exit', resolve));
+const run = (/** @type {string[]} */ args) =>
+  new Promise((resolve) => spawn(process.execPath, args, { stdio: 'ignore' }).on('exit', resolve));
 
 export async function validationFigures() {
   const figures = [];
@@ -30,7 +31,8 @@ export async function validationFigures() {
       const text = JSON.stringify(payload);
       // The parameters of the request's URL: without them the request is incomplete (D-48).
       const options = parametersOf(op.operationId, payload);
-      if (!validate(op.operationId, 'request', payload, options).valid) throw new Error(`example of ${op.operationId} is not valid`);
+      if (!validate(op.operationId, 'request', payload, options).valid)
+        throw new Error(`example of ${op.operationId} is not valid`);
       const parse = () => JSON.parse(text);
       const valid = pairedNsPerOp(() => validate(op.operationId, 'request', payload, options), parse);
       figures.push({
@@ -44,7 +46,12 @@ export async function validationFigures() {
       const broken = structuredClone(payload);
       delete broken.head;
       const invalid = pairedNsPerOp(() => validate(op.operationId, 'request', broken, options), parse, { rounds: 5 });
-      figures.push({ group: 'validation', name: `${op.operationId} invalid request (head missing)`, ...invalid, unit: 'ns' });
+      figures.push({
+        group: 'validation',
+        name: `${op.operationId} invalid request (head missing)`,
+        ...invalid,
+        unit: 'ns',
+      });
       const file = join(dir, `${op.operationId}.json`);
       writeFileSync(file, text);
       const args = [
@@ -58,7 +65,14 @@ export async function validationFigures() {
       ];
       const cli = await msPerRun(() => run(args), { rounds: 3 });
       const bare = await msPerRun(() => run(['-e', '0']), { rounds: 3 });
-      figures.push({ group: 'cli', name: `${op.operationId} validate via CLI`, subject: cli, reference: bare, ratio: ratio(cli, bare), unit: 'ms' });
+      figures.push({
+        group: 'cli',
+        name: `${op.operationId} validate via CLI`,
+        subject: cli,
+        reference: bare,
+        ratio: ratio(cli, bare),
+        unit: 'ms',
+      });
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

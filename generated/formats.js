@@ -193,7 +193,8 @@ function commonIpv6(s) {
     // a group, or the dotted IPv4 address that ends the text
     const first = i;
     while (i < end && i - first < 5 && hexValue(s.charCodeAt(i)) >= 0) i++;
-    if (s.charCodeAt(i) === 46) return groups + 2 <= (compressed ? 7 : 8) && (compressed || groups === 6) && ipv4At(s, first);
+    if (s.charCodeAt(i) === 46)
+      return groups + 2 <= (compressed ? 7 : 8) && (compressed || groups === 6) && ipv4At(s, first);
     const digits = i - first;
     if (digits === 0 || digits > 4) return false;
     groups++;

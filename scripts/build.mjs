@@ -29,7 +29,10 @@ async function filesUnder(dir) {
 
 await rm(dist, { recursive: true, force: true });
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-const run = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { cwd: root, stdio: 'inherit' });
+const run = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], {
+  cwd: root,
+  stdio: 'inherit',
+});
 if (run.status !== 0) {
   process.stderr.write('build: the TypeScript sources do not compile\n');
   process.exit(1);
@@ -39,4 +42,7 @@ for (const file of await filesUnder(src)) {
 }
 await mkdir(join(dist, 'docs'), { recursive: true });
 for (const page of ['index.html', 'decisions.html'])
-  await writeFile(join(dist, `docs/${page}.gz`), gzipSync(await readFile(join(root, 'generated/docs', page)), { level: 9 }));
+  await writeFile(
+    join(dist, `docs/${page}.gz`),
+    gzipSync(await readFile(join(root, 'generated/docs', page)), { level: 9 }),
+  );

@@ -7,7 +7,14 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkContract, renderReport } from './lib/changeReport.mjs';
-import { BASELINE_FILE, bundleWorkingContract, CHANGELOG_FILE, packageVersion, readJsonIfPresent, readTextIfPresent } from './lib/contractSources.mjs';
+import {
+  BASELINE_FILE,
+  bundleWorkingContract,
+  CHANGELOG_FILE,
+  packageVersion,
+  readJsonIfPresent,
+  readTextIfPresent,
+} from './lib/contractSources.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -56,7 +63,9 @@ async function main() {
     const baseFile = options.base ? resolve(options.base) : join(root, BASELINE_FILE);
     released = await readJsonIfPresent(baseFile);
     if (options.base && released === null) throw new Error(`${options.base} does not exist`);
-    working = options.contract ? JSON.parse(await readFile(resolve(options.contract), 'utf8')) : await bundleWorkingContract(root);
+    working = options.contract
+      ? JSON.parse(await readFile(resolve(options.contract), 'utf8'))
+      : await bundleWorkingContract(root);
     version = await packageVersion(root);
     changelog = await readTextIfPresent(join(root, CHANGELOG_FILE));
   } catch (error) {

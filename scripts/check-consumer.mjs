@@ -28,7 +28,12 @@ function check(what, ok, detail = '') {
 
 /** @param {string} command @param {string[]} args @param {{ cwd: string, env?: NodeJS.ProcessEnv }} options */
 function run(command, args, options) {
-  const result = spawnSync(command, args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, ...options, env: { ...process.env, ...options.env } });
+  const result = spawnSync(command, args, {
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+    ...options,
+    env: { ...process.env, ...options.env },
+  });
   return { status: result.status, out: `${result.stdout ?? ''}${result.stderr ?? ''}`.trim() };
 }
 
@@ -76,7 +81,8 @@ function guideExamples() {
       .replace(/\.md$/, '')
       .toLowerCase();
     return [...text.matchAll(/```ts\n([\s\S]*?)```/g)].map(
-      (m, i) => /** @type {[string, string]} */ ([`${name}-${String(i + 1).padStart(2, '0')}.ts`, `${m[1]}\nexport {};\n`]),
+      (m, i) =>
+        /** @type {[string, string]} */ ([`${name}-${String(i + 1).padStart(2, '0')}.ts`, `${m[1]}\nexport {};\n`]),
     );
   });
 }
@@ -90,9 +96,16 @@ try {
 
   const app = join(work, 'app');
   mkdirSync(app);
-  writeFileSync(join(app, 'package.json'), `${JSON.stringify({ name: 'merchant-app', private: true, type: 'module' }, null, 2)}\n`);
+  writeFileSync(
+    join(app, 'package.json'),
+    `${JSON.stringify({ name: 'merchant-app', private: true, type: 'module' }, null, 2)}\n`,
+  );
   const installed = run('npm', ['install', '--no-audit', '--no-fund', '--silent', tarball], { cwd: app });
-  check('install into a fresh project', installed.status === 0, installed.status === 0 ? '' : installed.out.slice(-2000));
+  check(
+    'install into a fresh project',
+    installed.status === 0,
+    installed.status === 0 ? '' : installed.out.slice(-2000),
+  );
   if (installed.status !== 0) process.exit(1);
 
   const modules = join(app, 'node_modules');
@@ -116,7 +129,9 @@ try {
   check(
     'the README and every page of docs/ with code have TypeScript examples',
     examples.some(([file]) => file.startsWith('readme-')) &&
-      ['validation', 'client', 'webhooks', 'journeys', 'mock', 'sandbox'].every((page) => examples.some(([file]) => file.startsWith(`${page}-`))),
+      ['validation', 'client', 'webhooks', 'journeys', 'mock', 'sandbox'].every((page) =>
+        examples.some(([file]) => file.startsWith(`${page}-`)),
+      ),
     String(examples.length),
   );
   for (const [file, code] of examples) writeFileSync(join(src, file), code);
@@ -139,10 +154,18 @@ try {
   ].sort();
   const unpinned = libraries.filter((name) => !pinned[name]);
   check('the guides import only libraries the repository pins', unpinned.length === 0, unpinned.join(', '));
-  const installs = libraries.flatMap((name) => [name, `@types/${name}`].filter((n) => pinned[n]).map((n) => `${n}@${pinned[n]}`));
+  const installs = libraries.flatMap((name) =>
+    [name, `@types/${name}`].filter((n) => pinned[n]).map((n) => `${n}@${pinned[n]}`),
+  );
   if (installs.length > 0) {
-    const added = run('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--silent', ...installs], { cwd: app });
-    check(`install what the guides import beside the package (${installs.join(', ')})`, added.status === 0, added.out.slice(-2000));
+    const added = run('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--silent', ...installs], {
+      cwd: app,
+    });
+    check(
+      `install what the guides import beside the package (${installs.join(', ')})`,
+      added.status === 0,
+      added.out.slice(-2000),
+    );
   }
   const strictest = {
     target: 'ES2022',
@@ -162,17 +185,34 @@ try {
     ['nodenext', { module: 'NodeNext', moduleResolution: 'NodeNext', outDir: 'out', rootDir: 'src' }],
     ['bundler', { module: 'ESNext', moduleResolution: 'Bundler', noEmit: true }],
   ])) {
-    writeFileSync(join(app, `tsconfig.${name}.json`), JSON.stringify({ compilerOptions: { ...strictest, ...options }, include: ['src'] }, null, 2));
+    writeFileSync(
+      join(app, `tsconfig.${name}.json`),
+      JSON.stringify({ compilerOptions: { ...strictest, ...options }, include: ['src'] }, null, 2),
+    );
     const compiled = run(process.execPath, [tsc, '-p', `tsconfig.${name}.json`], { cwd: app });
-    check(`strict compile, skipLibCheck false, moduleResolution ${name}`, compiled.status === 0 && compiled.out === '', compiled.out.slice(0, 4000));
+    check(
+      `strict compile, skipLibCheck false, moduleResolution ${name}`,
+      compiled.status === 0 && compiled.out === '',
+      compiled.out.slice(0, 4000),
+    );
   }
 
   // The web entries compiled as a program without Node's types sees them: the DOM's types, no @types/node.
   const web = join(app, 'web');
   mkdirSync(web);
   cpSync(join(root, 'test/consumer/web.ts'), join(web, 'web.ts'));
-  const webOptions = { ...strictest, lib: ['ES2023', 'DOM'], types: [], module: 'ESNext', moduleResolution: 'Bundler', noEmit: true };
-  writeFileSync(join(app, 'tsconfig.web.json'), JSON.stringify({ compilerOptions: webOptions, include: ['web'] }, null, 2));
+  const webOptions = {
+    ...strictest,
+    lib: ['ES2023', 'DOM'],
+    types: [],
+    module: 'ESNext',
+    moduleResolution: 'Bundler',
+    noEmit: true,
+  };
+  writeFileSync(
+    join(app, 'tsconfig.web.json'),
+    JSON.stringify({ compilerOptions: webOptions, include: ['web'] }, null, 2),
+  );
   const webCompiled = run(process.execPath, [tsc, '-p', 'tsconfig.web.json'], { cwd: app });
   check(
     'the web entries compile without Node types (DOM lib, no @types/node)',
@@ -181,7 +221,11 @@ try {
   );
 
   const ran = run(process.execPath, ['out/app.js'], { cwd: app });
-  check('the program runs against an in-process sandbox', ran.status === 0 && ran.out.includes('consumer program: ok'), ran.out.slice(-2000));
+  check(
+    'the program runs against an in-process sandbox',
+    ran.status === 0 && ran.out.includes('consumer program: ok'),
+    ran.out.slice(-2000),
+  );
 
   // Bundled with the package inside (nothing external): the same run. test/runtimes/ runs such
   // bundles with no node_modules beside them, on every runtime and bundler the README names.
@@ -211,7 +255,9 @@ try {
   const required = run(process.execPath, ['require.cjs'], { cwd: app });
   check('require() from CommonJS', required.status === 0 && required.out === 'required', required.out.slice(0, 2000));
 
-  const mock = run(process.execPath, [join(modules, 'gateway-contract/dist/cli/bin.js'), 'mock', '--port', '1'], { cwd: app });
+  const mock = run(process.execPath, [join(modules, 'gateway-contract/dist/cli/bin.js'), 'mock', '--port', '1'], {
+    cwd: app,
+  });
   const lines = mock.out.split('\n');
   check(
     'the mock without Prism says in one line what to install',
@@ -223,9 +269,16 @@ try {
   // JSON is answered at once (newer Prism parts leave it hanging), and the named examples are served.
   const install = /npm install (--save-dev .+)$/.exec(mock.out)?.[1]?.split(' ') ?? [];
   const prism = run('npm', ['install', '--no-audit', '--no-fund', '--silent', ...install], { cwd: app });
-  check('Prism installs with the command the mock names', install.length > 1 && prism.status === 0, prism.out.slice(-1000));
+  check(
+    'Prism installs with the command the mock names',
+    install.length > 1 && prism.status === 0,
+    prism.out.slice(-1000),
+  );
   if (prism.status === 0)
-    check('the installed mock answers as the repository mock does', await mockAnswers(join(modules, 'gateway-contract/dist/cli/bin.js'), app));
+    check(
+      'the installed mock answers as the repository mock does',
+      await mockAnswers(join(modules, 'gateway-contract/dist/cli/bin.js'), app),
+    );
 } finally {
   rmSync(work, { recursive: true, force: true });
 }
@@ -244,7 +297,10 @@ function freePort() {
 /** Starts `gateway-contract mock` and asks it two questions whose answers tell the Prism versions apart. @param {string} bin @param {string} cwd */
 async function mockAnswers(bin, cwd) {
   const port = await freePort();
-  const child = spawn(process.execPath, [bin, 'mock', '--port', String(port), '--docs-port', '0'], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [bin, 'mock', '--port', String(port), '--docs-port', '0'], {
+    cwd,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   try {
     const started = await new Promise((resolve) => {
       let text = '';
@@ -260,12 +316,25 @@ async function mockAnswers(bin, cwd) {
     });
     if (!started) return false;
     const base = `http://127.0.0.1:${port}/aoa-acquiring-biz/v2`;
-    const post = (/** @type {string} */ path, /** @type {string} */ body, /** @type {Record<string, string>} */ headers = {}) =>
-      fetch(`${base}${path}`, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers }, signal: AbortSignal.timeout(5_000) });
+    const post = (
+      /** @type {string} */ path,
+      /** @type {string} */ body,
+      /** @type {Record<string, string>} */ headers = {},
+    ) =>
+      fetch(`${base}${path}`, {
+        method: 'POST',
+        body,
+        headers: { 'content-type': 'application/json', ...headers },
+        signal: AbortSignal.timeout(5_000),
+      });
     const malformed = await post('/payment?mid=MERCHANT0001&orderId=ORDER-1001', '{"head":');
-    const named = await post('/modifyOrder?mid=MERCHANT0001&orderId=ORDER-1001', '{"head":{"tokenType":"TXN_TOKEN","token":"T"},"body":{}}', {
-      prefer: 'example=modifyOrderInProcess',
-    });
+    const named = await post(
+      '/modifyOrder?mid=MERCHANT0001&orderId=ORDER-1001',
+      '{"head":{"tokenType":"TXN_TOKEN","token":"T"},"body":{}}',
+      {
+        prefer: 'example=modifyOrderInProcess',
+      },
+    );
     const answer = /** @type {{ body?: { resultInfo?: { resultCode?: string } } }} */ (await named.json());
     return malformed.status === 400 && answer.body?.resultInfo?.resultCode === '1111';
   } catch {
@@ -274,5 +343,7 @@ async function mockAnswers(bin, cwd) {
     child.kill('SIGTERM');
   }
 }
-process.stdout.write(`check:consumer: ${failures === 0 ? 'the packed package works in a fresh project' : `${failures} check(s) failed`}\n`);
+process.stdout.write(
+  `check:consumer: ${failures === 0 ? 'the packed package works in a fresh project' : `${failures} check(s) failed`}\n`,
+);
 process.exit(failures === 0 ? 0 : 1);

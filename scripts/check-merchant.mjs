@@ -89,15 +89,28 @@ function appEnv() {
   /** @type {NodeJS.ProcessEnv} */
   const env = {};
   for (const [k, v] of Object.entries(process.env))
-    if (!/^(npm_|INIT_CWD$|MERCHANT_KEY$|GATEWAY_URL$|ROUTER_URL$|SANDBOX_|REDOCLY_CLI_RESPECT_INPUT$)/.test(k)) env[k] = v;
-  return { ...env, CI: 'true', NO_COLOR: '1', npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
+    if (!/^(npm_|INIT_CWD$|MERCHANT_KEY$|GATEWAY_URL$|ROUTER_URL$|SANDBOX_|REDOCLY_CLI_RESPECT_INPUT$)/.test(k))
+      env[k] = v;
+  return {
+    ...env,
+    CI: 'true',
+    NO_COLOR: '1',
+    npm_config_audit: 'false',
+    npm_config_fund: 'false',
+    npm_config_update_notifier: 'false',
+  };
 }
 
 /** @typedef {{ child: import('node:child_process').ChildProcess, output: () => string, exited: Promise<number | null> }} Background */
 
 /** Starts a shell script in its own process group. @param {string} script @param {string} cwd @returns {Background} */
 function startBackground(script, cwd) {
-  const child = spawn('bash', ['-c', script], { cwd, env: appEnv(), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('bash', ['-c', script], {
+    cwd,
+    env: appEnv(),
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   const keepTail = (/** @type {Buffer} */ d) => {
     output = (output + d.toString('utf8')).slice(-20_000);
@@ -215,7 +228,10 @@ async function runPage(page, app) {
       }
       if (besidePart === undefined) continue;
       const besideStarted = Date.now();
-      const receiver = block.mark === 'webhook-receiver' ? startBackground(`node --input-type=module -e "${RECEIVER.replace(/"/g, '\\"')}"`, app) : undefined;
+      const receiver =
+        block.mark === 'webhook-receiver'
+          ? startBackground(`node --input-type=module -e "${RECEIVER.replace(/"/g, '\\"')}"`, app)
+          : undefined;
       if (receiver && !(await readyOrNot(receiver, 'Press Ctrl-C', 20_000))) {
         report(`${where}: the webhook receiver starts`, false, receiver.output());
         await stop(receiver);
@@ -250,10 +266,17 @@ async function main() {
     if (packed.status !== 0) return;
     const app = join(work, 'app');
     mkdirSync(app);
-    writeFileSync(join(app, 'package.json'), `${JSON.stringify({ name: 'merchant-app', private: true, type: 'module' }, null, 2)}\n`);
+    writeFileSync(
+      join(app, 'package.json'),
+      `${JSON.stringify({ name: 'merchant-app', private: true, type: 'module' }, null, 2)}\n`,
+    );
     const started = Date.now();
     const installed = await runScript(`npm install --no-audit --no-fund --silent ${JSON.stringify(tarball)}`, app);
-    report(`the tarball installs into an empty app (${((Date.now() - started) / 1000).toFixed(1)} s)`, installed.status === 0, installed.out);
+    report(
+      `the tarball installs into an empty app (${((Date.now() - started) / 1000).toFixed(1)} s)`,
+      installed.status === 0,
+      installed.out,
+    );
     if (installed.status !== 0) return;
     for (const page of PAGES) await runPage(page, app);
     if (keep) process.stdout.write(`the app is kept in ${app}\n`);
@@ -264,6 +287,8 @@ async function main() {
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   await main();
-  process.stdout.write(`check:merchant: ${failures === 0 ? "every guide's shell block runs as printed in an app" : `${failures} check(s) failed`}\n`);
+  process.stdout.write(
+    `check:merchant: ${failures === 0 ? "every guide's shell block runs as printed in an app" : `${failures} check(s) failed`}\n`,
+  );
   process.exit(failures === 0 ? 0 : 1);
 }

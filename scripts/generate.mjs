@@ -63,10 +63,14 @@ async function main() {
   const started = Date.now();
   if (!skipLint) {
     step('lint');
-    const lint = spawnSync(process.execPath, [join(root, 'node_modules/@redocly/cli/bin/cli.js'), 'lint', '--config', 'redocly.yaml', '--format', 'stylish'], {
-      cwd: root,
-      encoding: 'utf8',
-    });
+    const lint = spawnSync(
+      process.execPath,
+      [join(root, 'node_modules/@redocly/cli/bin/cli.js'), 'lint', '--config', 'redocly.yaml', '--format', 'stylish'],
+      {
+        cwd: root,
+        encoding: 'utf8',
+      },
+    );
     if (lint.status !== 0 || /warning/i.test(lint.stdout.replace(/Node\.js 20 support is ending/g, ''))) {
       process.stderr.write(lint.stdout + lint.stderr);
       throw new Error('the contract does not lint cleanly');

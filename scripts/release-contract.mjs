@@ -49,10 +49,17 @@ function say(message) {
  * @param {string} version @returns {any}
  */
 function previousRelease(version) {
-  const log = spawnSync('git', ['log', '--format=%H', '-n', '500', '--', BASELINE_FILE], { cwd: root, encoding: 'utf8' });
+  const log = spawnSync('git', ['log', '--format=%H', '-n', '500', '--', BASELINE_FILE], {
+    cwd: root,
+    encoding: 'utf8',
+  });
   if (log.status !== 0) throw new Error(`git log failed: ${(log.stderr || '').trim().slice(0, 200)}`);
   for (const commit of log.stdout.split('\n').filter(Boolean)) {
-    const show = spawnSync('git', ['show', `${commit}:${BASELINE_FILE}`], { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    const show = spawnSync('git', ['show', `${commit}:${BASELINE_FILE}`], {
+      cwd: root,
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+    });
     if (show.status !== 0) continue;
     const doc = JSON.parse(show.stdout);
     if (doc?.info?.version !== version) return doc;
@@ -126,7 +133,9 @@ async function main() {
     await mkdir(dirname(baselinePath), { recursive: true });
     await writeFile(baselinePath, baselineText(working));
     await writeFile(changelogPath, withRelease(changelog, release, initialBlock(working, resultCatalogOf(working))));
-    say(`released ${version} (the first release): wrote ${BASELINE_FILE} and the contract's block in the ${pkg} section of ${CHANGELOG_FILE}.`);
+    say(
+      `released ${version} (the first release): wrote ${BASELINE_FILE} and the contract's block in the ${pkg} section of ${CHANGELOG_FILE}.`,
+    );
     say('next: edit the CHANGELOG section where words help, then `npm run generate`.');
     return 0;
   }
@@ -137,7 +146,12 @@ async function main() {
     return 1;
   }
   await writeFile(baselinePath, baselineText(working));
-  const block = contractBlock({ version, released: String(baseline.info?.version), changes: result.changes, doc: working });
+  const block = contractBlock({
+    version,
+    released: String(baseline.info?.version),
+    changes: result.changes,
+    doc: working,
+  });
   const replaced = (changelog ?? '').split('\n').includes(`### Contract ${version}`);
   await writeFile(changelogPath, withRelease(changelog, release, block));
   say(

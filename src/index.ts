@@ -15,7 +15,10 @@ export type { NdjsonOptions } from './inputs/ndjson.js';
 export { ndjsonRecords } from './inputs/ndjson.js';
 export * from './report/index.js';
 // Kept on the root until the next major version; the sandbox's defaults live at `/sandbox` (docs/decisions.md, D-135).
-export { DEFAULT_MERCHANT_KEY as SANDBOX_DEFAULT_MERCHANT_KEY, DEFAULT_MID as SANDBOX_DEFAULT_MID } from './sandbox/config.js';
+export {
+  DEFAULT_MERCHANT_KEY as SANDBOX_DEFAULT_MERCHANT_KEY,
+  DEFAULT_MID as SANDBOX_DEFAULT_MID,
+} from './sandbox/config.js';
 export * from './signing/index.js';
 export type * from './types.js';
 export * from './validation/index.js';

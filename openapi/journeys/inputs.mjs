@@ -118,13 +118,17 @@ export async function journeyInputs(file, workflowId, given, { merchantKey, card
   /** @type {Record<string, unknown>} */
   const inputs = { ...freshInputs(declared, given), ...given };
   // Only for a workflow that takes it: each encryption is another ciphertext (RSA-OAEP is randomised).
-  if (card && publicKeyPem && declared.encryptedCardData) inputs.encryptedCardData = await encryptCardData(card, publicKeyPem);
+  if (card && publicKeyPem && declared.encryptedCardData)
+    inputs.encryptedCardData = await encryptCardData(card, publicKeyPem);
   for (const step of workflow.steps) {
     const payload = step.requestBody?.payload;
     const m = WHOLE_INPUT.exec(payload?.head?.signature ?? '');
     if (!m) continue;
     if (!merchantKey) throw new Error(`The step ${step.stepId} is signed: give the merchant key (MERCHANT_KEY).`);
-    inputs[/** @type {string} */ (m[1])] = await generateSignature(JSON.stringify(bodyOf(payload.body, inputs, `${step.stepId}/body`)), merchantKey);
+    inputs[/** @type {string} */ (m[1])] = await generateSignature(
+      JSON.stringify(bodyOf(payload.body, inputs, `${step.stepId}/body`)),
+      merchantKey,
+    );
   }
   return inputs;
 }
@@ -148,8 +152,12 @@ async function answered(url, deadline) {
 async function sandboxCardKey(sandboxUrl, deadline) {
   const answer = await answered(`${sandboxUrl.replace(/\/+$/, '')}/sandbox/card-encryption-key`, deadline);
   const text = await answer.text();
-  const key = answer.ok && text.length < 16_384 ? /** @type {{ publicKeyPem?: unknown }} */ (JSON.parse(text)).publicKeyPem : undefined;
-  if (typeof key !== 'string') throw new Error(`${sandboxUrl} answered ${answer.status} for its card encryption key: is it the sandbox?`);
+  const key =
+    answer.ok && text.length < 16_384
+      ? /** @type {{ publicKeyPem?: unknown }} */ (JSON.parse(text)).publicKeyPem
+      : undefined;
+  if (typeof key !== 'string')
+    throw new Error(`${sandboxUrl} answered ${answer.status} for its card encryption key: is it the sandbox?`);
   return key;
 }
 
@@ -184,11 +192,16 @@ async function main() {
   });
   const [inputsFile, ...files] = positionals;
   const waitMs = Number(values['wait-ms']);
-  if (!inputsFile || files.length === 0 || !Number.isSafeInteger(waitMs) || waitMs < 0) throw Object.assign(new Error(USAGE), { usage: true });
+  if (!inputsFile || files.length === 0 || !Number.isSafeInteger(waitMs) || waitMs < 0)
+    throw Object.assign(new Error(USAGE), { usage: true });
   const { card, ...plain } = readInputs(inputsFile);
   const deadline = Date.now() + waitMs;
   const sandbox = values.sandbox;
-  const publicKeyPem = values['card-key'] ? readFileSync(values['card-key'], 'utf8') : sandbox ? await sandboxCardKey(sandbox, deadline) : undefined;
+  const publicKeyPem = values['card-key']
+    ? readFileSync(values['card-key'], 'utf8')
+    : sandbox
+      ? await sandboxCardKey(sandbox, deadline)
+      : undefined;
   for (const url of values['wait-for'] ?? []) await answered(url, deadline);
   /** @type {Record<string, unknown>} */
   let inputs = { ...(sandbox ? { sandboxUrl: sandbox.replace(/\/+$/, '') } : {}), ...plain };
@@ -198,7 +211,9 @@ async function main() {
         ...inputs,
         ...(await journeyInputs(file, workflowId, inputs, {
           merchantKey: process.env.MERCHANT_KEY,
-          ...(card && publicKeyPem ? { card: /** @type {import('gateway-contract').CardData} */ (card), publicKeyPem } : {}),
+          ...(card && publicKeyPem
+            ? { card: /** @type {import('gateway-contract').CardData} */ (card), publicKeyPem }
+            : {}),
         })),
       };
   process.stdout.write(`${JSON.stringify(inputs)}\n`);

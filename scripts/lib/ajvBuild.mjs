@@ -50,14 +50,20 @@ function commonConstTag(node) {
   for (const branch of node.oneOf) {
     if (!branch || typeof branch !== 'object' || !branch.properties) return null;
     const tags = Object.keys(branch.properties).filter(
-      (k) => branch.properties[k] && typeof branch.properties[k] === 'object' && 'const' in branch.properties[k] && (branch.required ?? []).includes(k),
+      (k) =>
+        branch.properties[k] &&
+        typeof branch.properties[k] === 'object' &&
+        'const' in branch.properties[k] &&
+        (branch.required ?? []).includes(k),
     );
     candidates = candidates === null ? tags : candidates.filter((t) => tags.includes(t));
   }
   const tag = candidates?.[0];
   if (!tag) return null;
   const values = node.oneOf.map((/** @type {any} */ b) => b.properties[tag].const);
-  return new Set(values).size === values.length && values.every((/** @type {unknown} */ v) => typeof v === 'string') ? tag : null;
+  return new Set(values).size === values.length && values.every((/** @type {unknown} */ v) => typeof v === 'string')
+    ? tag
+    : null;
 }
 
 /** @param {any} node @param {(n: any) => void} visit */

@@ -38,7 +38,13 @@ export function checkContract({ released, working, packageVersion, changelog }) 
   const releasedVersion = released ? String(released.info?.version) : null;
   const releases = changelog ? releasesOf(changelog) : [];
   const previousPackage = releases.find((r) => r.package !== packageVersion)?.package ?? null;
-  const verdict = judgeVersions({ released: releasedVersion, working: working?.info?.version, packageVersion, previousPackage, required });
+  const verdict = judgeVersions({
+    released: releasedVersion,
+    working: working?.info?.version,
+    packageVersion,
+    previousPackage,
+    required,
+  });
   const problems = [...verdict.problems];
   if (releasedVersion !== null && changelog !== undefined && !releases.some((r) => r.contract === releasedVersion)) {
     problems.push(`CHANGELOG.md has no section for the released contract ${releasedVersion}`);
@@ -80,25 +86,38 @@ function tag(level) {
  * @param {{ maxChanges?: number, name?: string, releasedFile?: string, workingFile?: string }} [options]
  */
 export function renderReport(result, options = {}) {
-  const { maxChanges = 200, name = 'check:breaking', releasedFile = 'openapi/released/openapi.json', workingFile = 'openapi/' } = options;
+  const {
+    maxChanges = 200,
+    name = 'check:breaking',
+    releasedFile = 'openapi/released/openapi.json',
+    workingFile = 'openapi/',
+  } = options;
   const lines = [];
   if (result.released === null) {
     lines.push(`${name}: no released contract to compare with (${releasedFile})`);
   } else {
-    lines.push(`${name}: ${workingFile} (${result.working}) against the released contract ${result.released} (${releasedFile})`);
+    lines.push(
+      `${name}: ${workingFile} (${result.working}) against the released contract ${result.released} (${releasedFile})`,
+    );
     if (result.changes.length === 0) {
       lines.push('', `No change since ${result.released}.`);
     } else {
-      lines.push('Places are JSON Pointers into the bundled contract (generated/openapi.json); for what was removed, into the released one.');
+      lines.push(
+        'Places are JSON Pointers into the bundled contract (generated/openapi.json); for what was removed, into the released one.',
+      );
       let operation = null;
       for (const change of result.changes.slice(0, maxChanges)) {
         if (change.operation !== operation) {
           operation = change.operation;
           lines.push('', operation || '(the whole contract)');
         }
-        lines.push(`  ${tag(change.level)}  ${cut(change.message, 300)}`, `            at #${cut(change.location, 290)}`);
+        lines.push(
+          `  ${tag(change.level)}  ${cut(change.message, 300)}`,
+          `            at #${cut(change.location, 290)}`,
+        );
       }
-      if (result.changes.length > maxChanges) lines.push('', `... and ${result.changes.length - maxChanges} more changes (--json lists them all)`);
+      if (result.changes.length > maxChanges)
+        lines.push('', `... and ${result.changes.length - maxChanges} more changes (--json lists them all)`);
       const counts = LEVELS.map((level) => [level, result.changes.filter((c) => c.level === level).length])
         .filter(([, n]) => n)
         .map(([level, n]) => `${n} ${level}`);
@@ -107,11 +126,17 @@ export function renderReport(result, options = {}) {
         result.required === 'none' || !next
           ? ''
           : ` They need a ${result.required} version: ${next[result.required]}${result.required === 'major' ? '' : ' or higher'}.`;
-      lines.push('', `${result.changes.length} change${result.changes.length === 1 ? '' : 's'}: ${counts.join(', ')}.${needs}`);
+      lines.push(
+        '',
+        `${result.changes.length} change${result.changes.length === 1 ? '' : 's'}: ${counts.join(', ')}.${needs}`,
+      );
     }
   }
   for (const note of result.notes) lines.push(`Note: ${note}`);
-  const versions = result.package === result.working ? `version ${result.working}` : `contract ${result.working}, package ${result.package}`;
+  const versions =
+    result.package === result.working
+      ? `version ${result.working}`
+      : `contract ${result.working}, package ${result.package}`;
   if (result.ok) lines.push(`${name}: passed (${versions})`);
   else lines.push(`${name}: FAILED`, ...result.problems.map((p) => `  - ${p}`));
   return `${lines.join('\n')}\n`;

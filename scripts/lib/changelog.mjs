@@ -91,14 +91,24 @@ export function contractBlock({ version, released, changes, doc }) {
   const kinds = new Map(operationRefs(doc).map((o) => [o.operationId, o.kind]));
   /** @type {Map<string, Change[]>} */
   const byOperation = new Map();
-  for (const change of changes) byOperation.set(change.operation, [...(byOperation.get(change.operation) ?? []), change]);
+  for (const change of changes)
+    byOperation.set(change.operation, [...(byOperation.get(change.operation) ?? []), change]);
   for (const [operation, list] of byOperation) {
-    lines.push('', operation ? `#### \`${operation}\`${kinds.get(operation) === 'webhook' ? ' (webhook)' : ''}` : '#### The whole contract', '');
+    lines.push(
+      '',
+      operation
+        ? `#### \`${operation}\`${kinds.get(operation) === 'webhook' ? ' (webhook)' : ''}`
+        : '#### The whole contract',
+      '',
+    );
     const patches = list.filter((c) => c.level === 'patch');
     for (const change of list.filter((c) => c.level !== 'patch').concat(patches.slice(0, MAX_PATCH_LINES))) {
       lines.push(`- ${LABEL[change.level]}: ${markdownText(change.message)} (\`${change.location}\`)`);
     }
-    if (patches.length > MAX_PATCH_LINES) lines.push(`- Documentation: ${patches.length - MAX_PATCH_LINES} more changes of descriptions, titles and examples.`);
+    if (patches.length > MAX_PATCH_LINES)
+      lines.push(
+        `- Documentation: ${patches.length - MAX_PATCH_LINES} more changes of descriptions, titles and examples.`,
+      );
   }
   return `${lines.join('\n')}\n`;
 }
@@ -196,10 +206,18 @@ export function withRelease(text, release, block) {
   const body = trimmedEnd(lines.slice(bounds.start + 1, bounds.end));
   const old = blockBounds(body);
   const kept = old
-    ? [...trimmedEnd(body.slice(0, old.start)), ...(old.end < body.length ? ['', ...blockLines, '', ...body.slice(old.end)] : ['', ...blockLines])]
+    ? [
+        ...trimmedEnd(body.slice(0, old.start)),
+        ...(old.end < body.length ? ['', ...blockLines, '', ...body.slice(old.end)] : ['', ...blockLines]),
+      ]
     : [...body, '', ...blockLines];
   const after = lines.slice(bounds.end);
-  return joined([...lines.slice(0, bounds.start), headingOf(release), ...trimmedStartOnce(kept), ...(after.length ? ['', ...after] : [])]);
+  return joined([
+    ...lines.slice(0, bounds.start),
+    headingOf(release),
+    ...trimmedStartOnce(kept),
+    ...(after.length ? ['', ...after] : []),
+  ]);
 }
 
 /** The lines without their trailing empty ones. @param {string[]} lines */

@@ -16,6 +16,8 @@
 // no exact type: the step fails and names the schema location. Driven by the contract alone, never
 // by a schema's name.
 
+import { enumerate } from './patternStrings.mjs';
+
 /**
  * What a branch writes for a property it forbids: `?: undefined` (buildTypes' `transform` hook),
  * the type of a property that is absent. JSON leaves out a property whose value is undefined, and
@@ -25,9 +27,8 @@
 export const ABSENT = 'x-conditional-absent';
 
 const ANNOTATIONS = new Set(['title', 'description', '$comment', 'examples', 'example', 'deprecated']);
-/** At most this many strings in a narrowed pattern, and this many tried to find them. */
+/** At most this many strings in a narrowed pattern (patternStrings.mjs bounds how many it tries). */
 const MAX_VALUES = 64;
-const MAX_CANDIDATES = 10_000;
 
 export class ConditionalTypeError extends Error {}
 
@@ -53,15 +54,36 @@ function walkSchemas(doc, visit) {
       return;
     }
     for (const [key, value] of Object.entries(node)) {
-      if (key.startsWith('x-') || key === 'example' || key === 'examples' || key === 'enum' || key === 'const' || key === 'default') continue;
+      if (
+        key.startsWith('x-') ||
+        key === 'example' ||
+        key === 'examples' ||
+        key === 'enum' ||
+        key === 'const' ||
+        key === 'default'
+      )
+        continue;
       const at = `${pointer}/${escapeToken(key)}`;
-      if (isSchema && (key === 'properties' || key === 'patternProperties' || key === '$defs' || key === 'dependentSchemas')) {
+      if (
+        isSchema &&
+        (key === 'properties' || key === 'patternProperties' || key === '$defs' || key === 'dependentSchemas')
+      ) {
         for (const [name, sub] of Object.entries(value ?? {})) walk(sub, `${at}/${escapeToken(name)}`, true);
       } else if (isSchema && (key === 'allOf' || key === 'oneOf' || key === 'anyOf' || key === 'prefixItems')) {
         walk(value, at, true, key === 'allOf');
       } else if (
         isSchema &&
-        ['items', 'not', 'if', 'then', 'else', 'additionalProperties', 'unevaluatedProperties', 'contains', 'propertyNames'].includes(key)
+        [
+          'items',
+          'not',
+          'if',
+          'then',
+          'else',
+          'additionalProperties',
+          'unevaluatedProperties',
+          'contains',
+          'propertyNames',
+        ].includes(key)
       ) {
         walk(value, at, true);
       } else if (!isSchema && (key === 'schema' || (key === 'schemas' && pointer === '#/components'))) {
@@ -92,7 +114,8 @@ function deref(doc, ref) {
 /** Follows `$ref`s to the schema they name. @param {any} doc @param {any} schema */
 function resolved(doc, schema) {
   let node = schema;
-  for (let i = 0; i < 32 && node && typeof node === 'object' && typeof node.$ref === 'string'; i++) node = deref(doc, node.$ref);
+  for (let i = 0; i < 32 && node && typeof node === 'object' && typeof node.$ref === 'string'; i++)
+    node = deref(doc, node.$ref);
   return node;
 }
 
@@ -117,7 +140,9 @@ function rewrite(doc, schema, pointer) {
     for (const [i, member] of schema.allOf.entries()) {
       if (member && typeof member === 'object' && 'if' in member) {
         const at = `${pointer}/allOf/${i}`;
-        const extra = Object.keys(member).filter((k) => !['if', 'then', 'else', 'type'].includes(k) && !ANNOTATIONS.has(k));
+        const extra = Object.keys(member).filter(
+          (k) => !['if', 'then', 'else', 'type'].includes(k) && !ANNOTATIONS.has(k),
+        );
         if (extra.length > 0 || (member.type !== undefined && member.type !== 'object'))
           throw new ConditionalTypeError(
             `${at}: an if beside other keywords (${extra.join(', ') || 'type'}) has no exact type; write the conditional as an allOf member of its own`,
@@ -142,15 +167,21 @@ function rewrite(doc, schema, pointer) {
 function parse(holder, at) {
   const guard = holder.if;
   const where = `${at}/if`;
-  if (!guard || typeof guard !== 'object') throw new ConditionalTypeError(`${where}: an if that is not a schema object has no exact type`);
-  if (holder.then === undefined && holder.else === undefined) throw new ConditionalTypeError(`${at}: an if with neither then nor else`);
+  if (!guard || typeof guard !== 'object')
+    throw new ConditionalTypeError(`${where}: an if that is not a schema object has no exact type`);
+  if (holder.then === undefined && holder.else === undefined)
+    throw new ConditionalTypeError(`${at}: an if with neither then nor else`);
   const keys = Object.keys(guard).filter((k) => !ANNOTATIONS.has(k) && !(k === 'type' && guard.type === 'object'));
   // A guard on a property's presence: `not: {required: [x]}` (with `properties: {x: true}` at most).
   if (keys.length === 1 && keys[0] === 'not') {
     const not = guard.not;
-    const notKeys = Object.keys(not ?? {}).filter((k) => !ANNOTATIONS.has(k) && !(k === 'type' && not.type === 'object'));
+    const notKeys = Object.keys(not ?? {}).filter(
+      (k) => !ANNOTATIONS.has(k) && !(k === 'type' && not.type === 'object'),
+    );
     const [key] = Array.isArray(not?.required) ? not.required : [];
-    const propertiesOk = not?.properties === undefined || (Object.keys(not.properties).length === 1 && key in not.properties && isTrivial(not.properties[key]));
+    const propertiesOk =
+      not?.properties === undefined ||
+      (Object.keys(not.properties).length === 1 && key in not.properties && isTrivial(not.properties[key]));
     if (not?.required?.length === 1 && propertiesOk && notKeys.every((k) => k === 'required' || k === 'properties'))
       return { at, kind: 'presence', key, then: holder.then, else: holder.else };
     throw new ConditionalTypeError(`${where}: only "not: {required: [one property]}" is typed as a guard on presence`);
@@ -169,7 +200,14 @@ function parse(holder, at) {
       testKeys.length === 1 &&
       (testKeys[0] === 'const' || (testKeys[0] === 'enum' && Array.isArray(test.enum)))
     )
-      return { at, kind: 'tag', key: tag, values: 'const' in test ? [test.const] : test.enum, then: holder.then, else: holder.else };
+      return {
+        at,
+        kind: 'tag',
+        key: tag,
+        values: 'const' in test ? [test.const] : test.enum,
+        then: holder.then,
+        else: holder.else,
+      };
   }
   throw new ConditionalTypeError(
     `${where}: only a guard on one required property's value (required: [t], properties: {t: {const or enum}}) or on a property's absence (not: {required: [x]}) has an exact type`,
@@ -178,7 +216,9 @@ function parse(holder, at) {
 
 /** @param {any} schema */
 function isTrivial(schema) {
-  return schema === true || (schema && typeof schema === 'object' && Object.keys(schema).every((k) => ANNOTATIONS.has(k)));
+  return (
+    schema === true || (schema && typeof schema === 'object' && Object.keys(schema).every((k) => ANNOTATIONS.has(k)))
+  );
 }
 
 /** @param {unknown[]} values */
@@ -194,7 +234,8 @@ function branches(doc, schema, group) {
   const { kind, key } = group[0];
   const at = group[0].at;
   const base = schema.properties ?? {};
-  if (!(key in base)) throw new ConditionalTypeError(`${at}/if: "${key}" is not a property of the schema, so its type is unknown`);
+  if (!(key in base))
+    throw new ConditionalTypeError(`${at}/if: "${key}" is not a property of the schema, so its type is unknown`);
   const tagRequired = Array.isArray(schema.required) && schema.required.includes(key);
   /** @type {{ title: string, tag: any, tagRequired: boolean, applied: { part: any, at: string }[] }[]} */
   const cases = [];
@@ -202,8 +243,18 @@ function branches(doc, schema, group) {
     // The case without the property last: when neither case matches, the compiler names the fields
     // of the last one it tried, and a merchant who left the property out wants to read what else
     // its absence asks for (D-84).
-    cases.push({ title: `with ${key}`, tag: typeSchema(base[key]), tagRequired: true, applied: group.flatMap((c) => part(c, 'else')) });
-    cases.push({ title: `without ${key}`, tag: { [ABSENT]: true }, tagRequired: false, applied: group.flatMap((c) => part(c, 'then')) });
+    cases.push({
+      title: `with ${key}`,
+      tag: typeSchema(base[key]),
+      tagRequired: true,
+      applied: group.flatMap((c) => part(c, 'else')),
+    });
+    cases.push({
+      title: `without ${key}`,
+      tag: { [ABSENT]: true },
+      tagRequired: false,
+      applied: group.flatMap((c) => part(c, 'then')),
+    });
   } else {
     const domain = domainOf(doc, schema, key);
     if (!domain)
@@ -221,12 +272,20 @@ function branches(doc, schema, group) {
     for (const [signature, values] of cells) {
       if (signature === none) continue;
       const applied = group.flatMap((c, i) => part(c, signature[i] === '1' ? 'then' : 'else'));
-      cases.push({ title: `${key} ${values.map((v) => JSON.stringify(v)).join(', ')}`, tag: narrowed(values), tagRequired: true, applied });
+      cases.push({
+        title: `${key} ${values.map((v) => JSON.stringify(v)).join(', ')}`,
+        tag: narrowed(values),
+        tagRequired: true,
+        applied,
+      });
     }
     const rest = cells.get(none) ?? [];
     if (rest.length > 0 || !tagRequired) {
       cases.push({
-        title: rest.length > 0 ? `${key} ${rest.map((v) => JSON.stringify(v)).join(', ')}${tagRequired ? '' : ' or absent'}` : `without ${key}`,
+        title:
+          rest.length > 0
+            ? `${key} ${rest.map((v) => JSON.stringify(v)).join(', ')}${tagRequired ? '' : ' or absent'}`
+            : `without ${key}`,
         tag: rest.length > 0 ? narrowed(rest) : { [ABSENT]: true },
         tagRequired: tagRequired,
         applied: group.flatMap((c) => part(c, 'else')),
@@ -295,21 +354,26 @@ function branch(doc, schema, key, c) {
   };
   for (const { part: p, at } of c.applied) {
     if (p === true) continue;
-    if (!p || typeof p !== 'object') throw new ConditionalTypeError(`${at}: a then or else that is not a schema object has no exact type`);
+    if (!p || typeof p !== 'object')
+      throw new ConditionalTypeError(`${at}: a then or else that is not a schema object has no exact type`);
     for (const k of Object.keys(p)) {
-      if (ANNOTATIONS.has(k) || k === 'required' || k === 'properties' || (k === 'type' && p.type === 'object')) continue;
+      if (ANNOTATIONS.has(k) || k === 'required' || k === 'properties' || (k === 'type' && p.type === 'object'))
+        continue;
       throw new ConditionalTypeError(
         `${at}: "${k}" in a then or else has no exact type (typed: required, and properties that are true, false, const, enum or a pattern with few values)`,
       );
     }
     for (const name of p.required ?? []) {
       if (!(name in (schema.properties ?? {})))
-        throw new ConditionalTypeError(`${at}/required: "${name}" is not a property of the schema, so its type is unknown`);
+        throw new ConditionalTypeError(
+          `${at}/required: "${name}" is not a property of the schema, so its type is unknown`,
+        );
       rule(name).required = true;
     }
     for (const [name, sub] of Object.entries(p.properties ?? {})) {
       const where = `${at}/properties/${escapeToken(name)}`;
-      if (!(name in (schema.properties ?? {}))) throw new ConditionalTypeError(`${where}: "${name}" is not a property of the schema, so its type is unknown`);
+      if (!(name in (schema.properties ?? {})))
+        throw new ConditionalTypeError(`${where}: "${name}" is not a property of the schema, so its type is unknown`);
       if (isTrivial(sub)) continue;
       if (sub === false) {
         rule(name).forbidden = true;
@@ -324,10 +388,21 @@ function branch(doc, schema, key, c) {
   const properties = { [key]: c.tag };
   const required = c.tagRequired ? [key] : [];
   for (const [name, r] of [...rules].sort(([a], [b]) => a.localeCompare(b))) {
-    if (name === key) throw new ConditionalTypeError(`${c.applied[0]?.at}: a then or else that constrains its own guard's property has no exact type here`);
-    if (r.forbidden && r.required) throw new ConditionalTypeError(`${c.applied[0]?.at}: "${name}" is both required and forbidden in the case ${c.title}`);
-    if (r.values?.size === 0) throw new ConditionalTypeError(`${c.applied[0]?.at}: no value of "${name}" is left in the case ${c.title}`);
-    properties[name] = r.forbidden ? { [ABSENT]: true } : r.values ? narrowed([...r.values.values()]) : typeSchema(schema.properties[name]);
+    if (name === key)
+      throw new ConditionalTypeError(
+        `${c.applied[0]?.at}: a then or else that constrains its own guard's property has no exact type here`,
+      );
+    if (r.forbidden && r.required)
+      throw new ConditionalTypeError(
+        `${c.applied[0]?.at}: "${name}" is both required and forbidden in the case ${c.title}`,
+      );
+    if (r.values?.size === 0)
+      throw new ConditionalTypeError(`${c.applied[0]?.at}: no value of "${name}" is left in the case ${c.title}`);
+    properties[name] = r.forbidden
+      ? { [ABSENT]: true }
+      : r.values
+        ? narrowed([...r.values.values()])
+        : typeSchema(schema.properties[name]);
     if (r.required) required.push(name);
   }
   return { title: c.title, type: 'object', required, properties };
@@ -352,7 +427,9 @@ function allowedValues(doc, baseProperty, sub, where) {
   if (patternOnly && typeof sub.pattern === 'string') {
     const ownKeys = Object.keys(own ?? {}).filter((k) => !ANNOTATIONS.has(k) && !k.startsWith('x-'));
     if (own?.type !== 'string' || !ownKeys.every((k) => k === 'type' || k === 'pattern'))
-      throw new ConditionalTypeError(`${where}: a pattern narrows only a string property with no constraint but its own pattern`);
+      throw new ConditionalTypeError(
+        `${where}: a pattern narrows only a string property with no constraint but its own pattern`,
+      );
     const patterns = [sub.pattern, ...(own.pattern ? [own.pattern] : [])];
     const candidates = patterns.map(enumerate).find(Boolean);
     if (candidates) {
@@ -366,66 +443,4 @@ function allowedValues(doc, baseProperty, sub, where) {
   throw new ConditionalTypeError(
     `${where}: ${keys.map((k) => `"${k}"`).join(', ')} has no exact type (typed: true, false, const, enum, or a pattern with few values)`,
   );
-}
-
-/**
- * Every string a simple anchored pattern matches, shortest first, or undefined when the pattern is
- * not of the simple kind (literals, classes and `\d`, each at most `{m,n}` times, with `?`) or
- * matches more than MAX_CANDIDATES strings.
- * @param {string} pattern @returns {string[] | undefined}
- */
-function enumerate(pattern) {
-  if (!pattern.startsWith('^') || !pattern.endsWith('$')) return undefined;
-  const body = pattern.slice(1, -1);
-  /** @type {{ chars: string[], min: number, max: number }[]} */
-  const atoms = [];
-  let i = 0;
-  while (i < body.length) {
-    /** @type {string[]} */
-    let chars;
-    if (body[i] === '[') {
-      const end = body.indexOf(']', i);
-      if (end < 0) return undefined;
-      const inner = body.slice(i + 1, end);
-      if (inner.startsWith('^') || inner.includes('\\')) return undefined;
-      chars = [];
-      for (let j = 0; j < inner.length; j++) {
-        if (inner[j + 1] === '-' && j + 2 < inner.length) {
-          for (let code = inner.charCodeAt(j); code <= inner.charCodeAt(j + 2); code++) chars.push(String.fromCharCode(code));
-          j += 2;
-        } else chars.push(inner[j]);
-      }
-      i = end + 1;
-    } else if (body[i] === '\\' && body[i + 1] === 'd') {
-      chars = [...'0123456789'];
-      i += 2;
-    } else if (/[A-Za-z0-9_ -]/.test(body[i])) {
-      chars = [body[i]];
-      i += 1;
-    } else return undefined;
-    let min = 1;
-    let max = 1;
-    const quantifier = /^(?:\{(\d+)(?:,(\d+))?\}|\?)/.exec(body.slice(i));
-    if (quantifier) {
-      if (quantifier[0] === '?') [min, max] = [0, 1];
-      else [min, max] = [Number(quantifier[1]), Number(quantifier[2] ?? quantifier[1])];
-      i += quantifier[0].length;
-    }
-    atoms.push({ chars: [...new Set(chars)], min, max });
-  }
-  /** @type {string[]} */
-  let strings = [''];
-  for (const { chars, min, max } of atoms) {
-    /** @type {string[]} */
-    const next = [];
-    let run = [''];
-    for (let n = 0; n <= max; n++) {
-      if (n >= min) for (const s of strings) for (const r of run) next.push(s + r);
-      if (next.length > MAX_CANDIDATES) return undefined;
-      if (n < max) run = run.flatMap((r) => chars.map((ch) => r + ch));
-      if (run.length > MAX_CANDIDATES) return undefined;
-    }
-    strings = next;
-  }
-  return [...new Set(strings)].sort((a, b) => a.length - b.length || (a < b ? -1 : a > b ? 1 : 0));
 }

@@ -60,7 +60,9 @@ export function diffContracts(before, after) {
     return [];
   });
   for (const diff of diffs)
-    comparePart(changes, `the change at ${diff.path.map(String).join('.')}`, pointerOf(diff.path.map(String)), () => [libraryChange(ctx, diff)]);
+    comparePart(changes, `the change at ${diff.path.map(String).join('.')}`, pointerOf(diff.path.map(String)), () => [
+      libraryChange(ctx, diff),
+    ]);
   comparePart(changes, 'the result codes', '', () => [
     ...uncomparedTables(opsBefore, opsAfter, tablesBefore, tablesAfter),
     ...resultCodeChanges(before, after, tablesBefore, tablesAfter, opsAfter),

@@ -7,7 +7,17 @@
 import { SCHEMA_MAPS, SUBSCHEMAS } from './validators.mjs';
 
 /** Keywords nothing at run time reads: left out of contract.js. */
-const LEFT_OUT = new Set(['examples', 'example', 'default', 'deprecated', 'readOnly', 'writeOnly', '$comment', 'externalDocs', 'xml']);
+const LEFT_OUT = new Set([
+  'examples',
+  'example',
+  'default',
+  'deprecated',
+  'readOnly',
+  'writeOnly',
+  '$comment',
+  'externalDocs',
+  'xml',
+]);
 
 /**
  * The keywords whose problem is worded with the description of the schema that holds them
@@ -74,7 +84,9 @@ function literal(value, levels, indent = '') {
   if (indent === '') refuseProtoKeys(value);
   if (levels === 0 || !value || typeof value !== 'object' || Array.isArray(value)) return JSON.stringify(value);
   const inner = `${indent}  `;
-  const members = Object.entries(value).map(([key, child]) => `${inner}${JSON.stringify(key)}: ${literal(child, levels - 1, inner)}`);
+  const members = Object.entries(value).map(
+    ([key, child]) => `${inner}${JSON.stringify(key)}: ${literal(child, levels - 1, inner)}`,
+  );
   return members.length === 0 ? '{}' : `{\n${members.join(',\n')}\n${indent}}`;
 }
 
@@ -82,7 +94,8 @@ function literal(value, levels, indent = '') {
 function refuseProtoKeys(value) {
   if (!value || typeof value !== 'object') return;
   for (const [key, child] of Object.entries(value)) {
-    if (key === '__proto__') throw new Error('the contract has a key "__proto__", which a module cannot write as a literal');
+    if (key === '__proto__')
+      throw new Error('the contract has a key "__proto__", which a module cannot write as a literal');
     refuseProtoKeys(child);
   }
 }
@@ -92,8 +105,12 @@ export function contractWording(doc) {
   const components = doc.components ?? {};
   return {
     components: {
-      schemas: Object.fromEntries(Object.entries(components.schemas ?? {}).map(([name, schema]) => [name, wordingOf(schema)])),
-      parameters: Object.fromEntries(Object.entries(components.parameters ?? {}).map(([name, parameter]) => [name, parameterOf(parameter)])),
+      schemas: Object.fromEntries(
+        Object.entries(components.schemas ?? {}).map(([name, schema]) => [name, wordingOf(schema)]),
+      ),
+      parameters: Object.fromEntries(
+        Object.entries(components.parameters ?? {}).map(([name, parameter]) => [name, parameterOf(parameter)]),
+      ),
     },
   };
 }
@@ -105,7 +122,9 @@ export function buildContractModules(doc, header) {
   const examples = Object.fromEntries(
     Object.entries(components.examples ?? {}).map(([name, /** @type {any} */ example]) => [
       name,
-      typeof example.summary === 'string' ? { summary: example.summary, value: example.value } : { value: example.value },
+      typeof example.summary === 'string'
+        ? { summary: example.summary, value: example.value }
+        : { value: example.value },
     ]),
   );
   const aboutContract = [
@@ -117,7 +136,8 @@ export function buildContractModules(doc, header) {
     ' * `#/components/parameters/...`) resolves in it as in openapi.json.',
     ' */',
   ].join('\n');
-  const aboutExamples = "/** The contract's named examples (`components.examples` of openapi.json), by name: summary and value. */";
+  const aboutExamples =
+    "/** The contract's named examples (`components.examples` of openapi.json), by name: summary and value. */";
   return {
     // As JSON text, one schema a line, parsed the first time a problem is worded: as an object
     // literal it took a third of the start of a program that imports one operation's validation

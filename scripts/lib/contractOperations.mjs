@@ -27,7 +27,14 @@ export function operationRefs(doc) {
         const op = /** @type {any} */ (item)?.[method];
         if (!op || typeof op !== 'object') continue;
         const pointer = pointerOf([root, name, method]);
-        list.push({ operationId: typeof op.operationId === 'string' ? op.operationId : `${method.toUpperCase()} ${name}`, kind, pointer, name, method, op });
+        list.push({
+          operationId: typeof op.operationId === 'string' ? op.operationId : `${method.toUpperCase()} ${name}`,
+          kind,
+          pointer,
+          name,
+          method,
+          op,
+        });
       }
     }
   }

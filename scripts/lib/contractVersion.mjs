@@ -12,7 +12,9 @@ const RANK = /** @type {const} */ ({ none: 0, patch: 1, minor: 2, major: 3 });
 /** `1.2.3` -> [1, 2, 3]; null for anything else (no pre-release or build parts). @param {unknown} text */
 export function parseVersion(text) {
   const match = typeof text === 'string' ? /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)$/.exec(text) : null;
-  return match ? /** @type {[number, number, number]} */ ([Number(match[1]), Number(match[2]), Number(match[3])]) : null;
+  return match
+    ? /** @type {[number, number, number]} */ ([Number(match[1]), Number(match[2]), Number(match[3])])
+    : null;
 }
 
 /** The three versions that may follow a released one. @param {string} released */
@@ -63,9 +65,12 @@ export function judgeVersions({ released, working, packageVersion, previousPacka
   /** @type {string[]} */
   const notes = [];
   const workingText = String(working).slice(0, 40);
-  if (!parseVersion(working)) problems.push(`info.version ${quoted(working)} of openapi/openapi.yaml is not a version MAJOR.MINOR.PATCH`);
+  if (!parseVersion(working))
+    problems.push(`info.version ${quoted(working)} of openapi/openapi.yaml is not a version MAJOR.MINOR.PATCH`);
   if (released === null) {
-    problems.push('no released contract (openapi/released/openapi.json): run `npm run release:contract` to record the first release');
+    problems.push(
+      'no released contract (openapi/released/openapi.json): run `npm run release:contract` to record the first release',
+    );
     return { ok: false, bump: null, problems, notes };
   }
   const bump = parseVersion(working) ? bumpBetween(released, workingText) : null;
@@ -76,7 +81,9 @@ export function judgeVersions({ released, working, packageVersion, previousPacka
     problems.push(`info.version ${workingText} does not follow the released ${released}: use ${options}`);
   } else if (bump !== null) {
     if (required === 'none' && bump !== 'none') {
-      problems.push(`info.version is ${workingText} but the contract has not changed since ${released}: no change, no bump (set it back to ${released})`);
+      problems.push(
+        `info.version is ${workingText} but the contract has not changed since ${released}: no change, no bump (set it back to ${released})`,
+      );
     } else if (required !== 'none' && bump === 'none') {
       problems.push(
         `the contract changed since ${released} but info.version is still ${released}: ${describe(required)}; bump it to ${needed}${required === 'major' ? '' : ' or higher'} (openapi/openapi.yaml)`,
@@ -84,12 +91,19 @@ export function judgeVersions({ released, working, packageVersion, previousPacka
     } else if (RANK[bump] < RANK[required]) {
       problems.push(`info.version ${workingText} is a ${bump} bump, but ${describe(required)}: use ${needed}`);
     } else if (bump !== 'none') {
-      notes.push(`${workingText} is not released yet: run \`npm run release:contract\` to record it as the baseline and add its CHANGELOG section`);
+      notes.push(
+        `${workingText} is not released yet: run \`npm run release:contract\` to record it as the baseline and add its CHANGELOG section`,
+      );
     }
   }
   const contractBump = bump !== null && RANK[bump] >= RANK[required] ? bump : null;
   problems.push(
-    ...packageProblems({ packageVersion, working: parseVersion(working) ? workingText : null, previous: previousPackage ?? released, contractBump }),
+    ...packageProblems({
+      packageVersion,
+      working: parseVersion(working) ? workingText : null,
+      previous: previousPackage ?? released,
+      contractBump,
+    }),
   );
   return { ok: problems.length === 0, bump, problems, notes };
 }
@@ -104,10 +118,13 @@ export function judgeVersions({ released, working, packageVersion, previousPacka
  * @returns {string[]}
  */
 function packageProblems({ packageVersion, working, previous, contractBump }) {
-  if (!parseVersion(packageVersion)) return [`package.json has version ${quoted(packageVersion)}, not a version MAJOR.MINOR.PATCH`];
+  if (!parseVersion(packageVersion))
+    return [`package.json has version ${quoted(packageVersion)}, not a version MAJOR.MINOR.PATCH`];
   const pkg = String(packageVersion);
   if (working !== null && compareVersions(pkg, working) < 0)
-    return [`package.json has version ${pkg}, lower than the contract's ${working} (openapi/openapi.yaml): the package's version is at least the contract's`];
+    return [
+      `package.json has version ${pkg}, lower than the contract's ${working} (openapi/openapi.yaml): the package's version is at least the contract's`,
+    ];
   if (!parseVersion(previous)) return [];
   const packageBump = bumpBetween(previous, pkg);
   const next = nextVersions(previous);

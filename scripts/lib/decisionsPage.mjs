@@ -11,7 +11,8 @@ const RECORD = /^## (D-\d{2,}) /gm;
 const CITATION = /\bD-\d{2,}\b/g;
 
 /** @param {string} text */
-const escapeHtml = (text) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const escapeHtml = (text) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /** The numbers of the records a decisions file holds, in order. @param {string} markdown @returns {string[]} */
 export function decisionNumbers(markdown) {
@@ -88,7 +89,9 @@ export function decisionsPage(records, about) {
   });
   const render = (/** @type {string} */ markdown) => /** @type {string} */ (marked.parse(markdown));
   const sorted = [...index.entries()].sort(([a], [b]) => a.localeCompare(b));
-  const nav = sorted.map(([n, { title }]) => `<li><a href="#${n}">${n}</a> ${render(title).replace(/^<p>|<\/p>\n?$/g, '')}</li>`).join('\n');
+  const nav = sorted
+    .map(([n, { title }]) => `<li><a href="#${n}">${n}</a> ${render(title).replace(/^<p>|<\/p>\n?$/g, '')}</li>`)
+    .join('\n');
   const sections = parts.map(
     (part) =>
       `<section id="${part.id}">\n<h2>${part.title}</h2>\n<p>From <code>${part.source}</code> of the package's repository.</p>\n${render(

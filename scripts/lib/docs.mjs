@@ -113,15 +113,25 @@ export function docsDocument(doc, changelog, decisions) {
   const catalog = resultCatalogOf(doc);
   const actions = nextStepActionsOf(doc);
   for (const info of operationsOf(doc)) {
-    const item = info.kind === 'webhook' ? page.webhooks[/** @type {string} */ (info.webhook)] : page.paths[/** @type {string} */ (info.path)];
+    const item =
+      info.kind === 'webhook'
+        ? page.webhooks[/** @type {string} */ (info.webhook)]
+        : page.paths[/** @type {string} */ (info.path)];
     const op = item.post;
     if (info.kind === 'webhook') {
       // Redoc shows only the payload beside a webhook, never its x-codeSamples: the samples go
       // into the description instead.
-      const sections = [samplesSection('Receive it', webhookSamples(doc, info, op)), resultCodeSection(catalog[info.operationId], 'webhook', actions)];
+      const sections = [
+        samplesSection('Receive it', webhookSamples(doc, info, op)),
+        resultCodeSection(catalog[info.operationId], 'webhook', actions),
+      ];
       op.description = [op.description?.trim() ?? '', ...sections].join('\n\n');
     } else {
-      const sections = [rulesSection(doc, op), resultCodeSection(catalog[info.operationId], 'operation', actions), mockAnswersSection(doc, op)];
+      const sections = [
+        rulesSection(doc, op),
+        resultCodeSection(catalog[info.operationId], 'operation', actions),
+        mockAnswersSection(doc, op),
+      ];
       op.description = [op.description?.trim() ?? '', ...sections.filter(Boolean)].join('\n\n');
       op['x-codeSamples'] = operationSamples(doc, info, catalog[info.operationId], item, op);
     }
@@ -135,7 +145,10 @@ export function docsDocument(doc, changelog, decisions) {
  * @param {string} root @returns {Promise<{ contract: string, package: string }>}
  */
 export async function decisionRecords(root) {
-  const [contract, pkg] = await Promise.all([readFile(join(root, 'openapi/DECISIONS.md'), 'utf8'), readFile(join(root, 'docs/decisions.md'), 'utf8')]);
+  const [contract, pkg] = await Promise.all([
+    readFile(join(root, 'openapi/DECISIONS.md'), 'utf8'),
+    readFile(join(root, 'docs/decisions.md'), 'utf8'),
+  ]);
   return { contract, package: pkg };
 }
 
@@ -167,7 +180,8 @@ export async function buildDocs(doc, root) {
     );
     if (run.status !== 0) throw new Error(`build-docs failed: ${run.stderr || run.stdout}`);
     const html = withLayout((await readFile(output, 'utf8')).replace(REMOTE_LOGO, INLINE_LOGO));
-    if (!html.includes('"disableTelemetry":true')) throw new Error('build-docs: the page would send telemetry (disableTelemetry was not applied)');
+    if (!html.includes('"disableTelemetry":true'))
+      throw new Error('build-docs: the page would send telemetry (disableTelemetry was not applied)');
     return {
       'docs/index.html': html,
       [`docs/${DECISIONS_PAGE}`]: decisionsPage(records, { title: DOCS_TITLE, version: String(doc.info?.version) }),

@@ -44,8 +44,10 @@ export function parameterValues(doc, op, body) {
   for (const p of op.parameters ?? []) {
     const param = deref(doc, p);
     const value = typeof body?.[param.name] === 'string' ? body[param.name] : (param.example ?? param.schema?.example);
-    if (typeof value !== 'string') throw new Error(`docs: no example value for the ${param.in} parameter "${param.name}" of ${op.operationId}`);
-    if (param.in === 'path' || param.in === 'query') values[/** @type {'path' | 'query'} */ (param.in)][param.name] = value;
+    if (typeof value !== 'string')
+      throw new Error(`docs: no example value for the ${param.in} parameter "${param.name}" of ${op.operationId}`);
+    if (param.in === 'path' || param.in === 'query')
+      values[/** @type {'path' | 'query'} */ (param.in)][param.name] = value;
   }
   return values;
 }
@@ -72,13 +74,15 @@ function at(value, pointer) {
 export function operationSamples(doc, info, catalogEntry, pathItem, op) {
   const [request] = examplesOf(doc, op.requestBody.content['application/json']);
   const answers = examplesOf(doc, op.responses['200'].content['application/json']);
-  if (!request || answers.length === 0) throw new Error(`docs: ${info.operationId} needs a request example and an answer example`);
+  if (!request || answers.length === 0)
+    throw new Error(`docs: ${info.operationId} needs a request example and an answer example`);
   const params = parameterValues(doc, op, request.value.body);
   const headSchema = deref(doc, deref(doc, op.requestBody.content['application/json'].schema).properties.head);
   // A head with a signature (mandatory, or optional as for modify order) is signed by the client.
   const signed = info.signature !== 'none';
   const needsClientId = (headSchema.required ?? []).includes('clientId');
-  const codeOf = (/** @type {any} */ answer) => at(answer.value, `${catalogEntry.location}/${catalogEntry.fields.code}`);
+  const codeOf = (/** @type {any} */ answer) =>
+    at(answer.value, `${catalogEntry.location}/${catalogEntry.fields.code}`);
   const codes = new Map(catalogEntry.codes.map((/** @type {any} */ c) => [c.code, c]));
   const failure = answers.find((a) => codes.get(codeOf(a))?.outcome === 'failure');
   const hasPending = catalogEntry.codes.some((/** @type {any} */ c) => c.outcome === 'pending');
@@ -86,7 +90,9 @@ export function operationSamples(doc, info, catalogEntry, pathItem, op) {
   // The call's arguments besides the body, as the operation index says (and the client's types
   // derive): the parameters the body does not carry, then the head's token. Comments on lines of
   // their own: the samples panel is narrow.
-  const fromHead = info.parameters.filter((/** @type {any} */ p) => p.source === 'head').map((/** @type {any} */ p) => p.name);
+  const fromHead = info.parameters
+    .filter((/** @type {any} */ p) => p.source === 'head')
+    .map((/** @type {any} */ p) => p.name);
   const callArgs = info.parameters
     .filter((/** @type {any} */ p) => p.source === 'argument')
     .flatMap((/** @type {any} */ p) => [
@@ -108,7 +114,9 @@ export function operationSamples(doc, info, catalogEntry, pathItem, op) {
     'const client = createGatewayClient({',
     "  gatewayUrl: 'http://127.0.0.1:4010',",
     "  routerUrl: 'http://127.0.0.1:4010',",
-    ...(signed ? ['  // signs the exact body bytes sent', '  signer: createChecksumSigner(process.env.MERCHANT_KEY!),'] : []),
+    ...(signed
+      ? ['  // signs the exact body bytes sent', '  signer: createChecksumSigner(process.env.MERCHANT_KEY!),']
+      : []),
     ...(needsClientId ? [`  clientId: ${tsLiteral(request.value.head.clientId ?? 'C11')},`] : []),
     '  // checks the request before sending, the answer on arrival',
     '  validate: true,',
@@ -122,9 +130,18 @@ export function operationSamples(doc, info, catalogEntry, pathItem, op) {
     "if (result.outcome === 'success') {",
     '  console.log(result.code, result.data.body);',
     ...(hasPending
-      ? ["} else if (result.outcome === 'pending') {", '  // the final outcome follows later', '  console.log(result.code, result.message);']
+      ? [
+          "} else if (result.outcome === 'pending') {",
+          '  // the final outcome follows later',
+          '  console.log(result.code, result.message);',
+        ]
       : []),
-    ...(failure ? [`} else if (result.code === ${tsLiteral(codeOf(failure))}) {`, `  // ${failure.summary ?? codes.get(codeOf(failure)).meaning}`] : []),
+    ...(failure
+      ? [
+          `} else if (result.code === ${tsLiteral(codeOf(failure))}) {`,
+          `  // ${failure.summary ?? codes.get(codeOf(failure)).meaning}`,
+        ]
+      : []),
     '} else {',
     '  console.error(result.code, result.message, result.meaning);',
     '}',
@@ -133,8 +150,12 @@ export function operationSamples(doc, info, catalogEntry, pathItem, op) {
 
   const server = pathItem.servers?.[0];
   const variable = server ? Object.keys(server.variables ?? {})[0] : undefined;
-  const base = server ? server.url.replace(`{${variable}}`, server.variables[/** @type {string} */ (variable)].default) : 'http://127.0.0.1:4010';
-  const path = info.path.replace(/\{(\w+)\}/g, (/** @type {string} */ _, /** @type {string} */ name) => encodeURIComponent(params.path[name]));
+  const base = server
+    ? server.url.replace(`{${variable}}`, server.variables[/** @type {string} */ (variable)].default)
+    : 'http://127.0.0.1:4010';
+  const path = info.path.replace(/\{(\w+)\}/g, (/** @type {string} */ _, /** @type {string} */ name) =>
+    encodeURIComponent(params.path[name]),
+  );
   const query = new URLSearchParams(params.query).toString();
   const curl = [
     `# {${variable}}: here the mock of \`npm start\`.`,
@@ -205,7 +226,12 @@ export function webhookSamples(doc, info, op) {
     '',
   ].join('\n');
   return [
-    { lang: 'TypeScript', label: 'TypeScript', title: 'TypeScript: receive it with createWebhookReceiver', source: typescript },
+    {
+      lang: 'TypeScript',
+      label: 'TypeScript',
+      title: 'TypeScript: receive it with createWebhookReceiver',
+      source: typescript,
+    },
     { lang: 'Shell', label: 'curl', title: 'curl: post a sample notification to your receiver', source: curl },
   ];
 }

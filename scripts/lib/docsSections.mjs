@@ -40,7 +40,12 @@ export function conditionalSchemas(doc, schema) {
     for (const [name, sub] of Object.entries(s.properties ?? {})) visit(sub, path ? `${path}.${name}` : name, next);
     if (s.items) visit(s.items, `${path}[]`, next);
     // Titled if/then items of allOf belong to the schema that holds them (listed with it above).
-    for (const part of [...(s.allOf ?? []).filter((/** @type {any} */ p) => !p.if), ...(s.oneOf ?? []), ...(s.anyOf ?? [])]) visit(part, path, next);
+    for (const part of [
+      ...(s.allOf ?? []).filter((/** @type {any} */ p) => !p.if),
+      ...(s.oneOf ?? []),
+      ...(s.anyOf ?? []),
+    ])
+      visit(part, path, next);
   };
   visit(schema, '', new Set());
   return [...found.values()];
@@ -52,7 +57,12 @@ function tagOf(schema) {
   if (!Array.isArray(branches) || branches.length === 0) return null;
   const [first] = branches;
   for (const name of Object.keys(first.properties ?? {})) {
-    if (branches.every((/** @type {any} */ b) => b.properties?.[name]?.const !== undefined && (b.required ?? []).includes(name))) return name;
+    if (
+      branches.every(
+        (/** @type {any} */ b) => b.properties?.[name]?.const !== undefined && (b.required ?? []).includes(name),
+      )
+    )
+      return name;
   }
   return null;
 }
@@ -132,12 +142,18 @@ export function rulesSection(doc, op) {
   if (entries.length === 0 && checks.length === 0) return '';
   const lines = ['### Rules between fields', ''];
   if (entries.length) {
-    lines.push('Enforced by the schema, so by `validate()`, the typed client with `validate: true`, and the mock (HTTP 422):', '');
+    lines.push(
+      'Enforced by the schema, so by `validate()`, the typed client with `validate: true`, and the mock (HTTP 422):',
+      '',
+    );
     for (const entry of entries) lines.push(...rulesOf(entry));
     lines.push('');
   }
   if (checks.length) {
-    lines.push('Named checks, run by `validate()` and the typed client with `validate: true` (the mock does not run them):', '');
+    lines.push(
+      'Named checks, run by `validate()` and the typed client with `validate: true` (the mock does not run them):',
+      '',
+    );
     for (const name of checks) lines.push(`- \`${name}\`: ${cell(rules[name].rule)}`);
     lines.push('');
   }
@@ -176,10 +192,17 @@ export function resultCodeSection(entry, kind, actions) {
     );
   }
   const used = new Set(entry.codes.map((/** @type {any} */ c) => c.nextStep.action));
-  const decisions = [...new Set(entry.codes.map((/** @type {any} */ c) => c.nextStep.decision).filter(Boolean))].join(', ');
+  const decisions = [...new Set(entry.codes.map((/** @type {any} */ c) => c.nextStep.decision).filter(Boolean))].join(
+    ', ',
+  );
   const basis = `a section number: the description says so${decisions ? `; otherwise \`openapi/DECISIONS.md\`, ${decisions}` : ''}`;
-  lines.push('', kind === 'webhook' ? `Next steps, for the sender of the notification (${basis}):` : `Next steps (${basis}):`, '');
-  for (const [action, meaning] of Object.entries(actions)) if (used.has(action)) lines.push(`- \`${action}\`: ${cell(meaning)}`);
+  lines.push(
+    '',
+    kind === 'webhook' ? `Next steps, for the sender of the notification (${basis}):` : `Next steps (${basis}):`,
+    '',
+  );
+  for (const [action, meaning] of Object.entries(actions))
+    if (used.has(action)) lines.push(`- \`${action}\`: ${cell(meaning)}`);
   lines.push('');
   return lines.join('\n');
 }
@@ -198,7 +221,8 @@ export function mockAnswersSection(doc, op) {
     '| `Prefer: example=` | Answer |',
     '|---|---|',
   ];
-  for (const a of answers) lines.push(`| \`${a.name}\` | ${cell([a.summary, a.description].filter(Boolean).join(': '))} |`);
+  for (const a of answers)
+    lines.push(`| \`${a.name}\` | ${cell([a.summary, a.description].filter(Boolean).join(': '))} |`);
   lines.push('');
   return lines.join('\n');
 }
@@ -212,6 +236,14 @@ const FENCE = /** @type {Record<string, string>} */ ({ TypeScript: 'typescript',
  */
 export function samplesSection(heading, samples) {
   const lines = [`### ${heading}`, ''];
-  for (const sample of samples) lines.push(`**${sample.title ?? sample.label}**`, '', `\`\`\`${FENCE[sample.lang] ?? ''}`, sample.source.trimEnd(), '```', '');
+  for (const sample of samples)
+    lines.push(
+      `**${sample.title ?? sample.label}**`,
+      '',
+      `\`\`\`${FENCE[sample.lang] ?? ''}`,
+      sample.source.trimEnd(),
+      '```',
+      '',
+    );
   return lines.join('\n');
 }

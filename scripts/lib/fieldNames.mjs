@@ -19,14 +19,16 @@ export function fieldNamesOf(doc) {
     for (const value of Object.values(record)) visit(value);
   };
   visit(doc.components?.schemas);
-  for (const parameter of Object.values(doc.components?.parameters ?? {})) names.add(/** @type {{ name: string }} */ (parameter).name);
+  for (const parameter of Object.values(doc.components?.parameters ?? {}))
+    names.add(/** @type {{ name: string }} */ (parameter).name);
   return [...names].sort();
 }
 
 /** @param {any} doc @param {string} header */
 export function buildFieldNames(doc, header) {
   const json = JSON.stringify(fieldNamesOf(doc), null, 2);
-  const what = '/** Every field name of the contract (schema properties and parameters): the only keys an error names. */';
+  const what =
+    '/** Every field name of the contract (schema properties and parameters): the only keys an error names. */';
   return {
     'fieldNames.js': `// ${header}\n${what}\nexport const fieldNames = Object.freeze(${json});\n`,
     'fieldNames.d.ts': `// ${header}\n${what}\nexport declare const fieldNames: readonly string[];\n`,

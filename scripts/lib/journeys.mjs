@@ -15,5 +15,7 @@ export function buildJourneys(root, header) {
     .filter((f) => f.endsWith('.arazzo.yaml'))
     .sort();
   const journeys = Object.fromEntries(files.map((f) => [f, parse(readFileSync(join(dir, f), 'utf8'))]));
-  return { 'journeys.json': `${JSON.stringify({ description: `${header} The Arazzo files of openapi/journeys/, parsed.`, journeys }, null, 2)}\n` };
+  return {
+    'journeys.json': `${JSON.stringify({ description: `${header} The Arazzo files of openapi/journeys/, parsed.`, journeys }, null, 2)}\n`,
+  };
 }

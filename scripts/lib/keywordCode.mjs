@@ -108,7 +108,8 @@ function limitLengthCode(original, count) {
     }
     const counted = _`${useFunc(cxt.gen, count)}(${data})`;
     // n units hold at least ceil(n/2) code points and at most n.
-    if (keyword === 'minLength') cxt.fail(_`${data}.length < ${schema} || (${data}.length < ${2 * schema} && ${counted} < ${schema})`);
+    if (keyword === 'minLength')
+      cxt.fail(_`${data}.length < ${schema} || (${data}.length < ${2 * schema} && ${counted} < ${schema})`);
     else cxt.fail(_`${data}.length > ${schema} && (${data}.length > ${2 * schema} || ${counted} > ${schema})`);
   };
 }
@@ -121,7 +122,9 @@ function limitLengthCode(original, count) {
  * @param {string} runtimeModule how generated code requires the module that exports `characterCount`
  */
 export function fasterKeywordCode(ajv, characterCount, runtimeModule) {
-  const count = Object.assign((/** @type {string} */ s) => characterCount(s), { code: `require(${JSON.stringify(runtimeModule)}).characterCount` });
+  const count = Object.assign((/** @type {string} */ s) => characterCount(s), {
+    code: `require(${JSON.stringify(runtimeModule)}).characterCount`,
+  });
   const rules = ajv.RULES.all;
   for (const keyword of ['additionalProperties', 'minLength', 'maxLength']) {
     if (!rules[keyword]?.definition?.code) throw new Error(`AJV has no ${keyword} keyword to adjust`);

@@ -48,9 +48,12 @@ export function buildMockAnswers(doc, header) {
     const answers = examplesOf(doc, op.responses['200'].content['application/json']);
     for (const [i, answer] of answers.entries()) {
       const code = at(answer.value, entry.location)?.[entry.fields.code];
-      if (typeof code !== 'string') throw new Error(`mock answers: the example ${answer.name} of ${info.operationId} carries no result code`);
+      if (typeof code !== 'string')
+        throw new Error(`mock answers: the example ${answer.name} of ${info.operationId} carries no result code`);
       const shows = [answer.summary, answer.description].filter(Boolean).join(': ');
-      lines.push(`| \`${info.operationId}\` | \`${answer.name}\` | \`${code}\` | ${i === 0 ? 'The default. ' : ''}${cell(shows)} |`);
+      lines.push(
+        `| \`${info.operationId}\` | \`${answer.name}\` | \`${code}\` | ${i === 0 ? 'The default. ' : ''}${cell(shows)} |`,
+      );
     }
   }
   lines.push(
@@ -62,7 +65,8 @@ export function buildMockAnswers(doc, header) {
     '| operation | request examples |',
     '|---|---|',
   );
-  for (const info of served) lines.push(`| \`${info.operationId}\` | ${info.request.examples.map((name) => `\`${name}\``).join(', ')} |`);
+  for (const info of served)
+    lines.push(`| \`${info.operationId}\` | ${info.request.examples.map((name) => `\`${name}\``).join(', ')} |`);
   lines.push('');
   return { 'mock-answers.md': lines.join('\n') };
 }

@@ -27,7 +27,8 @@ export function fieldsOf(doc, schema) {
   if (Array.isArray(node?.oneOf)) {
     const branches = node.oneOf.map((/** @type {any} */ b) => fieldsOf(doc, b));
     for (const b of branches) for (const p of b.properties) properties.add(p);
-    for (const r of branches[0].required) if (branches.every((/** @type {{ required: Set<string> }} */ b) => b.required.has(r))) required.add(r);
+    for (const r of branches[0].required)
+      if (branches.every((/** @type {{ required: Set<string> }} */ b) => b.required.has(r))) required.add(r);
   }
   return { properties, required };
 }
@@ -47,7 +48,12 @@ function callOf(doc, requestSchema, parameters) {
   const body = fieldsOf(doc, envelope.properties.body);
   const sources = parameters.map((p) => ({
     ...p,
-    source: p.in === 'query' && body.required.has(p.name) ? 'body' : p.in === 'query' && head.required.has(p.name) ? 'head' : 'argument',
+    source:
+      p.in === 'query' && body.required.has(p.name)
+        ? 'body'
+        : p.in === 'query' && head.required.has(p.name)
+          ? 'head'
+          : 'argument',
   }));
   const tokenType = deref(doc, deref(doc, headSchema).properties?.tokenType);
   const tokenTypes = [tokenType?.const, ...(tokenType?.enum ?? [])].filter(Boolean);
@@ -55,7 +61,9 @@ function callOf(doc, requestSchema, parameters) {
     parameters: sources,
     head: { schema: refName(headSchema.$ref), fields: [...head.properties], required: [...head.required] },
     signature: head.required.has('signature') ? 'required' : head.properties.has('signature') ? 'optional' : 'none',
-    credential: head.required.has('token') ? { argument: tokenTypes.includes('TXN_TOKEN') ? 'txnToken' : 'token', head: 'token' } : null,
+    credential: head.required.has('token')
+      ? { argument: tokenTypes.includes('TXN_TOKEN') ? 'txnToken' : 'token', head: 'token' }
+      : null,
   };
 }
 
@@ -74,7 +82,12 @@ export function operationsOf(doc) {
       const response = op.responses['200'].content['application/json'];
       const parameters = (op.parameters ?? []).map((/** @type {any} */ p) => {
         const param = p.$ref ? doc.components.parameters[refName(p.$ref)] : p;
-        return { name: param.name, in: param.in, required: Boolean(param.required), ...(p.$ref ? { component: refName(p.$ref) } : {}) };
+        return {
+          name: param.name,
+          in: param.in,
+          required: Boolean(param.required),
+          ...(p.$ref ? { component: refName(p.$ref) } : {}),
+        };
       });
       const call = callOf(doc, request.schema, parameters);
       list.push({
@@ -108,16 +121,19 @@ export function buildOperationIndex(doc, header) {
   // (a released contract read by the change check may predate it). The webhook is the service's call.
   for (const item of Object.values(doc.paths ?? {})) {
     const op = /** @type {any} */ (item).post;
-    if (typeof op['x-idempotent'] !== 'boolean') throw new Error(`${op.operationId} does not say whether it is idempotent (x-idempotent)`);
+    if (typeof op['x-idempotent'] !== 'boolean')
+      throw new Error(`${op.operationId} does not say whether it is idempotent (x-idempotent)`);
   }
   const operations = operationsOf(doc);
   const json = JSON.stringify(operations, null, 2);
   const checks = namedCheckRules();
   for (const op of operations)
     for (const name of op.namedChecks)
-      if (!checks[name]) throw new Error(`${op.operationId} names the check ${name}, which traceability.yaml does not describe`);
+      if (!checks[name])
+        throw new Error(`${op.operationId} names the check ${name}, which traceability.yaml does not describe`);
   const rules = JSON.stringify(checks, null, 2);
-  const rulesDoc = '/** Per named check (a rule JSON Schema cannot say), the rule in words and where the description states it. */';
+  const rulesDoc =
+    '/** Per named check (a rule JSON Schema cannot say), the rule in words and where the description states it. */';
   return {
     'operations.js': `// ${header}\n/** Every operation and the webhook of the contract. */\nexport const operations = Object.freeze(${json});\n${rulesDoc}\nexport const namedCheckRules = Object.freeze(${rules});\n`,
     'operations.d.ts': `// ${header}\n/** Every operation and the webhook of the contract. */\nexport declare const operations: readonly ${json};\nexport type OperationInfo = (typeof operations)[number];\nexport type OperationId = OperationInfo['operationId'];\n${rulesDoc}\nexport declare const namedCheckRules: ${rules};\nexport type NamedCheckName = keyof typeof namedCheckRules;\n`,

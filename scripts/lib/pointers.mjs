@@ -90,9 +90,11 @@ export function schemaClosure(doc, pointer, into = new Set()) {
   const target = refPointer(node.$ref);
   if (target !== null) schemaClosure(doc, target, into);
   for (const key of ['allOf', 'oneOf', 'anyOf']) {
-    if (Array.isArray(node[key])) for (let i = 0; i < node[key].length; i++) schemaClosure(doc, `${pointer}/${key}/${i}`, into);
+    if (Array.isArray(node[key]))
+      for (let i = 0; i < node[key].length; i++) schemaClosure(doc, `${pointer}/${key}/${i}`, into);
   }
-  for (const key of ['then', 'else']) if (node[key] && typeof node[key] === 'object') schemaClosure(doc, `${pointer}/${key}`, into);
+  for (const key of ['then', 'else'])
+    if (node[key] && typeof node[key] === 'object') schemaClosure(doc, `${pointer}/${key}`, into);
   return into;
 }
 
@@ -111,7 +113,8 @@ export function fieldSchemas(doc, root, chain) {
       if (name === '[]') {
         if (node?.items && typeof node.items === 'object') schemaClosure(doc, `${pointer}/items`, next);
       } else if (name === '*') {
-        if (node?.additionalProperties && typeof node.additionalProperties === 'object') schemaClosure(doc, `${pointer}/additionalProperties`, next);
+        if (node?.additionalProperties && typeof node.additionalProperties === 'object')
+          schemaClosure(doc, `${pointer}/additionalProperties`, next);
       } else if (node?.properties && typeof node.properties === 'object' && Object.hasOwn(node.properties, name)) {
         schemaClosure(doc, `${pointer}/properties/${escapeToken(name)}`, next);
       }

@@ -37,7 +37,8 @@ export function markingOf(doc, schema) {
     if (node['x-public'] === false) return 'masked';
     if (typeof node.$ref === 'string') node = resolve(doc, { $ref: node.$ref });
     else if (Array.isArray(node.allOf) && node.allOf.length === 1) node = node.allOf[0];
-    else if (Array.isArray(node.anyOf) || Array.isArray(node.oneOf)) return markingOfBranches(doc, node.anyOf ?? node.oneOf);
+    else if (Array.isArray(node.anyOf) || Array.isArray(node.oneOf))
+      return markingOfBranches(doc, node.anyOf ?? node.oneOf);
     else return null;
   }
   return null;
@@ -58,11 +59,16 @@ function markingOfBranches(doc, branches) {
 function admitsScalar(doc, schema) {
   const node = resolve(doc, schema);
   if (!node || typeof node !== 'object') return true;
-  if (Array.isArray(node.allOf) && node.allOf.length === 1 && Object.keys(node).every((k) => k === 'allOf' || !k.match(/^(type|properties|items)$/)))
+  if (
+    Array.isArray(node.allOf) &&
+    node.allOf.length === 1 &&
+    Object.keys(node).every((k) => k === 'allOf' || !k.match(/^(type|properties|items)$/))
+  )
     return admitsScalar(doc, node.allOf[0]);
   if (node.type === undefined) {
     if ('const' in node) return node.const === null || typeof node.const !== 'object';
-    if (Array.isArray(node.enum)) return node.enum.some((/** @type {unknown} */ v) => v === null || typeof v !== 'object');
+    if (Array.isArray(node.enum))
+      return node.enum.some((/** @type {unknown} */ v) => v === null || typeof v !== 'object');
     const choice = node.anyOf ?? node.oneOf;
     if (Array.isArray(choice)) return choice.some((/** @type {any} */ b) => admitsScalar(doc, b));
     return !(node.properties || node.items || node.allOf || node.additionalProperties);
@@ -198,7 +204,8 @@ export function publicKeysOf(doc) {
 export function buildRedaction(doc, header) {
   const json = JSON.stringify(redactionOf(doc), null, 2);
   const keys = JSON.stringify(publicKeysOf(doc), null, 2);
-  const keysWhat = '/** The keys of open maps the contract names itself (`propertyNames.enum`): written in clear like field names. */';
+  const keysWhat =
+    '/** The keys of open maps the contract names itself (`propertyNames.enum`): written in clear like field names. */';
   const what =
     '/** Per operation and direction, the places whose values are written in clear (`x-public: true`; `*`: any array item), the places of secrets (`x-sensitive: true`), and the public query and path parameters. Everything else is masked (docs/decisions.md, D-102). */';
   const type = `{ readonly [operationId: string]: { readonly request: RedactionPlaces & { readonly query: readonly string[]; readonly path: readonly string[] }; readonly response: RedactionPlaces } }`;

@@ -12,7 +12,10 @@ export function deref(doc, schema) {
     current = current.$ref
       .slice(2)
       .split('/')
-      .reduce((/** @type {any} */ node, /** @type {string} */ key) => node?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
+      .reduce(
+        (/** @type {any} */ node, /** @type {string} */ key) => node?.[key.replace(/~1/g, '/').replace(/~0/g, '~')],
+        doc,
+      );
   }
   return current;
 }

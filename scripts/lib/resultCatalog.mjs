@@ -53,10 +53,13 @@ export function outcomeOf(status) {
  */
 export function nextStepActionsOf(doc) {
   const actions = doc['x-next-step-actions'];
-  if (!actions || typeof actions !== 'object' || Object.keys(actions).length === 0) throw new Error('the contract has no x-next-step-actions at its root');
+  if (!actions || typeof actions !== 'object' || Object.keys(actions).length === 0)
+    throw new Error('the contract has no x-next-step-actions at its root');
   for (const [action, meaning] of Object.entries(actions)) {
-    if (!/^[a-z]+(?:-[a-z]+)*$/.test(action)) throw new Error(`x-next-step-actions: "${action}" is not a lower-case word or words joined by -`);
-    if (typeof meaning !== 'string' || meaning.trim() === '') throw new Error(`x-next-step-actions: ${action} has no description`);
+    if (!/^[a-z]+(?:-[a-z]+)*$/.test(action))
+      throw new Error(`x-next-step-actions: "${action}" is not a lower-case word or words joined by -`);
+    if (typeof meaning !== 'string' || meaning.trim() === '')
+      throw new Error(`x-next-step-actions: ${action} has no description`);
   }
   return actions;
 }
@@ -77,13 +80,17 @@ export function nextStepOf(branch, actions, where) {
   if (!step || typeof step !== 'object') throw new Error(`${where}: no x-next-step`);
   const extra = Object.keys(step).filter((k) => !['action', 'source', 'decision'].includes(k));
   if (extra.length) throw new Error(`${where}: x-next-step has unknown keys ${extra.join(', ')}`);
-  if (!Object.hasOwn(actions, step.action)) throw new Error(`${where}: x-next-step action "${step.action}" is not one of x-next-step-actions`);
-  if ((step.source === undefined) === (step.decision === undefined)) throw new Error(`${where}: x-next-step needs exactly one of source and decision`);
+  if (!Object.hasOwn(actions, step.action))
+    throw new Error(`${where}: x-next-step action "${step.action}" is not one of x-next-step-actions`);
+  if ((step.source === undefined) === (step.decision === undefined))
+    throw new Error(`${where}: x-next-step needs exactly one of source and decision`);
   if (step.source !== undefined && !(typeof step.source === 'string' && SOURCE.test(step.source)))
     throw new Error(`${where}: x-next-step source must be a section and the description's words in quotes`);
   if (step.decision !== undefined && !(typeof step.decision === 'string' && DECISION.test(step.decision)))
     throw new Error(`${where}: x-next-step decision must name a decision record (D-nn)`);
-  return step.source !== undefined ? { action: step.action, source: step.source } : { action: step.action, decision: step.decision };
+  return step.source !== undefined
+    ? { action: step.action, source: step.source }
+    : { action: step.action, decision: step.decision };
 }
 
 /**

@@ -136,7 +136,15 @@ export function resultCodeChanges(before, after, tablesBefore, tablesAfter, opsA
     const codesAfter = codesOf(after, tableAfter);
     /** @type {(level: Level, kind: string, location: string, text: string) => void} */
     const add = (level, kind, location, text) => {
-      changes.push({ operation: operationId, direction: 'response', location, kind, level, message: `${subject}: ${text}`, field });
+      changes.push({
+        operation: operationId,
+        direction: 'response',
+        location,
+        kind,
+        level,
+        message: `${subject}: ${text}`,
+        field,
+      });
     };
     const firstMessage = (/** @type {string[]} */ m) => (m.length ? `, ${shown(m[0])}` : '');
     for (const [key, old] of codesBefore) {
@@ -163,13 +171,32 @@ export function resultCodeChanges(before, after, tablesBefore, tablesAfter, opsA
       const added = now.messages.filter((m) => !old.messages.includes(m));
       const messages = `${now.pointer}/properties/${tableAfter.entry.fields.message}/examples`;
       if (gone.length === 1 && added.length === 1)
-        add('breaking', 'result-code-message-changed', messages, `result code ${old.code}: message ${shown(gone[0])} -> ${shown(added[0])}`);
+        add(
+          'breaking',
+          'result-code-message-changed',
+          messages,
+          `result code ${old.code}: message ${shown(gone[0])} -> ${shown(added[0])}`,
+        );
       else {
-        for (const m of gone) add('breaking', 'result-code-message-removed', messages, `result code ${old.code}: message ${shown(m)} removed`);
-        for (const m of added) add('notable', 'result-code-message-added', messages, `result code ${old.code}: new message ${shown(m)}`);
+        for (const m of gone)
+          add(
+            'breaking',
+            'result-code-message-removed',
+            messages,
+            `result code ${old.code}: message ${shown(m)} removed`,
+          );
+        for (const m of added)
+          add('notable', 'result-code-message-added', messages, `result code ${old.code}: new message ${shown(m)}`);
       }
-      if (old.meaning !== now.meaning) add('patch', 'annotation', `${now.pointer}/description`, `result code ${old.code}: meaning (description) changed`);
-      if (old.title !== now.title) add('patch', 'annotation', `${now.pointer}/title`, `result code ${old.code}: title changed`);
+      if (old.meaning !== now.meaning)
+        add(
+          'patch',
+          'annotation',
+          `${now.pointer}/description`,
+          `result code ${old.code}: meaning (description) changed`,
+        );
+      if (old.title !== now.title)
+        add('patch', 'annotation', `${now.pointer}/title`, `result code ${old.code}: title changed`);
       if (JSON.stringify(old.tables) !== JSON.stringify(now.tables))
         add(
           'patch',
@@ -187,7 +214,12 @@ export function resultCodeChanges(before, after, tablesBefore, tablesAfter, opsA
             `result code ${old.code}: next step ${shown(old.nextStep.action)} -> ${shown(now.nextStep.action)}: merchants who act on next steps must handle it`,
           );
         else if (old.nextStep.source !== now.nextStep.source || old.nextStep.decision !== now.nextStep.decision)
-          add('patch', 'extension', `${now.pointer}/x-next-step`, `result code ${old.code}: the basis of its next step changed`);
+          add(
+            'patch',
+            'extension',
+            `${now.pointer}/x-next-step`,
+            `result code ${old.code}: the basis of its next step changed`,
+          );
       }
     }
     for (const [key, now] of codesAfter) {

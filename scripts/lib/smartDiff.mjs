@@ -11,7 +11,15 @@
 // - Scope: operations, and parts of operations, whose schemas did not change are left out, and
 //   `components` is not compared on its own (every change is reported where an operation uses it).
 // The library changes the documents it is given: it gets copies.
-import { combinaryCompareResolver, compare, compareOpenApi, createChildContext, diffFactory, openapi3Rules, transformComapreRules } from 'api-smart-diff';
+import {
+  combinaryCompareResolver,
+  compare,
+  compareOpenApi,
+  createChildContext,
+  diffFactory,
+  openapi3Rules,
+  transformComapreRules,
+} from 'api-smart-diff';
 import { refPointer, valueAt } from './pointers.mjs';
 
 /** @typedef {import('api-smart-diff').Diff} Diff */
@@ -43,7 +51,8 @@ function pinnedValues(item, root, seen = new Set()) {
   seen.add(node);
   for (const [name, sub] of Object.entries(node.properties ?? {})) {
     const schema = resolved(sub, root);
-    if (schema && typeof schema === 'object' && Object.hasOwn(schema, 'const')) out.set(name, JSON.stringify(schema.const));
+    if (schema && typeof schema === 'object' && Object.hasOwn(schema, 'const'))
+      out.set(name, JSON.stringify(schema.const));
   }
   for (const part of Array.isArray(node.allOf) ? node.allOf : []) {
     for (const [name, value] of pinnedValues(part, root, seen)) if (!out.has(name)) out.set(name, value);
@@ -73,10 +82,12 @@ function itemKeys(items, root) {
   const pinned = items.map((item) => pinnedValues(item, root));
   for (const name of pinned[0].keys()) {
     const values = pinned.map((p) => p.get(name));
-    if (values.every((v) => v !== undefined) && new Set(values).size === items.length) return { by: `const:${name}`, keys: /** @type {string[]} */ (values) };
+    if (values.every((v) => v !== undefined) && new Set(values).size === items.length)
+      return { by: `const:${name}`, keys: /** @type {string[]} */ (values) };
   }
   const titles = items.map((item) => titleOf(item, root));
-  if (titles.every((t) => t !== undefined) && new Set(titles).size === items.length) return { by: 'title', keys: /** @type {string[]} */ (titles) };
+  if (titles.every((t) => t !== undefined) && new Set(titles).size === items.length)
+    return { by: 'title', keys: /** @type {string[]} */ (titles) };
   return null;
 }
 
@@ -105,7 +116,8 @@ function childRules(rules, key, path, value) {
  */
 function pairedCombinerCompare(ctx) {
   const { before, after, options } = ctx;
-  if (!Array.isArray(before.value) || !Array.isArray(after.value)) return /** @type {CompareResult} */ (combinaryCompareResolver(ctx));
+  if (!Array.isArray(before.value) || !Array.isArray(after.value))
+    return /** @type {CompareResult} */ (combinaryCompareResolver(ctx));
   const b = itemKeys(before.value, before.root);
   const a = itemKeys(after.value, after.root);
   /** @type {Array<[number, number]>} */
@@ -116,7 +128,12 @@ function pairedCombinerCompare(ctx) {
       if (j >= 0) pairs.push([i, j]);
     });
     // Keyed by title, but a title changed: pair by position when nothing else moved.
-    if (b.by === 'title' && pairs.length < b.keys.length && before.value.length === after.value.length && pairs.every(([i, j]) => i === j)) {
+    if (
+      b.by === 'title' &&
+      pairs.length < b.keys.length &&
+      before.value.length === after.value.length &&
+      pairs.every(([i, j]) => i === j)
+    ) {
       pairs.length = 0;
       for (let i = 0; i < before.value.length; i++) pairs.push([i, i]);
     }
@@ -146,7 +163,8 @@ function pairedCombinerCompare(ctx) {
   const pairedBefore = new Set(pairs.map(([i]) => i));
   const pairedAfter = new Set(pairs.map(([, j]) => j));
   before.value.forEach((item, i) => {
-    if (!pairedBefore.has(i)) diffs.push(diffFactory.removed([...before.path, i], item, createChildContext(ctx, i, '')));
+    if (!pairedBefore.has(i))
+      diffs.push(diffFactory.removed([...before.path, i], item, createChildContext(ctx, i, '')));
   });
   after.value.forEach((item, j) => {
     if (pairedAfter.has(j)) return;
@@ -160,7 +178,9 @@ function pairedCombinerCompare(ctx) {
 function contractRules() {
   // Built for each comparison: the rules hold the library's cache of compared references.
   const base = /** @type {CompareRules} */ ({ ...openapi3Rules(), '/components': { skip: true } });
-  return transformComapreRules(base, (rule) => (rule.compare === combinaryCompareResolver ? { ...rule, compare: pairedCombinerCompare } : rule));
+  return transformComapreRules(base, (rule) =>
+    rule.compare === combinaryCompareResolver ? { ...rule, compare: pairedCombinerCompare } : rule,
+  );
 }
 
 /** Every local `$ref` reachable from a node, transitively. @param {unknown} doc @param {unknown} node */
@@ -194,7 +214,8 @@ function comparable(doc) {
   const copy = structuredClone(doc);
   copy.paths = copy.paths ?? {};
   for (const key of Object.keys(copy.paths)) {
-    if (key.startsWith(WEBHOOK_PREFIX)) throw new Error(`the path ${key} clashes with the prefix used to compare webhooks`);
+    if (key.startsWith(WEBHOOK_PREFIX))
+      throw new Error(`the path ${key} clashes with the prefix used to compare webhooks`);
   }
   for (const [name, item] of Object.entries(copy.webhooks ?? {})) {
     /** @type {Record<string, any>} */

@@ -12,7 +12,8 @@ export async function buildTypes(doc, header) {
   const ast = await openapiTS(withTypedConditionals(doc), {
     emptyObjectsUnknown: true,
     defaultNonNullable: false,
-    transform: (schema) => (schema && typeof schema === 'object' && ABSENT in schema ? { schema: UNDEFINED, questionToken: true } : undefined),
+    transform: (schema) =>
+      schema && typeof schema === 'object' && ABSENT in schema ? { schema: UNDEFINED, questionToken: true } : undefined,
   });
   return { 'openapi.d.ts': `// ${header}\n${astToString(ast)}` };
 }

@@ -92,8 +92,13 @@ function esModuleCode(code, formatsModule) {
   }
   const body = parts.join('');
   const other = /\brequire\s*\(/.exec(body);
-  if (other) throw new Error(`AJV's code requires a module other than ${formatsModule}: ${body.slice(other.index, other.index + 80)}`);
-  const imports = bindings.size ? `import { ${[...bindings].sort().join(', ')} } from ${JSON.stringify(formatsModule)};\n` : '';
+  if (other)
+    throw new Error(
+      `AJV's code requires a module other than ${formatsModule}: ${body.slice(other.index, other.index + 80)}`,
+    );
+  const imports = bindings.size
+    ? `import { ${[...bindings].sort().join(', ')} } from ${JSON.stringify(formatsModule)};\n`
+    : '';
   return `${imports}${body}`;
 }
 
@@ -105,7 +110,9 @@ function esModuleCode(code, formatsModule) {
  */
 function validatorType(ref, openapi) {
   const schema = /#\/components\/schemas\/(.+)$/.exec(ref)?.[1];
-  return schema ? `CompiledValidator<import(${JSON.stringify(openapi)}).components["schemas"][${JSON.stringify(schema)}]>` : 'CompiledValidator';
+  return schema
+    ? `CompiledValidator<import(${JSON.stringify(openapi)}).components["schemas"][${JSON.stringify(schema)}]>`
+    : 'CompiledValidator';
 }
 
 /** The declarations of a module of validators: each export a CompiledValidator. @param {string} header @param {string} types where CompiledValidator is declared @param {Record<string, string>} exported the validators' names and refs @param {string} [what] */
@@ -138,7 +145,11 @@ export function buildValidators(doc, header) {
   const schemas = {
     openapi: doc.openapi,
     jsonSchemaDialect: doc.jsonSchemaDialect,
-    components: { schemas: Object.fromEntries(Object.entries(doc.components.schemas).map(([name, schema]) => [name, constraintsOf(schema)])) },
+    components: {
+      schemas: Object.fromEntries(
+        Object.entries(doc.components.schemas).map(([name, schema]) => [name, constraintsOf(schema)]),
+      ),
+    },
   };
   /** @type {Record<string, string>} */
   const refs = {};
@@ -163,7 +174,10 @@ export function buildValidators(doc, header) {
       parameterSets[name] = {
         type: 'object',
         properties: Object.fromEntries(
-          params.map((p) => [p.name, constraintsOf(doc.components.parameters[/** @type {{ component?: string }} */ (p).component ?? '']?.schema)]),
+          params.map((p) => [
+            p.name,
+            constraintsOf(doc.components.parameters[/** @type {{ component?: string }} */ (p).component ?? '']?.schema),
+          ]),
         ),
       };
       refs[name] = `${DOCUMENT_ID}#/components/parameterSets/${name}`;
@@ -176,16 +190,26 @@ export function buildValidators(doc, header) {
   const beside = `../${FORMATS_FILE}`;
   const fast = createAjv(schemas, { allErrors: false, code: { source: true, esm: true } }, shared);
   // validate() words every problem itself: AJV's messages are left out of the modules per operation.
-  const fastPerModule = createAjv(schemas, { allErrors: false, messages: false, code: { source: true, esm: true } }, beside);
+  const fastPerModule = createAjv(
+    schemas,
+    { allErrors: false, messages: false, code: { source: true, esm: true } },
+    beside,
+  );
   const detailed = createAjv(schemas, { allErrors: true, messages: false, code: { source: true, esm: true } }, beside);
   /** @type {Record<string, string>} */
   const files = {};
   files['validators.js'] = `// ${header}\n${esModuleCode(standaloneCode(fast, refs), shared)}`;
   for (const [name, exported] of Object.entries(modules).sort(([a], [b]) => a.localeCompare(b))) {
     files[`validators/${name}.js`] = `// ${header}\n${esModuleCode(standaloneCode(fastPerModule, exported), beside)}`;
-    files[`validators/${name}.detailed.js`] = `// ${header}\n${esModuleCode(standaloneCode(detailed, exported), beside)}`;
+    files[`validators/${name}.detailed.js`] =
+      `// ${header}\n${esModuleCode(standaloneCode(detailed, exported), beside)}`;
     files[`validators/${name}.d.ts`] = declarations(header, '../validators.js', exported);
-    files[`validators/${name}.detailed.d.ts`] = declarations(header, '../validators.js', exported, ', reporting every problem');
+    files[`validators/${name}.detailed.d.ts`] = declarations(
+      header,
+      '../validators.js',
+      exported,
+      ', reporting every problem',
+    );
   }
   // Per operation, its four modules by role: what src/validation/operations/<operationId>.ts imports.
   for (const op of operationsOf(doc)) {
@@ -197,13 +221,22 @@ export function buildValidators(doc, header) {
       ['response', `./${response}.js`],
       ['responseDetailed', `./${response}.detailed.js`],
     ];
-    const reexports = [`// ${header}`, `// The validators of ${op.operationId}: each direction's, stopping at the first problem and listing every problem,`]
+    const reexports = [
+      `// ${header}`,
+      `// The validators of ${op.operationId}: each direction's, stopping at the first problem and listing every problem,`,
+    ]
       .concat(`// and the codes of its result-code table that a problem of its request is answered with.`)
       .concat(roles.map(([role, file]) => `export * as ${role} from '${file}';`));
-    const codes = (codeTables[op.operationId]?.codes ?? []).map((/** @type {any} */ c) => ({ code: c.code, status: c.status, messages: c.messages }));
-    files[`validators/${op.operationId}.js`] = [...reexports, `export const codes = [\n${codes.map((c) => `  ${JSON.stringify(c)},`).join('\n')}\n];`, ''].join(
-      '\n',
-    );
+    const codes = (codeTables[op.operationId]?.codes ?? []).map((/** @type {any} */ c) => ({
+      code: c.code,
+      status: c.status,
+      messages: c.messages,
+    }));
+    files[`validators/${op.operationId}.js`] = [
+      ...reexports,
+      `export const codes = [\n${codes.map((c) => `  ${JSON.stringify(c)},`).join('\n')}\n];`,
+      '',
+    ].join('\n');
     files[`validators/${op.operationId}.d.ts`] = [
       ...reexports,
       "/** The codes of the operation's result-code table: code, status and the message(s) the service answers. */",
@@ -211,7 +244,8 @@ export function buildValidators(doc, header) {
       '',
     ].join('\n');
   }
-  files[FORMATS_FILE] = `// ${header} Copied from scripts/lib/formats.mjs.\n${readFileSync(new URL('./formats.mjs', import.meta.url), 'utf8')}`;
+  files[FORMATS_FILE] =
+    `// ${header} Copied from scripts/lib/formats.mjs.\n${readFileSync(new URL('./formats.mjs', import.meta.url), 'utf8')}`;
   const names = Object.keys(refs).sort();
   files['validators.d.ts'] = [
     `// ${header}`,
@@ -232,7 +266,8 @@ export function buildValidators(doc, header) {
     '  errors?: CompiledValidatorError[] | null;',
     '}',
     ...names.map(
-      (n) => `/** Validates against \`${refs[n].slice(refs[n].indexOf('#'))}\`. */\nexport declare const ${n}: ${validatorType(refs[n], './openapi.js')};`,
+      (n) =>
+        `/** Validates against \`${refs[n].slice(refs[n].indexOf('#'))}\`. */\nexport declare const ${n}: ${validatorType(refs[n], './openapi.js')};`,
     ),
     '',
   ].join('\n');

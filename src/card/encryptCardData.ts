@@ -76,19 +76,30 @@ export function buildCardPlaintext(card: CardData, { now = new Date() }: { now?:
   const c = (card ?? {}) as Partial<Record<keyof CardData, unknown>>;
   if (typeof card !== 'object' || card === null)
     throw new CardDataError([
-      { field: 'card', rule: 'type', message: 'The card must be an object with cardNumber, expiryMonth, expiryYear and securityCode.' },
+      {
+        field: 'card',
+        rule: 'type',
+        message: 'The card must be an object with cardNumber, expiryMonth, expiryYear and securityCode.',
+      },
     ]);
   if (typeof c.cardNumber !== 'string' || !/^[0-9]{12,19}$/.test(c.cardNumber))
     issues.push({ field: 'cardNumber', rule: 'pattern', message: 'cardNumber must be 12 to 19 digits.' });
-  else if (!passesLuhn(c.cardNumber)) issues.push({ field: 'cardNumber', rule: 'luhn', message: 'cardNumber fails the Luhn check (a digit is wrong).' });
+  else if (!passesLuhn(c.cardNumber))
+    issues.push({ field: 'cardNumber', rule: 'luhn', message: 'cardNumber fails the Luhn check (a digit is wrong).' });
   const monthOk = typeof c.expiryMonth === 'string' && /^(0[1-9]|1[0-2])$/.test(c.expiryMonth);
   const yearOk = typeof c.expiryYear === 'string' && /^[0-9]{4}$/.test(c.expiryYear);
-  if (!monthOk) issues.push({ field: 'expiryMonth', rule: 'pattern', message: 'expiryMonth must be two digits from 01 to 12.' });
+  if (!monthOk)
+    issues.push({ field: 'expiryMonth', rule: 'pattern', message: 'expiryMonth must be two digits from 01 to 12.' });
   if (!yearOk) issues.push({ field: 'expiryYear', rule: 'pattern', message: 'expiryYear must be four digits (YYYY).' });
   if (monthOk && yearOk) {
     const expiry = Number(c.expiryYear) * 12 + Number(c.expiryMonth);
     const current = now.getUTCFullYear() * 12 + now.getUTCMonth() + 1;
-    if (expiry < current) issues.push({ field: 'expiryYear', rule: 'expired', message: 'The card has expired (expiryMonth and expiryYear are in the past).' });
+    if (expiry < current)
+      issues.push({
+        field: 'expiryYear',
+        rule: 'expired',
+        message: 'The card has expired (expiryMonth and expiryYear are in the past).',
+      });
   }
   if (typeof c.securityCode !== 'string' || !/^[0-9]{3,4}$/.test(c.securityCode))
     issues.push({ field: 'securityCode', rule: 'pattern', message: 'securityCode must be 3 or 4 digits.' });
@@ -102,7 +113,12 @@ export function buildCardPlaintext(card: CardData, { now = new Date() }: { now?:
   }
   const [first, ...rest] = issues;
   if (first) throw new CardDataError([first, ...rest]);
-  return JSON.stringify({ cardNumber: c.cardNumber, expiryMonth: c.expiryMonth, expiryYear: c.expiryYear, securityCode: c.securityCode });
+  return JSON.stringify({
+    cardNumber: c.cardNumber,
+    expiryMonth: c.expiryMonth,
+    expiryYear: c.expiryYear,
+    securityCode: c.securityCode,
+  });
 }
 
 const PADDINGS = new Set(['RSA_PKCS1_OAEP_PADDING', 'RSA_PKCS1_PADDING']);
@@ -119,7 +135,8 @@ function spkiOf(publicKeyPem: string): Bytes {
   try {
     return rsaSpkiOfPem(publicKeyPem);
   } catch (error) {
-    if (error instanceof PublicKeyError && error.problem === 'not-rsa') throw new TypeError('The public key must be an RSA key.');
+    if (error instanceof PublicKeyError && error.problem === 'not-rsa')
+      throw new TypeError('The public key must be an RSA key.');
     throw new TypeError('The public key is not a valid PEM-encoded key.');
   }
 }
@@ -179,7 +196,8 @@ export async function encryptCardData(
 ): Promise<string> {
   if (!PADDINGS.has(padding)) throw new TypeError('padding must be RSA_PKCS1_OAEP_PADDING or RSA_PKCS1_PADDING.');
   const hash = typeof oaepHash === 'string' ? OAEP_HASHES.get(oaepHash.toLowerCase().replace('-', '')) : undefined;
-  if (padding === 'RSA_PKCS1_OAEP_PADDING' && !hash) throw new TypeError('oaepHash must be sha1, sha256, sha384 or sha512.');
+  if (padding === 'RSA_PKCS1_OAEP_PADDING' && !hash)
+    throw new TypeError('oaepHash must be sha1, sha256, sha384 or sha512.');
   const nodeCrypto = padding === 'RSA_PKCS1_PADDING' ? runtimeNodeCrypto() : undefined;
   if (padding === 'RSA_PKCS1_PADDING' && !nodeCrypto) {
     throw new Error(
@@ -188,6 +206,8 @@ export async function encryptCardData(
   }
   const plaintext = utf8Bytes(buildCardPlaintext(card, { now }));
   const spki = spkiOf(publicKeyPem);
-  const cipher = nodeCrypto ? encryptPkcs1(nodeCrypto, spki, plaintext) : await encryptOaep(spki, hash as string, plaintext);
+  const cipher = nodeCrypto
+    ? encryptPkcs1(nodeCrypto, spki, plaintext)
+    : await encryptOaep(spki, hash as string, plaintext);
   return toBase64(cipher);
 }

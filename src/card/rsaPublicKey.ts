@@ -78,7 +78,8 @@ const bytesOf = (der: Uint8Array, e: Element) => der.subarray(e.start, e.end);
 function checkRsaAlgorithm(der: Uint8Array, algorithm: Element): void {
   const [oid] = children(der, algorithm, OBJECT_IDENTIFIER) as [Element];
   const value = der.subarray(oid.body, oid.end);
-  if (value.length !== RSA_ENCRYPTION.length || value.some((b, i) => b !== RSA_ENCRYPTION[i])) throw new PublicKeyError('not-rsa');
+  if (value.length !== RSA_ENCRYPTION.length || value.some((b, i) => b !== RSA_ENCRYPTION[i]))
+    throw new PublicKeyError('not-rsa');
 }
 
 /** SPKI { AlgorithmIdentifier, BIT STRING }: checked, and refused unless its algorithm is rsaEncryption. */
@@ -91,7 +92,14 @@ function checkedSpki(der: Uint8Array): Bytes {
 /** A DER element of the tag around the contents. */
 function encode(tag: number, contents: Uint8Array): Bytes {
   const n = contents.length;
-  const length = n < 0x80 ? [n] : n < 0x100 ? [0x81, n] : n < 0x10000 ? [0x82, n >> 8, n & 0xff] : [0x83, n >> 16, (n >> 8) & 0xff, n & 0xff];
+  const length =
+    n < 0x80
+      ? [n]
+      : n < 0x100
+        ? [0x81, n]
+        : n < 0x10000
+          ? [0x82, n >> 8, n & 0xff]
+          : [0x83, n >> 16, (n >> 8) & 0xff, n & 0xff];
   return concatBytes([Uint8Array.of(tag, ...length), contents]);
 }
 
@@ -103,13 +111,21 @@ function spkiOfRsaPublicKey(der: Uint8Array): Bytes {
 
 /** The public half of a PKCS#1 RSAPrivateKey { version, modulus, publicExponent, ... }. */
 function spkiOfRsaPrivateKey(der: Uint8Array): Bytes {
-  const [, modulus, exponent] = children(der, root(der, SEQUENCE), INTEGER, INTEGER, INTEGER) as [Element, Element, Element];
+  const [, modulus, exponent] = children(der, root(der, SEQUENCE), INTEGER, INTEGER, INTEGER) as [
+    Element,
+    Element,
+    Element,
+  ];
   return spkiOfRsaPublicKey(encode(SEQUENCE, concatBytes([bytesOf(der, modulus), bytesOf(der, exponent)])));
 }
 
 /** PKCS#8 PrivateKeyInfo { version, AlgorithmIdentifier, OCTET STRING { RSAPrivateKey }, ... }. */
 function spkiOfPkcs8(der: Uint8Array): Bytes {
-  const [, algorithm, key] = children(der, root(der, SEQUENCE), INTEGER, SEQUENCE, OCTET_STRING) as [Element, Element, Element];
+  const [, algorithm, key] = children(der, root(der, SEQUENCE), INTEGER, SEQUENCE, OCTET_STRING) as [
+    Element,
+    Element,
+    Element,
+  ];
   checkRsaAlgorithm(der, algorithm);
   return spkiOfRsaPrivateKey(der.subarray(key.body, key.end));
 }

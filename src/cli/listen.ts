@@ -26,7 +26,11 @@ export function fromEnv(env: Env, ...names: (string | undefined)[]): string | un
 }
 
 /** The host and port a server command listens on (port 0: a free one, chosen when it listens). */
-export function listenAddress(flags: { host?: string | undefined; port?: string | undefined }, env: Env, names: ListenNames): { host: string; port: number } {
+export function listenAddress(
+  flags: { host?: string | undefined; port?: string | undefined },
+  env: Env,
+  names: ListenNames,
+): { host: string; port: number } {
   const host = flags.host ?? fromEnv(env, `${names.prefix}_HOST`, names.aliases?.host) ?? '127.0.0.1';
   const portText = flags.port ?? fromEnv(env, `${names.prefix}_PORT`, names.aliases?.port);
   const port = wholeNumber(portText, 'port', { max: 65535 }) ?? names.defaultPort;

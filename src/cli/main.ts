@@ -23,18 +23,26 @@ const commands: Record<string, { summary: string; load: () => Promise<Command> }
     summary: 'List the operations and the webhook with method, host and path.',
     load: async () => (await import('./commands/operations.js')).operationsCommand,
   },
-  mock: { summary: 'Serve the mock gateway (Prism) and the reference docs on 127.0.0.1.', load: async () => (await import('./commands/mock.js')).mockCommand },
-  sandbox: { summary: 'Serve the stateful sandbox of the service on 127.0.0.1.', load: async () => (await import('./commands/sandbox.js')).sandboxCommand },
+  mock: {
+    summary: 'Serve the mock gateway (Prism) and the reference docs on 127.0.0.1.',
+    load: async () => (await import('./commands/mock.js')).mockCommand,
+  },
+  sandbox: {
+    summary: 'Serve the stateful sandbox of the service on 127.0.0.1.',
+    load: async () => (await import('./commands/sandbox.js')).sandboxCommand,
+  },
   proxy: {
     summary: 'Check and record every exchange between an app and the service (a validating proxy).',
     load: async () => (await import('./commands/proxy.js')).proxyCommand,
   },
   verify: {
-    summary: 'Prove that a running service (or the sandbox) keeps the contract: answers, refusals, state and notifications.',
+    summary:
+      'Prove that a running service (or the sandbox) keeps the contract: answers, refusals, state and notifications.',
     load: async () => (await import('./commands/verify.js')).verifyCommand,
   },
   'send-webhook': {
-    summary: "Send a signed token status notification to a merchant's webhook and check the reply (--suite: every conformance case).",
+    summary:
+      "Send a signed token status notification to a merchant's webhook and check the reply (--suite: every conformance case).",
     load: async () => (await import('./commands/sendWebhook.js')).sendWebhookCommand,
   },
 };
@@ -70,7 +78,10 @@ function commandHelp(command: Command): string {
  */
 function unknownOption(message: string, name: string, command: Command): string {
   const option = /^Unknown option '(-{1,2}[A-Za-z0-9_-]{1,64})'/.exec(message)?.[1];
-  const named = option === undefined ? 'an unknown option' : `unknown option "${option}"${didYouMean(option, optionFlags(command.options))}`;
+  const named =
+    option === undefined
+      ? 'an unknown option'
+      : `unknown option "${option}"${didYouMean(option, optionFlags(command.options))}`;
   return `${named}; run "gateway-contract ${name} --help"`;
 }
 
@@ -84,7 +95,8 @@ function ignoreClosedPipe(error: NodeJS.ErrnoException): void {
 
 /** Runs one command with the arguments after the program name; resolves with the exit status. */
 export async function main(argv: string[], io: Io): Promise<number> {
-  for (const stream of [io.stdout, io.stderr]) if (!stream.listeners('error').includes(ignoreClosedPipe)) stream.on('error', ignoreClosedPipe);
+  for (const stream of [io.stdout, io.stderr])
+    if (!stream.listeners('error').includes(ignoreClosedPipe)) stream.on('error', ignoreClosedPipe);
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     io.stdout.write(`${overview()}\n`);
@@ -97,7 +109,9 @@ export async function main(argv: string[], io: Io): Promise<number> {
   const entry = Object.hasOwn(commands, name) ? commands[name] : undefined;
   if (!entry) {
     const shown = name.slice(0, 64);
-    io.stderr.write(`gateway-contract: unknown command "${shown}"${didYouMean(shown, Object.keys(commands))}; run "gateway-contract --help"\n`);
+    io.stderr.write(
+      `gateway-contract: unknown command "${shown}"${didYouMean(shown, Object.keys(commands))}; run "gateway-contract --help"\n`,
+    );
     return 2;
   }
   const command = await entry.load();

@@ -29,7 +29,9 @@ export interface OptionRow {
 export type OptionTable = readonly OptionRow[];
 
 /** What parseArgs is told of one row: its type, and whether it repeats. */
-type ParserOption<R extends OptionRow> = R extends { readonly multiple: true } ? { type: R['type']; multiple: true } : { type: R['type'] };
+type ParserOption<R extends OptionRow> = R extends { readonly multiple: true }
+  ? { type: R['type']; multiple: true }
+  : { type: R['type'] };
 
 /** parseArgs's `options` for a table, keyed by name, so that the parsed values keep their types. */
 export type ParserOptions<T extends OptionTable> = { [R in T[number] as R['name']]: ParserOption<R> };
@@ -37,7 +39,8 @@ export type ParserOptions<T extends OptionTable> = { [R in T[number] as R['name'
 /** parseArgs's `options` for a table (a table is declared `as const satisfies OptionTable`). */
 export function parserOptions<const T extends OptionTable>(table: T): ParserOptions<T> {
   const options: Record<string, { type: OptionRow['type']; multiple?: true }> = {};
-  for (const row of table) options[row.name] = row.multiple === true ? { type: row.type, multiple: true } : { type: row.type };
+  for (const row of table)
+    options[row.name] = row.multiple === true ? { type: row.type, multiple: true } : { type: row.type };
   // The loop builds, row by row, the object the mapped type describes.
   return options as ParserOptions<T>;
 }
@@ -88,7 +91,11 @@ function rowLines(row: OptionRow, column: number): string[] {
   const flag = `  ${flagText(row)}`;
   const start = Math.max(column, flag.length + 2);
   const room = HELP_WIDTH - column;
-  const pieces = [...words(first), ...(row.env === undefined ? [] : [`[${row.env}]`]), ...(row.default === undefined ? [] : [`(default: ${row.default})`])];
+  const pieces = [
+    ...words(first),
+    ...(row.env === undefined ? [] : [`[${row.env}]`]),
+    ...(row.default === undefined ? [] : [`(default: ${row.default})`]),
+  ];
   const [head = '', ...rest] = fill(pieces, HELP_WIDTH - start, room);
   const indent = ' '.repeat(column);
   const more = [...rest, ...details.flatMap((detail) => fill(words(detail), room, room))];

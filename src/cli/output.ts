@@ -2,7 +2,13 @@
 // standard output or a file (--output) with the summary on the terminal.
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { PACKAGE_NAME, PACKAGE_VERSION } from '../packageInfo.js';
-import { formatReport, formatReportChunks, isReportFormat, REPORT_FORMATS, type ReportFormat } from '../report/format.js';
+import {
+  formatReport,
+  formatReportChunks,
+  isReportFormat,
+  REPORT_FORMATS,
+  type ReportFormat,
+} from '../report/format.js';
 import { type Report, summaryLine, verdictWords } from '../report/model.js';
 import { textSummary } from '../report/text.js';
 import { colourOn, colourVerdicts } from './colour.js';
@@ -16,7 +22,12 @@ function forTerminal(text: string, report: Report, io: Io): string {
 }
 
 /** Writes a run's report where the options say: standard output, or a file with the summary on the terminal. */
-export async function writeReport(report: Report, format: ReportFormat, output: string | undefined, io: Io): Promise<void> {
+export async function writeReport(
+  report: Report,
+  format: ReportFormat,
+  output: string | undefined,
+  io: Io,
+): Promise<void> {
   const options = { tool: { name: PACKAGE_NAME, version: PACKAGE_VERSION } };
   if (output !== undefined) {
     writeFile(output, formatReportChunks(report, format, options));
@@ -49,7 +60,8 @@ function* batches(chunks: Iterable<string>): Generator<string> {
 
 /** Batches written to a stream, each after the one before has drained (a pipe read slowly would otherwise queue the whole report). */
 async function writeToStream(chunks: Iterable<string>, stream: NodeJS.WritableStream): Promise<void> {
-  for (const text of batches(chunks)) if (!stream.write(text)) await new Promise((resolve) => stream.once('drain', resolve));
+  for (const text of batches(chunks))
+    if (!stream.write(text)) await new Promise((resolve) => stream.once('drain', resolve));
 }
 
 /** A report written to a file piece by piece; a file that cannot be written is the user's to fix: one line. */
@@ -60,7 +72,9 @@ function writeFile(path: string, chunks: Iterable<string>): void {
     fd = file;
     for (const text of batches(chunks)) writeSync(file, text);
   } catch (error) {
-    throw usageError(`cannot write "${path.slice(0, 200)}": ${(error as NodeJS.ErrnoException | null)?.code ?? 'write error'}`);
+    throw usageError(
+      `cannot write "${path.slice(0, 200)}": ${(error as NodeJS.ErrnoException | null)?.code ?? 'write error'}`,
+    );
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
@@ -68,7 +82,9 @@ function writeFile(path: string, chunks: Iterable<string>): void {
 
 /** The format asked for, or the default: text on a terminal, JSON lines otherwise and in a file. */
 export function reportFormat(value: string | undefined, io: Io, output: string | undefined): ReportFormat {
-  if (value === undefined) return output === undefined && (io.stdout as { isTTY?: boolean }).isTTY === true ? 'text' : 'json';
-  if (!isReportFormat(value)) throw usageError(`--format must be one of ${REPORT_FORMATS.join(', ')}${didYouMean(value, REPORT_FORMATS)}`);
+  if (value === undefined)
+    return output === undefined && (io.stdout as { isTTY?: boolean }).isTTY === true ? 'text' : 'json';
+  if (!isReportFormat(value))
+    throw usageError(`--format must be one of ${REPORT_FORMATS.join(', ')}${didYouMean(value, REPORT_FORMATS)}`);
   return value;
 }

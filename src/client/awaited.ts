@@ -28,7 +28,12 @@ const ENCRYPTED_CARD: HelperField = {
   helper: 'encryptCardData()',
   required: true,
 };
-const SIGNATURE: HelperField = { segments: ['head', 'signature'], what: 'the signature', helper: 'generateSignature()', required: false };
+const SIGNATURE: HelperField = {
+  segments: ['head', 'signature'],
+  what: 'the signature',
+  helper: 'generateSignature()',
+  required: false,
+};
 
 /** The fields a helper makes, per operation: the card of tokenize; the head's signature wherever a head carries one. */
 const HELPER_FIELDS: { [O in ClientOperationId]: readonly HelperField[] } = {
@@ -62,7 +67,10 @@ export function refuseUnawaited(operationId: ClientOperationId, request: BuiltRe
   const fields = HELPER_FIELDS[operationId];
   const issues = [...helperFieldIssues(fields, request), ...thenableIssues(fields, request)];
   if (issues.length === 0) return;
-  throw new RequestValidationError(`${operationId}: ${issues.map((i) => i.message).join(' ')} Nothing was sent.`, { operationId, issues });
+  throw new RequestValidationError(`${operationId}: ${issues.map((i) => i.message).join(' ')} Nothing was sent.`, {
+    operationId,
+    issues,
+  });
 }
 
 /** The kind of a value, in words that never show it. */
@@ -107,7 +115,12 @@ function helperFieldIssues(fields: readonly HelperField[], { envelope, signed }:
         : isThenable(value)
           ? `did you forget to await ${field.helper}?`
           : `${field.helper} gives it (await it).`;
-    issues.push({ in: 'body', pointer, rule: 'type', message: `${pointer} (${field.what}) must be a string, but is ${kindOf(value)}: ${cause}` });
+    issues.push({
+      in: 'body',
+      pointer,
+      rule: 'type',
+      message: `${pointer} (${field.what}) must be a string, but is ${kindOf(value)}: ${cause}`,
+    });
   }
   return issues;
 }
@@ -121,7 +134,14 @@ function thenableIssues(fields: readonly HelperField[], { envelope, params }: Bu
   // One path, extended and shortened as the walk goes; a pointer is made only for a Promise found.
   const path: string[] = [];
   const walk = (root: unknown, node: unknown, where: ValidationIssue['in']): void => {
-    if (node === null || typeof node !== 'object' || seen.has(node) || seen.size >= MAX_NODES || path.length > MAX_DEPTH) return;
+    if (
+      node === null ||
+      typeof node !== 'object' ||
+      seen.has(node) ||
+      seen.size >= MAX_NODES ||
+      path.length > MAX_DEPTH
+    )
+      return;
     seen.add(node);
     for (const key of Object.keys(node)) {
       const value = read(node, key);
@@ -129,7 +149,12 @@ function thenableIssues(fields: readonly HelperField[], { envelope, params }: Bu
       if (!isThenable(value)) walk(root, value, where);
       else if (where !== 'body' || !isHelperField(path)) {
         const pointer = safePointer(root, path);
-        issues.push({ in: where, pointer, rule: 'type', message: `${pointer || 'The payload'} is a Promise, not a value: did you forget to await it?` });
+        issues.push({
+          in: where,
+          pointer,
+          rule: 'type',
+          message: `${pointer || 'The payload'} is a Promise, not a value: did you forget to await it?`,
+        });
       }
       path.pop();
     }

@@ -16,7 +16,14 @@ import { checkRequest, DEFAULT_MAX_ANSWER_BYTES } from '../transport/send.js';
 import type { BodyOf, ClientOperationId, HeadOf, operations as Operations, paths, RequestOf } from '../types.js';
 import { validate } from '../validation/validate.js';
 import { refuseUnawaited } from './awaited.js';
-import { type CallErrorEvent, type CallRequestEvent, type CallResponseEvent, type GatewayLogger, type Observer, observerOf } from './observe.js';
+import {
+  type CallErrorEvent,
+  type CallRequestEvent,
+  type CallResponseEvent,
+  type GatewayLogger,
+  type Observer,
+  observerOf,
+} from './observe.js';
 import { type RetryOptions, retryPolicyOf } from './retry.js';
 import { type Delivery, type Posted, type SendSettings, send } from './send.js';
 import { attemptPublisher, traceCall } from './tracing.js';
@@ -69,7 +76,10 @@ export interface GatewayClientOptions {
 }
 
 type Info<O extends ClientOperationId> = Extract<OperationInfo, { operationId: O }>;
-type ParameterFrom<O extends ClientOperationId, S extends string> = Extract<Info<O>['parameters'][number], { source: S }>['name'];
+type ParameterFrom<O extends ClientOperationId, S extends string> = Extract<
+  Info<O>['parameters'][number],
+  { source: S }
+>['name'];
 
 /** What every call takes besides its own values. */
 export interface CallOptions<O extends ClientOperationId> {
@@ -91,10 +101,14 @@ export interface CallOptions<O extends ClientOperationId> {
  * optional value for a parameter the head carries too (tokenize `requestId`); the head's token
  * (`txnToken`, or the SSO `token` of list subscriptions); `sign` where the signature is optional.
  */
-export type CallArgs<O extends ClientOperationId> = { body: BodyOf<O> } & { [K in ParameterFrom<O, 'argument'>]: string } & {
+export type CallArgs<O extends ClientOperationId> = { body: BodyOf<O> } & {
+  [K in ParameterFrom<O, 'argument'>]: string;
+} & {
   [K in ParameterFrom<O, 'head'>]?: string | undefined;
 } & (Info<O>['credential'] extends { argument: infer A extends string } ? { [K in A]: string } : unknown) &
-  (Info<O>['signature'] extends 'optional' ? { /** Sign the body (default: when the client has a signer). */ sign?: boolean | undefined } : unknown) &
+  (Info<O>['signature'] extends 'optional'
+    ? { /** Sign the body (default: when the client has a signer). */ sign?: boolean | undefined }
+    : unknown) &
   CallOptions<O>;
 
 export interface GatewayClient {
@@ -118,10 +132,13 @@ export interface GatewayClient {
  * The messages name the option, never the value.
  */
 function baseUrlOf(url: unknown, name: string): string {
-  if (typeof url !== 'string' || !/^https?:\/\//i.test(url) || !URL.canParse(url)) throw new TypeError(`${name} must be an http(s) URL`);
+  if (typeof url !== 'string' || !/^https?:\/\//i.test(url) || !URL.canParse(url))
+    throw new TypeError(`${name} must be an http(s) URL`);
   const { username, password } = new URL(url);
   if (username || password)
-    throw new TypeError(`${name} must not hold credentials (user or password before "@"): the service is authenticated by the signature and tokens.`);
+    throw new TypeError(
+      `${name} must not hold credentials (user or password before "@"): the service is authenticated by the signature and tokens.`,
+    );
   return url.replace(/\/+$/, '');
 }
 
@@ -191,7 +208,15 @@ function entryOf(operationId: ClientOperationId): OperationEntry {
 
 /** A client for the six operations, built on openapi-fetch, the operation index and the generated types. */
 export function createGatewayClient(options: GatewayClientOptions): GatewayClient {
-  const { signer, clientId, version, channelId, encryptionKeyVersion, now = Date.now, requestId: newRequestId = defaultRequestId } = options;
+  const {
+    signer,
+    clientId,
+    version,
+    channelId,
+    encryptionKeyVersion,
+    now = Date.now,
+    requestId: newRequestId = defaultRequestId,
+  } = options;
   const settings: SendSettings = {
     timeoutMs: options.timeoutMs ?? 30_000,
     maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_ANSWER_BYTES,
@@ -199,22 +224,37 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
     fetch: options.fetch,
   };
   const observer = observerOf(options);
-  const checkRequests = options.validate === true || (typeof options.validate === 'object' && options.validate.request === true);
-  const checkResponses = options.validate === true || (typeof options.validate === 'object' && options.validate.response === true);
+  const checkRequests =
+    options.validate === true || (typeof options.validate === 'object' && options.validate.request === true);
+  const checkResponses =
+    options.validate === true || (typeof options.validate === 'object' && options.validate.response === true);
   // Never follow a redirect (see isRedirect in transport/send.ts): the answer is refused as it is.
   const hosts = {
     gateway: createClient<paths>({ baseUrl: baseUrlOf(options.gatewayUrl, 'gatewayUrl'), redirect: 'manual' }),
     router: createClient<paths>({ baseUrl: baseUrlOf(options.routerUrl, 'routerUrl'), redirect: 'manual' }),
   };
 
-  async function call<O extends ClientOperationId>(info: OperationEntry, operationId: O, args: CallArgs<O>): Promise<CallResult<O>> {
-    if (!args || typeof args !== 'object') throw new TypeError(`${operationId}: pass the call's arguments, at least { body }.`);
+  async function call<O extends ClientOperationId>(
+    info: OperationEntry,
+    operationId: O,
+    args: CallArgs<O>,
+  ): Promise<CallResult<O>> {
+    if (!args || typeof args !== 'object')
+      throw new TypeError(`${operationId}: pass the call's arguments, at least { body }.`);
     const route: Route<O> = routes[operationId];
     // The caller's extra headers (for example `Prefer: example=<name>` for the mock), checked
     // before anything is signed or sent.
-    const headers = { ...extraHeaders(operationId, args.headers), 'Content-Type': 'application/json', Accept: 'application/json' };
-    const sign = info.signature === 'required' || (info.signature === 'optional' && (route.sign?.(args) ?? Boolean(signer)));
-    if (sign && !signer) throw new TypeError(`${operationId} is signed: pass a signer to createGatewayClient (for example createChecksumSigner(merchantKey)).`);
+    const headers = {
+      ...extraHeaders(operationId, args.headers),
+      'Content-Type': 'application/json',
+      Accept: 'application/json',
+    };
+    const sign =
+      info.signature === 'required' || (info.signature === 'optional' && (route.sign?.(args) ?? Boolean(signer)));
+    if (sign && !signer)
+      throw new TypeError(
+        `${operationId} is signed: pass a signer to createGatewayClient (for example createChecksumSigner(merchantKey)).`,
+      );
     // The request id of the operations that carry one in the query and the head (tokenize, D-19).
     let requestId: string | undefined;
     const params = route.params(args, () => {
@@ -234,16 +274,22 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
     const head = { ...headBuilders[info.head.schema](input), ...args.head };
     const body = args.body;
     const api = hosts[info.host];
-    const settle = (answer: Record<string, unknown>, exchanged: { status: number; headers: Headers }): CallResult<O> => {
+    const settle = (
+      answer: Record<string, unknown>,
+      exchanged: { status: number; headers: Headers },
+    ): CallResult<O> => {
       if (checkResponses) {
         const verdict = validate(operationId, 'response', answer);
         if (!verdict.valid)
-          throw new ResponseValidationError(`${operationId}: the answer breaks the contract (${verdict.errors.length} problem(s)).`, {
-            operationId,
-            status: exchanged.status,
-            issues: verdict.errors,
-            data: answer,
-          });
+          throw new ResponseValidationError(
+            `${operationId}: the answer breaks the contract (${verdict.errors.length} problem(s)).`,
+            {
+              operationId,
+              status: exchanged.status,
+              issues: verdict.errors,
+              data: answer,
+            },
+          );
       }
       return resultOf(operationId, answer, exchanged.status, exchanged.headers);
     };
@@ -266,12 +312,14 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
             // with `validate`, the whole request against the contract.
             check: (envelope) => {
               refuseUnawaited(operationId, { envelope, params, signed: sign });
-              if (checkRequests) checkRequest(operationId, envelope, { path: params.path, query: params.query }, 'the request');
+              if (checkRequests)
+                checkRequest(operationId, envelope, { path: params.path, query: params.query }, 'the request');
             },
             // The envelope as built and signed for this call: the contract's type once every field
             // the head requires was given (`validate` checks it before sending). openapi-fetch
             // types it; bodySerializer sends its exact text.
-            post: (envelope, delivery) => route.post(api, { ...delivery, params, body: { head: envelope.head, body } as RequestOf<O> }),
+            post: (envelope, delivery) =>
+              route.post(api, { ...delivery, params, body: { head: envelope.head, body } as RequestOf<O> }),
             settle,
           },
           settings,
@@ -327,9 +375,11 @@ function extraHeaders(operationId: string, headers: unknown): Record<string, str
   if (headers === null || typeof headers !== 'object' || Array.isArray(headers))
     throw new TypeError(`${operationId}: headers must be an object of header names and string values`);
   for (const [name, value] of Object.entries(headers)) {
-    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new TypeError(`${operationId}: "${name.slice(0, 64)}" is not a valid HTTP header name`);
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name))
+      throw new TypeError(`${operationId}: "${name.slice(0, 64)}" is not a valid HTTP header name`);
     // The body is always a JSON envelope and the answer is read as one.
-    if (/^(content-type|accept)$/i.test(name)) throw new TypeError(`${operationId}: the ${name} header is always application/json and cannot be set`);
+    if (/^(content-type|accept)$/i.test(name))
+      throw new TypeError(`${operationId}: the ${name} header is always application/json and cannot be set`);
     if (typeof value !== 'string' || /[\r\n\0]/.test(value))
       throw new TypeError(`${operationId}: the value of header "${name}" must be a string without line breaks`);
     checked[name] = value;

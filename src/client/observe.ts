@@ -75,7 +75,11 @@ function safely<E>(hook: ((event: E) => void) | undefined, event: E): void {
   if (!hook) return;
   try {
     const returned: unknown = hook(event);
-    if (returned !== null && typeof returned === 'object' && typeof (returned as { then?: unknown }).then === 'function')
+    if (
+      returned !== null &&
+      typeof returned === 'object' &&
+      typeof (returned as { then?: unknown }).then === 'function'
+    )
       (returned as PromiseLike<unknown>).then(undefined, ignore);
   } catch {
     // A failing hook is the caller's to notice; the call goes on.
@@ -103,7 +107,9 @@ function errorLine(e: CallErrorEvent): string {
   const status = error.status === undefined ? '' : ` http=${error.status}`;
   const sent = 'sent' in error && typeof error.sent === 'string' ? ` sent=${error.sent}` : '';
   const issues = error.issues ? ` issues=${error.issues.length}` : '';
-  const message = JSON.stringify(error.message.length > MAX_MESSAGE ? `${error.message.slice(0, MAX_MESSAGE)}...` : error.message);
+  const message = JSON.stringify(
+    error.message.length > MAX_MESSAGE ? `${error.message.slice(0, MAX_MESSAGE)}...` : error.message,
+  );
   return `${head(e)} error ms=${ms(e.durationMs)} kind=${error.kind}${status}${sent}${issues} next=${error.nextStep.action}${e.willRetry ? ' retry=yes' : ''} message=${message}`;
 }
 
@@ -146,7 +152,13 @@ export interface Settled {
 }
 
 /** The response event of a result: its code and status only when they are the table's. */
-export function responseEvent(operationId: ClientOperationId, attempt: number, durationMs: number, result: Settled, willRetry: boolean): CallResponseEvent {
+export function responseEvent(
+  operationId: ClientOperationId,
+  attempt: number,
+  durationMs: number,
+  result: Settled,
+  willRetry: boolean,
+): CallResponseEvent {
   const entry = codeEntry(operationId, result.code);
   return {
     operationId,

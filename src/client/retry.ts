@@ -70,7 +70,8 @@ export function mayRepeat(nextStep: NextStep, repeatable: boolean, error?: unkno
 /** Waits `ms`, or rejects with a GatewayAbortError as soon as the caller's signal aborts. */
 export function pause(ms: number, signal: AbortSignal | undefined, operationId: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    const aborted = () => new GatewayAbortError(`${operationId}: aborted by the caller.`, { operationId, cause: signal?.reason });
+    const aborted = () =>
+      new GatewayAbortError(`${operationId}: aborted by the caller.`, { operationId, cause: signal?.reason });
     if (signal?.aborted) {
       reject(aborted());
       return;

@@ -88,7 +88,11 @@ const SERVICE: Wording = {
  * Sends one call: signs it, checks it, and makes its attempts. `watch` (hooks, logger, tracing)
  * sees each attempt; without it and without retries, a call does no work for either.
  */
-export async function send<R extends Settled>(call: Outgoing<R>, settings: SendSettings, watch: Observer | null): Promise<R> {
+export async function send<R extends Settled>(
+  call: Outgoing<R>,
+  settings: SendSettings,
+  watch: Observer | null,
+): Promise<R> {
   const envelope = await buildEnvelope(call.head, call.body, call.signer);
   if (call.check) checkBeforeSending(call, envelope, watch);
   const attempt = () => attemptOnce(call, envelope, settings);
@@ -97,7 +101,11 @@ export async function send<R extends Settled>(call: Outgoing<R>, settings: SendS
 }
 
 /** One attempt: the same bytes each time (a retry repeats the request, its request id included). */
-async function attemptOnce<R extends Settled>(call: Outgoing<R>, envelope: Envelope, settings: SendSettings): Promise<R> {
+async function attemptOnce<R extends Settled>(
+  call: Outgoing<R>,
+  envelope: Envelope,
+  settings: SendSettings,
+): Promise<R> {
   const { operationId } = call;
   const { maxResponseBytes } = settings;
   const send = settings.fetch ?? globalThis.fetch;
@@ -134,7 +142,12 @@ async function attemptOnce<R extends Settled>(call: Outgoing<R>, envelope: Envel
  * any other status is an HTTP error, whose body is read here within the size limit (openapi-fetch
  * would read it whole).
  */
-async function passed(operationId: string, response: Response, maxBytes: number, signal: AbortSignal): Promise<Response> {
+async function passed(
+  operationId: string,
+  response: Response,
+  maxBytes: number,
+  signal: AbortSignal,
+): Promise<Response> {
   if (isRedirect(response)) {
     await response.body?.cancel().catch(() => undefined);
     throw redirectError(operationId, response.status, SERVICE);
@@ -157,13 +170,24 @@ function checkBeforeSending<R extends Settled>(call: Outgoing<R>, envelope: Enve
     call.check?.(envelope);
   } catch (error) {
     if (error instanceof GatewayError)
-      watch?.error({ operationId: call.operationId, attempt: 1, durationMs: performance.now() - started, error, willRetry: false });
+      watch?.error({
+        operationId: call.operationId,
+        attempt: 1,
+        durationMs: performance.now() - started,
+        error,
+        willRetry: false,
+      });
     throw error;
   }
 }
 
 /** The attempts of one call, watched and, where safe, repeated. */
-async function attempts<R extends Settled>(call: Outgoing<R>, attempt: () => Promise<R>, policy: RetryPolicy | null, watch: Observer | null): Promise<R> {
+async function attempts<R extends Settled>(
+  call: Outgoing<R>,
+  attempt: () => Promise<R>,
+  policy: RetryPolicy | null,
+  watch: Observer | null,
+): Promise<R> {
   const { operationId, repeatable, signal } = call;
   const began = performance.now();
   for (let n = 1; ; n++) {
@@ -175,7 +199,13 @@ async function attempts<R extends Settled>(call: Outgoing<R>, attempt: () => Pro
     } catch (error) {
       if (!(error instanceof GatewayError)) throw error;
       const delay = retryDelay(policy, n, began, signal, mayRepeat(error.nextStep, repeatable, error));
-      watch?.error({ operationId, attempt: n, durationMs: performance.now() - started, error, willRetry: delay !== null });
+      watch?.error({
+        operationId,
+        attempt: n,
+        durationMs: performance.now() - started,
+        error,
+        willRetry: delay !== null,
+      });
       if (delay === null) throw error;
       await waitToRetry(delay, signal, operationId, n + 1, watch);
       continue;
@@ -188,7 +218,13 @@ async function attempts<R extends Settled>(call: Outgoing<R>, attempt: () => Pro
 }
 
 /** The wait before the next attempt, or null when there is none: retries off or used up, not safe, past the time allowed, or aborted. */
-function retryDelay(policy: RetryPolicy | null, attempt: number, began: number, signal: AbortSignal | undefined, safe: boolean): number | null {
+function retryDelay(
+  policy: RetryPolicy | null,
+  attempt: number,
+  began: number,
+  signal: AbortSignal | undefined,
+  safe: boolean,
+): number | null {
   if (!policy || !safe || attempt > policy.retries || signal?.aborted) return null;
   const delay = backoffMs(policy, attempt);
   return performance.now() - began + delay > policy.maxElapsedMs ? null : delay;
@@ -206,7 +242,8 @@ async function waitToRetry(
   try {
     await pause(delay, signal, operationId);
   } catch (error) {
-    if (error instanceof GatewayError) watch?.error({ operationId, attempt: next, durationMs: performance.now() - started, error, willRetry: false });
+    if (error instanceof GatewayError)
+      watch?.error({ operationId, attempt: next, durationMs: performance.now() - started, error, willRetry: false });
     throw error;
   }
 }

@@ -39,7 +39,14 @@
 import { diagnosticsChannel, type TracingChannel } from '../runtime/diagnostics.js';
 import { GatewayError, withoutValues } from '../transport/errors.js';
 import type { ClientOperationId } from '../types.js';
-import { type CallErrorEvent, type CallRequestEvent, type CallResponseEvent, type Observer, responseEvent, type Settled } from './observe.js';
+import {
+  type CallErrorEvent,
+  type CallRequestEvent,
+  type CallResponseEvent,
+  type Observer,
+  responseEvent,
+  type Settled,
+} from './observe.js';
 
 /** The prefix of every channel of the client. */
 export const CLIENT_CHANNEL_PREFIX = 'gateway-contract:client:';
@@ -57,7 +64,13 @@ export interface CallTraceContext {
   path: string;
   attempts?: number;
   durationMs?: number;
-  result?: { httpStatus: number; code: string | null; status: string | null; outcome: 'success' | 'pending' | 'failure'; nextStep: string };
+  result?: {
+    httpStatus: number;
+    code: string | null;
+    status: string | null;
+    outcome: 'success' | 'pending' | 'failure';
+    nextStep: string;
+  };
   error?: unknown;
 }
 
@@ -65,7 +78,11 @@ export interface CallTraceContext {
 function callTraced(): boolean {
   return (
     calls !== undefined &&
-    (calls.start.hasSubscribers || calls.end.hasSubscribers || calls.asyncEnd.hasSubscribers || calls.error.hasSubscribers || calls.asyncStart.hasSubscribers)
+    (calls.start.hasSubscribers ||
+      calls.end.hasSubscribers ||
+      calls.asyncEnd.hasSubscribers ||
+      calls.error.hasSubscribers ||
+      calls.asyncStart.hasSubscribers)
   );
 }
 
@@ -121,7 +138,13 @@ async function traced<R extends Settled>(
       }
       context.durationMs = performance.now() - began;
       const event = responseEvent(where.operationId, context.attempts || 1, context.durationMs, outcome, false);
-      return { httpStatus: event.httpStatus, code: event.code, status: event.status, outcome: event.outcome, nextStep: event.nextStep.action };
+      return {
+        httpStatus: event.httpStatus,
+        code: event.code,
+        status: event.status,
+        outcome: event.outcome,
+        nextStep: event.nextStep.action,
+      };
     }, context);
   } catch {
     throw failure;

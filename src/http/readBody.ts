@@ -10,7 +10,11 @@ import type { NodeRequest } from './nodeTypes.js';
 export type BodyProblem = 'too-large' | 'aborted';
 
 /** Reads the whole request body, or reports that it is larger than `maxBytes` (without keeping it). */
-export function readBody(req: NodeRequest, maxBytes: number, done: (body: Buffer | null, problem?: BodyProblem) => void): void {
+export function readBody(
+  req: NodeRequest,
+  maxBytes: number,
+  done: (body: Buffer | null, problem?: BodyProblem) => void,
+): void {
   const declared = Number(req.headers['content-length']);
   if (declared > maxBytes) {
     req.resume();
@@ -49,7 +53,11 @@ export function readBody(req: NodeRequest, maxBytes: number, done: (body: Buffer
  * aborts, the body is cancelled and what was read so far is returned (the caller has given up on
  * it): a stream whose source lost the abort still stops.
  */
-export async function readWebBody(body: ReadableStream<Uint8Array> | null | undefined, maxBytes: number, signal?: AbortSignal): Promise<Uint8Array | null> {
+export async function readWebBody(
+  body: ReadableStream<Uint8Array> | null | undefined,
+  maxBytes: number,
+  signal?: AbortSignal,
+): Promise<Uint8Array | null> {
   if (!body) return new Uint8Array(0);
   const reader = body.getReader();
   const onAbort = () => void reader.cancel().catch(() => undefined);

@@ -45,7 +45,9 @@ const TEMPLATES: readonly Template[] = operations
   .filter((o) => o.path !== null)
   .map((operation) => ({
     operation,
-    segments: pathSegments(operation.path as string).map((s) => (s.startsWith('{') && s.endsWith('}') ? { name: s.slice(1, -1) } : { literal: s })),
+    segments: pathSegments(operation.path as string).map((s) =>
+      s.startsWith('{') && s.endsWith('}') ? { name: s.slice(1, -1) } : { literal: s },
+    ),
   }))
   // A longer path is the more specific match when any base path may come before it.
   .sort((a, b) => b.segments.length - a.segments.length);

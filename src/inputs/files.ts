@@ -29,10 +29,15 @@ export interface FileRecordOptions {
 export const STDIN = '-';
 
 /** The record of one input's bytes: the parsed payload and its text, or why it cannot be read. */
-export function payloadRecord(base: Omit<PayloadRecord, 'payload' | 'source' | 'unreadable'>, file: string, read: ReadOutcome): PayloadRecord {
+export function payloadRecord(
+  base: Omit<PayloadRecord, 'payload' | 'source' | 'unreadable'>,
+  file: string,
+  read: ReadOutcome,
+): PayloadRecord {
   if (!read.ok) return { ...base, source: { file }, unreadable: { rule: read.rule, message: read.message } };
   const text = decodeUtf8(read.bytes);
-  if (text === null) return { ...base, source: { file }, unreadable: { rule: 'json', message: `The input is not JSON: ${NOT_UTF8}.` } };
+  if (text === null)
+    return { ...base, source: { file }, unreadable: { rule: 'json', message: `The input is not JSON: ${NOT_UTF8}.` } };
   const parsed = parseBounded(text, 'The input');
   if (!parsed.ok) return { ...base, source: { file }, unreadable: { rule: parsed.rule, message: parsed.message } };
   // A long text is not kept beside its value: nothing would read it again (see POSITIONED_TEXT_LIMIT).
@@ -40,7 +45,10 @@ export function payloadRecord(base: Omit<PayloadRecord, 'payload' | 'source' | '
 }
 
 /** One record per file, read one at a time, in the order given (a path of bytes is read by its bytes, shown escaped). */
-export async function* fileRecords(files: Iterable<InputPath>, options: FileRecordOptions): AsyncGenerator<PayloadRecord> {
+export async function* fileRecords(
+  files: Iterable<InputPath>,
+  options: FileRecordOptions,
+): AsyncGenerator<PayloadRecord> {
   const maxBytes = options.maxBytes ?? 16 * 1024 * 1024;
   const waitMs = options.waitMs ?? DEFAULT_WAIT_MS;
   const base = {
@@ -51,7 +59,10 @@ export async function* fileRecords(files: Iterable<InputPath>, options: FileReco
   };
   /** The record of one file: its bytes are let go once it is parsed, not held while the record is judged. */
   const recordOf = async (file: InputPath): Promise<PayloadRecord> => {
-    const read = file === STDIN ? await readStreamBounded(options.stdin ?? process.stdin, maxBytes, waitMs) : await readInputBounded(file, maxBytes, waitMs);
+    const read =
+      file === STDIN
+        ? await readStreamBounded(options.stdin ?? process.stdin, maxBytes, waitMs)
+        : await readInputBounded(file, maxBytes, waitMs);
     const shown = shownPath(file);
     return payloadRecord({ ...base, name: file === STDIN ? 'standard input' : shown }, shown, read);
   };

@@ -32,7 +32,8 @@ export function shownPath(path: InputPath): string {
   for (let i = 0; i < path.length; ) {
     const b = path[i] as number;
     // The length of the sequence its first byte announces (0: no sequence starts so).
-    const length = b < 0x80 ? 1 : b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
+    const length =
+      b < 0x80 ? 1 : b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
     const text = length && i + length <= path.length ? textOf(path.subarray(i, i + length)) : null;
     if (text !== null) {
       out += text;
@@ -248,7 +249,13 @@ function walkPattern(pattern: string, walk: Walk): void {
 export function expandPaths(args: readonly string[], options: ExpandOptions = {}): ExpandedPaths {
   const maxFiles = options.maxFiles ?? 100_000;
   // One file more than allowed is looked for: finding it is what says the list was cut.
-  const walk: Walk = { files: [], seen: 0, maxFiles: maxFiles + 1, maxEntries: options.maxEntries ?? 1_000_000, truncated: false };
+  const walk: Walk = {
+    files: [],
+    seen: 0,
+    maxFiles: maxFiles + 1,
+    maxEntries: options.maxEntries ?? 1_000_000,
+    truncated: false,
+  };
   const extension = options.extension ?? '.json';
   const empty: string[] = [];
   for (const arg of args) {

@@ -41,14 +41,17 @@ function endsWith(path: string[], tail: string[]): boolean {
 }
 
 /** The words of the contract's paths, shown as they are. */
-const PATH_WORDS: ReadonlySet<string> = new Set(operations.flatMap((o) => (o.path === null ? [] : splitPath(o.path).filter((s) => !s.startsWith('{')))));
+const PATH_WORDS: ReadonlySet<string> = new Set(
+  operations.flatMap((o) => (o.path === null ? [] : splitPath(o.path).filter((s) => !s.startsWith('{')))),
+);
 
 /**
  * A segment of a recorded path as a report shows it: a word of the contract's paths, or a word in
  * lower case (`assets`, `app.js`, `collect`, `v2`). Anything else may be an id or a token, even one
  * of letters alone, and stands as `<...>`.
  */
-const shownSegment = (s: string) => (PATH_WORDS.has(s) || (readsLikeName(s) && /^[a-z][a-z._-]{0,31}[0-9]{0,3}$/.test(s)) ? s : '<...>');
+const shownSegment = (s: string) =>
+  PATH_WORDS.has(s) || (readsLikeName(s) && /^[a-z][a-z._-]{0,31}[0-9]{0,3}$/.test(s)) ? s : '<...>';
 
 /**
  * A URL as a skipped entry shows it: its host name when every label reads like a name (else
@@ -56,13 +59,26 @@ const shownSegment = (s: string) => (PATH_WORDS.has(s) || (readsLikeName(s) && /
  * the query or the fragment, nor a header: they may carry a card number, a token or a signature.
  */
 function shownUrl(url: URL): string {
-  const host = url.hostname.length <= 100 && url.hostname.split('.').every((label) => readsLikeName(label)) ? url.hostname : '<host>';
+  const host =
+    url.hostname.length <= 100 && url.hostname.split('.').every((label) => readsLikeName(label))
+      ? url.hostname
+      : '<host>';
   const path = splitPath(url.pathname).slice(0, 12).map(shownSegment).join('/');
   return `${host}/${path}`;
 }
 
 /** The methods a report names; any other is "a request". */
-const METHODS: ReadonlySet<string> = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS', 'CONNECT', 'TRACE']);
+const METHODS: ReadonlySet<string> = new Set([
+  'GET',
+  'POST',
+  'PUT',
+  'PATCH',
+  'DELETE',
+  'HEAD',
+  'OPTIONS',
+  'CONNECT',
+  'TRACE',
+]);
 
 /** The text of a recorded body (decoded from base64 when the recording says so), or null when there is none. */
 function bodyText(body: HarBody | undefined): string | null {
@@ -92,7 +108,11 @@ export function* harRecords(text: string, options: HarOptions): Generator<Payloa
   const log = isObject(parsed.value) ? parsed.value.log : undefined;
   const entries = isObject(log) && Array.isArray(log.entries) ? (log.entries as unknown[]) : null;
   if (!entries) {
-    yield { name: file, source: { file }, unreadable: { rule: 'har', message: 'The input is not a HAR file: it has no "log.entries" list.' } };
+    yield {
+      name: file,
+      source: { file },
+      unreadable: { rule: 'har', message: 'The input is not a HAR file: it has no "log.entries" list.' },
+    };
     return;
   }
   const webhookPath = options.webhookPath === undefined ? null : splitPath(options.webhookPath);
@@ -113,12 +133,20 @@ export function* harRecords(text: string, options: HarOptions): Generator<Payloa
       yield { name, skipped: 'the entry has no URL' };
       continue;
     }
-    const method = typeof request?.method === 'string' && METHODS.has(request.method.toUpperCase()) ? request.method.toUpperCase() : 'a request';
+    const method =
+      typeof request?.method === 'string' && METHODS.has(request.method.toUpperCase())
+        ? request.method.toUpperCase()
+        : 'a request';
     const path = splitPath(url.pathname);
     // The contract's one path matching (D-112); a recording may carry any base path before the operation's.
     const match = matchOperation(url.pathname, { anyBasePath: true });
     if (match?.kind === 'unsafe') {
-      yield { name, operationId: match.operation.operationId, direction: 'request', unreadable: { rule: 'safePathParameter', message: match.message } };
+      yield {
+        name,
+        operationId: match.operation.operationId,
+        direction: 'request',
+        unreadable: { rule: 'safePathParameter', message: match.message },
+      };
       continue;
     }
     let operationId: string | undefined = match?.operation.operationId;
@@ -140,8 +168,14 @@ export function* harRecords(text: string, options: HarOptions): Generator<Payloa
     }
     const base = { name, operationId, source: { file, line: lineOf(i, '/request/postData/text') } };
     const params = operationId === WEBHOOK ? {} : { query: url.search, ...(pathParams ? { path: pathParams } : {}) };
-    if (parsedRequest === null) yield { ...base, direction: 'request', unreadable: { rule: 'readable', message: 'The entry holds no request body.' } };
-    else if (!parsedRequest.ok) yield { ...base, direction: 'request', unreadable: { rule: parsedRequest.rule, message: parsedRequest.message } };
+    if (parsedRequest === null)
+      yield {
+        ...base,
+        direction: 'request',
+        unreadable: { rule: 'readable', message: 'The entry holds no request body.' },
+      };
+    else if (!parsedRequest.ok)
+      yield { ...base, direction: 'request', unreadable: { rule: parsedRequest.rule, message: parsedRequest.message } };
     else yield { ...base, direction: 'request', payload: parsedRequest.value, ...params };
 
     const content = isObject(entry.response) ? (entry.response.content as HarBody | undefined) : undefined;
@@ -151,9 +185,16 @@ export function* harRecords(text: string, options: HarOptions): Generator<Payloa
     const declaredJson = typeof content?.mimeType === 'string' && /json/i.test(content.mimeType);
     // A response is judged when it is JSON, or says it is, or opens as JSON and passes a bound;
     // other answers (HTML error pages) are not payloads.
-    if (!parsedResponse.ok && !declaredJson && !(parsedResponse.bound && /^\s*[[{]/.test(responseText.slice(0, 64)))) continue;
-    const response = { name, operationId, direction: 'response', source: { file, line: lineOf(i, '/response/content/text') } };
-    if (!parsedResponse.ok) yield { ...response, unreadable: { rule: parsedResponse.rule, message: parsedResponse.message } };
+    if (!parsedResponse.ok && !declaredJson && !(parsedResponse.bound && /^\s*[[{]/.test(responseText.slice(0, 64))))
+      continue;
+    const response = {
+      name,
+      operationId,
+      direction: 'response',
+      source: { file, line: lineOf(i, '/response/content/text') },
+    };
+    if (!parsedResponse.ok)
+      yield { ...response, unreadable: { rule: parsedResponse.rule, message: parsedResponse.message } };
     else yield { ...response, payload: parsedResponse.value };
   }
 }

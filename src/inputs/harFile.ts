@@ -17,7 +17,11 @@ export async function* harFileRecords(
   }
   const text = decodeUtf8(read.bytes);
   if (text === null) {
-    yield { name: file, source: { file }, unreadable: { rule: 'json', message: 'The input is not JSON: the input is not valid UTF-8 text.' } };
+    yield {
+      name: file,
+      source: { file },
+      unreadable: { rule: 'json', message: 'The input is not JSON: the input is not valid UTF-8 text.' },
+    };
     return;
   }
   yield* harRecords(text, { file, webhookPath: options.webhookPath });

@@ -43,7 +43,8 @@ export type JsonBound = 'maxDepth' | 'maxValues' | 'maxMembers' | null;
 
 const isSpace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 /** A character of a number or of true, false, null (outside strings). */
-const isScalarChar = (c: number) => (c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x7a) || c === 0x2d || c === 0x2b || c === 0x2e || c === 0x45;
+const isScalarChar = (c: number) =>
+  (c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x7a) || c === 0x2d || c === 0x2b || c === 0x2e || c === 0x45;
 
 /**
  * Which bound of MAX_DEPTH, MAX_VALUES and MAX_MEMBERS the text passes first, or null: one pass,
@@ -51,7 +52,10 @@ const isScalarChar = (c: number) => (c >= 0x30 && c <= 0x39) || (c >= 0x61 && c 
  * one small array per call). It counts tokens, not grammar: text that is not JSON is told so by
  * the parse that follows.
  */
-export function jsonBoundPassed(text: string, limits = { depth: MAX_DEPTH, values: MAX_VALUES, members: MAX_MEMBERS }): JsonBound {
+export function jsonBoundPassed(
+  text: string,
+  limits = { depth: MAX_DEPTH, values: MAX_VALUES, members: MAX_MEMBERS },
+): JsonBound {
   /** Per open object (by depth): its members so far; -1 for an open array. */
   const members = new Int32Array(limits.depth + 2);
   let depth = 0;
@@ -93,8 +97,15 @@ function beyond(bound: Exclude<JsonBound, null>, what: string): { rule: string; 
       rule: bound,
       message: `${what} holds more than ${grouped(MAX_VALUES)} JSON values (objects, arrays, strings, numbers, literals); it was not parsed.`,
     };
-  if (bound === 'maxMembers') return { rule: bound, message: `${what} has an object of more than ${grouped(MAX_MEMBERS)} members; it was not parsed.` };
-  return { rule: bound, message: `${what} is nested deeper than ${MAX_DEPTH} levels of objects and arrays; it was not parsed.` };
+  if (bound === 'maxMembers')
+    return {
+      rule: bound,
+      message: `${what} has an object of more than ${grouped(MAX_MEMBERS)} members; it was not parsed.`,
+    };
+  return {
+    rule: bound,
+    message: `${what} is nested deeper than ${MAX_DEPTH} levels of objects and arrays; it was not parsed.`,
+  };
 }
 
 /** Why a text that parseJson refused is a failed case: `what` is `The input`, `Line 3`, `The request body`. */

@@ -54,10 +54,13 @@ export function ndjsonRecord(bytes: Uint8Array, file: string, line: number): Pay
   const parsed = parseBounded(text, `Line ${line}`);
   if (!parsed.ok) return unreadable(parsed.rule, parsed.message.replace(/at line 1, column/, 'at column'));
   const record = parsed.value;
-  if (record === null || typeof record !== 'object' || Array.isArray(record)) return unreadable('record', `Line ${line} is not an object: ${FIELDS}.`);
+  if (record === null || typeof record !== 'object' || Array.isArray(record))
+    return unreadable('record', `Line ${line} is not an object: ${FIELDS}.`);
   const r = record as Record<string, unknown>;
-  if (typeof r.operationId !== 'string') return unreadable('record', `Line ${line} has no "operationId" string: ${FIELDS}.`);
-  if (typeof r.direction !== 'string') return unreadable('record', `Line ${line} has no "direction" string: ${FIELDS}.`);
+  if (typeof r.operationId !== 'string')
+    return unreadable('record', `Line ${line} has no "operationId" string: ${FIELDS}.`);
+  if (typeof r.direction !== 'string')
+    return unreadable('record', `Line ${line} has no "direction" string: ${FIELDS}.`);
   if (!Object.hasOwn(r, 'payload')) return unreadable('record', `Line ${line} has no "payload": ${FIELDS}.`);
   const query = queryParameters(r.query);
   const path = parameters(r.path);
@@ -83,7 +86,10 @@ export function ndjsonRecord(bytes: Uint8Array, file: string, line: number): Pay
  * `maxLineBytes`, or blank lines in a row holding more bytes than that, are a record with that
  * reason, and the last: the stream is not read further.
  */
-export async function* ndjsonRecords(stream: AsyncIterable<unknown> | Iterable<unknown>, options: NdjsonOptions): AsyncGenerator<PayloadRecord> {
+export async function* ndjsonRecords(
+  stream: AsyncIterable<unknown> | Iterable<unknown>,
+  options: NdjsonOptions,
+): AsyncGenerator<PayloadRecord> {
   const maxLineBytes = options.maxLineBytes ?? 16 * 1024 * 1024;
   const { file } = options;
   /** The start of the line being read, kept across chunks. */
@@ -97,7 +103,10 @@ export async function* ndjsonRecords(stream: AsyncIterable<unknown> | Iterable<u
   const tooLong = (n: number): PayloadRecord => ({
     name: `${file}:${n}`,
     source: { file, line: n },
-    unreadable: { rule: 'maxBytes', message: `Line ${n} is longer than ${maxLineBytes} bytes (see --max-bytes); the input was not read past it.` },
+    unreadable: {
+      rule: 'maxBytes',
+      message: `Line ${n} is longer than ${maxLineBytes} bytes (see --max-bytes); the input was not read past it.`,
+    },
   });
   const tooBlank = (): PayloadRecord => ({
     name: `${file}:${blankFrom}`,
@@ -135,7 +144,9 @@ export async function* ndjsonRecords(stream: AsyncIterable<unknown> | Iterable<u
         // one failed case; the run goes on.
         const code = (error as { code?: unknown } | null)?.code;
         const message =
-          error instanceof InputStalled ? error.message : `The input cannot be read (${typeof code === 'string' ? code.slice(0, 40) : 'read error'}).`;
+          error instanceof InputStalled
+            ? error.message
+            : `The input cannot be read (${typeof code === 'string' ? code.slice(0, 40) : 'read error'}).`;
         yield { name: file, source: { file, line: line + 1 }, unreadable: { rule: 'readable', message } };
         return;
       }

@@ -11,7 +11,11 @@ import { inputChunks } from './read.js';
  */
 export function ndjsonFileRecords(
   file: string,
-  options: { maxLineBytes?: number | undefined; stdin?: AsyncIterable<unknown> | undefined; waitMs?: number | undefined } = {},
+  options: {
+    maxLineBytes?: number | undefined;
+    stdin?: AsyncIterable<unknown> | undefined;
+    waitMs?: number | undefined;
+  } = {},
 ) {
   const waitMs = options.waitMs ?? DEFAULT_WAIT_MS;
   const stream = file === '-' ? waitBounded(options.stdin ?? process.stdin, waitMs) : inputChunks(file, waitMs);

@@ -18,7 +18,11 @@ const tooLarge = (maxBytes: number): ReadOutcome => ({
 const failed = (error: unknown): ReadOutcome => {
   if (error instanceof InputStalled) return { ok: false, rule: 'readable', message: error.message };
   const code = (error as { code?: unknown } | null)?.code;
-  return { ok: false, rule: 'readable', message: `The input cannot be read (${typeof code === 'string' ? code.slice(0, 40) : 'read error'}).` };
+  return {
+    ok: false,
+    rule: 'readable',
+    message: `The input cannot be read (${typeof code === 'string' ? code.slice(0, 40) : 'read error'}).`,
+  };
 };
 
 /** An input as it was opened: a regular file or a device to read in place, a pipe to read as a stream, or neither. */
@@ -85,15 +89,21 @@ function readOpen(fd: number, size: number, maxBytes: number): ReadOutcome {
  * are of the same file), a device, or a pipe or FIFO read as a stream, waiting at most `waitMs` for
  * each of its chunks.
  */
-export async function readInputBounded(path: string | Buffer, maxBytes: number, waitMs = DEFAULT_WAIT_MS): Promise<ReadOutcome> {
+export async function readInputBounded(
+  path: string | Buffer,
+  maxBytes: number,
+  waitMs = DEFAULT_WAIT_MS,
+): Promise<ReadOutcome> {
   let opened: OpenedInput;
   try {
     opened = openInput(path);
   } catch (error) {
     return failed(error);
   }
-  if (opened.kind === 'directory') return { ok: false, rule: 'readable', message: 'The input is a directory, not a file.' };
-  if (opened.kind === 'other') return { ok: false, rule: 'readable', message: 'The input is not a file, a device or a pipe.' };
+  if (opened.kind === 'directory')
+    return { ok: false, rule: 'readable', message: 'The input is a directory, not a file.' };
+  if (opened.kind === 'other')
+    return { ok: false, rule: 'readable', message: 'The input is not a file, a device or a pipe.' };
   if (opened.kind === 'pipe') return readStreamBounded(opened.stream, maxBytes, waitMs);
   try {
     if (opened.kind === 'file' && opened.size > maxBytes) return tooLarge(maxBytes);
@@ -106,7 +116,11 @@ export async function readInputBounded(path: string | Buffer, maxBytes: number, 
 }
 
 /** A whole stream (standard input, a pipe), refusing more than `maxBytes` (reading stops there), each chunk awaited at most `waitMs`. */
-export async function readStreamBounded(stream: AsyncIterable<unknown>, maxBytes: number, waitMs?: number): Promise<ReadOutcome> {
+export async function readStreamBounded(
+  stream: AsyncIterable<unknown>,
+  maxBytes: number,
+  waitMs?: number,
+): Promise<ReadOutcome> {
   const chunks: Buffer[] = [];
   let size = 0;
   try {
@@ -131,7 +145,8 @@ export async function readStreamBounded(stream: AsyncIterable<unknown>, maxBytes
 export async function* inputChunks(path: string, waitMs = DEFAULT_WAIT_MS, size = 1024 * 1024): AsyncGenerator<Buffer> {
   const opened = openInput(path);
   if (opened.kind === 'pipe') {
-    for await (const chunk of waitBounded(opened.stream, waitMs)) yield typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    for await (const chunk of waitBounded(opened.stream, waitMs))
+      yield typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
     return;
   }
   if (opened.kind === 'directory') throw Object.assign(new Error('a directory'), { code: 'EISDIR' });

@@ -7,7 +7,11 @@ const BACKSLASH = 0x5c;
 
 /** The index of the first character at or after `i` that is not JSON whitespace (or a byte order mark). */
 export function skipSpace(text: string, i: number): number {
-  for (let c = text.charCodeAt(i); c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d || c === 0xfeff; c = text.charCodeAt(++i));
+  for (
+    let c = text.charCodeAt(i);
+    c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d || c === 0xfeff;
+    c = text.charCodeAt(++i)
+  );
   return i;
 }
 

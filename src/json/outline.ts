@@ -24,7 +24,10 @@ export interface Span {
  * where its own punctuation is wrong (`at`: a key, colon, comma or brace missing, a value missing or
  * never closed); or that its values nest deeper than the limit (`tooDeep`).
  */
-export type Outline = { ok: true; members: Map<string, Span>; end: number } | { ok: false; at: number } | { ok: false; tooDeep: true };
+export type Outline =
+  | { ok: true; members: Map<string, Span>; end: number }
+  | { ok: false; at: number }
+  | { ok: false; tooDeep: true };
 
 /** The index of the first character at or after `i` that is not JSON white space. */
 export function jsonSpace(text: string, i: number): number {
@@ -76,7 +79,13 @@ export function nestsDeeper(text: string, i: number, maxDepth: number): boolean 
 }
 
 /** The name among `names`, not yet `found`, that the key whose quotes are at `start` and `end - 1` spells; or undefined. */
-function wantedName(text: string, start: number, end: number, names: readonly string[], found: Map<string, Span>): string | undefined {
+function wantedName(
+  text: string,
+  start: number,
+  end: number,
+  names: readonly string[],
+  found: Map<string, Span>,
+): string | undefined {
   for (const name of names) if (!found.has(name) && spells(text, start + 1, end - 1, name)) return name;
   return undefined;
 }
@@ -120,7 +129,12 @@ function hexValue(text: string, i: number): number {
  * the objects and arrays of its values nested at most `maxDepth` levels, the object itself
  * included. Reads the object's own punctuation only; linear in the length of the object.
  */
-export function outlineObject(text: string, from: number, names: readonly string[], maxDepth = Number.POSITIVE_INFINITY): Outline {
+export function outlineObject(
+  text: string,
+  from: number,
+  names: readonly string[],
+  maxDepth = Number.POSITIVE_INFINITY,
+): Outline {
   if (text.charCodeAt(from) !== 0x7b) return { ok: false, at: from };
   if (maxDepth < 1) return { ok: false, tooDeep: true };
   const members = new Map<string, Span>();

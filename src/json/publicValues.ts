@@ -44,12 +44,15 @@ const isPublicKey = (key: string) => isFieldName(key) || PUBLIC_KEYS.has(key);
  */
 const SECRET_NAMES: ReadonlySet<string> = new Set(
   Object.values(redaction).flatMap((entry) =>
-    [...entry.request.secret, ...entry.response.secret].map((pointer) => (pointer.split('/').at(-1) as string).replace(/~1/g, '/').replace(/~0/g, '~')),
+    [...entry.request.secret, ...entry.response.secret].map((pointer) =>
+      (pointer.split('/').at(-1) as string).replace(/~1/g, '/').replace(/~0/g, '~'),
+    ),
   ),
 );
 
 /** The places of an operation's payload; none for an operation the contract does not know. */
-export const placesOf = (operationId: string, direction: PayloadDirection): Places => PLACES.get(`${operationId} ${direction}`) ?? NO_PLACES;
+export const placesOf = (operationId: string, direction: PayloadDirection): Places =>
+  PLACES.get(`${operationId} ${direction}`) ?? NO_PLACES;
 
 /** The query or path parameters of an operation whose values are public. */
 export function publicParameters(operationId: string, where: 'query' | 'path'): ReadonlySet<string> {
@@ -83,13 +86,15 @@ export function marker(value: string): string {
   return out;
 }
 
-const IPV4 = /^(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])$/;
+const IPV4 =
+  /^(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])$/;
 const IPV6 = /^[0-9A-Fa-f:.]{2,45}$/;
 
 /** An IP address's marker: an address still (`0.0.0.0`, `::`), so that the field's format holds; null for any other text. */
 function ipMarker(value: string): string | null {
   if (IPV4.test(value)) return '0.0.0.0';
-  if (value.includes(':') && IPV6.test(value) && /[0-9A-Fa-f]/.test(value) && (value.match(/:/g)?.length ?? 0) >= 2) return '::';
+  if (value.includes(':') && IPV6.test(value) && /[0-9A-Fa-f]/.test(value) && (value.match(/:/g)?.length ?? 0) >= 2)
+    return '::';
   return null;
 }
 
@@ -105,7 +110,12 @@ const escapeToken = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1'
  * field names of the contract stay, any other key becomes its marker (a map key or an unknown member
  * may be a card number). Strings at secret places are passed to `onSecret`.
  */
-export function maskPayload(value: unknown, places: Places, onSecret: (value: string) => void, isSecretText: (text: string) => boolean = () => false): unknown {
+export function maskPayload(
+  value: unknown,
+  places: Places,
+  onSecret: (value: string) => void,
+  isSecretText: (text: string) => boolean = () => false,
+): unknown {
   return maskAt(value, '', '', { places, onSecret, isSecretText }, 0);
 }
 

@@ -33,12 +33,16 @@ export const NOT_UTF8 = 'the input is not valid UTF-8 text';
  * that text cannot fail. With `maxDepth`, text nested deeper than that many objects and arrays is
  * refused before it is read (`tooDeep`).
  */
-export function checkJson(input: string | Uint8Array, { maxDepth }: { maxDepth?: number | undefined } = {}): CheckedJson {
+export function checkJson(
+  input: string | Uint8Array,
+  { maxDepth }: { maxDepth?: number | undefined } = {},
+): CheckedJson {
   const read = jsonText(input);
   if (!read.ok) return read;
   const { text } = read;
   // Before anything is read or built: what a reading keeps grows with the depth (16 MB of brackets took over 1 GB).
-  if (maxDepth !== undefined && depthExceeds(text, maxDepth)) return { ok: false, message: tooDeepMessage(maxDepth), tooDeep: true };
+  if (maxDepth !== undefined && depthExceeds(text, maxDepth))
+    return { ok: false, message: tooDeepMessage(maxDepth), tooDeep: true };
   const problem = scan(text);
   return problem === null ? { ok: true, text } : { ok: false, message: problem };
 }
@@ -107,7 +111,17 @@ function readString(text: string, i: number): number {
       if (e === 0x75) {
         for (let k = j + 2; k < j + 6; k++) if (!isHex(text.charCodeAt(k))) throw new Malformed(k);
         j += 5;
-      } else if (e === 0x22 || e === 0x5c || e === 0x2f || e === 0x62 || e === 0x66 || e === 0x6e || e === 0x72 || e === 0x74) j++;
+      } else if (
+        e === 0x22 ||
+        e === 0x5c ||
+        e === 0x2f ||
+        e === 0x62 ||
+        e === 0x66 ||
+        e === 0x6e ||
+        e === 0x72 ||
+        e === 0x74
+      )
+        j++;
       else throw new Malformed(j + 1);
     } else if (!(c >= 0x20)) throw new Malformed(j); // a control character, or the end of the text (NaN)
   }
@@ -164,7 +178,8 @@ interface Open {
 /** The JSON Pointer of an open value: its keys (as pointers show them) and indexes, from the top. */
 function pathOf(open: Open): string {
   const segments: string[] = [];
-  for (let o: Open | null = open; o?.parent; o = o.parent) segments.push(o.parent.keys ? pointerSegment(o.key) : String(o.parent.index));
+  for (let o: Open | null = open; o?.parent; o = o.parent)
+    segments.push(o.parent.keys ? pointerSegment(o.key) : String(o.parent.index));
   return segments
     .reverse()
     .map((s) => `/${s}`)

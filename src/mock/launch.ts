@@ -87,8 +87,12 @@ function installedVersion(name: string, fromDir: string): string | undefined {
  */
 export function prismBin(): string {
   const prismDir = packageDir('@stoplight/prism-cli', here);
-  if (!prismDir) throw new MockStartError(`the mock needs Prism, which is not installed: ${prismInstallCommand()}`, 'prism-missing');
-  const pkg = JSON.parse(readFileSync(join(prismDir, 'package.json'), 'utf8')) as { version?: string; bin: string | Record<string, string> };
+  if (!prismDir)
+    throw new MockStartError(`the mock needs Prism, which is not installed: ${prismInstallCommand()}`, 'prism-missing');
+  const pkg = JSON.parse(readFileSync(join(prismDir, 'package.json'), 'utf8')) as {
+    version?: string;
+    bin: string | Record<string, string>;
+  };
   // Each part as Prism's command line loads it, from its own folder.
   const wrong = Object.entries(prismRequirements()).filter(
     ([name, version]) => (name === '@stoplight/prism-cli' ? pkg.version : installedVersion(name, prismDir)) !== version,
@@ -135,13 +139,34 @@ export async function startPrism({
   const bin = prismBin();
   // Readiness is a successful connection, so another server already on the port would pass for
   // Prism: make sure the port is free first.
-  if (!(await isFree(host, port))) throw new MockStartError(`port ${port} on ${host} is already in use: choose another with PORT or --port`, 'port-in-use');
+  if (!(await isFree(host, port)))
+    throw new MockStartError(
+      `port ${port} on ${host} is already in use: choose another with PORT or --port`,
+      'port-in-use',
+    );
   if (signal?.aborted) throw stoppedWhileStarting();
-  const child = spawnGroup(process.execPath, [bin, 'mock', document, '--host', host, '--port', String(port), '--errors', 'false', '-v', log]);
+  const child = spawnGroup(process.execPath, [
+    bin,
+    'mock',
+    document,
+    '--host',
+    host,
+    '--port',
+    String(port),
+    '--errors',
+    'false',
+    '-v',
+    log,
+  ]);
   let output = '';
-  const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => fail(new MockStartError(`Prism did not start within 60 s on ${host}:${port}`, 'failed')), 60_000);
+    const timer = setTimeout(
+      () => fail(new MockStartError(`Prism did not start within 60 s on ${host}:${port}`, 'failed')),
+      60_000,
+    );
     let failed = false;
     const onAbort = () => fail(stoppedWhileStarting());
     /** Gives the start up: Prism's group is stopped, and the start rejects once Prism has exited. */
@@ -160,13 +185,26 @@ export async function startPrism({
     };
     child.stdout?.on('data', onData);
     child.stderr?.on('data', onData);
-    child.once('error', (error) => fail(new MockStartError(`Prism could not be started: ${(error as NodeJS.ErrnoException).code ?? error.message}`, 'failed')));
+    child.once('error', (error) =>
+      fail(
+        new MockStartError(
+          `Prism could not be started: ${(error as NodeJS.ErrnoException).code ?? error.message}`,
+          'failed',
+        ),
+      ),
+    );
     child.once('exit', (code) => {
       const inUse = /EADDRINUSE/.test(output);
       fail(
         inUse
-          ? new MockStartError(`port ${port} on ${host} is already in use: choose another with PORT or --port`, 'port-in-use')
-          : new MockStartError(`Prism exited (${code}) before listening: ${output.split('\n').filter(Boolean).slice(-3).join(' | ')}`, 'failed'),
+          ? new MockStartError(
+              `port ${port} on ${host} is already in use: choose another with PORT or --port`,
+              'port-in-use',
+            )
+          : new MockStartError(
+              `Prism exited (${code}) before listening: ${output.split('\n').filter(Boolean).slice(-3).join(' | ')}`,
+              'failed',
+            ),
       );
     });
     // Prism prints its "listening" line only at info level, so readiness is asked of the port.
@@ -195,7 +233,8 @@ const GROUPS = process.platform !== 'win32';
  * from this process, ends. The pipe ends when this process ends in any way, SIGKILL included,
  * which no handler here can see.
  */
-const EXIT_WITH_PARENT = 'data:text/javascript,process.stdin.on("end",()=>process.exit(0)).on("error",()=>process.exit(0)).resume()';
+const EXIT_WITH_PARENT =
+  'data:text/javascript,process.stdin.on("end",()=>process.exit(0)).on("error",()=>process.exit(0)).resume()';
 
 /**
  * Starts a Node program in a process group of its own, so that it and whatever it forks can be
@@ -317,12 +356,20 @@ const acceptsGzip = (header: string | undefined) =>
  * decisions it cites (`/decisions.html`), the bundled contract (`/openapi.yaml`, `/openapi.json`)
  * and `/result-codes.md`.
  */
-export async function startDocs({ host = '127.0.0.1', port = 4011 }: { host?: string; port?: number } = {}): Promise<StartedServer> {
+export async function startDocs({
+  host = '127.0.0.1',
+  port = 4011,
+}: {
+  host?: string;
+  port?: number;
+} = {}): Promise<StartedServer> {
   const server = createServer(async (req, res) => {
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     const entry = docEntry(path);
     if (!entry || (req.method !== 'GET' && req.method !== 'HEAD')) {
-      res.writeHead(entry ? 405 : 404, { 'content-type': 'text/plain; charset=utf-8' }).end(entry ? 'Method not allowed\n' : 'Not found\n');
+      res
+        .writeHead(entry ? 405 : 404, { 'content-type': 'text/plain; charset=utf-8' })
+        .end(entry ? 'Method not allowed\n' : 'Not found\n');
       return;
     }
     try {
@@ -338,14 +385,19 @@ export async function startDocs({ host = '127.0.0.1', port = 4011 }: { host?: st
       });
       res.end(req.method === 'HEAD' ? undefined : body);
     } catch {
-      res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' }).end('The docs are missing: run `npm run build`.\n');
+      res
+        .writeHead(500, { 'content-type': 'text/plain; charset=utf-8' })
+        .end('The docs are missing: run `npm run build`.\n');
     }
   });
   await new Promise((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) =>
       reject(
         error.code === 'EADDRINUSE'
-          ? new MockStartError(`port ${port} on ${host} is already in use: choose another for the docs with DOCS_PORT or --docs-port`, 'port-in-use')
+          ? new MockStartError(
+              `port ${port} on ${host} is already in use: choose another for the docs with DOCS_PORT or --docs-port`,
+              'port-in-use',
+            )
           : error,
       ),
     );
@@ -385,7 +437,8 @@ export async function startMockGateway({
   signal?: AbortSignal | undefined;
 } = {}): Promise<MockGateway> {
   // Prism needs a fixed port (readiness is asked of it); the docs may take any free one (0).
-  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new MockStartError(`the mock port must be 1 to 65535, got ${port}`, 'bad-port');
+  if (!Number.isInteger(port) || port < 1 || port > 65535)
+    throw new MockStartError(`the mock port must be 1 to 65535, got ${port}`, 'bad-port');
   // Before anything listens: a missing Prism is said at once.
   prismBin();
   const docs = await startDocs({ host, port: docsPort ?? (port < 65535 ? port + 1 : 0) });

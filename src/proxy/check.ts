@@ -48,7 +48,9 @@ function unreadable(side: 'request' | 'answer', parsed: { message: string; tooDe
     in: 'body',
     pointer: '',
     rule: parsed.tooDeep ? 'maxDepth' : 'json',
-    message: parsed.tooDeep ? `${what} is nested deeper than ${MAX_DEPTH} levels.` : `${what} is not JSON: ${parsed.message}.`,
+    message: parsed.tooDeep
+      ? `${what} is nested deeper than ${MAX_DEPTH} levels.`
+      : `${what} is not JSON: ${parsed.message}.`,
   };
 }
 
@@ -80,11 +82,22 @@ export function checkRequest(
 ): RequestVerdict {
   if (!parsed.ok) return { issues: [unreadable('request', parsed)], firedChecks: [] };
   const operationId = op.operationId as OperationId;
-  const result = validate(operationId, 'request', parsed.value, operationId === 'notifyTokenStatus' ? { parameters: false } : params);
+  const result = validate(
+    operationId,
+    'request',
+    parsed.value,
+    operationId === 'notifyTokenStatus' ? { parameters: false } : params,
+  );
   const issues: ExchangeIssue[] = result.valid ? [] : result.errors.map((e) => ({ ...e, side: 'request' as const }));
   let resultCode: string | undefined = result.valid ? undefined : result.resultCode?.code;
   const head = isObject(parsed.value) && isObject(parsed.value.head) ? parsed.value.head : undefined;
-  if (key !== undefined && op.signature !== 'none' && head && typeof head.signature === 'string' && !signatureHolds(text, key, head.signature)) {
+  if (
+    key !== undefined &&
+    op.signature !== 'none' &&
+    head &&
+    typeof head.signature === 'string' &&
+    !signatureHolds(text, key, head.signature)
+  ) {
     const code = SIGNATURE_CODES[operationId];
     issues.push({
       side: 'request',
@@ -124,7 +137,14 @@ export function checkAnswer(op: OperationInfo, text: string, parsed: Parsed, key
   const pointer = `${location}/${fields.code}`;
   let met: string | undefined;
   if (info && typeof code === 'string') {
-    if (!entry) issues.push({ side: 'answer', in: 'body', pointer, rule: 'resultCodeTable', message: `The result code is not one of ${operationId}'s table.` });
+    if (!entry)
+      issues.push({
+        side: 'answer',
+        in: 'body',
+        pointer,
+        rule: 'resultCodeTable',
+        message: `The result code is not one of ${operationId}'s table.`,
+      });
     else if (entry.status !== status)
       issues.push({
         side: 'answer',

@@ -101,30 +101,66 @@ function refuse(parts: ProxyParts, x: Open, refusal: Refusal, ending: Ending): v
 }
 
 /** A refusal before the body is read: one problem of the request, the request recorded without its body. */
-function refuseUnread(parts: ProxyParts, x: Open, refusal: Refusal, at: Pick<ExchangeIssue, 'in' | 'pointer' | 'rule'>): void {
-  const issue: ExchangeIssue = { side: 'request', in: at.in, pointer: at.pointer, rule: at.rule, message: refusal.detail };
+function refuseUnread(
+  parts: ProxyParts,
+  x: Open,
+  refusal: Refusal,
+  at: Pick<ExchangeIssue, 'in' | 'pointer' | 'rule'>,
+): void {
+  const issue: ExchangeIssue = {
+    side: 'request',
+    in: at.in,
+    pointer: at.pointer,
+    rule: at.rule,
+    message: refusal.detail,
+  };
   const request = parts.ledger.message({ ...x.req.headers }, null, null);
   refuse(parts, x, refusal, { issues: [issue], request, secrets: new Secrets(parts.settings.key) });
 }
 
 /** A path parameter a front could read as another path: answered 400, never forwarded, in both modes (D-112). */
-function refuseUnsafePath(parts: ProxyParts, match: UnsafeMatch, req: IncomingMessage, res: ServerResponse, started: number): void {
+function refuseUnsafePath(
+  parts: ProxyParts,
+  match: UnsafeMatch,
+  req: IncomingMessage,
+  res: ServerResponse,
+  started: number,
+): void {
   req.resume();
-  const refusal = { status: 400, type: 'unsafe-path', title: 'A path parameter that could be read as another path', detail: match.message };
-  refuseUnread(parts, { op: match.operation, req, res, started }, refusal, { in: 'path', pointer: `/${match.parameter}`, rule: 'safePathParameter' });
+  const refusal = {
+    status: 400,
+    type: 'unsafe-path',
+    title: 'A path parameter that could be read as another path',
+    detail: match.message,
+  };
+  refuseUnread(parts, { op: match.operation, req, res, started }, refusal, {
+    in: 'path',
+    pointer: `/${match.parameter}`,
+    rule: 'safePathParameter',
+  });
 }
 
 /** A compressed request: the service reads the body as it is, so the proxy cannot judge what it will read (D-108). */
 function refuseEncodedRequest(parts: ProxyParts, x: Open): void {
   x.req.resume();
   const detail = 'The request has a content-encoding: the service reads plain JSON, so it is not forwarded.';
-  refuseUnread(parts, x, { status: 415, type: 'request-encoding', title: 'Compressed request', detail }, { in: 'body', pointer: '', rule: 'request-encoding' });
+  refuseUnread(
+    parts,
+    x,
+    { status: 415, type: 'request-encoding', title: 'Compressed request', detail },
+    { in: 'body', pointer: '', rule: 'request-encoding' },
+  );
 }
 
 /** A body larger than the bound: answered 413, never forwarded. */
 function refuseTooLarge(parts: ProxyParts, x: Open): void {
   const detail = `The request body is larger than ${parts.settings.maxBodyBytes} bytes.`;
-  refuseUnread(parts, x, { status: 413, type: 'too-large', title: 'Request body too large', detail }, { in: 'body', pointer: '', rule: 'maxBytes' });
+  refuseUnread(
+    parts,
+    x,
+    { status: 413, type: 'too-large', title: 'Request body too large', detail },
+    { in: 'body', pointer: '', rule: 'maxBytes' },
+  );
 }
 
 /** Why an exchange still open when a stop's grace ends is cut off. */
@@ -141,7 +177,12 @@ function shutdownFailure(graceMs: number): Failure {
 function cutOff(parts: ProxyParts, x: Open): void {
   const shutdown = shutdownFailure(parts.settings.graceMs);
   if (parts.upstream.abandon(x.req, shutdown)) return;
-  refuseUnread(parts, x, { status: 503, type: 'shutdown', title: shutdown.title, detail: shutdown.message }, { in: 'body', pointer: '', rule: shutdown.rule });
+  refuseUnread(
+    parts,
+    x,
+    { status: 503, type: 'shutdown', title: shutdown.title, detail: shutdown.message },
+    { in: 'body', pointer: '', rule: shutdown.rule },
+  );
 }
 
 /** The request's checks: its text decoded once, parsed once. */
@@ -196,12 +237,31 @@ function refuseBreach(parts: ProxyParts, x: Open, { verdict, request }: Inspecte
     detail: `${verdict.issues.length} problem(s); the request was not forwarded.`,
     more: { ...(verdict.resultCode ? { resultCode: verdict.resultCode } : {}), errors },
   };
-  refuse(parts, x, refusal, { issues: verdict.issues, resultCode: verdict.resultCode, fired: verdict.firedChecks, note: 'refused', request, secrets });
+  refuse(parts, x, refusal, {
+    issues: verdict.issues,
+    resultCode: verdict.resultCode,
+    fired: verdict.firedChecks,
+    note: 'refused',
+    request,
+    secrets,
+  });
 }
 
 /** The upstream failed: answered with the failure's problem, recorded with the request's problems and the failure. */
-function answerFailure(parts: ProxyParts, x: Open, { verdict, request }: Inspected, { failure, upstreamStatus }: Failed, secrets: Secrets): void {
-  const issue: ExchangeIssue = { side: 'answer', in: 'body', pointer: '', rule: failure.rule, message: failure.message };
+function answerFailure(
+  parts: ProxyParts,
+  x: Open,
+  { verdict, request }: Inspected,
+  { failure, upstreamStatus }: Failed,
+  secrets: Secrets,
+): void {
+  const issue: ExchangeIssue = {
+    side: 'answer',
+    in: 'body',
+    pointer: '',
+    rule: failure.rule,
+    message: failure.message,
+  };
   const refusal: Refusal = {
     status: failure.status,
     type: failure.rule,
@@ -209,7 +269,13 @@ function answerFailure(parts: ProxyParts, x: Open, { verdict, request }: Inspect
     detail: failure.message,
     more: upstreamStatus === undefined ? {} : { upstreamStatus },
   };
-  refuse(parts, x, refusal, { issues: [...verdict.issues, issue], resultCode: verdict.resultCode, fired: verdict.firedChecks, request, secrets });
+  refuse(parts, x, refusal, {
+    issues: [...verdict.issues, issue],
+    resultCode: verdict.resultCode,
+    fired: verdict.firedChecks,
+    request,
+    secrets,
+  });
 }
 
 /**
@@ -217,7 +283,13 @@ function answerFailure(parts: ProxyParts, x: Open, { verdict, request }: Inspect
  * answers are never replaced, only reported (D-89), so their checks wait (D-92). No verdict
  * travels in a header.
  */
-function passAnswer(parts: ProxyParts, x: Open, { verdict, request }: Inspected, answer: Answer, secrets: Secrets): void {
+function passAnswer(
+  parts: ProxyParts,
+  x: Open,
+  { verdict, request }: Inspected,
+  answer: Answer,
+  secrets: Secrets,
+): void {
   if (!x.res.headersSent) {
     x.res.writeHead(answer.status, answer.statusText, { ...answer.headers, 'content-length': answer.body.byteLength });
     x.res.end(answer.body);
@@ -232,7 +304,11 @@ function passAnswer(parts: ProxyParts, x: Open, { verdict, request }: Inspected,
     met: answerVerdict.code,
     fired: verdict.firedChecks,
     request,
-    response: { ...parts.ledger.message(answer.headers, answer.body, answer.text, answer.parsed), status: answer.status, statusText: answer.statusText },
+    response: {
+      ...parts.ledger.message(answer.headers, answer.body, answer.text, answer.parsed),
+      status: answer.status,
+      statusText: answer.statusText,
+    },
     secrets,
   });
 }

@@ -33,7 +33,9 @@ export interface RecordedExchange {
 }
 
 const pairs = (headers: RecordedMessage['headers']) =>
-  Object.entries(headers).flatMap(([name, value]) => (value === undefined ? [] : (Array.isArray(value) ? value : [value]).map((v) => redactHeader(name, v))));
+  Object.entries(headers).flatMap(([name, value]) =>
+    value === undefined ? [] : (Array.isArray(value) ? value : [value]).map((v) => redactHeader(name, v)),
+  );
 
 const mimeOf = (headers: RecordedMessage['headers']) => {
   const type = headers['content-type'];
@@ -41,7 +43,12 @@ const mimeOf = (headers: RecordedMessage['headers']) => {
   return value === undefined ? 'application/octet-stream' : redactHeader('content-type', value).value;
 };
 
-const view = (x: RecordedExchange, message: RecordedMessage, direction: MessageView['direction'], text: string): MessageView => {
+const view = (
+  x: RecordedExchange,
+  message: RecordedMessage,
+  direction: MessageView['direction'],
+  text: string,
+): MessageView => {
   const type = message.headers['content-type'];
   return {
     operationId: x.operationId,
@@ -55,8 +62,10 @@ const view = (x: RecordedExchange, message: RecordedMessage, direction: MessageV
 
 /** The HAR entry of an exchange, masked by allow-list (its secrets are scrubbed from its text by `harEntryText`). */
 export function harEntry(x: RecordedExchange): object {
-  const requestText = x.request.text === null ? null : redactBody(view(x, x.request, 'request', x.request.text), x.secrets);
-  const responseText = x.response.text === null ? null : redactBody(view(x, x.response, 'response', x.response.text), x.secrets);
+  const requestText =
+    x.request.text === null ? null : redactBody(view(x, x.request, 'request', x.request.text), x.secrets);
+  const responseText =
+    x.response.text === null ? null : redactBody(view(x, x.response, 'response', x.response.text), x.secrets);
   const url = redactUrl(x.url, x.operationId, x.template);
   const query = URL.canParse(url) ? [...new URL(url).searchParams].map(([name, value]) => ({ name, value })) : [];
   return {
@@ -79,7 +88,11 @@ export function harEntry(x: RecordedExchange): object {
       httpVersion: 'HTTP/1.1',
       cookies: [],
       headers: pairs(x.response.headers),
-      content: { size: x.response.size, mimeType: mimeOf(x.response.headers), ...(responseText === null ? {} : { text: responseText }) },
+      content: {
+        size: x.response.size,
+        mimeType: mimeOf(x.response.headers),
+        ...(responseText === null ? {} : { text: responseText }),
+      },
       redirectURL: '',
       headersSize: -1,
       bodySize: x.response.size,
@@ -100,7 +113,10 @@ export class HarWriter {
   private closed = false;
   constructor(file: string) {
     this.fd = openSync(file, 'w', 0o600);
-    writeSync(this.fd, `{"log":{"version":"1.2","creator":{"name":${JSON.stringify(PACKAGE_NAME)},"version":${JSON.stringify(PACKAGE_VERSION)}},"entries":[\n`);
+    writeSync(
+      this.fd,
+      `{"log":{"version":"1.2","creator":{"name":${JSON.stringify(PACKAGE_NAME)},"version":${JSON.stringify(PACKAGE_VERSION)}},"entries":[\n`,
+    );
   }
   write(exchange: RecordedExchange): void {
     if (this.closed) return;

@@ -74,7 +74,12 @@ export class ExchangeLedger {
   }
 
   /** One side of an exchange for the ledger: without a recording, no text of it is kept. */
-  message(headers: RecordedMessage['headers'], bytes: Uint8Array | null, text: string | null, parsed?: Parsed): RecordedMessage {
+  message(
+    headers: RecordedMessage['headers'],
+    bytes: Uint8Array | null,
+    text: string | null,
+    parsed?: Parsed,
+  ): RecordedMessage {
     return {
       headers,
       text: this.#options.har ? text : null,
@@ -96,7 +101,9 @@ export class ExchangeLedger {
     if (this.#cases.length < MAX_CASES) this.#cases.push(caseOf(x, n - 1, name));
     const durationMs = Date.now() - x.started;
     const { onLog, har, maxExchanges } = this.#options;
-    onLog?.(`${name}: ${valid ? 'valid' : `${x.issues.length} problem(s)`}, HTTP ${x.response.status}${x.met ? `, code ${x.met}` : ''}, ${durationMs} ms`);
+    onLog?.(
+      `${name}: ${valid ? 'valid' : `${x.issues.length} problem(s)`}, HTTP ${x.response.status}${x.met ? `, code ${x.met}` : ''}, ${durationMs} ms`,
+    );
     har?.write({
       started: x.started,
       durationMs,
@@ -143,7 +150,10 @@ function settledBy(): { promise: Promise<void>; resolve: () => void } {
 
 /** The report's case of an exchange: its problems, each saying its side, and the result code the service would answer. */
 function caseOf(x: Exchange, index: number, name: string): CaseResult {
-  const errors: CaseIssue[] = x.issues.map(({ side, ...issue }) => ({ ...issue, message: `${side === 'request' ? 'Request' : 'Answer'}: ${issue.message}` }));
+  const errors: CaseIssue[] = x.issues.map(({ side, ...issue }) => ({
+    ...issue,
+    message: `${side === 'request' ? 'Request' : 'Answer'}: ${issue.message}`,
+  }));
   const codeOf = x.resultCode ? resultCodes[x.op.operationId].codes.find((c) => c.code === x.resultCode) : undefined;
   return {
     index,

@@ -65,7 +65,8 @@ export function proxySettings(options: ProxyOptions): ProxySettings {
   const router = upstreamUrl(options.routerUpstream, 'routerUpstream');
   const webhook = webhookPassThrough(options.webhookUpstream, options.webhookPath);
   const key = options.merchantKey;
-  if (key !== undefined && new TextEncoder().encode(key).length !== 16) throw new TypeError('The merchant key must be 16 bytes.');
+  if (key !== undefined && new TextEncoder().encode(key).length !== 16)
+    throw new TypeError('The merchant key must be 16 bytes.');
   return {
     upstreams: { gateway, router, webhook },
     key,

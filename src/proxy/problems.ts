@@ -11,7 +11,11 @@ export const PROBLEM = 'urn:gateway-contract:proxy:';
 export function sendProblem(res: ServerResponse, status: number, problem: Record<string, unknown>): string {
   const text = JSON.stringify({ status, ...problem });
   if (!res.headersSent) {
-    res.writeHead(status, { 'content-type': 'application/problem+json', 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store' });
+    res.writeHead(status, {
+      'content-type': 'application/problem+json',
+      'content-length': Buffer.byteLength(text),
+      'cache-control': 'no-store',
+    });
     res.end(text);
   }
   return text;
@@ -36,11 +40,16 @@ export function answerNoOperation(res: ServerResponse): void {
   sendProblem(res, 404, {
     type: `${PROBLEM}no-operation`,
     title: 'No operation of the contract at this path',
-    detail: "The proxy serves the contract's paths of the gateway and the order router, and the webhook path it was given.",
+    detail:
+      "The proxy serves the contract's paths of the gateway and the order router, and the webhook path it was given.",
   });
 }
 
 /** A method other than POST at an operation's path: 405, not an exchange. */
 export function answerMethodNotAllowed(res: ServerResponse): void {
-  sendProblem(res, 405, { type: `${PROBLEM}method`, title: 'Method not allowed', detail: "The contract's operations are POST." });
+  sendProblem(res, 405, {
+    type: `${PROBLEM}method`,
+    title: 'Method not allowed',
+    detail: "The contract's operations are POST.",
+  });
 }

@@ -6,7 +6,15 @@
 // values of parameters marked public. Then every known secret (the merchant key, the values found at
 // places marked `x-sensitive`) is masked wherever it still appears, in every encoding the scrub reads.
 import { passesLuhn } from '../card/encryptCardData.js';
-import { marker, maskPayload, type PayloadDirection, placesFrom, placesOf, publicParameters, TooDeepToMask } from '../json/publicValues.js';
+import {
+  marker,
+  maskPayload,
+  type PayloadDirection,
+  placesFrom,
+  placesOf,
+  publicParameters,
+  TooDeepToMask,
+} from '../json/publicValues.js';
 import type { Report } from '../report/model.js';
 
 /** Header names whose values are written in clear: they describe the message, never its parties. */
@@ -99,7 +107,11 @@ const PROBLEM_PLACES = placesFrom(
  */
 export function redactBody(view: MessageView, secrets: Secrets): string {
   if (!view.parsed.ok || view.contentType === undefined || !JSON_TYPE.test(view.contentType)) return marker(view.text);
-  const places = view.ownProblem ? PROBLEM_PLACES : view.operationId === null ? undefined : placesOf(view.operationId, view.direction);
+  const places = view.ownProblem
+    ? PROBLEM_PLACES
+    : view.operationId === null
+      ? undefined
+      : placesOf(view.operationId, view.direction);
   if (places === undefined) return marker(view.text);
   try {
     return JSON.stringify(maskPayload(view.parsed.value, places, (value) => secrets.add(value), looksLikeCardNumber));
@@ -114,12 +126,16 @@ export function redactBody(view: MessageView, secrets: Secrets): string {
  * hosts, with no run of 5 digits (a card number) and no word of 24 characters (a token).
  */
 const PLAIN_HEADER_VALUE = /^[A-Za-z0-9 ,;=.*/+_:()-]{0,200}$/;
-const plainHeaderValue = (value: string) => PLAIN_HEADER_VALUE.test(value) && !/[0-9]{5}/.test(value) && !/[A-Za-z0-9]{24}/.test(value);
+const plainHeaderValue = (value: string) =>
+  PLAIN_HEADER_VALUE.test(value) && !/[0-9]{5}/.test(value) && !/[A-Za-z0-9]{24}/.test(value);
 
 /** A header as a recording keeps it: a harmless name's plain value in clear, any other value masked. */
 export function redactHeader(name: string, value: string): { name: string; value: string } {
   const shownName = PLAIN_HEADER_NAME.test(name) ? name : marker(name);
-  return { name: shownName, value: HARMLESS_HEADERS.has(name.toLowerCase()) && plainHeaderValue(value) ? value : marker(value) };
+  return {
+    name: shownName,
+    value: HARMLESS_HEADERS.has(name.toLowerCase()) && plainHeaderValue(value) ? value : marker(value),
+  };
 }
 
 function decoded(text: string): string | null {
@@ -135,10 +151,16 @@ function redactPair(pair: string, publicNames: ReadonlySet<string>): string {
   const eq = pair.indexOf('=');
   const rawName = eq < 0 ? pair : pair.slice(0, eq);
   const name = decoded(rawName);
-  const shownName = name !== null && publicNames.has(name) ? rawName : name !== null && /^[A-Za-z][A-Za-z0-9_]{0,63}$/.test(name) ? name : marker(rawName);
+  const shownName =
+    name !== null && publicNames.has(name)
+      ? rawName
+      : name !== null && /^[A-Za-z][A-Za-z0-9_]{0,63}$/.test(name)
+        ? name
+        : marker(rawName);
   if (eq < 0) return shownName;
   const rawValue = pair.slice(eq + 1);
-  if (name !== null && publicNames.has(name) && !looksLikeCardNumber(decoded(rawValue) ?? rawValue)) return `${rawName}=${rawValue}`;
+  if (name !== null && publicNames.has(name) && !looksLikeCardNumber(decoded(rawValue) ?? rawValue))
+    return `${rawName}=${rawValue}`;
   return `${shownName}=${encodeURIComponent(marker(decoded(rawValue) ?? rawValue))}`;
 }
 
@@ -150,7 +172,10 @@ function redactPair(pair: string, publicNames: ReadonlySet<string>): string {
 export function redactUrl(url: string, operationId: string | null, template: string | null): string {
   const q = url.indexOf('?');
   const base = q < 0 ? url : url.slice(0, q);
-  const path = template === null || operationId === null ? base : redactPath(base, template, publicParameters(operationId, 'path'));
+  const path =
+    template === null || operationId === null
+      ? base
+      : redactPath(base, template, publicParameters(operationId, 'path'));
   if (q < 0) return path;
   const publicNames = operationId === null ? new Set<string>() : publicParameters(operationId, 'query');
   const query = url
@@ -173,7 +198,9 @@ function redactPath(base: string, template: string, publicNames: ReadonlySet<str
     const want = wanted[i] as string;
     if (!(want.startsWith('{') && want.endsWith('}'))) return segment;
     const value = decoded(segment) ?? segment;
-    return publicNames.has(want.slice(1, -1)) && !looksLikeCardNumber(value) ? segment : encodeURIComponent(marker(value));
+    return publicNames.has(want.slice(1, -1)) && !looksLikeCardNumber(value)
+      ? segment
+      : encodeURIComponent(marker(value));
   });
   return `${base.slice(0, pathStart)}${shown.join('/')}`;
 }
@@ -186,7 +213,16 @@ const hexAt = (text: string, from: number, count: number) => {
   for (let i = from; i < from + count; i++) if (!isHex(text.charCodeAt(i))) return false;
   return true;
 };
-const JSON_ESCAPES: Readonly<Record<string, string>> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+const JSON_ESCAPES: Readonly<Record<string, string>> = {
+  '"': '"',
+  '\\': '\\',
+  '/': '/',
+  b: '\b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+};
 
 /** `\u` escapes inside JSON escapes read through (JSON in JSON in JSON...): a bounded look-ahead keeps the scrub linear. */
 const MAX_LAYERS = 8;
@@ -196,7 +232,9 @@ function unitAt(text: string, i: number): { char: string; length: number } {
   const c = text[i] as string;
   if (c === '"') return { char: '\uffff', length: 1 };
   if (c === '%')
-    return hexAt(text, i + 1, 2) ? { char: String.fromCharCode(Number.parseInt(text.slice(i + 1, i + 3), 16)), length: 3 } : { char: c, length: 1 };
+    return hexAt(text, i + 1, 2)
+      ? { char: String.fromCharCode(Number.parseInt(text.slice(i + 1, i + 3), 16)), length: 3 }
+      : { char: c, length: 1 };
   // `\uXXXX` behind any number of backslashes (an escape inside JSON inside JSON), or a JSON escape.
   let at = i;
   for (let layers = 0; layers < MAX_LAYERS && text[at + 1] === '\\'; layers++) at++;
@@ -204,7 +242,8 @@ function unitAt(text: string, i: number): { char: string; length: number } {
   if ((next === 'u' || next === 'U') && hexAt(text, at + 2, 4))
     return { char: String.fromCharCode(Number.parseInt(text.slice(at + 2, at + 6), 16)), length: at + 6 - i };
   const escaped = text[i + 1];
-  if (escaped !== undefined && Object.hasOwn(JSON_ESCAPES, escaped)) return { char: JSON_ESCAPES[escaped] as string, length: 2 };
+  if (escaped !== undefined && Object.hasOwn(JSON_ESCAPES, escaped))
+    return { char: JSON_ESCAPES[escaped] as string, length: 2 };
   return { char: c, length: 1 };
 }
 

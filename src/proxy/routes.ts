@@ -21,7 +21,11 @@ export interface Upstreams {
 }
 
 /** The route of a request: an operation's (or the webhook's), a path parameter refused (D-112), another method, or none. */
-export function routeRequest(upstreams: Upstreams, method: string, rawUrl: string): Route | UnsafeMatch | null | 'method' {
+export function routeRequest(
+  upstreams: Upstreams,
+  method: string,
+  rawUrl: string,
+): Route | UnsafeMatch | null | 'method' {
   const q = rawUrl.indexOf('?');
   const pathname = q < 0 ? rawUrl : rawUrl.slice(0, q);
   const search = q < 0 ? '' : rawUrl.slice(q + 1);

@@ -45,7 +45,10 @@ export interface RunningProxy {
 
 /** A server with the bounds of its waits: the headers within 10 s, the whole request within the request time. */
 function boundedServer(requestTimeoutMs: number, handle: (req: IncomingMessage, res: ServerResponse) => void): Server {
-  const server = createServer({ noDelay: true, connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(requestTimeoutMs / 3))) }, handle);
+  const server = createServer(
+    { noDelay: true, connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(requestTimeoutMs / 3))) },
+    handle,
+  );
   server.requestTimeout = requestTimeoutMs;
   server.headersTimeout = Math.min(HEADERS_TIMEOUT_MS, requestTimeoutMs);
   server.keepAliveTimeout = 5_000;

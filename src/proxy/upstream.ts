@@ -65,7 +65,8 @@ const HOP_BY_HOP = new Set([
 
 /** An http(s) address, checked. */
 export function upstreamUrl(value: string, what: string): URL {
-  if (!/^https?:\/\/[^\s]+$/i.test(value) || !URL.canParse(value)) throw new TypeError(`${what} must be an http(s) address.`);
+  if (!/^https?:\/\/[^\s]+$/i.test(value) || !URL.canParse(value))
+    throw new TypeError(`${what} must be an http(s) address.`);
   const url = new URL(value);
   if (url.search || url.hash) throw new TypeError(`${what} must have no query or fragment.`);
   return url;
@@ -74,13 +75,21 @@ export function upstreamUrl(value: string, what: string): URL {
 /** The headers that go on to the next hop: every one but those of one hop. */
 export function endToEndHeaders<V>(headers: Record<string, V | undefined>): Record<string, V> {
   const out: Record<string, V> = {};
-  for (const [name, value] of Object.entries(headers)) if (value !== undefined && !HOP_BY_HOP.has(name)) out[name] = value;
+  for (const [name, value] of Object.entries(headers))
+    if (value !== undefined && !HOP_BY_HOP.has(name)) out[name] = value;
   return out;
 }
 
 /** The upstream request of a client's request: its path under the upstream's, its query as sent, its end-to-end headers. */
-export function upstreamRequest(to: Destination, req: Pick<IncomingMessage, 'headers' | 'url'>, bodyBytes: number): RequestOptions {
-  const headers: Record<string, string | string[]> = { ...endToEndHeaders(req.headers), 'content-length': String(bodyBytes) };
+export function upstreamRequest(
+  to: Destination,
+  req: Pick<IncomingMessage, 'headers' | 'url'>,
+  bodyBytes: number,
+): RequestOptions {
+  const headers: Record<string, string | string[]> = {
+    ...endToEndHeaders(req.headers),
+    'content-length': String(bodyBytes),
+  };
   const q = (req.url ?? '').indexOf('?');
   const https = to.upstream.protocol === 'https:';
   return {
@@ -95,18 +104,42 @@ export function upstreamRequest(to: Destination, req: Pick<IncomingMessage, 'hea
 
 /** The failure of a connection that brought no answer, by its error's code. */
 export function connectionFailure(code: string | undefined): Failure {
-  if (code === 'ECONNREFUSED') return { status: 502, rule: 'upstream-refused', title: 'Upstream refused', message: 'The upstream refused the connection.' };
+  if (code === 'ECONNREFUSED')
+    return {
+      status: 502,
+      rule: 'upstream-refused',
+      title: 'Upstream refused',
+      message: 'The upstream refused the connection.',
+    };
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
-    return { status: 502, rule: 'upstream-unknown', title: 'Upstream not found', message: "The upstream's host name is not known." };
-  return { status: 502, rule: 'upstream-reset', title: 'Upstream reset', message: 'The upstream closed the connection without an answer.' };
+    return {
+      status: 502,
+      rule: 'upstream-unknown',
+      title: 'Upstream not found',
+      message: "The upstream's host name is not known.",
+    };
+  return {
+    status: 502,
+    rule: 'upstream-reset',
+    title: 'Upstream reset',
+    message: 'The upstream closed the connection without an answer.',
+  };
 }
 
-const RESET: Failure = { status: 502, rule: 'upstream-reset', title: 'Upstream reset', message: 'The upstream closed the connection before its answer ended.' };
+const RESET: Failure = {
+  status: 502,
+  rule: 'upstream-reset',
+  title: 'Upstream reset',
+  message: 'The upstream closed the connection before its answer ended.',
+};
 
 /** The calls of a proxy to its upstreams, on its own kept-alive connections. */
 export class Upstream {
   readonly #limits: UpstreamLimits;
-  readonly #agents = { http: new HttpAgent({ keepAlive: true, maxSockets: 256 }), https: new HttpsAgent({ keepAlive: true, maxSockets: 256 }) };
+  readonly #agents = {
+    http: new HttpAgent({ keepAlive: true, maxSockets: 256 }),
+    https: new HttpsAgent({ keepAlive: true, maxSockets: 256 }),
+  };
   /** The calls in flight, by client request: how to abandon each one with a failure. */
   readonly #calls = new Map<object, (failure: Failure) => void>();
 
@@ -118,9 +151,18 @@ export class Upstream {
    * Sends `body` to the destination and calls `done` once: with the answer read whole, or a failure
    * (refused, reset, too large, not JSON, too slow, or abandoned). A client that goes away ends the call.
    */
-  forward(to: Destination, req: Pick<IncomingMessage, 'headers' | 'url'>, res: ClientResponse, body: Buffer, done: (outcome: Outcome) => void): void {
+  forward(
+    to: Destination,
+    req: Pick<IncomingMessage, 'headers' | 'url'>,
+    res: ClientResponse,
+    body: Buffer,
+    done: (outcome: Outcome) => void,
+  ): void {
     const https = to.upstream.protocol === 'https:';
-    const target: RequestOptions = { ...upstreamRequest(to, req, body.byteLength), agent: https ? this.#agents.https : this.#agents.http };
+    const target: RequestOptions = {
+      ...upstreamRequest(to, req, body.byteLength),
+      agent: https ? this.#agents.https : this.#agents.http,
+    };
     let settled = false;
     const settle = (outcome: Outcome) => {
       if (settled) return;
@@ -129,12 +171,18 @@ export class Upstream {
       this.#calls.delete(req);
       done(outcome);
     };
-    const fail = (failure: Failure, upstreamStatus?: number) => settle({ failure, ...(upstreamStatus === undefined ? {} : { upstreamStatus }) });
+    const fail = (failure: Failure, upstreamStatus?: number) =>
+      settle({ failure, ...(upstreamStatus === undefined ? {} : { upstreamStatus }) });
     const upstream = (https ? httpsRequest : httpRequest)(target, (answer) => this.#read(answer, settle, fail));
     const timer = setTimeout(() => {
       upstream.destroy();
       const { timeoutMs } = this.#limits;
-      fail({ status: 504, rule: 'upstream-timeout', title: 'Upstream timeout', message: `The upstream did not answer within ${timeoutMs} ms.` });
+      fail({
+        status: 504,
+        rule: 'upstream-timeout',
+        title: 'Upstream timeout',
+        message: `The upstream did not answer within ${timeoutMs} ms.`,
+      });
     }, this.#limits.timeoutMs);
     upstream.on('error', (error: NodeJS.ErrnoException) => fail(connectionFailure(error.code)));
     // The client went away: stop waiting for the upstream.
@@ -163,7 +211,11 @@ export class Upstream {
   }
 
   /** Reads an answer whole within the size bound, decodes it for the checks and parses it. */
-  #read(answer: IncomingMessage, settle: (outcome: Outcome) => void, fail: (failure: Failure, upstreamStatus?: number) => void): void {
+  #read(
+    answer: IncomingMessage,
+    settle: (outcome: Outcome) => void,
+    fail: (failure: Failure, upstreamStatus?: number) => void,
+  ): void {
     const { maxAnswerBytes } = this.#limits;
     const chunks: Buffer[] = [];
     let size = 0;
@@ -197,7 +249,14 @@ export class Upstream {
           fail({ status: 502, rule: 'upstream-not-json', title: 'Upstream answer not JSON', message }, status);
           return;
         }
-        settle({ status, statusText: answer.statusMessage ?? '', headers: endToEndHeaders(answer.headers), body: bytes, text, parsed });
+        settle({
+          status,
+          statusText: answer.statusMessage ?? '',
+          headers: endToEndHeaders(answer.headers),
+          body: bytes,
+          text,
+          parsed,
+        });
       });
     });
   }

@@ -22,7 +22,10 @@ function notifyTokenStatus(): OperationInfo {
 export const NOTIFICATION: OperationInfo = notifyTokenStatus();
 
 /** The webhook's pass-through of the options, checked: none without the merchant's address. */
-export function webhookPassThrough(upstream: string | undefined, path: string | undefined): WebhookPassThrough | undefined {
+export function webhookPassThrough(
+  upstream: string | undefined,
+  path: string | undefined,
+): WebhookPassThrough | undefined {
   const url = upstream === undefined ? undefined : upstreamUrl(upstream, 'webhookUpstream');
   const at = path ?? url?.pathname;
   if (at === undefined) return undefined;

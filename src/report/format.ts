@@ -9,7 +9,8 @@ import { textReport } from './text.js';
 export const REPORT_FORMATS = ['text', 'json', 'junit', 'sarif', 'github'] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
 
-export const isReportFormat = (value: unknown): value is ReportFormat => (REPORT_FORMATS as readonly unknown[]).includes(value);
+export const isReportFormat = (value: unknown): value is ReportFormat =>
+  (REPORT_FORMATS as readonly unknown[]).includes(value);
 
 /** The report of a run in one format. */
 export function formatReport(report: Report, format: ReportFormat, options: ReportOptions): string {

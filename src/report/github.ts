@@ -1,6 +1,14 @@
 // GitHub Actions workflow commands: one `::error` annotation per problem, on the file and line of
 // the field where they are known, then the summary line. At most 1 000 annotations.
-import { coverageLines, displayPath, fileOf, type Report, type ReportOptions, stateChangeLines, summaryLine } from './model.js';
+import {
+  coverageLines,
+  displayPath,
+  fileOf,
+  type Report,
+  type ReportOptions,
+  stateChangeLines,
+  summaryLine,
+} from './model.js';
 
 const MAX_ANNOTATIONS = 1_000;
 
@@ -27,9 +35,11 @@ export function githubReport(report: Report, options: Partial<ReportOptions> = {
       lines.push(`::error ${props.join(',')}::${data(`${c.name}: ${pointer}: ${issue.message}`)}`);
     }
   }
-  if (total > MAX_ANNOTATIONS) lines.push(`::warning::${data(`${total - MAX_ANNOTATIONS} more problem(s) not annotated: see --format json`)}`);
+  if (total > MAX_ANNOTATIONS)
+    lines.push(`::warning::${data(`${total - MAX_ANNOTATIONS} more problem(s) not annotated: see --format json`)}`);
   for (const line of coverageLines(report.coverage ?? [])) lines.push(`::notice title=coverage::${data(line)}`);
-  for (const line of stateChangeLines(report.stateChanges ?? [])) lines.push(`::notice title=state change::${data(line)}`);
+  for (const line of stateChangeLines(report.stateChanges ?? []))
+    lines.push(`::notice title=state change::${data(line)}`);
   for (const note of report.notes ?? []) lines.push(`::notice title=note::${data(note)}`);
   lines.push(summaryLine(report));
   return `${lines.join('\n')}\n`;

@@ -16,7 +16,11 @@ export function* jsonReportLines(report: Report, options: Partial<ReportOptions>
       const at =
         file === undefined
           ? {}
-          : { file: displayPath(file, options.cwd), ...(line === undefined ? {} : { line }), ...(column === undefined ? {} : { column }) };
+          : {
+              file: displayPath(file, options.cwd),
+              ...(line === undefined ? {} : { line }),
+              ...(column === undefined ? {} : { column }),
+            };
       yield `${JSON.stringify({ name: c.name, operationId: c.operationId, direction: c.direction, ...rest, ...at })}\n`;
     }
   }

@@ -34,7 +34,9 @@ export function junitReport(report: Report, options: Partial<ReportOptions> = {}
 export function* junitReportLines(report: Report, options: Partial<ReportOptions> = {}): Generator<string> {
   yield '<?xml version="1.0" encoding="UTF-8"?>\n';
   const { cases, invalid, skipped } = report.counts;
-  yield line(`<testsuites${attrs({ name: report.title, tests: cases + skipped, failures: invalid, errors: 0, skipped })}>`);
+  yield line(
+    `<testsuites${attrs({ name: report.title, tests: cases + skipped, failures: invalid, errors: 0, skipped })}>`,
+  );
   for (const [group, list] of groups(report.cases)) {
     const failures = list.filter((c) => !c.valid).length;
     yield line(`  <testsuite${attrs({ name: group, tests: list.length, failures, errors: 0, skipped: 0 })}>`);
@@ -50,26 +52,35 @@ export function* junitReportLines(report: Report, options: Partial<ReportOptions
       const body = c.errors.map(problemLine);
       if (c.errorCount > c.errors.length) body.push(`${c.errorCount - c.errors.length} more problem(s) not listed`);
       yield line(`${head}>`);
-      yield line(`      <failure${attrs({ message: summary, type: first?.rule ?? 'invalid' })}>${xmlText(body.join('\n'))}</failure>`);
+      yield line(
+        `      <failure${attrs({ message: summary, type: first?.rule ?? 'invalid' })}>${xmlText(body.join('\n'))}</failure>`,
+      );
       yield line('    </testcase>');
     }
     yield line('  </testsuite>');
   }
   if (report.skipped.length) {
-    yield line(`  <testsuite${attrs({ name: 'skipped', tests: report.skipped.length, failures: 0, errors: 0, skipped: report.skipped.length })}>`);
+    yield line(
+      `  <testsuite${attrs({ name: 'skipped', tests: report.skipped.length, failures: 0, errors: 0, skipped: report.skipped.length })}>`,
+    );
     for (const s of report.skipped)
-      yield line(`    <testcase${attrs({ name: s.name, classname: 'skipped' })}><skipped${attrs({ message: s.reason })}/></testcase>`);
+      yield line(
+        `    <testcase${attrs({ name: s.name, classname: 'skipped' })}><skipped${attrs({ message: s.reason })}/></testcase>`,
+      );
     yield line('  </testsuite>');
   }
   if (report.coverage?.length || report.stateChanges?.length) {
     // Coverage is no test case: properties of a suite of its own, one per operation.
     yield line(`  <testsuite${attrs({ name: 'coverage', tests: 0, failures: 0, errors: 0, skipped: 0 })}>`);
     yield line('    <properties>');
-    for (const c of report.stateChanges ?? []) yield line(`      <property${attrs({ name: `state.${c.change}`, value: String(c.exercised) })}/>`);
+    for (const c of report.stateChanges ?? [])
+      yield line(`      <property${attrs({ name: `state.${c.change}`, value: String(c.exercised) })}/>`);
     for (const c of report.coverage ?? []) {
       yield line(`      <property${attrs({ name: `${c.operationId}.codesMet`, value: c.codesMet.join(',') })}/>`);
       yield line(`      <property${attrs({ name: `${c.operationId}.codesNotMet`, value: c.codesNotMet.join(',') })}/>`);
-      yield line(`      <property${attrs({ name: `${c.operationId}.namedChecksFired`, value: c.namedChecks.map((n) => `${n.name}=${n.fired}`).join(',') })}/>`);
+      yield line(
+        `      <property${attrs({ name: `${c.operationId}.namedChecksFired`, value: c.namedChecks.map((n) => `${n.name}=${n.fired}`).join(',') })}/>`,
+      );
     }
     yield line('    </properties>');
     yield line('  </testsuite>');

@@ -47,7 +47,9 @@ export interface OperationCoverage {
 /** Coverage in lines of text, one per operation. */
 export function coverageLines(coverage: readonly OperationCoverage[]): string[] {
   return coverage.map((c) => {
-    const checks = c.namedChecks.length ? `; named checks fired: ${c.namedChecks.map((n) => `${n.name} ${n.fired}`).join(', ')}` : '';
+    const checks = c.namedChecks.length
+      ? `; named checks fired: ${c.namedChecks.map((n) => `${n.name} ${n.fired}`).join(', ')}`
+      : '';
     const total = c.codesMet.length + c.codesNotMet.length;
     return `${c.operationId}: ${c.exchanges} exchange(s); result codes met ${c.codesMet.length}/${total}: ${c.codesMet.join(', ') || 'none'}; not met: ${c.codesNotMet.join(', ') || 'none'}${checks}`;
   });
@@ -78,12 +80,14 @@ export function groups(cases: readonly CaseResult[]): Map<string, CaseResult[]> 
 }
 
 /** The file of a case, when it has one that can be pointed at (standard input cannot). */
-export const fileOf = (c: CaseResult): string | undefined => (c.file === undefined || c.file === '-' ? undefined : c.file);
+export const fileOf = (c: CaseResult): string | undefined =>
+  c.file === undefined || c.file === '-' ? undefined : c.file;
 
 // Paths as Node's path module reads them on this platform, without importing it (reports are
 // written on any runtime): on Windows both separators and drive letters, elsewhere `/` alone.
 const windows = globalThis.process?.platform === 'win32';
-const isAbsolute = (path: string): boolean => path.startsWith('/') || (windows && (path.startsWith('\\\\') || /^[A-Za-z]:[\\/]/.test(path)));
+const isAbsolute = (path: string): boolean =>
+  path.startsWith('/') || (windows && (path.startsWith('\\\\') || /^[A-Za-z]:[\\/]/.test(path)));
 const slashes = (path: string): string => (windows ? path.replace(/\\/g, '/') : path);
 
 /**
@@ -104,7 +108,8 @@ export function summaryLine(report: Report): string {
   const { cases, valid, invalid, skipped } = report.counts;
   const noun = report.noun ?? 'payload';
   const words = verdictWords(report);
-  let line = cases === 0 ? `no ${noun} validated` : `${plural(cases, noun)}: ${valid} ${words.ok}, ${invalid} ${words.failed}`;
+  let line =
+    cases === 0 ? `no ${noun} validated` : `${plural(cases, noun)}: ${valid} ${words.ok}, ${invalid} ${words.failed}`;
   if (skipped) line += `; ${skipped} skipped (no operation of the contract)`;
   if (report.truncated) line += `; stopped at ${cases + skipped} records (see --max-cases)`;
   return line;
@@ -113,7 +118,10 @@ export function summaryLine(report: Report): string {
 /** A problem in one line: where, the pointer, the rule, the message. */
 export function problemLine(issue: CaseIssue): string {
   // A parameter is in no line of the file: its place is the request's URL.
-  const where = issue.line === undefined || issue.in !== 'body' ? '' : `line ${issue.line}${issue.column === undefined ? '' : `:${issue.column}`} `;
+  const where =
+    issue.line === undefined || issue.in !== 'body'
+      ? ''
+      : `line ${issue.line}${issue.column === undefined ? '' : `:${issue.column}`} `;
   const pointer = issue.in === 'body' ? issue.pointer || '(the payload)' : `${issue.in} ${issue.pointer}`;
   return `${where}${pointer} ${issue.rule}: ${issue.message}`;
 }

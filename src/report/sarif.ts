@@ -10,7 +10,9 @@ interface SarifResult {
   ruleIndex: number;
   level: 'error';
   message: { text: string };
-  locations: { physicalLocation: { artifactLocation: { uri: string }; region?: { startLine: number; startColumn?: number } } }[];
+  locations: {
+    physicalLocation: { artifactLocation: { uri: string }; region?: { startLine: number; startColumn?: number } };
+  }[];
   properties: Record<string, string>;
 }
 
@@ -58,7 +60,9 @@ export function sarifReport(report: Report, options: ReportOptions): string {
 export function* sarifReportChunks(report: Report, options: ReportOptions): Generator<string> {
   const ruleIds: string[] = [];
   const index = new Map<string, number>();
-  for (const c of report.cases) for (const issue of c.valid ? [] : c.errors) if (!index.has(issue.rule)) index.set(issue.rule, ruleIds.push(issue.rule) - 1);
+  for (const c of report.cases)
+    for (const issue of c.valid ? [] : c.errors)
+      if (!index.has(issue.rule)) index.set(issue.rule, ruleIds.push(issue.rule) - 1);
   const sarif = {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
     version: '2.1.0',
@@ -104,14 +108,26 @@ function* results(report: Report, options: ReportOptions, index: Map<string, num
     const file = fileOf(c);
     for (const issue of c.errors) {
       const pointer = issue.in === 'body' ? issue.pointer || '(the payload)' : `${issue.in} ${issue.pointer}`;
-      const region = issue.line === undefined ? undefined : { startLine: issue.line, ...(issue.column === undefined ? {} : { startColumn: issue.column }) };
+      const region =
+        issue.line === undefined
+          ? undefined
+          : { startLine: issue.line, ...(issue.column === undefined ? {} : { startColumn: issue.column }) };
       yield {
         ruleId: issue.rule,
         ruleIndex: index.get(issue.rule) as number,
         level: 'error',
         message: { text: `${pointer}: ${issue.message}` },
         locations:
-          file === undefined ? [] : [{ physicalLocation: { artifactLocation: { uri: uriOf(displayPath(file, options.cwd)) }, ...(region ? { region } : {}) } }],
+          file === undefined
+            ? []
+            : [
+                {
+                  physicalLocation: {
+                    artifactLocation: { uri: uriOf(displayPath(file, options.cwd)) },
+                    ...(region ? { region } : {}),
+                  },
+                },
+              ],
         properties: {
           case: c.name,
           operationId: c.operationId,

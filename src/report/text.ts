@@ -1,7 +1,15 @@
 // The readable report: each invalid case with its problems, the skipped records, a count per
 // operation and direction, and the summary line. Bounded: the first 100 invalid cases are
 // detailed, 20 problems each; the rest are counted.
-import { coverageLines, groups, problemLine, type Report, stateChangeLines, summaryLine, verdictWords } from './model.js';
+import {
+  coverageLines,
+  groups,
+  problemLine,
+  type Report,
+  stateChangeLines,
+  summaryLine,
+  verdictWords,
+} from './model.js';
 
 const CASES_SHOWN = 100;
 const PROBLEMS_SHOWN = 20;
@@ -36,17 +44,27 @@ export function textReport(report: Report): string {
       continue;
     }
     const code = c.resultCode ? `; the service would answer ${c.resultCode.code}` : '';
-    const where = c.file !== undefined && c.file !== c.name && c.file !== '-' ? ` [${c.file}${c.line === undefined ? '' : `:${c.line}`}]` : '';
-    lines.push(`${words.failed.padEnd(width)}  ${c.name}${where} (${c.operationId} ${c.direction}): ${c.errorCount} problem(s)${code}`);
+    const where =
+      c.file !== undefined && c.file !== c.name && c.file !== '-'
+        ? ` [${c.file}${c.line === undefined ? '' : `:${c.line}`}]`
+        : '';
+    lines.push(
+      `${words.failed.padEnd(width)}  ${c.name}${where} (${c.operationId} ${c.direction}): ${c.errorCount} problem(s)${code}`,
+    );
     for (const issue of c.errors.slice(0, PROBLEMS_SHOWN)) lines.push(`  ${problemLine(issue)}`);
     const listed = Math.min(c.errors.length, PROBLEMS_SHOWN);
     if (c.errorCount > listed) lines.push(`  ... ${c.errorCount - listed} more problem(s): see --format json`);
   }
-  if (listed.length > CASES_SHOWN) lines.push(`... ${listed.length - CASES_SHOWN} more case(s), ${invalid.length} ${words.failed} in all: see --format json`);
-  for (const s of report.skipped.slice(0, SKIPPED_SHOWN)) lines.push(`${'skipped'.padEnd(width)}  ${s.name}: ${s.reason}`);
+  if (listed.length > CASES_SHOWN)
+    lines.push(
+      `... ${listed.length - CASES_SHOWN} more case(s), ${invalid.length} ${words.failed} in all: see --format json`,
+    );
+  for (const s of report.skipped.slice(0, SKIPPED_SHOWN))
+    lines.push(`${'skipped'.padEnd(width)}  ${s.name}: ${s.reason}`);
   if (report.skipped.length > SKIPPED_SHOWN) lines.push(`... ${report.skipped.length - SKIPPED_SHOWN} more skipped`);
   if (report.coverage?.length) lines.push('coverage:', ...coverageLines(report.coverage).map((l) => `  ${l}`));
-  if (report.stateChanges?.length) lines.push('state changes:', ...stateChangeLines(report.stateChanges).map((l) => `  ${l}`));
+  if (report.stateChanges?.length)
+    lines.push('state changes:', ...stateChangeLines(report.stateChanges).map((l) => `  ${l}`));
   for (const note of report.notes ?? []) lines.push(`note: ${note}`);
   if (lines.length) lines.push('');
   return `${lines.join('\n')}${lines.length ? '\n' : ''}${textSummary(report)}`;

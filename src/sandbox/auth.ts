@@ -8,7 +8,11 @@ import type { Store } from './store.js';
  * Whether `signature` is the merchant's CHECKSUM over the body: the exact text of the envelope's
  * `body` member as received, never a re-serialization (docs/decisions.md, D-36).
  */
-export function signatureMatches(config: { readonly merchantKey: string }, request: { readonly rawBody: string | undefined }, signature: unknown): boolean {
+export function signatureMatches(
+  config: { readonly merchantKey: string },
+  request: { readonly rawBody: string | undefined },
+  signature: unknown,
+): boolean {
   if (typeof signature !== 'string') return false;
   const raw = request.rawBody;
   return raw !== undefined && verifySignatureSync(raw, config.merchantKey, signature);

@@ -1,7 +1,14 @@
 // The RSA key pair that encryptedCardData is encrypted for (section 5, rule 4: the key is not
 // shown). The sandbox generates one per process, or loads the merchant's PEM, and publishes the
 // public half through /sandbox/card-encryption-key so callers encrypt with encryptCardData().
-import { constants, createPrivateKey, createPublicKey, generateKeyPair, type KeyObject, privateDecrypt } from 'node:crypto';
+import {
+  constants,
+  createPrivateKey,
+  createPublicKey,
+  generateKeyPair,
+  type KeyObject,
+  privateDecrypt,
+} from 'node:crypto';
 import { promisify } from 'node:util';
 
 export interface CardKeyPair {

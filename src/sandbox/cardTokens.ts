@@ -39,7 +39,9 @@ export interface TokenSpec {
 }
 
 /** The answer to a move: the delivery of its notification, or why the move is not allowed. */
-export type TokenMove = { allowed: true; delivery: WebhookDelivery } | { allowed: false; from: TokenStatus; to: TokenStatus; possible: readonly TokenStatus[] };
+export type TokenMove =
+  | { allowed: true; delivery: WebhookDelivery }
+  | { allowed: false; from: TokenStatus; to: TokenStatus; possible: readonly TokenStatus[] };
 
 export interface CardTokens {
   /** A new token in `status`; an INIT token becomes `then` (default ACTIVE) after the activation delay. */

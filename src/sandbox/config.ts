@@ -33,11 +33,16 @@ export interface WebhookRetry {
 }
 
 /** Five retries, 1, 2, 4, 8 and 16 minutes apart: the last about half an hour after the first attempt. */
-export const DEFAULT_WEBHOOK_RETRY: Readonly<WebhookRetry> = Object.freeze({ retries: 5, firstDelayMs: 60_000, factor: 2 });
+export const DEFAULT_WEBHOOK_RETRY: Readonly<WebhookRetry> = Object.freeze({
+  retries: 5,
+  firstDelayMs: 60_000,
+  factor: 2,
+});
 
 function wholeAtLeastOne(value: unknown, fallback: number, what: string): number {
   const n = value ?? fallback;
-  if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 1) throw new TypeError(`${what} must be a whole number of 1 or more.`);
+  if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 1)
+    throw new TypeError(`${what} must be a whole number of 1 or more.`);
   return n;
 }
 
@@ -113,7 +118,8 @@ const MID = /^[A-Za-z0-9]{1,20}$/;
 export const WEBHOOK_URL_RULE = 'The webhook URL must be an http(s) URL.';
 
 /** Whether a value is a webhook URL the sandbox sends to. */
-export const isWebhookUrl = (value: unknown): value is string => typeof value === 'string' && /^https?:\/\/[^\s]+$/.test(value);
+export const isWebhookUrl = (value: unknown): value is string =>
+  typeof value === 'string' && /^https?:\/\/[^\s]+$/.test(value);
 
 /** Checks the options (callers in JavaScript pass anything) and fills in the defaults. */
 export function resolveConfig(options: SandboxOptions = {}): SandboxConfig {
@@ -130,10 +136,12 @@ export function resolveConfig(options: SandboxOptions = {}): SandboxConfig {
   const webhookUrl = options.webhookUrl ?? undefined;
   if (webhookUrl !== undefined && !isWebhookUrl(webhookUrl)) throw new TypeError(WEBHOOK_URL_RULE);
   const port = options.port ?? DEFAULT_PORT;
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new TypeError('The port must be a whole number from 0 to 65535.');
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new TypeError('The port must be a whole number from 0 to 65535.');
   const positive = (v: unknown, d: number, what: string): number => {
     const n = v ?? d;
-    if (typeof n !== 'number' || !Number.isFinite(n) || n < 0) throw new TypeError(`${what} must be a number of 0 or more.`);
+    if (typeof n !== 'number' || !Number.isFinite(n) || n < 0)
+      throw new TypeError(`${what} must be a number of 0 or more.`);
     return n;
   };
   return {
@@ -146,7 +154,11 @@ export function resolveConfig(options: SandboxOptions = {}): SandboxConfig {
     host: options.host ?? '127.0.0.1',
     port,
     maxBodyBytes: positive(options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES, 'maxBodyBytes'),
-    tokenActivationDelayMs: positive(options.tokenActivationDelayMs, DEFAULT_TOKEN_ACTIVATION_DELAY_MS, 'tokenActivationDelayMs'),
+    tokenActivationDelayMs: positive(
+      options.tokenActivationDelayMs,
+      DEFAULT_TOKEN_ACTIVATION_DELAY_MS,
+      'tokenActivationDelayMs',
+    ),
     webhookTimeoutMs: positive(options.webhookTimeoutMs, DEFAULT_WEBHOOK_TIMEOUT_MS, 'webhookTimeoutMs'),
     webhookRetry: resolveWebhookRetry(options.webhookRetry),
     webhookConcurrency: resolveWebhookConcurrency(options.webhookConcurrency),
@@ -168,15 +180,19 @@ function resolveWebhookConcurrency(given: unknown): number {
 /** The retry settings, checked, with the defaults for what is not given. */
 function resolveWebhookRetry(given: unknown): Readonly<WebhookRetry> {
   if (given === undefined) return DEFAULT_WEBHOOK_RETRY;
-  if (typeof given !== 'object' || given === null) throw new TypeError('webhookRetry must be an object {retries?, firstDelayMs?, factor?}.');
+  if (typeof given !== 'object' || given === null)
+    throw new TypeError('webhookRetry must be an object {retries?, firstDelayMs?, factor?}.');
   const {
     retries = DEFAULT_WEBHOOK_RETRY.retries,
     firstDelayMs = DEFAULT_WEBHOOK_RETRY.firstDelayMs,
     factor = DEFAULT_WEBHOOK_RETRY.factor,
   } = given as Partial<WebhookRetry>;
-  if (!Number.isSafeInteger(retries) || retries < 0 || retries > 10) throw new TypeError('webhookRetry.retries must be a whole number from 0 to 10.');
+  if (!Number.isSafeInteger(retries) || retries < 0 || retries > 10)
+    throw new TypeError('webhookRetry.retries must be a whole number from 0 to 10.');
   if (!Number.isSafeInteger(firstDelayMs) || firstDelayMs < 0 || firstDelayMs > 86_400_000)
-    throw new TypeError('webhookRetry.firstDelayMs must be a whole number of milliseconds from 0 to 86 400 000 (a day).');
+    throw new TypeError(
+      'webhookRetry.firstDelayMs must be a whole number of milliseconds from 0 to 86 400 000 (a day).',
+    );
   if (typeof factor !== 'number' || !Number.isFinite(factor) || factor < 1 || factor > 10)
     throw new TypeError('webhookRetry.factor must be a number from 1 to 10.');
   return Object.freeze({ retries, firstDelayMs, factor });

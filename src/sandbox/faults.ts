@@ -47,7 +47,8 @@ export interface Faults {
 
 const FIELDS = ['operationId', 'fault', 'count', 'delayMs'];
 const OPERATION_IDS: readonly string[] = SERVED_OPERATIONS.map((o) => o.operationId);
-const isOperation = (value: unknown): value is SandboxOperation => typeof value === 'string' && OPERATION_IDS.includes(value);
+const isOperation = (value: unknown): value is SandboxOperation =>
+  typeof value === 'string' && OPERATION_IDS.includes(value);
 const isAnswerFault = (value: unknown): value is AnswerFault => ANSWER_FAULTS.some((f) => f === value);
 const isWebhookFault = (value: unknown): value is WebhookFault => WEBHOOK_FAULTS.some((f) => f === value);
 const wholeIn = (value: unknown, min: number, max: number): value is number =>
@@ -55,23 +56,33 @@ const wholeIn = (value: unknown, min: number, max: number): value is number =>
 
 /** The spec a body describes, or why it does not describe one. */
 export function readFaultSpec(input: unknown): FaultSpec | { message: string; pointer?: string } {
-  if (!isUntrustedObject(input) || Array.isArray(input)) return { message: 'The body must be a JSON object {"operationId", "fault", "count"?, "delayMs"?}.' };
+  if (!isUntrustedObject(input) || Array.isArray(input))
+    return { message: 'The body must be a JSON object {"operationId", "fault", "count"?, "delayMs"?}.' };
   const unknown = Object.keys(input).find((k) => !FIELDS.includes(k));
-  if (unknown !== undefined) return { message: `Unknown field: the fields are ${FIELDS.join(', ')}.`, pointer: `/${pointerSegment(unknown)}` };
+  if (unknown !== undefined)
+    return { message: `Unknown field: the fields are ${FIELDS.join(', ')}.`, pointer: `/${pointerSegment(unknown)}` };
   const { operationId, fault, count, delayMs } = input;
   if (count !== undefined && !wholeIn(count, 1, FAULT_LIMITS.maxCount))
     return { message: `count must be a whole number from 1 to ${FAULT_LIMITS.maxCount}.`, pointer: '/count' };
   if (operationId === 'notifyTokenStatus') {
-    if (!isWebhookFault(fault)) return { message: `The faults of notifyTokenStatus are ${WEBHOOK_FAULTS.join(', ')}.`, pointer: '/fault' };
+    if (!isWebhookFault(fault))
+      return { message: `The faults of notifyTokenStatus are ${WEBHOOK_FAULTS.join(', ')}.`, pointer: '/fault' };
     if (delayMs !== undefined) return { message: 'delayMs belongs to the fault delay only.', pointer: '/delayMs' };
     return { operationId, fault, ...(count === undefined ? {} : { count }) };
   }
   if (!isOperation(operationId))
-    return { message: `operationId must be one of ${[...OPERATION_IDS, 'notifyTokenStatus'].join(', ')}.`, pointer: '/operationId' };
-  if (!isAnswerFault(fault)) return { message: `The faults of an operation are ${ANSWER_FAULTS.join(', ')}.`, pointer: '/fault' };
+    return {
+      message: `operationId must be one of ${[...OPERATION_IDS, 'notifyTokenStatus'].join(', ')}.`,
+      pointer: '/operationId',
+    };
+  if (!isAnswerFault(fault))
+    return { message: `The faults of an operation are ${ANSWER_FAULTS.join(', ')}.`, pointer: '/fault' };
   if (fault === 'delay') {
     if (!wholeIn(delayMs, 0, FAULT_LIMITS.maxDelayMs))
-      return { message: `delay needs delayMs, a whole number of milliseconds from 0 to ${FAULT_LIMITS.maxDelayMs}.`, pointer: '/delayMs' };
+      return {
+        message: `delay needs delayMs, a whole number of milliseconds from 0 to ${FAULT_LIMITS.maxDelayMs}.`,
+        pointer: '/delayMs',
+      };
     return { operationId, fault, delayMs, ...(count === undefined ? {} : { count }) };
   }
   if (delayMs !== undefined) return { message: 'delayMs belongs to the fault delay only.', pointer: '/delayMs' };
@@ -97,8 +108,16 @@ export function createFaults(now: () => number): Faults {
       const spec = readFaultSpec(input);
       if (!('operationId' in spec)) return { ok: false, ...spec };
       if (armed.length >= FAULT_LIMITS.maxArmed)
-        return { ok: false, message: `At most ${FAULT_LIMITS.maxArmed} faults are armed at once: DELETE /sandbox/faults disarms them.` };
-      const fault: ArmedFault = { ...spec, id: `FLT${++sequence}`, remaining: spec.count ?? 1, armedAt: new Date(now()).toISOString() };
+        return {
+          ok: false,
+          message: `At most ${FAULT_LIMITS.maxArmed} faults are armed at once: DELETE /sandbox/faults disarms them.`,
+        };
+      const fault: ArmedFault = {
+        ...spec,
+        id: `FLT${++sequence}`,
+        remaining: spec.count ?? 1,
+        armedAt: new Date(now()).toISOString(),
+      };
       armed.push(fault);
       return { ok: true, armed: { ...fault } };
     },

@@ -11,9 +11,18 @@ export function headerSafe(text: string): string {
   return text.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).slice(0, 4000);
 }
 
-export function sendText(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
+export function sendText(
+  res: ServerResponse,
+  status: number,
+  text: string,
+  headers: Record<string, string> = {},
+): void {
   if (res.headersSent) return;
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), ...headers });
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+    ...headers,
+  });
   res.end(text);
 }
 
@@ -22,4 +31,6 @@ export function sendJson(res: ServerResponse, status: number, value: unknown, he
 }
 
 /** A control API error body. */
-export const problem = (code: string, message: string, extra: Record<string, unknown> = {}): Problem => ({ error: { code, message, ...extra } });
+export const problem = (code: string, message: string, extra: Record<string, unknown> = {}): Problem => ({
+  error: { code, message, ...extra },
+});

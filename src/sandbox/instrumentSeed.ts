@@ -110,7 +110,8 @@ export const INSTRUMENT_SEED = {
     },
   },
   banks: {
-    about: 'Bank codes for NET_BANKING (channelCode), EMI (emiInfo.channelCode) and add-money (bankCode). Any other code is refused with 1011.',
+    about:
+      'Bank codes for NET_BANKING (channelCode), EMI (emiInfo.channelCode) and add-money (bankCode). Any other code is refused with 1011.',
     codes: {
       SBI: 'success',
       HDFC: 'success',

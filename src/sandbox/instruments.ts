@@ -40,7 +40,11 @@ export interface Instruments {
   readonly wallets: readonly WalletSeed[];
   /** The wallet of orders created without an svcSsoToken. */
   readonly defaultWallet: string;
-  readonly limits: { readonly preAuthMaxBlockSeconds: number; readonly upiSubscriptionMaxAmount: number; readonly subscriptionMaxAmount: number };
+  readonly limits: {
+    readonly preAuthMaxBlockSeconds: number;
+    readonly upiSubscriptionMaxAmount: number;
+    readonly subscriptionMaxAmount: number;
+  };
   /** The card behind a number: from the seed, or the default behaviour of other Luhn-valid numbers. */
   card(number: string): CardInstrument;
   vpa(vpa: string): Outcome;
@@ -62,15 +66,19 @@ const isCardType = oneOf<CardInstrument['cardType']>(['CC', 'DC']);
 const TOKENIZE_STATES: readonly TokenizeState[] = ['ACTIVE', 'INIT_THEN_ACTIVE', 'INIT_THEN_FAILED', 'FAILED'];
 const isTokenizeBehaviour = oneOf<CardInstrument['tokenize']>([
   ...TOKENIZE_STATES,
-  ...resultCodes.tokenizeCard.codes.filter((c): c is Extract<typeof c, { status: 'FAILED' }> => c.status === 'FAILED').map((c) => c.code),
+  ...resultCodes.tokenizeCard.codes
+    .filter((c): c is Extract<typeof c, { status: 'FAILED' }> => c.status === 'FAILED')
+    .map((c) => c.code),
 ]);
 
 /** Whether tokenize refuses the card with a code of its table (the states are words, the codes digits). */
-export const isTokenizeRefusal = (tokenize: CardInstrument['tokenize']): tokenize is TokenizeRefusal => /^[0-9]+$/.test(tokenize);
+export const isTokenizeRefusal = (tokenize: CardInstrument['tokenize']): tokenize is TokenizeRefusal =>
+  /^[0-9]+$/.test(tokenize);
 
 /** Reads a seed file (or takes a seed object; by default the built-in seed) and checks it. */
 export async function loadInstruments(source: string | URL | object = INSTRUMENT_SEED): Promise<Instruments> {
-  const seed: unknown = typeof source === 'object' && !(source instanceof URL) ? source : JSON.parse(await readFile(source, 'utf8'));
+  const seed: unknown =
+    typeof source === 'object' && !(source instanceof URL) ? source : JSON.parse(await readFile(source, 'utf8'));
   return createInstruments(seed);
 }
 
@@ -106,9 +114,18 @@ export function createInstruments(seed: unknown): Instruments {
     if (!numberOk) problems.push(`cards.numbers[${i}].number must be 12 to 19 digits passing the Luhn check`);
     if (!isCardType(cardType)) problems.push(`cards.numbers[${i}].cardType must be CC or DC`);
     if (!isTokenizeBehaviour(tokenize))
-      problems.push(`cards.numbers[${i}].tokenize must be one of ${TOKENIZE_STATES.join(', ')} or a FAILED code of the tokenize table`);
+      problems.push(
+        `cards.numbers[${i}].tokenize must be one of ${TOKENIZE_STATES.join(', ')} or a FAILED code of the tokenize table`,
+      );
     if (!isPayBehaviour(pay)) problems.push(`cards.numbers[${i}].pay must be success, failure, pending or invalid`);
-    if (typeof number !== 'string' || !numberOk || !isCardType(cardType) || !isTokenizeBehaviour(tokenize) || !isPayBehaviour(pay)) continue;
+    if (
+      typeof number !== 'string' ||
+      !numberOk ||
+      !isCardType(cardType) ||
+      !isTokenizeBehaviour(tokenize) ||
+      !isPayBehaviour(pay)
+    )
+      continue;
     cards.set(number, {
       number,
       // The scheme and the bank's name are not checked: they are passed on as the seed gives them
@@ -141,9 +158,12 @@ export function createInstruments(seed: unknown): Instruments {
     const digitalCredit = amountInPaise(memberOf(w, 'digitalCredit') ?? '0');
     const svcSsoToken = memberOf(w, 'svcSsoToken');
     const pay = memberOf(w, 'pay');
-    if (typeof svcSsoToken !== 'string' || !svcSsoToken) problems.push(`wallets.accounts[${i}].svcSsoToken must be a non-empty string`);
-    if (balance === null || digitalCredit === null) problems.push(`wallets.accounts[${i}] balance and digitalCredit must be amounts`);
-    if (pay !== undefined && !isOutcome(pay)) problems.push(`wallets.accounts[${i}].pay must be success, failure or pending`);
+    if (typeof svcSsoToken !== 'string' || !svcSsoToken)
+      problems.push(`wallets.accounts[${i}].svcSsoToken must be a non-empty string`);
+    if (balance === null || digitalCredit === null)
+      problems.push(`wallets.accounts[${i}] balance and digitalCredit must be amounts`);
+    if (pay !== undefined && !isOutcome(pay))
+      problems.push(`wallets.accounts[${i}].pay must be success, failure or pending`);
     givenTokens.push(svcSsoToken);
     wallets.push({
       name: String(memberOf(w, 'name') ?? `wallet${i}`),
@@ -163,7 +183,8 @@ export function createInstruments(seed: unknown): Instruments {
   if (!Number.isSafeInteger(limits.preAuthMaxBlockSeconds) || limits.preAuthMaxBlockSeconds <= 0)
     problems.push('limits.preAuthMaxBlockSeconds must be a positive whole number');
   const defaultWallet = wallets[defaultIndex];
-  if (problems.length || !defaultWallet) throw new TypeError(`The sandbox's test instruments are not valid: ${problems.join('; ')}.`);
+  if (problems.length || !defaultWallet)
+    throw new TypeError(`The sandbox's test instruments are not valid: ${problems.join('; ')}.`);
   const upiDefault = memberOf(seed, 'upi', 'default');
   const ppblDefault = memberOf(seed, 'ppbl', 'default');
   const vpaDefault: Outcome = isOutcome(upiDefault) ? upiDefault : 'success';
@@ -178,7 +199,15 @@ export function createInstruments(seed: unknown): Instruments {
       const known = cards.get(number);
       if (known) return known;
       const scheme = schemeOf(number);
-      return { number, scheme, cardType: 'CC', issuingBankName: 'Sandbox Bank', tokenize: scheme === 'OTHER' ? '420' : 'ACTIVE', pay: 'success', known: false };
+      return {
+        number,
+        scheme,
+        cardType: 'CC',
+        issuingBankName: 'Sandbox Bank',
+        tokenize: scheme === 'OTHER' ? '420' : 'ACTIVE',
+        pay: 'success',
+        known: false,
+      };
     },
     vpa: (vpa) => vpas.get(vpa.toLowerCase()) ?? vpaDefault,
     bank: (code) => banks.get(code),

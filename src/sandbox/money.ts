@@ -10,7 +10,9 @@ import { amountInPaise } from '../validation/amount.js';
 export function checkedPaise(text: string): number {
   const paise = amountInPaise(text);
   if (paise === null)
-    throw new TypeError("An amount the contract accepted is not an amount here: validation/amount.ts and the contract's Amount pattern differ.");
+    throw new TypeError(
+      "An amount the contract accepted is not an amount here: validation/amount.ts and the contract's Amount pattern differ.",
+    );
   return paise;
 }
 

@@ -41,7 +41,15 @@ export interface Orders {
   close(order: Order, reason: string): void;
 }
 
-export function createOrders({ store, clock, instruments }: { store: Store; clock: Clock; instruments: Instruments }): Orders {
+export function createOrders({
+  store,
+  clock,
+  instruments,
+}: {
+  store: Store;
+  clock: Clock;
+  instruments: Instruments;
+}): Orders {
   function issueToken(order: Order): IssuedToken {
     const txnToken = newTxnToken();
     const expiresAt = clock.now() + TXN_TOKEN_TTL_MS;

@@ -24,37 +24,45 @@ export function createSandboxServer({
   requestTimeoutMs: number;
 }): Server {
   // Node checks request timeouts every connectionsCheckingInterval (30 s by default): often enough here.
-  const server = createServer({ noDelay: true, connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(requestTimeoutMs / 3))) }, (req, res) => {
-    try {
-      const url = req.url ?? '/';
-      const q = url.indexOf('?');
-      const pathname = q < 0 ? url : url.slice(0, q);
-      const search = q < 0 ? '' : url.slice(q + 1);
-      if (pathname === '/sandbox' || pathname.startsWith('/sandbox/')) {
-        control(req, res, pathname, search);
-        return;
+  const server = createServer(
+    { noDelay: true, connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(requestTimeoutMs / 3))) },
+    (req, res) => {
+      try {
+        const url = req.url ?? '/';
+        const q = url.indexOf('?');
+        const pathname = q < 0 ? url : url.slice(0, q);
+        const search = q < 0 ? '' : url.slice(q + 1);
+        if (pathname === '/sandbox' || pathname.startsWith('/sandbox/')) {
+          control(req, res, pathname, search);
+          return;
+        }
+        const route = routeOf(pathname);
+        if (!route) {
+          req.resume();
+          sendJson(
+            res,
+            404,
+            problem('not-found', 'No operation at this path. The operations are listed by GET /sandbox.'),
+          );
+          return;
+        }
+        if ('refused' in route) {
+          req.resume();
+          sendJson(res, 400, problem('unsafe-path', route.refused));
+          return;
+        }
+        if (req.method !== 'POST') {
+          req.resume();
+          notPost(res, req.method ?? '');
+          return;
+        }
+        operations(req, res, route, search);
+      } catch {
+        if (!res.headersSent)
+          sendJson(res, 500, problem('internal', 'The sandbox failed unexpectedly; this is a bug of the sandbox.'));
       }
-      const route = routeOf(pathname);
-      if (!route) {
-        req.resume();
-        sendJson(res, 404, problem('not-found', 'No operation at this path. The operations are listed by GET /sandbox.'));
-        return;
-      }
-      if ('refused' in route) {
-        req.resume();
-        sendJson(res, 400, problem('unsafe-path', route.refused));
-        return;
-      }
-      if (req.method !== 'POST') {
-        req.resume();
-        notPost(res, req.method ?? '');
-        return;
-      }
-      operations(req, res, route, search);
-    } catch {
-      if (!res.headersSent) sendJson(res, 500, problem('internal', 'The sandbox failed unexpectedly; this is a bug of the sandbox.'));
-    }
-  });
+    },
+  );
   // A client that sends a broken HTTP request gets an error status and its socket closed, never a
   // crash: 431 when its headers are too large, 408 when it is too slow, 400 otherwise.
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {

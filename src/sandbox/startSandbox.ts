@@ -8,7 +8,12 @@ import { cardKeyPair } from './cardKeys.js';
 import { createCardTokens } from './cardTokens.js';
 import { createClock } from './clock.js';
 import { resolveConfig, type SandboxOptions } from './config.js';
-import { type CompletedPayment, type CreatedOrder, type CreateOrderSpec, createControlActions } from './control/actions.js';
+import {
+  type CompletedPayment,
+  type CreatedOrder,
+  type CreateOrderSpec,
+  createControlActions,
+} from './control/actions.js';
 import { createControlHandler } from './control/handle.js';
 import type { ControlAnswer } from './control/replies.js';
 import { createControlRoutes } from './control/routes.js';
@@ -65,14 +70,18 @@ export interface Sandbox {
 
 /** The body of a control answer, or the error it answers, thrown with its `status` and `code`. */
 function unwrap<T>(answer: ControlAnswer<T>): T {
-  if (!answer.ok) throw Object.assign(new Error(answer.body.error.message), { status: answer.status, code: answer.body.error.code });
+  if (!answer.ok)
+    throw Object.assign(new Error(answer.body.error.message), { status: answer.status, code: answer.body.error.code });
   return answer.body;
 }
 
 /** Starts the sandbox and resolves once it listens. */
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const config = resolveConfig(options);
-  const [instruments, cardKey] = await Promise.all([loadInstruments(options.instruments), cardKeyPair(options.cardPrivateKeyPem)]);
+  const [instruments, cardKey] = await Promise.all([
+    loadInstruments(options.instruments),
+    cardKeyPair(options.cardPrivateKeyPem),
+  ]);
   const clock = createClock(options.now);
   const scheduler = createScheduler(clock);
   const faults = createFaults(clock.now);
@@ -81,7 +90,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   let baseUrl = '';
   const orders = createOrders({ store, clock, instruments });
   const payments = createPayments({ store, instruments, clock, config, baseUrl: () => baseUrl });
-  const webhooks = createWebhooks({ store, clock, config, scheduler, faults, timers, send: options.sendNotification ?? sendTokenNotification });
+  const webhooks = createWebhooks({
+    store,
+    clock,
+    config,
+    scheduler,
+    faults,
+    timers,
+    send: options.sendNotification ?? sendTokenNotification,
+  });
   const cardTokens = createCardTokens({ store, clock, scheduler, webhooks, config });
   const answerProblems: AnswerProblem[] = [];
   const ctx = {

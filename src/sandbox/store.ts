@@ -5,7 +5,16 @@
 
 import { Fifo } from './fifo.js';
 import type { Instruments } from './instruments.js';
-import type { CardToken, IssuedTxnToken, Order, PreAuth, Subscription, Transaction, Wallet, WebhookDelivery } from './records.js';
+import type {
+  CardToken,
+  IssuedTxnToken,
+  Order,
+  PreAuth,
+  Subscription,
+  Transaction,
+  Wallet,
+  WebhookDelivery,
+} from './records.js';
 import { endHold, newWallet, unblock } from './wallets.js';
 
 /** How many records of each kind the store holds now (GET /sandbox shows them). */
@@ -133,8 +142,10 @@ export function createStore(instruments: Instruments, retention: number): Store 
     for (const txnId of order.txnIds) {
       const txn = store.transactions.get(txnId);
       store.transactions.delete(txnId);
-      const wallet = txn?.status === 'PENDING' && txn.funding?.held ? store.wallets.get(txn.funding.walletToken) : undefined;
-      if (wallet && txn?.funding && txn.funding.source !== 'addMoney') endHold(wallet, txn.funding.source, txn.amount, false);
+      const wallet =
+        txn?.status === 'PENDING' && txn.funding?.held ? store.wallets.get(txn.funding.walletToken) : undefined;
+      if (wallet && txn?.funding && txn.funding.source !== 'addMoney')
+        endHold(wallet, txn.funding.source, txn.amount, false);
     }
   }
 
@@ -171,9 +182,26 @@ export function createStore(instruments: Instruments, retention: number): Store 
     deliveries: [],
     forgotten: {},
     reset() {
-      for (const map of [store.orders, store.txnTokens, store.transactions, store.preAuths, store.wallets, store.cardTokens, store.subscriptions, byCustomer])
+      for (const map of [
+        store.orders,
+        store.txnTokens,
+        store.transactions,
+        store.preAuths,
+        store.wallets,
+        store.cardTokens,
+        store.subscriptions,
+        byCustomer,
+      ])
         map.clear();
-      for (const queue of [tokenQueue, subscriptionQueue, requestIdQueue, orderRetention, preAuthRetention, cardTokenRetention]) queue.clear();
+      for (const queue of [
+        tokenQueue,
+        subscriptionQueue,
+        requestIdQueue,
+        orderRetention,
+        preAuthRetention,
+        cardTokenRetention,
+      ])
+        queue.clear();
       store.tokenizeRequestIds.clear();
       store.deliveries.length = 0;
       for (const w of instruments.wallets) store.wallets.set(w.svcSsoToken, newWallet(w));
@@ -193,7 +221,11 @@ export function createStore(instruments: Instruments, retention: number): Store 
       tokenQueue.push({ token, issued });
       // Expired ones, and the oldest past the retention: a token only starts a payment, which a
       // new one from POST /sandbox/orders/{orderId}/token starts as well.
-      for (let first = tokenQueue.peek(); first && (tokenQueue.size > retention || first.issued.expiresAt <= now); first = tokenQueue.peek()) {
+      for (
+        let first = tokenQueue.peek();
+        first && (tokenQueue.size > retention || first.issued.expiresAt <= now);
+        first = tokenQueue.peek()
+      ) {
         tokenQueue.shift();
         if (store.txnTokens.get(first.token) === first.issued) store.txnTokens.delete(first.token);
       }

@@ -40,12 +40,20 @@ export interface SubscriptionDetail extends SubscriptionSummary {
 
 /** The status of a subscription at `now`. */
 export function statusAt(subscription: Subscription, now: number): SubscriptionStatus {
-  if ((subscription.status === 'ACTIVE' || subscription.status === 'INIT') && isoDate(now) > subscription.subscriptionExpiryDate) return 'EXPIRED';
+  if (
+    (subscription.status === 'ACTIVE' || subscription.status === 'INIT') &&
+    isoDate(now) > subscription.subscriptionExpiryDate
+  )
+    return 'EXPIRED';
   return subscription.status;
 }
 
 /** A subscription as the list answers it: the summary, or every detail with detailRequired. */
-export function subscriptionView(s: Subscription, now: number, detail: boolean): SubscriptionSummary | SubscriptionDetail {
+export function subscriptionView(
+  s: Subscription,
+  now: number,
+  detail: boolean,
+): SubscriptionSummary | SubscriptionDetail {
   const summary: SubscriptionSummary = {
     subscriptionId: s.subscriptionId,
     status: statusAt(s, now),

@@ -4,6 +4,9 @@ import { generateSignatureSync } from '../signing/checksumNode.js';
 import { txnInfoChecksumText } from '../signing/txnInfoChecksum.js';
 
 /** Adds its checksumHash to txnInfo (in place) and returns it. */
-export function withChecksumHash<T extends Record<string, unknown>>(txnInfo: T, merchantKey: string): T & { checksumHash: string } {
+export function withChecksumHash<T extends Record<string, unknown>>(
+  txnInfo: T,
+  merchantKey: string,
+): T & { checksumHash: string } {
   return Object.assign(txnInfo, { checksumHash: generateSignatureSync(txnInfoChecksumText(txnInfo), merchantKey) });
 }

@@ -90,7 +90,14 @@ export function walletView(w: Wallet, now: number) {
 
 /** A card token: what its notification carries, its owner, its history and how it pays. */
 export function tokenView(token: CardToken) {
-  return { ...tokenInfo(token), mid: token.mid, custId: token.custId, createdAt: token.createdAt, history: token.history, payOutcome: token.pay };
+  return {
+    ...tokenInfo(token),
+    mid: token.mid,
+    custId: token.custId,
+    createdAt: token.createdAt,
+    history: token.history,
+    payOutcome: token.pay,
+  };
 }
 
 export function clockView(clock: Clock, scheduler: Scheduler) {
@@ -129,7 +136,11 @@ export function overview(
       webhookUrl: config.webhookUrl ?? null,
     },
     now: new Date(clock.now()).toISOString(),
-    operations: SERVED_OPERATIONS.map((o) => ({ operationId: o.operationId, method: o.method, path: `${baseUrl}${o.path}` })),
+    operations: SERVED_OPERATIONS.map((o) => ({
+      operationId: o.operationId,
+      method: o.method,
+      path: `${baseUrl}${o.path}`,
+    })),
     control: control.map(({ method, path, what }) => ({ method, path, what })),
     retention: { limit: config.retention, kept: { ...store.counts(), scheduledJobs: scheduler.pending() } },
   };

@@ -10,7 +10,12 @@ export type Source = 'balance' | 'digitalCredit';
 
 /** A wallet of the seed, with nothing blocked or held. */
 export function newWallet(seed: WalletSeed): Wallet {
-  return { ...seed, blocks: new Map(), expiries: new MinHeap<Block>((a, b) => a.expiresAt < b.expiresAt), held: { balance: 0, digitalCredit: 0 } };
+  return {
+    ...seed,
+    blocks: new Map(),
+    expiries: new MinHeap<Block>((a, b) => a.expiresAt < b.expiresAt),
+    held: { balance: 0, digitalCredit: 0 },
+  };
 }
 
 /** Ends the blocks that timed out by `now`. */
@@ -47,7 +52,8 @@ export function unblock(wallet: Wallet, preAuthId: string): void {
   if (!entry) return;
   wallet.blocks.delete(preAuthId);
   wallet.held[entry.source] -= entry.amount;
-  if (wallet.expiries.size > 64 && wallet.expiries.size > 2 * wallet.blocks.size) wallet.expiries.retain((b) => wallet.blocks.get(b.preAuthId) === b);
+  if (wallet.expiries.size > 64 && wallet.expiries.size > 2 * wallet.blocks.size)
+    wallet.expiries.retain((b) => wallet.blocks.get(b.preAuthId) === b);
 }
 
 /** Holds an amount for a payment in process, or says it is not available. */

@@ -4,7 +4,17 @@
 // On Web Crypto alone (crypto.subtle, crypto.getRandomValues), so it runs in any runtime; Web
 // Crypto is asynchronous, so signing and verifying return promises. The sandbox, which signs each
 // answer on its hot path, has a synchronous form on node:crypto (checksumNode.ts).
-import { type Bytes, constantTimeEqual, fromBase64, toBase64, toHex, utf8Bytes, utf8Text, type WebCryptoKey, webCrypto } from '../encoding/bytes.js';
+import {
+  type Bytes,
+  constantTimeEqual,
+  fromBase64,
+  toBase64,
+  toHex,
+  utf8Bytes,
+  utf8Text,
+  type WebCryptoKey,
+  webCrypto,
+} from '../encoding/bytes.js';
 
 /** The fixed IV of the scheme. */
 export const IV = utf8Bytes('@@@@&&&&####$$$$');
@@ -39,7 +49,8 @@ export function checkSalt(salt: unknown): asserts salt is string {
  * be sent again under another spelling of the same bytes.
  */
 export function signatureBytes(signature: unknown): Bytes | undefined {
-  if (typeof signature !== 'string' || signature.length !== SIGNATURE_LENGTH || !BASE64.test(signature)) return undefined;
+  if (typeof signature !== 'string' || signature.length !== SIGNATURE_LENGTH || !BASE64.test(signature))
+    return undefined;
   const bytes = fromBase64(signature);
   return bytes && toBase64(bytes) === signature ? bytes : undefined;
 }
@@ -66,7 +77,8 @@ async function saltedDigest(text: string, salt: string): Promise<Bytes> {
 }
 
 /** The merchant key as an AES-CBC key of Web Crypto. */
-const importAesKey = (key: Bytes): Promise<WebCryptoKey> => webCrypto().subtle.importKey('raw', key, 'AES-CBC', false, ['encrypt', 'decrypt']);
+const importAesKey = (key: Bytes): Promise<WebCryptoKey> =>
+  webCrypto().subtle.importKey('raw', key, 'AES-CBC', false, ['encrypt', 'decrypt']);
 
 async function signWith(key: Promise<WebCryptoKey>, text: string, salt: string): Promise<string> {
   const plain = await saltedDigest(text, salt);

@@ -5,12 +5,22 @@
 // verifier are those of checksum.ts, which run in any runtime. Same constants, salt and checks as
 // checksum.ts, so both give the same signature for a salt and verify each other's.
 import { createCipheriv, createDecipheriv, createHash, timingSafeEqual } from 'node:crypto';
-import { checkSalt, checkText, IV, keyBytes, PLAIN_LENGTH, randomSalt, SALT_LENGTH, signatureBytes } from './checksum.js';
+import {
+  checkSalt,
+  checkText,
+  IV,
+  keyBytes,
+  PLAIN_LENGTH,
+  randomSalt,
+  SALT_LENGTH,
+  signatureBytes,
+} from './checksum.js';
 
 const ivBuffer = Buffer.from(IV);
 
 /** The plaintext: hex SHA-256 of "text|salt", then the salt. */
-const saltedDigest = (text: string, salt: string): string => `${createHash('sha256').update(`${text}|${salt}`, 'utf8').digest('hex')}${salt}`;
+const saltedDigest = (text: string, salt: string): string =>
+  `${createHash('sha256').update(`${text}|${salt}`, 'utf8').digest('hex')}${salt}`;
 
 /** Signs `text` with a given four-character salt: generateSignatureWithSalt of checksum.ts, synchronously. */
 export function generateSignatureWithSaltSync(text: string, merchantKey: string, salt: string): string {

@@ -1,9 +1,24 @@
 // The typed errors of a call that got no usable answer. A service answer, success or failure, is
 // never an error: it is a result with its result code. Each error says what to do next (D-53).
 import type { ValidationIssue } from '../validation/validate.js';
-import { CONTACT_SERVICE, FIX_REQUEST, isRepeatable, type NextStep, QUERY_STATUS, RETRY_LATER, unknownOutcome } from './nextStep.js';
+import {
+  CONTACT_SERVICE,
+  FIX_REQUEST,
+  isRepeatable,
+  type NextStep,
+  QUERY_STATUS,
+  RETRY_LATER,
+  unknownOutcome,
+} from './nextStep.js';
 
-export type GatewayErrorKind = 'network' | 'timeout' | 'aborted' | 'non-json' | 'http' | 'request-invalid' | 'response-invalid';
+export type GatewayErrorKind =
+  | 'network'
+  | 'timeout'
+  | 'aborted'
+  | 'non-json'
+  | 'http'
+  | 'request-invalid'
+  | 'response-invalid';
 
 /** What an error carries besides its message. */
 export interface GatewayErrorDetails {
@@ -73,8 +88,20 @@ export class GatewayError extends Error {
     this.operationId = details.operationId;
     this.nextStep = nextStepOf(kind, details);
     // Set only when known, so that an error without them has no such keys.
-    if (details.status !== undefined) Object.defineProperty(this, 'status', { value: details.status, enumerable: true, writable: false, configurable: true });
-    if (details.issues) Object.defineProperty(this, 'issues', { value: details.issues, enumerable: true, writable: false, configurable: true });
+    if (details.status !== undefined)
+      Object.defineProperty(this, 'status', {
+        value: details.status,
+        enumerable: true,
+        writable: false,
+        configurable: true,
+      });
+    if (details.issues)
+      Object.defineProperty(this, 'issues', {
+        value: details.issues,
+        enumerable: true,
+        writable: false,
+        configurable: true,
+      });
     if (details.data !== undefined) answers.set(this, details.data);
   }
 
@@ -107,7 +134,9 @@ export function withoutValues<E extends GatewayError>(error: E): E {
  * form, whose kind must be the class's. The older form is public, so it stays, deprecated, until
  * the next major version (docs/decisions.md, D-135); the package itself never uses it.
  */
-type KindArgs<K extends GatewayErrorKind> = [message: string, details: GatewayErrorDetails] | [kind: K, message: string, details: GatewayErrorDetails];
+type KindArgs<K extends GatewayErrorKind> =
+  | [message: string, details: GatewayErrorDetails]
+  | [kind: K, message: string, details: GatewayErrorDetails];
 
 function messageAndDetails<K extends GatewayErrorKind>(kind: K, args: KindArgs<K>): [string, GatewayErrorDetails] {
   if (args.length === 3) {

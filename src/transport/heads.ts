@@ -47,18 +47,35 @@ export function tokenServiceHead(d: HeadInput): Head {
 
 /** Pre-auth head: Unix time in seconds, clientId (mandatory), application version when given. */
 function preAuthHead(d: HeadInput): Head {
-  return defined({ version: d.version, channelId: d.channelId, requestTimestamp: epochSeconds(d.now()), clientId: d.clientId });
+  return defined({
+    version: d.version,
+    channelId: d.channelId,
+    requestTimestamp: epochSeconds(d.now()),
+    clientId: d.clientId,
+  });
 }
 
 /** List subscriptions head: tokenType AES with the SSO token; lengths of section 8. */
 function listSubscriptionsHead(d: HeadInput): Head {
-  return defined({ clientId: d.clientId, version: d.version, requestTimestamp: epochSeconds(d.now()), tokenType: 'AES', token: d.token });
+  return defined({
+    clientId: d.clientId,
+    version: d.version,
+    requestTimestamp: epochSeconds(d.now()),
+    tokenType: 'AES',
+    token: d.token,
+  });
 }
 
 /** Pay and modify order head: the order's transaction token with tokenType TXN_TOKEN; pay's head also carries version v1. */
 function txnTokenHead(d: HeadInput, withVersion: boolean): Head {
   const channelId = d.channelId === 'SYSTEM' ? undefined : d.channelId;
-  return defined({ requestTimeStamp: epochMs(d.now()), channelId, tokenType: 'TXN_TOKEN', token: d.token, version: withVersion ? 'v1' : undefined });
+  return defined({
+    requestTimeStamp: epochMs(d.now()),
+    channelId,
+    tokenType: 'TXN_TOKEN',
+    token: d.token,
+    version: withVersion ? 'v1' : undefined,
+  });
 }
 
 /** Create subscription head: epoch ms and the signature (added when the body is signed). */

@@ -33,7 +33,9 @@ export const CONTACT_SERVICE = step('contact-service');
  * status notification, whose receiver refuses a repeated requestId (D-35), so a second delivery
  * is never processed twice.
  */
-const repeatable: ReadonlySet<string> = new Set(operations.filter((o) => o.idempotent || o.kind === 'webhook').map((o) => o.operationId));
+const repeatable: ReadonlySet<string> = new Set(
+  operations.filter((o) => o.idempotent || o.kind === 'webhook').map((o) => o.operationId),
+);
 
 /** Whether sending this operation's request twice is harmless (D-54). */
 export function isRepeatable(operationId: string): boolean {

@@ -7,14 +7,19 @@ import { type NextStep, unknownOutcome } from './nextStep.js';
 type Entry<O extends OperationId> = ResultCodeCatalog[O]['codes'][number];
 
 /** `{ a: { b: V } }` for the location `/a/b`. */
-type At<L extends string, V> = L extends `/${infer Key}/${infer Rest}` ? { [K in Key]: At<`/${Rest}`, V> } : L extends `/${infer Key}` ? { [K in Key]: V } : V;
+type At<L extends string, V> = L extends `/${infer Key}/${infer Rest}`
+  ? { [K in Key]: At<`/${Rest}`, V> }
+  : L extends `/${infer Key}`
+    ? { [K in Key]: V }
+    : V;
 
 /**
  * The answer of an operation whose result code is `C`: the response type with the code pinned where
  * the operation's catalog says it is, so that what the contract ties to that code comes with it (a
  * pre-auth answered `02` carries its `txnToken`).
  */
-export type AnswerWith<O extends OperationId, C> = ResponseOf<O> & At<ResultCodeCatalog[O]['location'], { [K in ResultCodeCatalog[O]['fields']['code']]: C }>;
+export type AnswerWith<O extends OperationId, C> = ResponseOf<O> &
+  At<ResultCodeCatalog[O]['location'], { [K in ResultCodeCatalog[O]['fields']['code']]: C }>;
 
 /** The answer as it came: its HTTP status and headers (names in lower case, repeated ones joined by `, `). */
 export interface RawAnswer {
@@ -29,7 +34,17 @@ export interface RawAnswer {
 export type CallResult<O extends OperationId> =
   Entry<O> extends infer E
     ? E extends { code: infer C; status: infer S; outcome: infer R; nextStep: infer N }
-      ? { outcome: R; code: C; status: S; message: string; meaning: string; nextStep: N; data: AnswerWith<O, C>; httpStatus: number; raw: RawAnswer }
+      ? {
+          outcome: R;
+          code: C;
+          status: S;
+          message: string;
+          meaning: string;
+          nextStep: N;
+          data: AnswerWith<O, C>;
+          httpStatus: number;
+          raw: RawAnswer;
+        }
       : never
     : never;
 
@@ -73,7 +88,12 @@ const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
  * the operation's catalog says they are. A code that is not in the operation's table, or that
  * comes with another status than the table's, is a failure whose outcome is unknown (D-53).
  */
-export function resultOf<O extends OperationId>(operationId: O, data: unknown, httpStatus: number, headers?: Headers): CallResult<O> {
+export function resultOf<O extends OperationId>(
+  operationId: O,
+  data: unknown,
+  httpStatus: number,
+  headers?: Headers,
+): CallResult<O> {
   const { fields } = resultCodes[operationId];
   let holder = data;
   for (const key of locations.get(operationId) ?? []) holder = field(holder, key);

@@ -42,13 +42,21 @@ export async function buildEnvelope(head: Head, body: unknown, signer?: Signer):
 }
 
 /** Refuses (RequestValidationError) a request that breaks the contract, before anything is sent. */
-export function checkRequest(operationId: OperationId, envelope: Envelope, context: ValidationOptions, what: string): void {
+export function checkRequest(
+  operationId: OperationId,
+  envelope: Envelope,
+  context: ValidationOptions,
+  what: string,
+): void {
   const verdict = validate(operationId, 'request', { head: envelope.head, body: envelope.body }, context);
   if (!verdict.valid)
-    throw new RequestValidationError(`${operationId}: ${what} breaks the contract (${verdict.errors.length} problem(s)); nothing was sent.`, {
-      operationId,
-      issues: verdict.errors,
-    });
+    throw new RequestValidationError(
+      `${operationId}: ${what} breaks the contract (${verdict.errors.length} problem(s)); nothing was sent.`,
+      {
+        operationId,
+        issues: verdict.errors,
+      },
+    );
 }
 
 /** How the errors of one kind of exchange speak of the other side. */
@@ -78,7 +86,11 @@ export interface ExchangeOptions {
 }
 
 /** The body's text, or null as soon as it passes `maxBytes` (reading stops there, and at `signal`). */
-export async function readBounded(body: ReadableStream<Uint8Array> | null | undefined, maxBytes: number, signal?: AbortSignal): Promise<string | null> {
+export async function readBounded(
+  body: ReadableStream<Uint8Array> | null | undefined,
+  maxBytes: number,
+  signal?: AbortSignal,
+): Promise<string | null> {
   const bytes = await readWebBody(body, maxBytes, signal);
   // Lossy: an answer that is not UTF-8 is judged by what it says, not refused for its bytes.
   return bytes === null ? null : utf8Text(bytes);
@@ -138,14 +150,23 @@ export async function exchange(
     // An error the poster decided (an HTTP status the caller refuses) stands as it is.
     if (error instanceof GatewayError) throw error;
     if (error instanceof AnswerTooLarge)
-      throw new GatewayNonJsonError(`${operationId}: ${wording.answer} is larger than ${maxBytes} bytes; it was not read.`, { operationId });
-    if (timedOut) throw new GatewayTimeoutError(`${operationId}: ${wording.timeout(timeoutMs)}`, { operationId, cause: error });
-    if (signal?.aborted) throw new GatewayAbortError(`${operationId}: aborted by the caller.`, { operationId, cause: error });
+      throw new GatewayNonJsonError(
+        `${operationId}: ${wording.answer} is larger than ${maxBytes} bytes; it was not read.`,
+        { operationId },
+      );
+    if (timedOut)
+      throw new GatewayTimeoutError(`${operationId}: ${wording.timeout(timeoutMs)}`, { operationId, cause: error });
+    if (signal?.aborted)
+      throw new GatewayAbortError(`${operationId}: aborted by the caller.`, { operationId, cause: error });
     const cause = (error as { cause?: { code?: unknown; syscall?: unknown } } | null)?.cause;
     const code = cause?.code ?? (error as { code?: unknown } | null)?.code;
     const detail = typeof code === 'string' ? code.slice(0, 40) : undefined;
     const sent = notSent(detail, cause?.syscall) ? 'no' : 'maybe';
-    throw new GatewayNetworkError(`${operationId}: ${wording.failed}${detail ? ` (${detail})` : ''}.`, { operationId, cause: error, sent });
+    throw new GatewayNetworkError(`${operationId}: ${wording.failed}${detail ? ` (${detail})` : ''}.`, {
+      operationId,
+      cause: error,
+      sent,
+    });
   } finally {
     clearTimeout(timer);
     signal?.removeEventListener('abort', onCallerAbort);
@@ -218,9 +239,13 @@ export function mediaType(header: string | null): string {
 }
 
 /** The answer's JSON envelope (an object), or a GatewayNonJsonError that names only its HTTP status and media type. */
-export function readEnvelope(exchanged: Exchanged, options: { operationId: string; wording: Wording }): Record<string, unknown> {
+export function readEnvelope(
+  exchanged: Exchanged,
+  options: { operationId: string; wording: Wording },
+): Record<string, unknown> {
   const parsed = parseJson(exchanged.text);
-  if (parsed.ok && parsed.value !== null && typeof parsed.value === 'object' && !Array.isArray(parsed.value)) return parsed.value as Record<string, unknown>;
+  if (parsed.ok && parsed.value !== null && typeof parsed.value === 'object' && !Array.isArray(parsed.value))
+    return parsed.value as Record<string, unknown>;
   const why = parsed.ok ? 'not an object' : parsed.message;
   throw new GatewayNonJsonError(
     `${options.operationId}: ${options.wording.answer} is not a JSON envelope (HTTP ${exchanged.status}, ${why}; content-type ${mediaType(exchanged.headers.get('content-type'))}).`,

@@ -23,7 +23,9 @@ export interface NamedCheck {
   run(
     payload: unknown,
     context: RequestContext,
-    operation: { readonly parameters: readonly { readonly name: string; readonly in: string; readonly required: boolean }[] },
+    operation: {
+      readonly parameters: readonly { readonly name: string; readonly in: string; readonly required: boolean }[];
+    },
   ): ValidationIssue[];
 }
 
@@ -51,7 +53,8 @@ function sameAsBody(
   words: string,
 ): ValidationIssue[] {
   // A missing parameter is reported by the parameter check of validate(); nothing to compare then.
-  if (!values || !body || typeof body[name] !== 'string' || values[name] === undefined || values[name] === body[name]) return NONE;
+  if (!values || !body || typeof body[name] !== 'string' || values[name] === undefined || values[name] === body[name])
+    return NONE;
   return [
     {
       in: 'body',
@@ -131,7 +134,14 @@ export const namedChecks: Readonly<Record<NamedCheckName, NamedCheck>> = {
       const start = body?.subscriptionStartDate;
       const expiry = body?.subscriptionExpiryDate;
       // Later is the usual case, whatever the shapes; only two well-formed dates can be out of order.
-      if (typeof start !== 'string' || typeof expiry !== 'string' || expiry > start || !DATE_SHAPED.test(start) || !DATE_SHAPED.test(expiry)) return NONE;
+      if (
+        typeof start !== 'string' ||
+        typeof expiry !== 'string' ||
+        expiry > start ||
+        !DATE_SHAPED.test(start) ||
+        !DATE_SHAPED.test(expiry)
+      )
+        return NONE;
       return [
         {
           in: 'body',

@@ -28,7 +28,8 @@ export interface ValidationIssue {
 
 function fieldName(pointer: string): string {
   if (pointer === '') return 'The payload';
-  if (pointer.endsWith(`/${HIDDEN_KEY}`)) return 'The value under a key that is not a field of the contract (the key is not shown: it may hold data)';
+  if (pointer.endsWith(`/${HIDDEN_KEY}`))
+    return 'The value under a key that is not a field of the contract (the key is not shown: it may hold data)';
   if (pointer.endsWith(`/${TRUNCATED}`)) return 'A value nested too deep to name';
   const last = pointer
     .slice(pointer.lastIndexOf('/') + 1)
@@ -80,7 +81,11 @@ function distance(a: string, b: string, limit: number): number {
     let best = i;
     const c = a.charCodeAt(i - 1);
     for (let j = 1; j <= b.length; j++) {
-      const value = Math.min((previous[j] as number) + 1, (current[j - 1] as number) + 1, (previous[j - 1] as number) + (c === b.charCodeAt(j - 1) ? 0 : 1));
+      const value = Math.min(
+        (previous[j] as number) + 1,
+        (current[j - 1] as number) + 1,
+        (previous[j - 1] as number) + (c === b.charCodeAt(j - 1) ? 0 : 1),
+      );
       current[j] = value;
       if (value < best) best = value;
     }
@@ -149,7 +154,8 @@ function issuePointer(error: CompiledValidatorError, at: string): string {
   const { keyword } = error;
   const params = error.params as ErrorParams;
   let pointer = at;
-  if (keyword === 'required' || keyword === 'dependentRequired') pointer += `/${pointerSegment(params.missingProperty)}`;
+  if (keyword === 'required' || keyword === 'dependentRequired')
+    pointer += `/${pointerSegment(params.missingProperty)}`;
   if (keyword === 'additionalProperties') pointer += `/${pointerSegment(params.additionalProperty)}`;
   if (keyword === 'unevaluatedProperties') pointer += `/${pointerSegment(params.unevaluatedProperty)}`;
   if (keyword === 'discriminator') pointer += `/${pointerSegment(params.tag)}`;
@@ -179,7 +185,11 @@ const MAX_PLACES = 4_096;
 function rulePlace(error: CompiledValidatorError, at: string, doc: unknown, rootRef: string): RulePlace {
   const find = (): RulePlace => {
     const schemaPath = doc ? locateRule(doc, rootRef, error) : error.schemaPath;
-    return { schemaPath, condition: doc ? conditionTitle(doc, schemaPath) : undefined, holder: doc ? schemaAt(doc, schemaPath) : undefined };
+    return {
+      schemaPath,
+      condition: doc ? conditionTitle(doc, schemaPath) : undefined,
+      holder: doc ? schemaAt(doc, schemaPath) : undefined,
+    };
   };
   if (!doc || typeof doc !== 'object') return find();
   // A pointer cut short names no single place.
@@ -229,7 +239,9 @@ function toIssue(
         budget.suggestions--;
         closest = closestField(sent, declaredFieldsOf(doc, holder));
       }
-      const what = pointer.endsWith(`/${HIDDEN_KEY}`) ? 'A key that is not a field of the contract (not shown: it may hold data)' : field;
+      const what = pointer.endsWith(`/${HIDDEN_KEY}`)
+        ? 'A key that is not a field of the contract (not shown: it may hold data)'
+        : field;
       message = `${what} is not a field of this object: only the documented fields are accepted.${closest ? ` Did you mean "${closest}"?` : ''}`;
       break;
     }
@@ -255,7 +267,10 @@ function toIssue(
       message = `${field} must be a valid ${params.format}.`;
       break;
     case 'minLength':
-      message = params.limit === 1 ? `${field} must not be empty.` : `${field} must be at least ${params.limit} characters long.`;
+      message =
+        params.limit === 1
+          ? `${field} must not be empty.`
+          : `${field} must be at least ${params.limit} characters long.`;
       break;
     case 'maxLength':
       message = `${field} must be at most ${params.limit} characters long.`;
@@ -283,7 +298,9 @@ function toIssue(
     case 'anyOf': {
       const list = (holder as Record<string, unknown> | undefined)?.[keyword];
       const branches = Array.isArray(list)
-        ? list.map((b: { title?: unknown } | null) => b?.title).filter((t): t is string => typeof t === 'string' && t !== '')
+        ? list
+            .map((b: { title?: unknown } | null) => b?.title)
+            .filter((t): t is string => typeof t === 'string' && t !== '')
         : [];
       message = `${field} matches ${keyword === 'oneOf' && params.passingSchemas ? 'more than one' : 'none'} of the allowed forms${branches.length ? `: ${branches.join('; ')}` : ''}.`;
       break;
@@ -302,7 +319,12 @@ const MAX_SUGGESTIONS = 5;
  * `doc` is the bundled contract (for rule locations and titles); `rootRef` the schema the payload
  * was validated against; `payload` the payload (to tell array indices from keys along a path).
  */
-export function issuesFromAjv(errors: readonly CompiledValidatorError[], doc: unknown, rootRef: string, payload: unknown): ValidationIssue[] {
+export function issuesFromAjv(
+  errors: readonly CompiledValidatorError[],
+  doc: unknown,
+  rootRef: string,
+  payload: unknown,
+): ValidationIssue[] {
   const unique = new Map<string, ValidationIssue>();
   const budget = { suggestions: MAX_SUGGESTIONS };
   let rest = 0;
@@ -323,7 +345,13 @@ export function issuesFromAjv(errors: readonly CompiledValidatorError[], doc: un
     if (issue) unique.set(key, issue);
   }
   const list = [...unique.values()];
-  if (rest > 0) list.push({ in: 'body', pointer: '', rule: 'moreProblems', message: `${rest} more problem(s) not listed: fix the ones above first.` });
+  if (rest > 0)
+    list.push({
+      in: 'body',
+      pointer: '',
+      rule: 'moreProblems',
+      message: `${rest} more problem(s) not listed: fix the ones above first.`,
+    });
   // An unknown tag value is reported by `enum` on the tag itself; the discriminator adds nothing.
   return list.filter((i) => !(i.rule === 'discriminator' && list.some((o) => o !== i && o.pointer === i.pointer)));
 }

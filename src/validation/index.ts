@@ -5,7 +5,22 @@ export { namedChecks } from './checks.js';
 export type { QueryInput } from './query.js';
 export type { CodeRule } from './resultCodeRules.js';
 export { resultCodeFor, resultCodeRules } from './resultCodeRules.js';
-export type { Direction, ValidationFailure, ValidationIssue, ValidationOptions, ValidationResult, ValidationSuccess } from './validate.js';
+export type {
+  Direction,
+  ValidationFailure,
+  ValidationIssue,
+  ValidationOptions,
+  ValidationResult,
+  ValidationSuccess,
+} from './validate.js';
 export { listOperations, validate } from './validate.js';
-export type { BatchResult, CaseIssue, CaseResult, PayloadRecord, PayloadSource, SkippedRecord, ValidateManyOptions } from './validateMany.js';
+export type {
+  BatchResult,
+  CaseIssue,
+  CaseResult,
+  PayloadRecord,
+  PayloadSource,
+  SkippedRecord,
+  ValidateManyOptions,
+} from './validateMany.js';
 export { validateMany } from './validateMany.js';

@@ -126,7 +126,12 @@ interface Side {
   /** Lists every problem. */
   every: CompiledValidator;
   /** The validators of the values of the query and path parameters, when it has some. */
-  parameters: { in: 'query' | 'path'; first: CompiledValidator; every: CompiledValidator; schemaPath: (name: string) => string }[];
+  parameters: {
+    in: 'query' | 'path';
+    first: CompiledValidator;
+    every: CompiledValidator;
+    schemaPath: (name: string) => string;
+  }[];
 }
 
 /** Where a parameter's schema lives in the bundled contract. */
@@ -148,12 +153,16 @@ function describeCode<O extends OperationId>(
   let message = (rule && rule.code === issue.resultCode && rule.message) || entry.messages[0] || '';
   // 1001 and 1011 messages name the field; the service's 1011 text also echoes the value, which we never do.
   if (issue.resultCode === '1001' && /^[A-Za-z]+$/.test(field)) message = `Invalid ${field}`;
-  if (issue.resultCode === '1011') message = `Parameter [${issue.pointer.slice(1).replace(/\//g, '.')}] has invalid value`;
+  if (issue.resultCode === '1011')
+    message = `Parameter [${issue.pointer.slice(1).replace(/\//g, '.')}] has invalid value`;
   return { code: entry.code as ResultCodeOf<O>, status: entry.status, message };
 }
 
 /** The validation of `operationId` over its generated validators. */
-export function operationValidation<O extends OperationId>(operationId: O, validators: OperationValidators): OperationValidation<O> {
+export function operationValidation<O extends OperationId>(
+  operationId: O,
+  validators: OperationValidators,
+): OperationValidation<O> {
   const found: OperationInfo | undefined = operations.find((o) => o.operationId === operationId);
   if (!found) throw new Error(`The contract has no operation ${operationId}.`);
   const op = found;
@@ -208,7 +217,12 @@ export function operationValidation<O extends OperationId>(operationId: O, valid
   }
 
   /** Every problem of a payload that did not pass: the validators' and the named checks'. */
-  function describe(side: Side, payload: unknown, options: RequestContext, queryIssues: readonly ValidationIssue[] = []): ValidationResult<O> {
+  function describe(
+    side: Side,
+    payload: unknown,
+    options: RequestContext,
+    queryIssues: readonly ValidationIssue[] = [],
+  ): ValidationResult<O> {
     const fn = side.first;
     let issues: ValidationIssue[] = [];
     let ok: boolean;
@@ -263,7 +277,10 @@ export function operationValidation<O extends OperationId>(operationId: O, valid
       // A repeated parameter is left out of the query: it is that problem, not a missing one.
       if (queryIssues.length) {
         const repeated = new Set(queryIssues.map((i) => i.pointer));
-        issues = [...issues.filter((i) => !(i.in === 'query' && i.rule === 'requiredParameters' && repeated.has(i.pointer))), ...queryIssues];
+        issues = [
+          ...issues.filter((i) => !(i.in === 'query' && i.rule === 'requiredParameters' && repeated.has(i.pointer))),
+          ...queryIssues,
+        ];
       }
     }
     if (issues.length === 0) return VALID;
@@ -273,17 +290,23 @@ export function operationValidation<O extends OperationId>(operationId: O, valid
       return hit ? { ...issue, resultCode: hit.code } : issue;
     });
     const first = issues.find((i) => i.resultCode);
-    return { valid: false, errors: issues, ...(first ? { resultCode: describeCode(operationId, validators.codes, first) } : {}) };
+    return {
+      valid: false,
+      errors: issues,
+      ...(first ? { resultCode: describeCode(operationId, validators.codes, first) } : {}),
+    };
   }
 
   function sideOf(direction: unknown): Side {
-    if (direction !== 'request' && direction !== 'response') throw new TypeError('direction must be "request" or "response".');
+    if (direction !== 'request' && direction !== 'response')
+      throw new TypeError('direction must be "request" or "response".');
     return sides[direction];
   }
 
   function validate(direction: Direction, payload: unknown, options: ValidationOptions = {}): ValidationResult<O> {
     const side = sideOf(direction);
-    const read = side.direction === 'request' && options.query !== undefined ? readQuery(options.query, queryNames) : undefined;
+    const read =
+      side.direction === 'request' && options.query !== undefined ? readQuery(options.query, queryNames) : undefined;
     const context: RequestContext = { query: read?.query, path: options.path, parameters: options.parameters };
     if (read?.issues.length) return describe(side, payload, context, read.issues);
     return passes(side, payload, context) ? VALID : describe(side, payload, context);

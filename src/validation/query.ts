@@ -31,7 +31,8 @@ function valuesOf(input: QueryInput): Map<string, string[]> {
     else values.set(name, [value]);
   };
   if (typeof input === 'string' || input instanceof URLSearchParams) {
-    const search = typeof input === 'string' ? new URLSearchParams(input.startsWith('?') ? input.slice(1) : input) : input;
+    const search =
+      typeof input === 'string' ? new URLSearchParams(input.startsWith('?') ? input.slice(1) : input) : input;
     for (const [name, value] of search) add(name, value);
     return values;
   }

@@ -26,7 +26,10 @@ const TOKEN_SERVICE: CodeRule<ResultCodeOf<'tokenizeCard'> & ResultCodeOf<'notif
 
 /** Per operation, which result code answers a request that breaks a rule (first match wins). */
 export const resultCodeRules: { readonly [O in OperationId]?: readonly CodeRule<ResultCodeOf<O>>[] } = {
-  notifyTokenStatus: [{ pointer: /^\/body\/tokenInfo\/tokenIndexNumber$/, rule: ['pattern', 'minLength', 'type'], code: '405' }, ...TOKEN_SERVICE],
+  notifyTokenStatus: [
+    { pointer: /^\/body\/tokenInfo\/tokenIndexNumber$/, rule: ['pattern', 'minLength', 'type'], code: '405' },
+    ...TOKEN_SERVICE,
+  ],
   tokenizeCard: TOKEN_SERVICE,
   preAuthorize: [
     { pointer: /^\/head(\/signature)?$/, rule: ['required'], code: '804' },

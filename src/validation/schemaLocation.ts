@@ -88,7 +88,9 @@ export function locateRule(doc: Node, rootRef: string, error: { instancePath: st
   // The keyword itself is the last part; the schema holding it must exist in the candidate.
   const holder = parts.slice(0, -1);
   const consumed = consumedSegments(holder);
-  const candidates = [{ ref: rootRef, depth: 0 }, ...applicableRefs(doc, rootRef, segments)].filter((c) => c.depth + consumed === segments.length);
+  const candidates = [{ ref: rootRef, depth: 0 }, ...applicableRefs(doc, rootRef, segments)].filter(
+    (c) => c.depth + consumed === segments.length,
+  );
   const keyword = parts.at(-1);
   for (const candidate of candidates.reverse()) {
     const base = resolveRef(doc, candidate.ref);
@@ -125,7 +127,11 @@ export function conditionTitle(doc: Node, absolutePath: string): string | undefi
     node = child(node, part);
     const parent = parts[i - 1];
     const nodeTitle = child(node, 'title');
-    if (typeof nodeTitle === 'string' && (parent === 'oneOf' || parent === 'anyOf' || parent === 'allOf' || part === 'then')) title = nodeTitle;
+    if (
+      typeof nodeTitle === 'string' &&
+      (parent === 'oneOf' || parent === 'anyOf' || parent === 'allOf' || part === 'then')
+    )
+      title = nodeTitle;
   }
   return title;
 }

@@ -22,12 +22,23 @@ export type {
 } from './operationValidation.js';
 
 const byId = new Map<string, OperationValidation>(
-  [tokenizeCard, preAuthorize, listSubscriptions, initiatePayment, modifyOrder, createSubscription, notifyTokenStatus].map((v) => [v.operationId, v]),
+  [
+    tokenizeCard,
+    preAuthorize,
+    listSubscriptions,
+    initiatePayment,
+    modifyOrder,
+    createSubscription,
+    notifyTokenStatus,
+  ].map((v) => [v.operationId, v]),
 );
 
 function lookup(operationId: string): OperationValidation {
   const found = byId.get(operationId);
-  if (!found) throw new TypeError(`Unknown operationId "${String(operationId).slice(0, 64)}". Known: ${[...byId.keys()].join(', ')}.`);
+  if (!found)
+    throw new TypeError(
+      `Unknown operationId "${String(operationId).slice(0, 64)}". Known: ${[...byId.keys()].join(', ')}.`,
+    );
   return found;
 }
 
@@ -39,7 +50,12 @@ function lookup(operationId: string): OperationValidation {
  * they are compared with the body. Never throws for anything inside the payload; throws a TypeError for an unknown
  * operationId or direction.
  */
-export function validate<O extends OperationId>(operationId: O, direction: Direction, payload: unknown, options: ValidationOptions = {}): ValidationResult<O> {
+export function validate<O extends OperationId>(
+  operationId: O,
+  direction: Direction,
+  payload: unknown,
+  options: ValidationOptions = {},
+): ValidationResult<O> {
   return lookup(operationId).validate(direction, payload, options) as ValidationResult<O>;
 }
 

@@ -133,8 +133,12 @@ function problem(rule: string, message: string): ValidationIssue {
 function recordProblem(record: PayloadRecord): ValidationIssue | null {
   if (record.unreadable) return problem(record.unreadable.rule, record.unreadable.message);
   if (typeof record.operationId !== 'string' || !KNOWN.has(record.operationId))
-    return problem('operationId', `The operationId "${shownName(record.operationId)}" is not an operation of the contract; known: ${[...KNOWN].join(', ')}.`);
-  if (record.direction !== 'request' && record.direction !== 'response') return problem('direction', 'The direction must be "request" or "response".');
+    return problem(
+      'operationId',
+      `The operationId "${shownName(record.operationId)}" is not an operation of the contract; known: ${[...KNOWN].join(', ')}.`,
+    );
+  if (record.direction !== 'request' && record.direction !== 'response')
+    return problem('direction', 'The direction must be "request" or "response".');
   return null;
 }
 
@@ -159,10 +163,18 @@ function locate(issues: ValidationIssue[], source: PayloadSource | undefined): C
  * array, a generator or an async iterable (read one at a time). Never throws for a record's
  * content.
  */
-export async function validateMany(records: Iterable<PayloadRecord> | AsyncIterable<PayloadRecord>, options: ValidateManyOptions = {}): Promise<BatchResult> {
+export async function validateMany(
+  records: Iterable<PayloadRecord> | AsyncIterable<PayloadRecord>,
+  options: ValidateManyOptions = {},
+): Promise<BatchResult> {
   const maxCases = options.maxCases ?? BATCH_DEFAULTS.maxCases;
   let budget = options.maxKeptIssues ?? BATCH_DEFAULTS.maxKeptIssues;
-  const result: BatchResult = { cases: [], skipped: [], counts: { cases: 0, valid: 0, invalid: 0, skipped: 0 }, truncated: false };
+  const result: BatchResult = {
+    cases: [],
+    skipped: [],
+    counts: { cases: 0, valid: 0, invalid: 0, skipped: 0 },
+    truncated: false,
+  };
   let index = 0;
   for await (const record of records) {
     if (index >= maxCases) {

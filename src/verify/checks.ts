@@ -11,7 +11,8 @@ import { codeEntry } from '../transport/result.js';
 import type { Exchange, Finding, Target } from './types.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
-const at = (value: unknown, ...keys: string[]): unknown => keys.reduce<unknown>((v, k) => (isObject(v) ? v[k] : undefined), value);
+const at = (value: unknown, ...keys: string[]): unknown =>
+  keys.reduce<unknown>((v, k) => (isObject(v) ? v[k] : undefined), value);
 
 /** The media type of an answer's content type, lower case, without parameters. */
 const mediaType = (value: string | undefined): string => (value ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
@@ -31,7 +32,10 @@ export function codeOf(operationId: OperationId, answer: unknown): { code?: stri
   const info = at(answer, ...location.split('/').filter(Boolean));
   const code = at(info, fields.code);
   const status = at(info, fields.status);
-  return { ...(typeof code === 'string' ? { code: shown(code) } : {}), ...(typeof status === 'string' ? { status: shown(status) } : {}) };
+  return {
+    ...(typeof code === 'string' ? { code: shown(code) } : {}),
+    ...(typeof status === 'string' ? { status: shown(status) } : {}),
+  };
 }
 
 /** What the answer's code means: a code the table asks the merchant to fix the request for is a refusal. */
@@ -65,13 +69,23 @@ function echoFindings(exchange: Exchange): Finding[] {
       expect('/head/requestId', request.head.requestId, at(answer, 'head', 'requestId'), 'The head requestId');
       break;
     case 'listSubscriptions':
-      expect('/head/version', request.head.version, at(answer, 'head', 'version'), 'The head version (the answer echoes the request version, section 4.4)');
+      expect(
+        '/head/version',
+        request.head.version,
+        at(answer, 'head', 'version'),
+        'The head version (the answer echoes the request version, section 4.4)',
+      );
       break;
     case 'preAuthorize':
       expect('/body/orderId', at(request.body, 'orderId'), at(answer, 'body', 'orderId'), 'The orderId');
       break;
     case 'initiatePayment':
-      expect('/body/txnInfo/orderID', at(request.body, 'orderId'), at(answer, 'body', 'txnInfo', 'orderID'), 'txnInfo.orderID');
+      expect(
+        '/body/txnInfo/orderID',
+        at(request.body, 'orderId'),
+        at(answer, 'body', 'txnInfo', 'orderID'),
+        'txnInfo.orderID',
+      );
       expect('/body/txnInfo/MID', at(request.body, 'mid'), at(answer, 'body', 'txnInfo', 'MID'), 'txnInfo.MID');
       break;
     default:
@@ -104,11 +118,17 @@ function payFindings(exchange: Exchange): Finding[] {
   const txnInfo = at(exchange.answer, 'body', 'txnInfo');
   if (isObject(txnInfo) && typeof txnInfo.checksumHash !== 'string')
     found.push(
-      finding(exchange, 'checksumHash', 'txnInfo has no checksumHash: its values cannot be verified (section 5, rule 1).', '/body/txnInfo/checksumHash'),
+      finding(
+        exchange,
+        'checksumHash',
+        'txnInfo has no checksumHash: its values cannot be verified (section 5, rule 1).',
+        '/body/txnInfo/checksumHash',
+      ),
     );
   if (codeOf('initiatePayment', exchange.answer).code !== '0000') return found;
   const mode = at(exchange.request.body, 'paymentMode');
-  const expected = (typeof mode === 'string' && Object.hasOwn(PAY_OUTCOME, mode) ? PAY_OUTCOME[mode] : undefined) ?? ANY_PAY_OUTCOME;
+  const expected =
+    (typeof mode === 'string' && Object.hasOwn(PAY_OUTCOME, mode) ? PAY_OUTCOME[mode] : undefined) ?? ANY_PAY_OUTCOME;
   if (!expected.some((name) => isObject(at(exchange.answer, 'body', name))))
     found.push(
       finding(
@@ -129,7 +149,13 @@ export function checkExchange(target: Target, exchange: Exchange): Finding[] {
   const found: Finding[] = checkStatus(exchange.status).map((i) => finding(exchange, i.rule, i.message));
   const type = mediaType(exchange.answerHeaders['content-type']);
   if (type !== 'application/json')
-    found.push(finding(exchange, 'contentType', `The answer's content type is ${type ? `"${type.slice(0, 60)}"` : 'missing'}, not application/json.`));
+    found.push(
+      finding(
+        exchange,
+        'contentType',
+        `The answer's content type is ${type ? `"${type.slice(0, 60)}"` : 'missing'}, not application/json.`,
+      ),
+    );
   const verdict = checkAnswer(op, exchange.answerText, parseBody(exchange.answerText), target.key);
   for (const issue of verdict.issues) found.push(finding(exchange, issue.rule, issue.message, issue.pointer));
   if (verdict.issues.length === 0) found.push(...echoFindings(exchange), ...payFindings(exchange));

@@ -9,7 +9,16 @@ import { checkExchange } from './checks.js';
 import type { Coverage } from './coverage.js';
 import type { VerifyFixtures } from './fixtures.js';
 import { send } from './send.js';
-import { type Budget, BudgetSpent, budgetLeft, type CheckKind, type Exchange, type Finding, type RequestSpec, type Target } from './types.js';
+import {
+  type Budget,
+  BudgetSpent,
+  budgetLeft,
+  type CheckKind,
+  type Exchange,
+  type Finding,
+  type RequestSpec,
+  type Target,
+} from './types.js';
 
 /** A finding with how to replay the trial that shows it. */
 export interface KeptFinding extends Finding {
@@ -36,7 +45,14 @@ export class Trial {
 
   /** Records what the phase found wrong; its steps are the trial's exchanges so far. */
   fail(kind: CheckKind, rule: string, operationId: OperationId, message: string, pointer?: string): void {
-    this.findings.push({ kind, rule, operationId, message, ...(pointer === undefined ? {} : { pointer }), steps: [...this.exchanges] });
+    this.findings.push({
+      kind,
+      rule,
+      operationId,
+      message,
+      ...(pointer === undefined ? {} : { pointer }),
+      steps: [...this.exchanges],
+    });
   }
 
   get ok(): boolean {
@@ -113,7 +129,8 @@ export async function runProperty<T>(
     for (const f of smallest.findings) ctx.keep({ ...f, check: name, replay });
   } else if (details.failed && details.errorInstance) {
     // The phase itself failed (a fixture threw): said once, not a finding of the service.
-    const message = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
+    const message =
+      details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
     ctx.note(`${name}: stopped: ${message.slice(0, 300)}`);
   }
 }

@@ -41,7 +41,8 @@ export class Coverage {
   operations(notifications: number): OperationCoverage[] {
     return (Object.keys(resultCodes) as OperationId[]).map((operationId) => {
       // The webhook's table holds the merchant's reply codes, not the service's: none is met or missed by the service.
-      const table = operationId === 'notifyTokenStatus' ? [] : [...new Set(resultCodes[operationId].codes.map((c) => c.code))];
+      const table =
+        operationId === 'notifyTokenStatus' ? [] : [...new Set(resultCodes[operationId].codes.map((c) => c.code))];
       const met = this.codes.get(operationId) ?? new Set<string>();
       return {
         operationId,

@@ -66,17 +66,23 @@ const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typ
 
 /** Why a value is not usable fixtures, or undefined when it is. */
 export function fixturesProblem(value: unknown): string | undefined {
-  if (!isObject(value)) return 'The fixtures module must export by default an object or a function that returns one (docs/verify.md).';
+  if (!isObject(value))
+    return 'The fixtures module must export by default an object or a function that returns one (docs/verify.md).';
   for (const name of ['createOrder', 'cardEncryptionKey'])
     if (typeof value[name] !== 'function') return `The fixtures lack ${name}(), a function (docs/verify.md).`;
   for (const name of ['notifyTo', 'moveToken', 'closeOrder', 'completePayment', 'advanceTime'])
-    if (value[name] !== undefined && typeof value[name] !== 'function') return `The fixtures' ${name} must be a function when it is given.`;
+    if (value[name] !== undefined && typeof value[name] !== 'function')
+      return `The fixtures' ${name} must be a function when it is given.`;
   const instruments = value.instruments;
   if (!isObject(instruments)) return 'The fixtures lack instruments: { card, bankCode, vpa, svcSsoToken }.';
   for (const name of ['bankCode', 'vpa', 'svcSsoToken'])
-    if (typeof instruments[name] !== 'string' || instruments[name] === '') return `The fixtures' instruments.${name} must be a string.`;
+    if (typeof instruments[name] !== 'string' || instruments[name] === '')
+      return `The fixtures' instruments.${name} must be a string.`;
   const card = instruments.card;
-  if (!isObject(card) || ['number', 'expiryMonth', 'expiryYear', 'securityCode'].some((k) => typeof card[k] !== 'string'))
+  if (
+    !isObject(card) ||
+    ['number', 'expiryMonth', 'expiryYear', 'securityCode'].some((k) => typeof card[k] !== 'string')
+  )
     return "The fixtures' instruments.card must be { number, expiryMonth, expiryYear, securityCode }, strings.";
   return undefined;
 }

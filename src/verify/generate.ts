@@ -195,21 +195,37 @@ function sampleOf(ctx: PhaseContext, spec: RequestSpec): Sample {
 }
 
 /** A fresh order of the fixtures, for pay and modify order: its id and transaction token. */
-async function freshOrder(ctx: PhaseContext, draft: Draft, custId: string): Promise<{ orderId: string; txnToken: string }> {
+async function freshOrder(
+  ctx: PhaseContext,
+  draft: Draft,
+  custId: string,
+): Promise<{ orderId: string; txnToken: string }> {
   const orderId = ctx.fresh('O');
   const { txnToken } = await ctx.fixtures.createOrder({ orderId, amount: rupees(draft.paise, 2), custId });
   return { orderId, txnToken };
 }
 
 /** The run's values for one request (a fresh order where the operation pays or modifies one). */
-export async function runValuesFor(ctx: PhaseContext, operationId: SentOperation, draft: Draft, custId: string): Promise<{ run: RunValues; token?: string }> {
+export async function runValuesFor(
+  ctx: PhaseContext,
+  operationId: SentOperation,
+  draft: Draft,
+  custId: string,
+): Promise<{ run: RunValues; token?: string }> {
   const { instruments } = ctx.fixtures;
-  const base = { mid: ctx.target.mid, custId, svcSsoToken: instruments.svcSsoToken, bankCode: instruments.bankCode, vpa: instruments.vpa };
+  const base = {
+    mid: ctx.target.mid,
+    custId,
+    svcSsoToken: instruments.svcSsoToken,
+    bankCode: instruments.bankCode,
+    vpa: instruments.vpa,
+  };
   if (operationId === 'initiatePayment' || operationId === 'modifyOrder') {
     const order = await freshOrder(ctx, draft, custId);
     return { run: { ...base, orderId: order.orderId, encryptedCardData: '' }, token: order.txnToken };
   }
-  const encryptedCardData = operationId === 'tokenizeCard' ? await encryptCardData(cardDataOf(ctx), await cardKeyOf(ctx)) : '';
+  const encryptedCardData =
+    operationId === 'tokenizeCard' ? await encryptCardData(cardDataOf(ctx), await cardKeyOf(ctx)) : '';
   const token = operationId === 'listSubscriptions' ? instruments.svcSsoToken : undefined;
   const orderId = sizedOrderId(ctx.fresh('O'), bodyOf(draft.sample));
   return { run: { ...base, orderId, encryptedCardData }, ...(token === undefined ? {} : { token }) };
@@ -251,7 +267,12 @@ function sizedOrderId(orderId: string, body: JsonObject | undefined): string {
  * A valid request of the draft, for the service to carry out, or undefined when the run's values
  * make it one the contract does not take (it is then not sent).
  */
-export async function validRequest(ctx: PhaseContext, operationId: SentOperation, draft: Draft, custId: string): Promise<Prepared | undefined> {
+export async function validRequest(
+  ctx: PhaseContext,
+  operationId: SentOperation,
+  draft: Draft,
+  custId: string,
+): Promise<Prepared | undefined> {
   const { run, token } = await runValuesFor(ctx, operationId, draft, custId);
   const body = structuredClone(bodyOf(draft.sample)) ?? {};
   fillIdentities(body, run);
@@ -326,18 +347,27 @@ export function brokenRequests(prepared: Prepared): Broken[] {
   } catch {
     return []; // the envelope as built takes no single branch of the contract: nothing to mutate reliably
   }
-  return mutations
-    .filter(sendable)
-    .map(
-      (m): Broken => ({ spec: mutatedSpec(prepared, m), what: `${m.kind} (${m.rules[0] ?? 'the contract'})`, pointer: m.pointer, kind: 'rule', group: m.kind }),
-    );
+  return mutations.filter(sendable).map(
+    (m): Broken => ({
+      spec: mutatedSpec(prepared, m),
+      what: `${m.kind} (${m.rules[0] ?? 'the contract'})`,
+      pointer: m.pointer,
+      kind: 'rule',
+      group: m.kind,
+    }),
+  );
 }
 
 /** Another key than the merchant's, to sign a request the service must refuse. */
 const OTHER_KEY = 'VerifyOtherKey01';
 
 /** The requests a service must refuse for their credentials: signed with another key, unsigned where signed, another order's token. */
-export async function credentialRequests(ctx: PhaseContext, prepared: Prepared, draft: Draft, custId: string): Promise<Broken[]> {
+export async function credentialRequests(
+  ctx: PhaseContext,
+  prepared: Prepared,
+  draft: Draft,
+  custId: string,
+): Promise<Broken[]> {
   const op = info(prepared.spec.operationId);
   const { spec } = prepared;
   const out: Broken[] = [];

@@ -6,16 +6,29 @@
 import fc from 'fast-check';
 import { fieldNames } from '../../generated/fieldNames.js';
 import { type Direction, type Mutation, namedCheckRules, type OperationView, type Sample } from './operationSamples.js';
-import { conjuncts, flatten, formatHolds, isJsonObject, resolveRef, type Schema, type SchemaObject, satisfies, typeOf, where } from './schema.js';
+import {
+  conjuncts,
+  flatten,
+  formatHolds,
+  isJsonObject,
+  resolveRef,
+  type Schema,
+  type SchemaObject,
+  satisfies,
+  typeOf,
+  where,
+} from './schema.js';
 import { type Facts, factsOf, valuesOf } from './values.js';
 
 const FIELD_NAMES = new Set<string>(fieldNames);
 /** A key as a pointer shows it: a field name of the contract, or an array index; any other key is data and hidden. */
-export const escapeKey = (k: string): string => (/^\d+$/.test(k) || FIELD_NAMES.has(k) ? k.replace(/~/g, '~0').replace(/\//g, '~1') : '<unknown key>');
+export const escapeKey = (k: string): string =>
+  /^\d+$/.test(k) || FIELD_NAMES.has(k) ? k.replace(/~/g, '~0').replace(/\//g, '~1') : '<unknown key>';
 const UNKNOWN_FIELD = 'unknownField';
 const NOT_LISTED = 'NOT_A_LISTED_VALUE';
 
-const objects = (list: readonly Schema[]): SchemaObject[] => list.filter((s): s is SchemaObject => typeof s === 'object');
+const objects = (list: readonly Schema[]): SchemaObject[] =>
+  list.filter((s): s is SchemaObject => typeof s === 'object');
 
 /** The schemas that hold for `value` at one place: its branches and the conditionals it meets, resolved. */
 function effective(list: readonly Schema[], value: unknown): { base: SchemaObject[]; thens: SchemaObject[] } {
@@ -26,7 +39,8 @@ function effective(list: readonly Schema[], value: unknown): { base: SchemaObjec
       into.push(s);
       if (Array.isArray(s.oneOf)) {
         const taken = s.oneOf.filter((b) => satisfies(b, value));
-        if (taken.length !== 1 || taken[0] === undefined) throw new Error(`A generated value meets ${taken.length} branches of ${where(s)}`);
+        if (taken.length !== 1 || taken[0] === undefined)
+          throw new Error(`A generated value meets ${taken.length} branches of ${where(s)}`);
         visit(conjuncts(taken[0]), into);
       }
       if (Array.isArray(s.anyOf)) {
@@ -78,7 +92,8 @@ export function eachNode(view: OperationView, direction: Direction, sample: Samp
         if (childSchemas) walk(childSchemas, child, [...at, name]);
       }
     }
-    if (Array.isArray(value) && f.items.length) for (const [i, item] of value.entries()) walk(f.items, item, [...at, String(i)]);
+    if (Array.isArray(value) && f.items.length)
+      for (const [i, item] of value.entries()) walk(f.items, item, [...at, String(i)]);
   };
   walk(conjuncts(view.schema(direction)), sample.payload, []);
 }
@@ -93,19 +108,36 @@ function stringMutations(node: Node, value: string, push: Push, holder: Holder):
   for (const source of f.patterns) {
     const regex = new RegExp(source, 'u');
     const broken = ['!', `${value}!`, `!${value}`, ' ', 'é', ''].find((c) => !regex.test(c) && !satisfies(all, c));
-    if (broken !== undefined) push({ kind: 'pattern', rules: holder((s) => s.pattern === source), pointer, at, action: 'set', value: broken });
+    if (broken !== undefined)
+      push({ kind: 'pattern', rules: holder((s) => s.pattern === source), pointer, at, action: 'set', value: broken });
   }
   for (const name of f.formats) {
     const broken = ['not a valid value', '%', ''].find((c) => !formatHolds(name, c) && !satisfies(all, c));
-    if (broken !== undefined) push({ kind: 'format', rules: holder((s) => s.format === name), pointer, at, action: 'set', value: broken });
+    if (broken !== undefined)
+      push({ kind: 'format', rules: holder((s) => s.format === name), pointer, at, action: 'set', value: broken });
   }
   if (Number.isFinite(f.maxLength)) {
     const n = f.maxLength + 1;
     const long = [value + (value.slice(-1) || 'x').repeat(n), '9'.repeat(n), 'x'.repeat(n)];
     const broken = long.find((c) => f.patterns.every((p) => new RegExp(p, 'u').test(c))) ?? long[2];
-    push({ kind: 'maxLength', rules: holder((s) => s.maxLength === f.maxLength), pointer, at, action: 'set', value: broken });
+    push({
+      kind: 'maxLength',
+      rules: holder((s) => s.maxLength === f.maxLength),
+      pointer,
+      at,
+      action: 'set',
+      value: broken,
+    });
   }
-  if (f.minLength > 0 && value !== '') push({ kind: 'minLength', rules: holder((s) => s.minLength === f.minLength), pointer, at, action: 'set', value: '' });
+  if (f.minLength > 0 && value !== '')
+    push({
+      kind: 'minLength',
+      rules: holder((s) => s.minLength === f.minLength),
+      pointer,
+      at,
+      action: 'set',
+      value: '',
+    });
 }
 
 /** An object with a required member removed, a conditional's `then` broken, an unknown member, a key its names refuse. */
@@ -117,13 +149,25 @@ function objectMutations(node: Node, value: Record<string, unknown>, push: Push,
     if (!Object.hasOwn(value, name)) continue;
     const conditional = !baseRequired.has(name);
     const rules = holder((s) => (s.required ?? []).includes(name) && (!conditional || thens.includes(s)));
-    push({ kind: conditional ? 'conditional' : 'required', rules, pointer: `${pointer}/${escapeKey(name)}`, at: [...at, name], action: 'delete' });
+    push({
+      kind: conditional ? 'conditional' : 'required',
+      rules,
+      pointer: `${pointer}/${escapeKey(name)}`,
+      at: [...at, name],
+      action: 'delete',
+    });
   }
   // A conditional's `then` that forbids a field or narrows its value.
   for (const then of thens) {
     for (const [name, rule] of Object.entries(then.properties ?? {})) {
       const baseSchemas = factsOf(base).properties.get(name) ?? [];
-      const place = { kind: 'conditional' as const, rules: [where(then)], pointer: `${pointer}/${escapeKey(name)}`, at: [...at, name], action: 'set' as const };
+      const place = {
+        kind: 'conditional' as const,
+        rules: [where(then)],
+        pointer: `${pointer}/${escapeKey(name)}`,
+        at: [...at, name],
+        action: 'set' as const,
+      };
       if (rule === false && !Object.hasOwn(value, name)) {
         const allowed = valueSample(baseSchemas, false);
         if (allowed !== undefined) push({ ...place, value: allowed });
@@ -135,11 +179,25 @@ function objectMutations(node: Node, value: Record<string, unknown>, push: Push,
   }
   if (f.closed && !Object.hasOwn(value, UNKNOWN_FIELD)) {
     const rules = holder((s) => s.additionalProperties === false || s.unevaluatedProperties === false);
-    push({ kind: 'unknownField', rules, pointer: `${pointer}/${escapeKey(UNKNOWN_FIELD)}`, at: [...at, UNKNOWN_FIELD], action: 'set', value: 'x' });
+    push({
+      kind: 'unknownField',
+      rules,
+      pointer: `${pointer}/${escapeKey(UNKNOWN_FIELD)}`,
+      at: [...at, UNKNOWN_FIELD],
+      action: 'set',
+      value: 'x',
+    });
   }
   if (f.propertyNames.length && !satisfies({ allOf: f.propertyNames }, NOT_LISTED)) {
     const allowed = f.additional ? valueSample(f.additional, false) : 'x';
-    push({ kind: 'propertyNames', rules: holder((s) => s.propertyNames !== undefined), pointer, at: [...at, NOT_LISTED], action: 'set', value: allowed });
+    push({
+      kind: 'propertyNames',
+      rules: holder((s) => s.propertyNames !== undefined),
+      pointer,
+      at: [...at, NOT_LISTED],
+      action: 'set',
+      value: allowed,
+    });
   }
 }
 
@@ -149,11 +207,26 @@ function nodeMutations(node: Node, out: Mutation[]): void {
   const push: Push = (m) => out.push({ in: 'body', ...m });
   const holder: Holder = (test) => [...new Set([...thens, ...base].filter(test).map(where))];
   const bad = wrongType(list);
-  if (bad !== undefined) push({ kind: 'type', rules: holder((s) => s.type !== undefined || s.$ref !== undefined), pointer, at, action: 'set', value: bad });
+  if (bad !== undefined)
+    push({
+      kind: 'type',
+      rules: holder((s) => s.type !== undefined || s.$ref !== undefined),
+      pointer,
+      at,
+      action: 'set',
+      value: bad,
+    });
   if (f.values && typeOf(value) !== 'object' && typeOf(value) !== 'array') {
     const listed = typeof value === 'number' ? 7 : NOT_LISTED;
     if (!satisfies({ allOf: list }, listed))
-      push({ kind: 'enum', rules: holder((s) => 'const' in s || Array.isArray(s.enum)), pointer, at, action: 'set', value: listed });
+      push({
+        kind: 'enum',
+        rules: holder((s) => 'const' in s || Array.isArray(s.enum)),
+        pointer,
+        at,
+        action: 'set',
+        value: listed,
+      });
   }
   if (typeof value === 'string') stringMutations(node, value, push, holder);
   if (isJsonObject(value)) objectMutations(node, value, push, holder);
@@ -163,7 +236,8 @@ function nodeMutations(node: Node, out: Mutation[]): void {
 export function mutationsOf(view: OperationView, direction: Direction, sample: Sample): Mutation[] {
   const out: Mutation[] = [];
   eachNode(view, direction, sample, (node) => nodeMutations(node, out));
-  if (direction === 'request') for (const name of view.namedChecks) out.push(...(namedCheckRules[name]?.break(sample) ?? []));
+  if (direction === 'request')
+    for (const name of view.namedChecks) out.push(...(namedCheckRules[name]?.break(sample) ?? []));
   return out;
 }
 
@@ -172,11 +246,16 @@ export function applyMutation(sample: Sample, m: Mutation): Sample {
   const copy: Sample = structuredClone(sample);
   const [first, ...rest] = m.at;
   const inParameters = first === '$query' || first === '$path';
-  const root: Record<string, unknown> = inParameters ? ((first === '$query' ? copy.query : copy.path) ?? {}) : { payload: copy.payload };
+  const root: Record<string, unknown> = inParameters
+    ? ((first === '$query' ? copy.query : copy.path) ?? {})
+    : { payload: copy.payload };
   const path = inParameters ? rest : ['payload', ...m.at];
   const last = path.pop();
   if (last === undefined) return copy;
-  const parent = path.reduce<unknown>((node, key) => (node !== null && typeof node === 'object' ? Reflect.get(node, key) : undefined), root);
+  const parent = path.reduce<unknown>(
+    (node, key) => (node !== null && typeof node === 'object' ? Reflect.get(node, key) : undefined),
+    root,
+  );
   if (parent === null || typeof parent !== 'object') return copy;
   if (m.action === 'delete') Reflect.deleteProperty(parent, last);
   else Object.defineProperty(parent, last, { value: m.value, enumerable: true, writable: true, configurable: true });

@@ -51,12 +51,21 @@ interface TokenRecord {
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
-const at = (value: unknown, ...keys: string[]): unknown => keys.reduce<unknown>((v, k) => (isObject(v) ? v[k] : undefined), value);
+const at = (value: unknown, ...keys: string[]): unknown =>
+  keys.reduce<unknown>((v, k) => (isObject(v) ? v[k] : undefined), value);
 
 /** The problems of a notification's text that do not depend on what verify made: JSON, signature, schema, mid. */
-export function notificationProblems(target: Target, text: string): { problems: NotificationProblem[]; value?: unknown } {
+export function notificationProblems(
+  target: Target,
+  text: string,
+): { problems: NotificationProblem[]; value?: unknown } {
   const parsed = parseBody(text);
-  if (!parsed.ok) return { problems: [{ rule: 'notificationSchema', message: `The notification is not JSON: ${parsed.message}.`, pointer: '' }] };
+  if (!parsed.ok)
+    return {
+      problems: [
+        { rule: 'notificationSchema', message: `The notification is not JSON: ${parsed.message}.`, pointer: '' },
+      ],
+    };
   const problems: NotificationProblem[] = [];
   const signature = at(parsed.value, 'head', 'signature');
   const body = memberText(text, 'body');
@@ -82,12 +91,14 @@ export function notificationProblems(target: Target, text: string): { problems: 
     });
   }
   const mid = at(parsed.value, 'body', 'mid');
-  if (mid !== target.mid) problems.push({ rule: 'notificationMid', message: "body.mid is not the merchant's id.", pointer: '/body/mid' });
+  if (mid !== target.mid)
+    problems.push({ rule: 'notificationMid', message: "body.mid is not the merchant's id.", pointer: '/body/mid' });
   return { problems, value: parsed.value };
 }
 
 /** Whether the state table allows a token to go from `from` to `to` (the same status again is a duplicate). */
-export const transitionAllowed = (from: string, to: string): boolean => from === to || (TOKEN_TRANSITIONS[from] ?? []).includes(to);
+export const transitionAllowed = (from: string, to: string): boolean =>
+  from === to || (TOKEN_TRANSITIONS[from] ?? []).includes(to);
 
 export class NotificationReceiver {
   private readonly tokens = new Map<string, TokenRecord>();
@@ -138,7 +149,13 @@ export class NotificationReceiver {
       if (!bytes) {
         if (problem === 'too-large')
           this.keep(undefined, {
-            problems: [{ rule: 'notificationSchema', message: `The notification is larger than ${NOTIFICATION_MAX_BYTES} bytes.`, pointer: '' }],
+            problems: [
+              {
+                rule: 'notificationSchema',
+                message: `The notification is larger than ${NOTIFICATION_MAX_BYTES} bytes.`,
+                pointer: '',
+              },
+            ],
           });
         res.writeHead(problem === 'too-large' ? 413 : 400, { connection: 'close' }).end();
         return;
@@ -206,7 +223,9 @@ export class NotificationReceiver {
   /** Waits (at most `ms`) until a notification of the token, not yet taken, says `status`; whether one came. */
   async waitFor(token: string, status: (s: string) => boolean, ms: number): Promise<boolean> {
     const arrived = () =>
-      (this.tokens.get(token)?.received ?? []).slice(this.tokens.get(token)?.taken ?? 0).some((r) => r.status !== undefined && status(r.status));
+      (this.tokens.get(token)?.received ?? [])
+        .slice(this.tokens.get(token)?.taken ?? 0)
+        .some((r) => r.status !== undefined && status(r.status));
     if (arrived()) return true;
     let wake: () => void = () => undefined;
     let timer: NodeJS.Timeout | undefined;

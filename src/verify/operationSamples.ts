@@ -3,7 +3,14 @@
 // and path parameters, the named checks respected. Mutations of a sample live in mutations.ts.
 import fc from 'fast-check';
 import { type OperationId, operations } from '../../generated/operations.js';
-import { componentParameter, conjuncts, isJsonObject, type JsonObject, type Schema, type SchemaObject } from './schema.js';
+import {
+  componentParameter,
+  conjuncts,
+  isJsonObject,
+  type JsonObject,
+  type Schema,
+  type SchemaObject,
+} from './schema.js';
 import { valuesOf } from './values.js';
 
 export type Direction = 'request' | 'response';
@@ -68,9 +75,12 @@ export function operationView(operationId: OperationId): OperationView {
 }
 
 const AMOUNT = /^(0|[1-9][0-9]{0,11})(\.[0-9]{1,2})?$/;
-const hundredths = (a: unknown): number | null => (typeof a === 'string' && AMOUNT.test(a) ? Math.round(Number(a) * 100) : null);
-const bodyOf = (s: Sample): JsonObject | undefined => (isJsonObject(s.payload) && isJsonObject(s.payload.body) ? s.payload.body : undefined);
-const amountOf = (body: JsonObject): JsonObject | undefined => (isJsonObject(body.txnAmount) ? body.txnAmount : undefined);
+const hundredths = (a: unknown): number | null =>
+  typeof a === 'string' && AMOUNT.test(a) ? Math.round(Number(a) * 100) : null;
+const bodyOf = (s: Sample): JsonObject | undefined =>
+  isJsonObject(s.payload) && isJsonObject(s.payload.body) ? s.payload.body : undefined;
+const amountOf = (body: JsonObject): JsonObject | undefined =>
+  isJsonObject(body.txnAmount) ? body.txnAmount : undefined;
 const INSTALMENT_MODES = ['UPI', 'BANK_MANDATE'];
 
 /**
@@ -84,7 +94,14 @@ export const namedCheckRules: Record<string, { fix: (s: Sample) => boolean; brea
     break: (s) =>
       (['query', 'path'] as const).flatMap((part) =>
         Object.keys(s[part] ?? {}).map(
-          (name): Mutation => ({ kind: 'parameter', rules: ['requiredParameters'], in: part, pointer: `/${name}`, at: [`$${part}`, name], action: 'delete' }),
+          (name): Mutation => ({
+            kind: 'parameter',
+            rules: ['requiredParameters'],
+            in: part,
+            pointer: `/${name}`,
+            at: [`$${part}`, name],
+            action: 'delete',
+          }),
         ),
       ),
   },
@@ -126,23 +143,39 @@ export const namedCheckRules: Record<string, { fix: (s: Sample) => boolean; brea
       const mid = bodyOf(s)?.mid;
       if (typeof mid !== 'string' || !s.path) return [];
       return [
-        { kind: 'namedCheck', rules: ['tokenizeMidMatchesPath'], in: 'body', pointer: '/body/mid', at: ['$path', 'mid'], action: 'set', value: `${mid}-other` },
+        {
+          kind: 'namedCheck',
+          rules: ['tokenizeMidMatchesPath'],
+          in: 'body',
+          pointer: '/body/mid',
+          at: ['$path', 'mid'],
+          action: 'set',
+          value: `${mid}-other`,
+        },
       ];
     },
   },
   firstPaymentWithinRenewalAmount: {
     fix: (s) => {
       const body = bodyOf(s);
-      if (!body || !INSTALMENT_MODES.includes(String(body.subscriptionPaymentMode)) || body.renewalAmount === undefined) return true;
+      if (!body || !INSTALMENT_MODES.includes(String(body.subscriptionPaymentMode)) || body.renewalAmount === undefined)
+        return true;
       const amount = amountOf(body);
       const first = hundredths(amount?.value);
       const renewal = hundredths(body.renewalAmount);
-      if (amount && first !== null && renewal !== null && first > renewal) [amount.value, body.renewalAmount] = [body.renewalAmount, amount.value];
+      if (amount && first !== null && renewal !== null && first > renewal)
+        [amount.value, body.renewalAmount] = [body.renewalAmount, amount.value];
       return true;
     },
     break: (s) => {
       const body = bodyOf(s);
-      if (!body || !INSTALMENT_MODES.includes(String(body.subscriptionPaymentMode)) || body.renewalAmount === undefined || !amountOf(body)) return [];
+      if (
+        !body ||
+        !INSTALMENT_MODES.includes(String(body.subscriptionPaymentMode)) ||
+        body.renewalAmount === undefined ||
+        !amountOf(body)
+      )
+        return [];
       const value = `${(hundredths(body.renewalAmount) ?? 0) / 100 + 1}`;
       return [
         {
@@ -191,7 +224,9 @@ export function sampleArbitrary(view: OperationView, direction: Direction): fc.A
   if (direction === 'response') return payload.map((p) => ({ payload: structuredClone(p) }));
   const params: Record<string, fc.Arbitrary<unknown>> = {};
   for (const p of view.parameters) params[`${p.in}:${p.name}`] = valuesOf(conjuncts(p.schema));
-  for (const name of view.namedChecks) if (!namedCheckRules[name]) throw new Error(`No generator rule for the named check ${name}: add it to namedCheckRules.`);
+  for (const name of view.namedChecks)
+    if (!namedCheckRules[name])
+      throw new Error(`No generator rule for the named check ${name}: add it to namedCheckRules.`);
   return fc
     .tuple(payload, fc.record(params, { requiredKeys: Object.keys(params) }))
     .map(([p, values]) => {

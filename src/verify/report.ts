@@ -34,7 +34,13 @@ export function stepLines(finding: VerifyFinding): string[] {
 
 /** How a person reruns a run, or one finding's trial: the command with the seed, the key left to the environment. */
 export function rerunCommand(base: readonly string[], seed: number, replay?: string): string {
-  return ['MERCHANT_KEY=...', 'npx gateway-contract verify', ...base, `--seed ${seed}`, ...(replay ? [`--replay ${replay}`] : [])].join(' ');
+  return [
+    'MERCHANT_KEY=...',
+    'npx gateway-contract verify',
+    ...base,
+    `--seed ${seed}`,
+    ...(replay ? [`--replay ${replay}`] : []),
+  ].join(' ');
 }
 
 function issueOf(finding: VerifyFinding, rerun: string): CaseIssue {
@@ -98,7 +104,12 @@ function recorded(exchange: Exchange, key: string, comment: string): RecordedExc
     url: exchange.url,
     operationId: exchange.operationId,
     template: op?.path ?? null,
-    request: { headers: headers(exchange.requestHeaders), text: exchange.requestText, parsed: { ok: true, value: exchange.request }, size: requestSize },
+    request: {
+      headers: headers(exchange.requestHeaders),
+      text: exchange.requestText,
+      parsed: { ok: true, value: exchange.request },
+      size: requestSize,
+    },
     response: {
       headers: headers(exchange.answerHeaders),
       text: exchange.answerText,

@@ -55,7 +55,13 @@ export interface VerifyResult {
   notes: string[];
 }
 
-export const VERIFY_DEFAULTS = Object.freeze({ runs: 20, maxRequests: 2_000, timeLimitMs: 60_000, timeoutMs: 10_000, maxAnswerBytes: 1024 * 1024 });
+export const VERIFY_DEFAULTS = Object.freeze({
+  runs: 20,
+  maxRequests: 2_000,
+  timeLimitMs: 60_000,
+  timeoutMs: 10_000,
+  maxAnswerBytes: 1024 * 1024,
+});
 
 /** The most findings a run keeps (one per rule and place): past it, they are counted only. */
 const MAX_FINDINGS = 200;

@@ -16,12 +16,14 @@ async function control(base: string, method: 'GET' | 'POST', path: string, body?
     signal: AbortSignal.timeout(CONTROL_TIMEOUT_MS),
   });
   const text = await response.text();
-  if (text.length > CONTROL_MAX_BYTES) throw new Error(`The sandbox's ${method} ${path} answered more than ${CONTROL_MAX_BYTES} bytes.`);
+  if (text.length > CONTROL_MAX_BYTES)
+    throw new Error(`The sandbox's ${method} ${path} answered more than ${CONTROL_MAX_BYTES} bytes.`);
   if (response.status >= 300) throw new Error(`The sandbox's ${method} ${path} answered HTTP ${response.status}.`);
   return text ? JSON.parse(text) : undefined;
 }
 
-const field = (value: unknown, name: string): unknown => (value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[name] : undefined);
+const field = (value: unknown, name: string): unknown =>
+  value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[name] : undefined;
 
 /** The fixtures of a sandbox served at `url` (the address where `/sandbox/...` is served). */
 export async function sandboxFixtures(url: string): Promise<VerifyFixtures> {

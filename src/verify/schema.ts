@@ -50,7 +50,10 @@ export function resolveRef(ref: string): Schema {
   const node = ref
     .slice(2)
     .split('/')
-    .reduce<unknown>((n, key) => (isJsonObject(n) ? n[key.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined), document);
+    .reduce<unknown>(
+      (n, key) => (isJsonObject(n) ? n[key.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined),
+      document,
+    );
   if (!isSchema(node)) throw new Error(`No schema at ${ref}`);
   return node;
 }
@@ -60,12 +63,14 @@ const locations = new Map<object, string>();
 function index(node: unknown, pointer: string): void {
   if (!node || typeof node !== 'object') return;
   if (!Array.isArray(node)) locations.set(node, pointer);
-  for (const [key, value] of Object.entries(node)) index(value, `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+  for (const [key, value] of Object.entries(node))
+    index(value, `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`);
 }
 index(document.components.schemas, '#/components/schemas');
 
 /** Where a schema object lives in the bundled contract, as a JSON Pointer (`(inline)` when it is not the contract's). */
-export const where = (schema: Schema): string => (typeof schema === 'object' ? (locations.get(schema) ?? '(inline)') : String(schema));
+export const where = (schema: Schema): string =>
+  typeof schema === 'object' ? (locations.get(schema) ?? '(inline)') : String(schema);
 
 /** The schemas that hold at one place: `$ref` and `allOf` flattened (branches and conditionals kept). */
 export function conjuncts(schema: Schema | undefined, out: Schema[] = []): Schema[] {
@@ -97,7 +102,8 @@ export function typeOf(value: unknown): string {
 export const counted = (v: string): number => [...v].length;
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const DATE_TIME = /^(\d{4}-\d{2}-\d{2})[Tt ]([01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:[Zz]|[+-](?:[01]\d|2[0-3]):[0-5]\d)$/;
+const DATE_TIME =
+  /^(\d{4}-\d{2}-\d{2})[Tt ]([01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:[Zz]|[+-](?:[01]\d|2[0-3]):[0-5]\d)$/;
 /** `scheme://host[:port][/path][?query][#fragment]` in characters (or percent escapes) every part of RFC 3986 allows. */
 const URI =
   /^[a-z][a-z0-9+.-]*:\/\/[a-z0-9-]+(?:\.[a-z0-9-]+)*(?::\d{1,5})?(?:\/(?:[a-z0-9._~!$&'()*+,;=:@-]|%[0-9a-f]{2})*)*(?:\?(?:[a-z0-9._~!$&'()*+,;=:@/?-]|%[0-9a-f]{2})*)?(?:#(?:[a-z0-9._~!$&'()*+,;=:@/?-]|%[0-9a-f]{2})*)?$/i;
@@ -123,7 +129,9 @@ function isDay(text: string): boolean {
  */
 const FORMAT_CHECKS: Readonly<Record<string, (text: string) => boolean>> = {
   email: (t) =>
-    /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i.test(t),
+    /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i.test(
+      t,
+    ),
   ipv4: (t) => /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/.test(t),
   ipv6: (t) => IPV6.test(t),
   date: isDay,
@@ -142,7 +150,18 @@ export function formatHolds(name: string, text: string): boolean {
 }
 
 /** Keywords that say nothing about valid values. */
-const ANNOTATIONS = new Set(['title', 'description', 'examples', 'example', 'default', 'deprecated', 'readOnly', 'writeOnly', '$comment', 'discriminator']);
+const ANNOTATIONS = new Set([
+  'title',
+  'description',
+  'examples',
+  'example',
+  'default',
+  'deprecated',
+  'readOnly',
+  'writeOnly',
+  '$comment',
+  'discriminator',
+]);
 
 /** Property names a schema evaluates (for unevaluatedProperties), through its applicators. */
 function evaluatedNames(schema: Schema | undefined, value: unknown, out = new Set<string>()): Set<string> {
@@ -150,7 +169,8 @@ function evaluatedNames(schema: Schema | undefined, value: unknown, out = new Se
   if (schema.$ref) evaluatedNames(resolveRef(schema.$ref), value, out);
   for (const k of Object.keys(schema.properties ?? {})) out.add(k);
   for (const part of schema.allOf ?? []) evaluatedNames(part, value, out);
-  for (const part of [...(schema.oneOf ?? []), ...(schema.anyOf ?? [])]) if (satisfies(part, value)) evaluatedNames(part, value, out);
+  for (const part of [...(schema.oneOf ?? []), ...(schema.anyOf ?? [])])
+    if (satisfies(part, value)) evaluatedNames(part, value, out);
   if (schema.if !== undefined) {
     if (satisfies(schema.if, value)) {
       evaluatedNames(schema.if, value, out);
@@ -160,7 +180,8 @@ function evaluatedNames(schema: Schema | undefined, value: unknown, out = new Se
   return out;
 }
 
-const stringRule = (value: unknown, test: (text: string) => boolean): boolean => typeof value !== 'string' || test(value);
+const stringRule = (value: unknown, test: (text: string) => boolean): boolean =>
+  typeof value !== 'string' || test(value);
 
 /** Whether one keyword of `schema` holds for `value`. */
 function keywordHolds(schema: SchemaObject, key: string, rule: unknown, value: unknown): boolean {
@@ -198,9 +219,17 @@ function keywordHolds(schema: SchemaObject, key: string, rule: unknown, value: u
     case 'required':
       return !object || (Array.isArray(rule) && rule.every((k) => Object.hasOwn(object, String(k))));
     case 'properties':
-      return !object || Object.entries(schema.properties ?? {}).every(([k, s]) => !Object.hasOwn(object, k) || satisfies(s, object[k]));
+      return (
+        !object ||
+        Object.entries(schema.properties ?? {}).every(([k, s]) => !Object.hasOwn(object, k) || satisfies(s, object[k]))
+      );
     case 'additionalProperties':
-      return !object || Object.keys(object).every((k) => Object.hasOwn(schema.properties ?? {}, k) || satisfies(schema.additionalProperties, object[k]));
+      return (
+        !object ||
+        Object.keys(object).every(
+          (k) => Object.hasOwn(schema.properties ?? {}, k) || satisfies(schema.additionalProperties, object[k]),
+        )
+      );
     case 'unevaluatedProperties': {
       if (!object) return true;
       const known = evaluatedNames(schema, value);
@@ -229,6 +258,7 @@ export function satisfies(schema: Schema | undefined, value: unknown): boolean {
 /** The contract's component parameter named by a `$ref`, or the parameter itself. */
 export function componentParameter(name: string): { name: string; in: string; required: boolean; schema: Schema } {
   const p = document.components.parameters[name];
-  if (!isJsonObject(p) || typeof p.name !== 'string' || typeof p.in !== 'string') throw new Error(`No parameter ${name} in the contract.`);
+  if (!isJsonObject(p) || typeof p.name !== 'string' || typeof p.in !== 'string')
+    throw new Error(`No parameter ${name} in the contract.`);
   return { name: p.name, in: p.in, required: p.required === true, schema: isSchema(p.schema) ? p.schema : true };
 }

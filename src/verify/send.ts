@@ -46,7 +46,8 @@ function headOf(target: Target, op: OperationInfo, spec: RequestSpec): Record<st
   const built = headBuilders[op.head.schema]({
     now: Date.now,
     clientId: target.clientId,
-    requestId: op.head.schema === 'TokenServiceRequestHead' ? globalThis.crypto.randomUUID().replace(/-/g, '') : undefined,
+    requestId:
+      op.head.schema === 'TokenServiceRequestHead' ? globalThis.crypto.randomUUID().replace(/-/g, '') : undefined,
     signatureType: op.head.schema === 'TokenServiceRequestHead' ? 'CHECKSUM' : undefined,
     token: spec.token,
   });
@@ -56,11 +57,18 @@ function headOf(target: Target, op: OperationInfo, spec: RequestSpec): Record<st
 }
 
 /** The envelope's text: the body serialized once, the signature (where the operation is signed) over exactly those bytes. */
-export function envelopeOf(target: Target, op: OperationInfo, spec: RequestSpec): { text: string; head: Record<string, unknown> } {
+export function envelopeOf(
+  target: Target,
+  op: OperationInfo,
+  spec: RequestSpec,
+): { text: string; head: Record<string, unknown> } {
   const head = headOf(target, op, spec);
   const bodyText = JSON.stringify(spec.body);
   const sign = spec.sign ?? op.signature !== 'none';
-  const signed = sign && !spec.omitHead?.includes('signature') ? { ...head, signature: generateSignatureSync(bodyText, spec.signWith ?? target.key) } : head;
+  const signed =
+    sign && !spec.omitHead?.includes('signature')
+      ? { ...head, signature: generateSignatureSync(bodyText, spec.signWith ?? target.key) }
+      : head;
   return { text: `{"head":${JSON.stringify(signed)},"body":${bodyText}}`, head: signed };
 }
 
@@ -75,10 +83,24 @@ export async function send(target: Target, budget: Budget, spec: RequestSpec): P
   const url = urlOf(target, op, spec, head);
   const requestHeaders = { 'content-type': 'application/json', accept: 'application/json' };
   const started = Date.now();
-  const base = { operationId: spec.operationId, note: spec.note, url, requestHeaders, requestText: text, request: { head, body: spec.body }, started };
+  const base = {
+    operationId: spec.operationId,
+    note: spec.note,
+    url,
+    requestHeaders,
+    requestText: text,
+    request: { head, body: spec.body },
+    started,
+  };
   const signal = AbortSignal.timeout(target.timeoutMs);
   try {
-    const response = await fetch(url, { method: 'POST', headers: requestHeaders, body: text, redirect: 'manual', signal });
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: requestHeaders,
+      body: text,
+      redirect: 'manual',
+      signal,
+    });
     const answerText = await readBounded(response.body, target.maxAnswerBytes, signal);
     const answerHeaders = headersOf(response.headers);
     const durationMs = Date.now() - started;

@@ -4,7 +4,16 @@
 // here is written per field: a new field or rule of the contract is generated without a change.
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
-import { conjuncts, counted, flatten, type JsonObject, type Schema, type SchemaObject, satisfies, where } from './schema.js';
+import {
+  conjuncts,
+  counted,
+  flatten,
+  type JsonObject,
+  type Schema,
+  type SchemaObject,
+  satisfies,
+  where,
+} from './schema.js';
 
 /** What the schemas that hold at one place say, together. */
 export interface Facts {
@@ -34,7 +43,8 @@ function addFacts(f: Facts, s: SchemaObject): void {
   }
   if ('const' in s) f.values = (f.values ?? [s.const]).filter((v) => isDeepStrictEqual(v, s.const));
   const listed = s.enum;
-  if (Array.isArray(listed)) f.values = (f.values ?? [...listed]).filter((v) => listed.some((e) => isDeepStrictEqual(e, v)));
+  if (Array.isArray(listed))
+    f.values = (f.values ?? [...listed]).filter((v) => listed.some((e) => isDeepStrictEqual(e, v)));
   if (typeof s.pattern === 'string') f.patterns.push(s.pattern);
   if (typeof s.format === 'string') f.formats.push(s.format);
   if (typeof s.minLength === 'number') f.minLength = Math.max(f.minLength, s.minLength);
@@ -42,7 +52,8 @@ function addFacts(f: Facts, s: SchemaObject): void {
   for (const [k, p] of Object.entries(s.properties ?? {})) f.properties.set(k, [...(f.properties.get(k) ?? []), p]);
   for (const k of s.required ?? []) f.required.add(k);
   if (s.additionalProperties === false || s.unevaluatedProperties === false) f.closed = true;
-  else if (s.additionalProperties && typeof s.additionalProperties === 'object') f.additional = [...(f.additional ?? []), s.additionalProperties];
+  else if (s.additionalProperties && typeof s.additionalProperties === 'object')
+    f.additional = [...(f.additional ?? []), s.additionalProperties];
   if (s.propertyNames !== undefined) f.propertyNames.push(s.propertyNames);
   if (s.items !== undefined) f.items.push(s.items);
   if (s.if !== undefined) f.conditionals.push(s);
@@ -84,7 +95,8 @@ function alternatives(list: readonly Schema[]): Schema[][] {
     for (const branches of [schema.oneOf, schema.anyOf]) {
       if (!Array.isArray(branches)) continue;
       const next: Schema[][] = [];
-      for (const opt of options) for (const branch of branches) for (const alt of alternatives(conjuncts(branch))) next.push([...opt, ...alt]);
+      for (const opt of options)
+        for (const branch of branches) for (const alt of alternatives(conjuncts(branch))) next.push([...opt, ...alt]);
       options = next;
     }
     const grown: Schema[][] = [];
@@ -100,7 +112,11 @@ function documentedNames(list: readonly Schema[], out = new Set<string>()): Set<
     if (typeof s !== 'object') continue;
     for (const k of Object.keys(s.properties ?? {})) out.add(k);
     for (const k of s.required ?? []) out.add(k);
-    const parts = [...(s.oneOf ?? []), ...(s.anyOf ?? []), ...[s.if, s.then, s.else].filter((x): x is Schema => x !== undefined)];
+    const parts = [
+      ...(s.oneOf ?? []),
+      ...(s.anyOf ?? []),
+      ...[s.if, s.then, s.else].filter((x): x is Schema => x !== undefined),
+    ];
     for (const part of parts) documentedNames(conjuncts(part), out);
   }
   return out;
@@ -214,7 +230,9 @@ function stringOf(f: Facts): fc.Arbitrary<string> {
   }
   const max = Number.isFinite(f.maxLength) ? f.maxLength : Math.max(f.minLength, 24);
   const plain = f.patterns.length
-    ? oneOrAny(f.patterns.map((p) => fc.stringMatching(new RegExp(p, 'u'), { maxLength: Math.min(max, PATTERN_TEXT_MAX) })))
+    ? oneOrAny(
+        f.patterns.map((p) => fc.stringMatching(new RegExp(p, 'u'), { maxLength: Math.min(max, PATTERN_TEXT_MAX) })),
+      )
     : fc.string({ unit: 'binary', minLength: f.minLength, maxLength: max });
   const bounds = boundaryStrings(f);
   return bounds ? fc.oneof({ weight: 2, arbitrary: plain }, { weight: 1, arbitrary: bounds }) : plain;
@@ -246,9 +264,14 @@ function membersOf(list: readonly Schema[], f: Facts): fc.Arbitrary<JsonObject> 
           .filter((k) => typeof k === 'string' && !documented.has(k))
           .map(String)
       : extraName.filter((k) => !documented.has(k));
-    extras = fc.dictionary(keyArb, f.additional ? valuesOf(f.additional) : anyJson, { maxKeys: 3, noNullPrototype: true });
+    extras = fc.dictionary(keyArb, f.additional ? valuesOf(f.additional) : anyJson, {
+      maxKeys: 3,
+      noNullPrototype: true,
+    });
   }
-  return fc.tuple(fc.record(model, { requiredKeys: required, noNullPrototype: true }), extras).map(([known, more]) => ({ ...more, ...known }));
+  return fc
+    .tuple(fc.record(model, { requiredKeys: required, noNullPrototype: true }), extras)
+    .map(([known, more]) => ({ ...more, ...known }));
 }
 
 /**
@@ -261,12 +284,16 @@ function conditionalChanges(f: Facts, value: JsonObject): fc.Arbitrary<JsonObjec
   const thenFacts = active.map((a) => factsOf(conjuncts(a.then)));
   const changes: Record<string, fc.Arbitrary<unknown>> = {};
   const removed = new Set<string>();
-  for (const then of thenFacts) for (const [name, schemas] of then.properties) if (schemas.includes(false)) removed.add(name);
+  for (const then of thenFacts)
+    for (const [name, schemas] of then.properties) if (schemas.includes(false)) removed.add(name);
   for (const then of thenFacts) {
     for (const name of new Set([...then.properties.keys(), ...then.required])) {
       if (removed.has(name)) continue;
       if (!then.required.has(name) && !Object.hasOwn(value, name)) continue;
-      changes[name] = valuesOf([...(f.properties.get(name) ?? []), ...thenFacts.flatMap((t) => t.properties.get(name) ?? [])]);
+      changes[name] = valuesOf([
+        ...(f.properties.get(name) ?? []),
+        ...thenFacts.flatMap((t) => t.properties.get(name) ?? []),
+      ]);
     }
   }
   return fc.record(changes, { requiredKeys: Object.keys(changes), noNullPrototype: true }).map((fresh) => {

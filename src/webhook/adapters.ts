@@ -14,7 +14,10 @@ import type { ReplyCode } from './reply.js';
  * Called with each accepted notification. `signal` aborts when the handler outruns the receiver's
  * `handlerTimeoutMs`: stop there, since the notification's claim lapses soon after (D-105).
  */
-export type TokenStatusHandler = (event: RequestOf<'notifyTokenStatus'>, context: { signal: AbortSignal }) => void | Promise<void>;
+export type TokenStatusHandler = (
+  event: RequestOf<'notifyTokenStatus'>,
+  context: { signal: AbortSignal },
+) => void | Promise<void>;
 
 export interface WebhookRejected {
   accepted: false;
@@ -41,7 +44,13 @@ interface Refusal {
 
 const JSON_TYPE = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
 
-const protocolIssue = (rule: string, message: string): ValidationIssue => ({ in: 'body', pointer: '', rule, message, resultCode: '400' });
+const protocolIssue = (rule: string, message: string): ValidationIssue => ({
+  in: 'body',
+  pointer: '',
+  rule,
+  message,
+  resultCode: '400',
+});
 
 /** Whether the request can be a notification at all, judged from its method and headers. */
 function refusal(
@@ -54,14 +63,21 @@ function refusal(
     return {
       status: 405,
       headers: { allow: 'POST' },
-      verdict: core.reject('400', [protocolIssue('method', `The notification is sent with POST; this request used ${String(method).slice(0, 16)}.`)]),
+      verdict: core.reject('400', [
+        protocolIssue(
+          'method',
+          `The notification is sent with POST; this request used ${String(method).slice(0, 16)}.`,
+        ),
+      ]),
     };
   }
   if (contentType && !JSON_TYPE.test(contentType)) {
     return {
       status: 415,
       headers: {},
-      verdict: core.reject('400', [protocolIssue('contentType', 'The notification is JSON: send it with Content-Type: application/json.')]),
+      verdict: core.reject('400', [
+        protocolIssue('contentType', 'The notification is JSON: send it with Content-Type: application/json.'),
+      ]),
     };
   }
   if (contentLength && Number(contentLength) > core.maxBytes) return tooLarge(core);
@@ -69,15 +85,23 @@ function refusal(
 }
 
 function tooLarge(core: ReceiverCore): Refusal {
-  return { status: 413, headers: {}, verdict: core.reject('400', [protocolIssue('maxBytes', `The notification is larger than ${core.maxBytes} bytes.`)]) };
+  return {
+    status: 413,
+    headers: {},
+    verdict: core.reject('400', [protocolIssue('maxBytes', `The notification is larger than ${core.maxBytes} bytes.`)]),
+  };
 }
 
 function checkHandler(onEvent: unknown): void {
-  if (typeof onEvent !== 'function') throw new TypeError('Pass the function to call with each accepted notification (onEvent).');
+  if (typeof onEvent !== 'function')
+    throw new TypeError('Pass the function to call with each accepted notification (onEvent).');
 }
 
 /** A node:http request listener over the receiver. */
-export function nodeHandler(core: ReceiverCore, onEvent: TokenStatusHandler): (req: NodeRequest, res: NodeResponse) => void {
+export function nodeHandler(
+  core: ReceiverCore,
+  onEvent: TokenStatusHandler,
+): (req: NodeRequest, res: NodeResponse) => void {
   checkHandler(onEvent);
   return (req, res) => {
     serveNode(core, onEvent, req, res).catch(() => {
@@ -87,7 +111,13 @@ export function nodeHandler(core: ReceiverCore, onEvent: TokenStatusHandler): (r
 }
 
 /** Sends the reply; `close` closes the connection after it. */
-function sendNode(res: NodeResponse, status: number, reply: unknown, headers: Record<string, string> = {}, close = false): void {
+function sendNode(
+  res: NodeResponse,
+  status: number,
+  reply: unknown,
+  headers: Record<string, string> = {},
+  close = false,
+): void {
   const text = JSON.stringify(reply);
   res.writeHead(status, {
     ...headers,
@@ -98,7 +128,12 @@ function sendNode(res: NodeResponse, status: number, reply: unknown, headers: Re
   res.end(text);
 }
 
-async function serveNode(core: ReceiverCore, onEvent: TokenStatusHandler, req: NodeRequest, res: NodeResponse): Promise<void> {
+async function serveNode(
+  core: ReceiverCore,
+  onEvent: TokenStatusHandler,
+  req: NodeRequest,
+  res: NodeResponse,
+): Promise<void> {
   const refused = refusal(core, req.method, req.headers['content-type'], req.headers['content-length']);
   if (refused) return refuseNode(core, req, res, refused);
   const parsedBody = (req as NodeRequest & { body?: unknown }).body;
@@ -106,7 +141,11 @@ async function serveNode(core: ReceiverCore, onEvent: TokenStatusHandler, req: N
     // Middleware read the stream first. Raw bytes (express.raw()) are what the receiver needs;
     // a parsed object (express.json()) has lost the exact bytes the signature covers.
     if (typeof parsedBody === 'string' || parsedBody instanceof Uint8Array)
-      return sendNode(res, 200, await core.deliver(typeof parsedBody === 'string' ? utf8Bytes(parsedBody) : parsedBody, onEvent));
+      return sendNode(
+        res,
+        200,
+        await core.deliver(typeof parsedBody === 'string' ? utf8Bytes(parsedBody) : parsedBody, onEvent),
+      );
     const verdict = core.reject('400', [
       protocolIssue(
         'rawBody',
@@ -124,7 +163,9 @@ async function serveNode(core: ReceiverCore, onEvent: TokenStatusHandler, req: N
 /** The body's bytes, or null as soon as it passes `maxBytes` (the rest is then discarded unread). */
 function readNode(req: NodeRequest, maxBytes: number): Promise<Buffer | null> {
   return new Promise((resolve, reject) => {
-    readBody(req, maxBytes, (body, problem) => (problem === 'aborted' ? reject(new Error('the request was aborted')) : resolve(body)));
+    readBody(req, maxBytes, (body, problem) =>
+      problem === 'aborted' ? reject(new Error('the request was aborted')) : resolve(body),
+    );
   });
 }
 
@@ -140,7 +181,12 @@ export function fetchHandler(core: ReceiverCore, onEvent: TokenStatusHandler): (
   checkHandler(onEvent);
   return async (request) => {
     try {
-      const refused = refusal(core, request.method, request.headers.get('content-type'), request.headers.get('content-length'));
+      const refused = refusal(
+        core,
+        request.method,
+        request.headers.get('content-type'),
+        request.headers.get('content-length'),
+      );
       if (refused) {
         core.report(refused.verdict);
         await request.body?.cancel().catch(() => undefined);

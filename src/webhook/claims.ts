@@ -53,7 +53,10 @@ export async function replayKeys(head: { requestId: string; signature: string })
   // character let other spellings carry the same bytes (a verifier may accept them). Every key has
   // the same small size, whatever the requestId.
   const signature = (BASE64.test(head.signature) && fromBase64(head.signature)) || wtf8Bytes(head.signature);
-  return [['signature', await digest(signature)].join(':'), ['requestId', await digest(wtf8Bytes(head.requestId))].join(':')];
+  return [
+    ['signature', await digest(signature)].join(':'),
+    ['requestId', await digest(wtf8Bytes(head.requestId))].join(':'),
+  ];
 }
 
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
@@ -139,7 +142,11 @@ async function completeOnce({ store, storeTimeoutMs, windowMs }: Ledger, key: st
     publishStore({ operation: 'complete', outcome: 'leaseLost' });
     return true;
   }
-  publishStore({ operation: 'complete', outcome: result.ok ? 'failed' : result.outcome, ...errorName(result.ok ? undefined : result.error) });
+  publishStore({
+    operation: 'complete',
+    outcome: result.ok ? 'failed' : result.outcome,
+    ...errorName(result.ok ? undefined : result.error),
+  });
   return false;
 }
 

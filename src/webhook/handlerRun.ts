@@ -8,7 +8,11 @@ import type { TokenStatusEvent } from './notification.js';
 export type HandlerEnd = { ended: 'succeeded' } | { ended: 'failed' } | { ended: 'timeout'; late: Promise<boolean> };
 
 /** Runs the handler with its time limit: past it, its signal aborts and the wait ends. */
-export async function runHandler(onEvent: TokenStatusHandler, event: TokenStatusEvent, timeoutMs: number): Promise<HandlerEnd> {
+export async function runHandler(
+  onEvent: TokenStatusHandler,
+  event: TokenStatusEvent,
+  timeoutMs: number,
+): Promise<HandlerEnd> {
   const controller = new AbortController();
   let run: Promise<boolean>;
   try {

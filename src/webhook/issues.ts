@@ -18,17 +18,30 @@ export function issue(pointer: string, rule: string, message: string, code?: Rep
 }
 
 /** The issue of a text that is not a JSON notification, with checkJson's message (never the text). */
-export const notJson = (message: string) => issue('', 'json', `The body is not a JSON notification: ${message}.`, '400');
+export const notJson = (message: string) =>
+  issue('', 'json', `The body is not a JSON notification: ${message}.`, '400');
 
 export const notRawBody = () =>
-  issue('', 'rawBody', 'receive() takes the raw request body (a string or bytes), not a parsed object: the signature covers the exact bytes received.', '400');
+  issue(
+    '',
+    'rawBody',
+    'receive() takes the raw request body (a string or bytes), not a parsed object: the signature covers the exact bytes received.',
+    '400',
+  );
 
-export const tooLarge = (maxBytes: number) => issue('', 'maxBytes', `The notification is larger than ${maxBytes} bytes.`, '400');
+export const tooLarge = (maxBytes: number) =>
+  issue('', 'maxBytes', `The notification is larger than ${maxBytes} bytes.`, '400');
 
 export const verifierFailed = () =>
-  issue('/head/signature', 'verifier', 'The signature could not be checked: the verifier failed. Nothing was processed.', '500');
+  issue(
+    '/head/signature',
+    'verifier',
+    'The signature could not be checked: the verifier failed. Nothing was processed.',
+    '500',
+  );
 
-export const unexpectedMid = () => issue('/body/mid', 'expectedMid', '"mid" is not the merchant id this receiver serves.', '407');
+export const unexpectedMid = () =>
+  issue('/body/mid', 'expectedMid', '"mid" is not the merchant id this receiver serves.', '407');
 
 /** A `requestTimestamp` `skewMs` away from the receiver's clock, more than `maxClockSkewMs` allows. */
 export function clockSkew(skewMs: number, maxClockSkewMs: number): ReceiverIssue {
@@ -43,7 +56,12 @@ export function clockSkew(skewMs: number, maxClockSkewMs: number): ReceiverIssue
 
 /** A failure the receiver did not foresee: named by the error's name alone. */
 export const internalFailure = (error: unknown) =>
-  issue('', 'internal', `The notification could not be processed (${error instanceof Error ? error.name : 'failure'}).`, '500');
+  issue(
+    '',
+    'internal',
+    `The notification could not be processed (${error instanceof Error ? error.name : 'failure'}).`,
+    '500',
+  );
 
 export const SIGNATURE_FAILURE = issue(
   '/head/signature',

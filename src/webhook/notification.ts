@@ -16,12 +16,15 @@ import { MAX_DEPTH } from './signatureCheck.js';
 export type TokenStatusEvent = RequestOf<'notifyTokenStatus'>;
 
 /** The notification in a signed text, or why it is refused: the code and every issue the contract's validation found. */
-export function readNotification(text: string): { ok: true; event: TokenStatusEvent } | { ok: false; code: ReplyCode; issues: ValidationIssue[] } {
+export function readNotification(
+  text: string,
+): { ok: true; event: TokenStatusEvent } | { ok: false; code: ReplyCode; issues: ValidationIssue[] } {
   const checked = checkJson(text, { maxDepth: MAX_DEPTH });
   if (!checked.ok) return { ok: false, code: '400', issues: [notJson(checked.message)] };
   const envelope: unknown = JSON.parse(text);
   const verdict = validateRequest(envelope);
-  if (!verdict.valid) return { ok: false, code: (verdict.resultCode?.code ?? '400') as ReplyCode, issues: verdict.errors };
+  if (!verdict.valid)
+    return { ok: false, code: (verdict.resultCode?.code ?? '400') as ReplyCode, issues: verdict.errors };
   return { ok: true, event: envelope as TokenStatusEvent };
 }
 

@@ -20,7 +20,8 @@ export const WEBHOOK_DEFAULTS = Object.freeze({
  * How long a claim stays in progress when its delivery neither completes nor releases it: the
  * handler's time limit plus the store calls around it (two claims before it, one completion after).
  */
-export const leaseFor = (handlerTimeoutMs: number, storeTimeoutMs: number): number => Math.ceil(handlerTimeoutMs + 3 * storeTimeoutMs);
+export const leaseFor = (handlerTimeoutMs: number, storeTimeoutMs: number): number =>
+  Math.ceil(handlerTimeoutMs + 3 * storeTimeoutMs);
 
 export interface WebhookReceiverOptions {
   /** Checks `head.signature` over the exact bytes of the body, e.g. `createChecksumVerifier(merchantKey)`. */
@@ -90,13 +91,27 @@ export function receiverSettings(options: WebhookReceiverOptions): ReceiverSetti
   const storeTimeoutMs = positive(options.storeTimeoutMs, WEBHOOK_DEFAULTS.storeTimeoutMs, 'storeTimeoutMs');
   const handlerTimeoutMs = positive(options.handlerTimeoutMs, WEBHOOK_DEFAULTS.handlerTimeoutMs, 'handlerTimeoutMs');
   const mids = options.expectedMid === undefined ? undefined : ([] as string[]).concat(options.expectedMid);
-  const store = options.store ?? createMemoryReplayStore({ now, maxEntries: options.maxRemembered ?? WEBHOOK_DEFAULTS.maxRemembered });
+  const store =
+    options.store ??
+    createMemoryReplayStore({ now, maxEntries: options.maxRemembered ?? WEBHOOK_DEFAULTS.maxRemembered });
   checkStore(store);
-  return { verifier, now, onRejected, replayWindowMs, maxClockSkewMs, maxBytes, storeTimeoutMs, handlerTimeoutMs, mids, store };
+  return {
+    verifier,
+    now,
+    onRejected,
+    replayWindowMs,
+    maxClockSkewMs,
+    maxBytes,
+    storeTimeoutMs,
+    handlerTimeoutMs,
+    mids,
+    store,
+  };
 }
 
 /** Where the migration from `seen` is written: the message points there rather than retelling it. */
-const SEEN_REMOVED = 'The `seen: { has, add }` option is removed. Pass `store` instead: docs/webhook-stores.md, "From `seen: { has, add }`".';
+const SEEN_REMOVED =
+  'The `seen: { has, add }` option is removed. Pass `store` instead: docs/webhook-stores.md, "From `seen: { has, add }`".';
 
 function checkVerifier(verifier: Verifier | undefined): asserts verifier is Verifier {
   if (!verifier || typeof verifier.verify !== 'function' || typeof verifier.signatureType !== 'string') {
@@ -107,7 +122,11 @@ function checkVerifier(verifier: Verifier | undefined): asserts verifier is Veri
 }
 
 function checkStore(store: ReplayStore | undefined): void {
-  if (typeof store?.claim !== 'function' || typeof store.complete !== 'function' || typeof store.release !== 'function') {
+  if (
+    typeof store?.claim !== 'function' ||
+    typeof store.complete !== 'function' ||
+    typeof store.release !== 'function'
+  ) {
     throw new TypeError(
       "store must have claim(key, leaseMs, owner), answering 'claimed', 'in-progress' or 'handled', complete(key, owner, windowMs) and release(key, owner): a store of the earlier shape (claim answering true or false, and release) lacks complete and the claim's states (docs/webhook-stores.md).",
     );

@@ -35,12 +35,20 @@ export interface PostgresReplayStore extends ReplayStore {
 const NAME = /^[a-z_][a-z0-9_]{0,62}(?:\.[a-z_][a-z0-9_]{0,62})?$/;
 
 export function createPostgresReplayStore(options: PostgresReplayStoreOptions): PostgresReplayStore {
-  const { client, table = 'gateway_contract_replay', cleanUpEvery = 1_000, cleanUpLimit = 1_000 } = options ?? ({} as Partial<PostgresReplayStoreOptions>);
+  const {
+    client,
+    table = 'gateway_contract_replay',
+    cleanUpEvery = 1_000,
+    cleanUpLimit = 1_000,
+  } = options ?? ({} as Partial<PostgresReplayStoreOptions>);
   if (!client || typeof client.query !== 'function')
     throw new TypeError('createPostgresReplayStore needs a connected client: a Pool or Client of the `pg` package.');
   if (typeof table !== 'string' || !NAME.test(table))
-    throw new TypeError('table must be lower-case letters, digits and _ (schema.table allowed), at most 63 characters a part.');
-  if (!Number.isSafeInteger(cleanUpEvery) || cleanUpEvery < 0) throw new TypeError('cleanUpEvery must be a whole number, 0 or more.');
+    throw new TypeError(
+      'table must be lower-case letters, digits and _ (schema.table allowed), at most 63 characters a part.',
+    );
+  if (!Number.isSafeInteger(cleanUpEvery) || cleanUpEvery < 0)
+    throw new TypeError('cleanUpEvery must be a whole number, 0 or more.');
   if (!Number.isSafeInteger(cleanUpLimit) || cleanUpLimit < 1 || cleanUpLimit > 100_000)
     throw new TypeError('cleanUpLimit must be a whole number from 1 to 100 000.');
   const index = `${table.replace('.', '_')}_expires_at`.slice(0, 63);
@@ -78,7 +86,8 @@ WHERE key = $1 AND owner = $2 AND expires_at > clock_timestamp()`;
   }
 
   async function cleanUp(limit = cleanUpLimit): Promise<number> {
-    if (!Number.isSafeInteger(limit) || limit < 1 || limit > 100_000) throw new TypeError('limit must be a whole number from 1 to 100 000.');
+    if (!Number.isSafeInteger(limit) || limit < 1 || limit > 100_000)
+      throw new TypeError('limit must be a whole number from 1 to 100 000.');
     return (await client.query(CLEAN_UP, [limit])).rowCount ?? 0;
   }
 

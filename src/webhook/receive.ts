@@ -17,7 +17,13 @@
 import type { NodeRequest, NodeResponse } from '../http/nodeTypes.js';
 import type { ResponseOf } from '../types.js';
 import type { ValidationIssue } from '../validation/operationValidation.js';
-import { fetchHandler, nodeHandler, type ReceiverCore, type TokenStatusHandler, type WebhookRejected } from './adapters.js';
+import {
+  fetchHandler,
+  nodeHandler,
+  type ReceiverCore,
+  type TokenStatusHandler,
+  type WebhookRejected,
+} from './adapters.js';
 import { claimNotification, createClaimLedger, type HeldClaim, settleClaim } from './claims.js';
 import { runHandler } from './handlerRun.js';
 import { CLAIM_REFUSALS, HANDLER_FAILED, HANDLER_TIMEOUT, internalFailure, type ReceiverIssue } from './issues.js';
@@ -29,7 +35,14 @@ import { signedText } from './signatureCheck.js';
 import { publishVerdict, reportRejected } from './verdicts.js';
 
 export { WEBHOOK_DEFAULTS } from './options.js';
-export { type ClaimOutcome, createMemoryReplayStore, leaseFor, type ReplayStore, type TokenStatusEvent, type WebhookReceiverOptions };
+export {
+  type ClaimOutcome,
+  createMemoryReplayStore,
+  leaseFor,
+  type ReplayStore,
+  type TokenStatusEvent,
+  type WebhookReceiverOptions,
+};
 
 /** The merchant's reply envelope: head `{ version, responseTimestamp }`, `body.resultInfo`. */
 export type TokenStatusReply = ResponseOf<'notifyTokenStatus'>;
@@ -72,7 +85,12 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
     windowMs: settings.replayWindowMs,
   });
 
-  const reject = (code: ReplyCode, issues: ValidationIssue[]): WebhookRejected => ({ accepted: false, code, reply: replyFor(code, now()), issues });
+  const reject = (code: ReplyCode, issues: ValidationIssue[]): WebhookRejected => ({
+    accepted: false,
+    code,
+    reply: replyFor(code, now()),
+    issues,
+  });
   const refuse = (found: ReceiverIssue): WebhookRejected => reject(found.resultCode, [{ ...found }]);
 
   /** Steps 1 to 6. An accepted verdict holds its claim until it is completed, released or lapses. */

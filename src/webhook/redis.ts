@@ -40,7 +40,8 @@ if held == 'h:' .. ARGV[1] then return 1 end
 return 0`;
 
 /** Deletes KEYS[1] when ARGV[1] holds it in progress. */
-const RELEASE_SCRIPT = "if redis.call('GET', KEYS[1]) == 'p:' .. ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0";
+const RELEASE_SCRIPT =
+  "if redis.call('GET', KEYS[1]) == 'p:' .. ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0";
 
 const OUTCOMES: readonly unknown[] = ['claimed', 'in-progress', 'handled'] satisfies ClaimOutcome[];
 
@@ -55,13 +56,16 @@ function sender(client: NodeRedisClientLike | IoRedisClientLike | undefined): (a
     const node = client as NodeRedisClientLike;
     return (args) => node.sendCommand(args);
   }
-  throw new TypeError('createRedisReplayStore needs a connected client: createClient() of the `redis` package, or an ioredis instance.');
+  throw new TypeError(
+    'createRedisReplayStore needs a connected client: createClient() of the `redis` package, or an ioredis instance.',
+  );
 }
 
 /** A replay store on Redis: keys are `prefix` + the receiver's digest key, values the claim's state and owner. */
 export function createRedisReplayStore(options: RedisReplayStoreOptions): ReplayStore {
   const { client, prefix = 'gateway-contract:replay:' } = options ?? ({} as Partial<RedisReplayStoreOptions>);
-  if (typeof prefix !== 'string' || prefix.length > 128) throw new TypeError('prefix must be a string of at most 128 characters.');
+  if (typeof prefix !== 'string' || prefix.length > 128)
+    throw new TypeError('prefix must be a string of at most 128 characters.');
   const send = sender(client);
   const script = (text: string, key: string, ...args: string[]) => send(['EVAL', text, '1', prefix + key, ...args]);
   return {

@@ -58,12 +58,15 @@ export function checkComplete(key: unknown, owner: unknown, windowMs: unknown): 
 }
 
 export function checkKey(key: unknown, owner: unknown): void {
-  if (typeof key !== 'string' || key.length === 0 || key.length > 256) throw new TypeError('A replay key is a string of 1 to 256 characters.');
-  if (typeof owner !== 'string' || owner.length === 0 || owner.length > 64) throw new TypeError('An owner is a string of 1 to 64 characters.');
+  if (typeof key !== 'string' || key.length === 0 || key.length > 256)
+    throw new TypeError('A replay key is a string of 1 to 256 characters.');
+  if (typeof owner !== 'string' || owner.length === 0 || owner.length > 64)
+    throw new TypeError('An owner is a string of 1 to 64 characters.');
 }
 
 function checkDuration(ms: unknown, name: string): void {
-  if (typeof ms !== 'number' || !Number.isSafeInteger(ms) || ms < 1) throw new TypeError(`${name} must be a whole number of milliseconds, 1 or more.`);
+  if (typeof ms !== 'number' || !Number.isSafeInteger(ms) || ms < 1)
+    throw new TypeError(`${name} must be a whole number of milliseconds, 1 or more.`);
 }
 
 /** A claim the memory store holds: its owner and when it lapses (epoch milliseconds). */
@@ -99,7 +102,8 @@ export function createMemoryReplayStore({
   release(key: string, owner: string): void;
   readonly size: number;
 } {
-  if (!Number.isSafeInteger(maxEntries) || maxEntries < 1) throw new TypeError('maxEntries must be a whole number of 1 or more.');
+  if (!Number.isSafeInteger(maxEntries) || maxEntries < 1)
+    throw new TypeError('maxEntries must be a whole number of 1 or more.');
   // One map per state, each in insertion order: with one lease and one window (the receiver's), that
   // is also the order in which they lapse, so eviction stops at the first claim still held.
   const inProgress = new Map<string, Held>();
@@ -119,7 +123,8 @@ export function createMemoryReplayStore({
       if (unexpired(inProgress, key, t)) return 'in-progress';
       handled.delete(key);
       inProgress.delete(key);
-      if (inProgress.size + handled.size >= maxEntries) throw new ReplayStoreFullError(`The replay store is full: it holds ${maxEntries} unexpired claims.`);
+      if (inProgress.size + handled.size >= maxEntries)
+        throw new ReplayStoreFullError(`The replay store is full: it holds ${maxEntries} unexpired claims.`);
       inProgress.set(key, { owner, until: t + leaseMs });
       return 'claimed';
     },

@@ -100,9 +100,13 @@ export type PostNotificationResult = Omit<SendTokenNotificationResult, 'requestI
  * fetch refuses those too, quoting the address, password included). Never names the value.
  */
 function checkAddress(url: unknown): asserts url is string {
-  if (typeof url !== 'string' || !/^https?:\/\//i.test(url) || !URL.canParse(url)) throw new TypeError("url must be the merchant's http(s) address.");
+  if (typeof url !== 'string' || !/^https?:\/\//i.test(url) || !URL.canParse(url))
+    throw new TypeError("url must be the merchant's http(s) address.");
   const { username, password } = new URL(url);
-  if (username || password) throw new TypeError('url must be the merchant\'s http(s) address, without credentials (user or password before "@").');
+  if (username || password)
+    throw new TypeError(
+      'url must be the merchant\'s http(s) address, without credentials (user or password before "@").',
+    );
 }
 
 /**
@@ -179,13 +183,19 @@ export async function postNotification(options: PostNotificationOptions): Promis
  * `GatewayNetworkError`, `GatewayTimeoutError`, `GatewayNonJsonError` (no usable reply) or
  * `RequestValidationError` (the notification breaks the contract; nothing was sent).
  */
-export async function sendTokenNotification(options: SendTokenNotificationOptions): Promise<SendTokenNotificationResult> {
+export async function sendTokenNotification(
+  options: SendTokenNotificationOptions,
+): Promise<SendTokenNotificationResult> {
   const { url, body, signer, now = Date.now, clientId, encryptionKeyVersion } = options;
   checkAddress(url);
-  if (!signer || typeof signer.sign !== 'function') throw new TypeError('sendTokenNotification needs a signer, for example createChecksumSigner(merchantKey).');
+  if (!signer || typeof signer.sign !== 'function')
+    throw new TypeError('sendTokenNotification needs a signer, for example createChecksumSigner(merchantKey).');
   const requestId = options.requestId ?? globalThis.crypto.randomUUID();
 
-  const head = { ...tokenServiceHead({ now, requestId, signatureType: signer.signatureType, clientId, encryptionKeyVersion }), ...options.head };
+  const head = {
+    ...tokenServiceHead({ now, requestId, signatureType: signer.signatureType, clientId, encryptionKeyVersion }),
+    ...options.head,
+  };
   // A signature given in `head` is sent as it is (to rehearse a bad one); otherwise the body is signed.
   const envelope = await buildEnvelope(head, body, options.head?.signature === undefined ? signer : undefined);
   if (options.validateRequest !== false) checkRequest(OPERATION, envelope, {}, 'the notification');

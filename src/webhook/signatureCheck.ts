@@ -11,7 +11,16 @@ import { utf8Bytes } from '../encoding/bytes.js';
 import { jsonSpace, nestsDeeper, outlineObject } from '../json/outline.js';
 import { jsonText, malformedMessage, tooDeepMessage } from '../json/scan.js';
 import type { Verifier } from '../signing/checksum.js';
-import { type Checked, issue, notJson, notRawBody, refused, SIGNATURE_FAILURE, tooLarge, verifierFailed } from './issues.js';
+import {
+  type Checked,
+  issue,
+  notJson,
+  notRawBody,
+  refused,
+  SIGNATURE_FAILURE,
+  tooLarge,
+  verifierFailed,
+} from './issues.js';
 
 /** A notification nests four levels deep; deeper text is refused before it is parsed. */
 export const MAX_DEPTH = 32;
@@ -23,7 +32,11 @@ interface SignatureBasis {
 }
 
 /** Steps 1 to 3: the raw body's text, once its signature is known to be the service's. */
-export async function signedText(raw: unknown, maxBytes: number, verifier: Verifier): Promise<Checked<{ text: string }>> {
+export async function signedText(
+  raw: unknown,
+  maxBytes: number,
+  verifier: Verifier,
+): Promise<Checked<{ text: string }>> {
   if (typeof raw !== 'string' && !(raw instanceof Uint8Array)) return refused(notRawBody());
   if (largerThan(raw, maxBytes)) return refused(tooLarge(maxBytes));
   const read = jsonText(raw);
@@ -69,13 +82,28 @@ function basisIn(envelope: unknown, bodyText: string | undefined, signatureType:
   if (!Object.hasOwn(envelope, 'head')) return refused(issue('/head', 'required', `"head" is missing: ${shape}.`));
   if (!isObject(head)) return refused(issue('/head', 'type', '"head" must be a JSON object.'));
   if (!Object.hasOwn(head, 'signatureType'))
-    return refused(issue('/head/signatureType', 'required', `"signatureType" is missing from the head: it names the signature scheme (${signatureType}).`));
+    return refused(
+      issue(
+        '/head/signatureType',
+        'required',
+        `"signatureType" is missing from the head: it names the signature scheme (${signatureType}).`,
+      ),
+    );
   if (head.signatureType !== signatureType)
-    return refused(issue('/head/signatureType', 'const', `"signatureType" must be "${signatureType}", the scheme this receiver verifies.`));
+    return refused(
+      issue(
+        '/head/signatureType',
+        'const',
+        `"signatureType" must be "${signatureType}", the scheme this receiver verifies.`,
+      ),
+    );
   if (!Object.hasOwn(head, 'signature'))
-    return refused(issue('/head/signature', 'required', '"signature" is missing from the head: every notification is signed.'));
+    return refused(
+      issue('/head/signature', 'required', '"signature" is missing from the head: every notification is signed.'),
+    );
   const { signature } = head;
-  if (typeof signature !== 'string' || signature.length === 0) return refused(issue('/head/signature', 'type', '"signature" must be a non-empty string.'));
+  if (typeof signature !== 'string' || signature.length === 0)
+    return refused(issue('/head/signature', 'type', '"signature" must be a non-empty string.'));
   if (bodyText === undefined) return refused(issue('/body', 'required', `"body" is missing: ${shape}.`));
   return { ok: true, signature, bodyText };
 }
@@ -131,7 +159,8 @@ function notAnObject(text: string, start: number): { envelope: null } | Unreadab
 function headForSignature(text: string, start: number): { head: Record<string, unknown> | null } | Unreadable {
   if (text.charCodeAt(start) !== 0x7b) return { head: null }; // not an object: what it is does not matter
   const outline = outlineObject(text, start, ['signatureType', 'signature']);
-  if (!outline.ok) return { unreadable: 'tooDeep' in outline ? tooDeepMessage(MAX_DEPTH) : malformedMessage(text, outline.at) };
+  if (!outline.ok)
+    return { unreadable: 'tooDeep' in outline ? tooDeepMessage(MAX_DEPTH) : malformedMessage(text, outline.at) };
   const head: Record<string, unknown> = {};
   for (const [name, { start: from, end }] of outline.members) {
     if (text.charCodeAt(from) !== 0x22) head[name] = NOT_A_STRING;

@@ -6,7 +6,9 @@ import { ReplayStoreFullError } from './replayStore.js';
 import { storeChannel, type WebhookStoreEvent } from './tracing.js';
 
 /** A call of the store, bounded: its value, or why there is none. */
-export type StoreOutcome<T> = { ok: true; value: T } | { ok: false; outcome: 'failed' | 'timeout' | 'full'; error?: unknown };
+export type StoreOutcome<T> =
+  | { ok: true; value: T }
+  | { ok: false; outcome: 'failed' | 'timeout' | 'full'; error?: unknown };
 
 /** A bounded call, and `settled`: resolves once the call itself is over, whatever its outcome (a claim that timed out may still be carried out after). */
 export interface BoundedCall<T> {
@@ -23,7 +25,11 @@ export function errorName(error: unknown): { error?: string } {
   return error instanceof Error ? { error: error.name.slice(0, 64) } : {};
 }
 
-const failure = (error: unknown): StoreOutcome<never> => ({ ok: false, outcome: error instanceof ReplayStoreFullError ? 'full' : 'failed', error });
+const failure = (error: unknown): StoreOutcome<never> => ({
+  ok: false,
+  outcome: error instanceof ReplayStoreFullError ? 'full' : 'failed',
+  error,
+});
 const noop = () => undefined;
 
 /** Calls the store, waiting at most `timeoutMs`. */
@@ -35,7 +41,8 @@ export async function callStore<T>(run: () => T | PromiseLike<T>, timeoutMs: num
     return { result: failure(error), settled: Promise.resolve() };
   }
   // A store's own promise type, or one of another realm, is a thenable like any other.
-  if (typeof (answer as PromiseLike<T> | null)?.then !== 'function') return { result: { ok: true, value: answer as T }, settled: Promise.resolve() };
+  if (typeof (answer as PromiseLike<T> | null)?.then !== 'function')
+    return { result: { ok: true, value: answer as T }, settled: Promise.resolve() };
   const pending = Promise.resolve(answer);
   let timer: ReturnType<typeof setTimeout> | undefined;
   const result = await Promise.race([
@@ -54,7 +61,11 @@ const retryDelay = (retry: number) => Math.min(1_000, 50 * 2 ** retry);
 const MAX_RETRIES_PENDING = 10_000;
 
 /** Runs a completion or release again, in the background, while a lease taken now could still hold. */
-export type RetryWhileLeased = (operation: 'complete' | 'release', attempt: () => Promise<boolean>, after?: Promise<unknown>) => void;
+export type RetryWhileLeased = (
+  operation: 'complete' | 'release',
+  attempt: () => Promise<boolean>,
+  after?: Promise<unknown>,
+) => void;
 
 /**
  * The retries of one ledger, at most MAX_RETRIES_PENDING waiting at once. `attempt` resolves false
@@ -84,7 +95,13 @@ export function retriesWhileLeased(leaseMs: number): RetryWhileLeased {
 }
 
 /** The first try once `after` is over; a call that never settles: its claim lapses with the lease, and nothing is left to do. */
-function afterCall(after: Promise<unknown>, leaseMs: number, attempt: () => Promise<boolean>, next: (n: number) => void, stop: (gaveUp: boolean) => void) {
+function afterCall(
+  after: Promise<unknown>,
+  leaseMs: number,
+  attempt: () => Promise<boolean>,
+  next: (n: number) => void,
+  stop: (gaveUp: boolean) => void,
+) {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const lapsed = new Promise<false>((resolve) => {
     timer = setTimeout(() => resolve(false), leaseMs);

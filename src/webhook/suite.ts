@@ -99,7 +99,8 @@ function freshBytes(body: NotificationBody): NotificationBody {
  */
 export async function runWebhookSuite(options: WebhookSuiteOptions): Promise<WebhookSuiteResult> {
   const { url, signer, now = Date.now } = options;
-  if (!signer || typeof signer.sign !== 'function') throw new TypeError('runWebhookSuite needs a signer, for example createChecksumSigner(merchantKey).');
+  if (!signer || typeof signer.sign !== 'function')
+    throw new TypeError('runWebhookSuite needs a signer, for example createChecksumSigner(merchantKey).');
   const staleByMs = options.staleByMs ?? 60 * 60 * 1000;
 
   const body = (status: Schemas['TokenStatus'] = 'ACTIVE'): NotificationBody => {
@@ -109,7 +110,12 @@ export async function runWebhookSuite(options: WebhookSuiteOptions): Promise<Web
     return freshBytes(b);
   };
   const head = (overrides: Record<string, unknown> = {}) => ({
-    ...tokenServiceHead({ now, requestId: globalThis.crypto.randomUUID(), signatureType: signer.signatureType, clientId: options.clientId }),
+    ...tokenServiceHead({
+      now,
+      requestId: globalThis.crypto.randomUUID(),
+      signatureType: signer.signatureType,
+      clientId: options.clientId,
+    }),
     ...overrides,
   });
   /** `{"head":...,"body":...}` with the signature over exactly the body's bytes (unless the head says otherwise). */
@@ -155,8 +161,18 @@ export async function runWebhookSuite(options: WebhookSuiteOptions): Promise<Web
       basis: 'section 7.1: 1005 Signature type is missing; D-34 step 2',
       text: () => envelope(body(), {}, ['signatureType']),
     },
-    { name: 'no signature', expected: '410', basis: 'section 7.1: 410 Mandatory fields missing; D-34 step 2', text: () => envelope(body(), {}, ['signature']) },
-    { name: 'no head', expected: '1006', basis: 'section 7.1: 1006 Head is missing; D-34 step 2', text: async () => `{"body":${JSON.stringify(body())}}` },
+    {
+      name: 'no signature',
+      expected: '410',
+      basis: 'section 7.1: 410 Mandatory fields missing; D-34 step 2',
+      text: () => envelope(body(), {}, ['signature']),
+    },
+    {
+      name: 'no head',
+      expected: '1006',
+      basis: 'section 7.1: 1006 Head is missing; D-34 step 2',
+      text: async () => `{"body":${JSON.stringify(body())}}`,
+    },
     {
       name: 'a mandatory field missing (tokenInfo.cardSuffix)',
       expected: '410',
@@ -214,13 +230,22 @@ export async function runWebhookSuite(options: WebhookSuiteOptions): Promise<Web
   for (const [i, plan] of plans.entries()) {
     let reply: PostNotificationResult;
     try {
-      reply = await postNotification({ url, text: await plan.text(), timeoutMs: options.timeoutMs, fetch: options.fetch });
+      reply = await postNotification({
+        url,
+        text: await plan.text(),
+        timeoutMs: options.timeoutMs,
+        fetch: options.fetch,
+      });
     } catch (error) {
       if (!(error instanceof GatewayError)) throw error;
       // An address that cannot be reached at all is the caller's mistake, not a verdict on the receiver.
       if (i === 0 && !(error instanceof GatewayNonJsonError)) throw error;
       const message = error.message.replace(/^notifyTokenStatus: /, '');
-      cases.push({ ...describe(plan), passed: false, issues: [{ in: 'body', pointer: '', rule: 'delivery', message: `No usable reply: ${message}` }] });
+      cases.push({
+        ...describe(plan),
+        passed: false,
+        issues: [{ in: 'body', pointer: '', rule: 'delivery', message: `No usable reply: ${message}` }],
+      });
       continue;
     }
     const code = shownCode(reply.code);
@@ -233,7 +258,13 @@ export async function runWebhookSuite(options: WebhookSuiteOptions): Promise<Web
         message: `Expected ${plan.expected} (${MESSAGE.get(plan.expected)}; ${plan.basis}), got ${code ?? (reply.code === undefined ? 'no code' : 'a value that is not a code')}.`,
       });
     }
-    cases.push({ ...describe(plan), passed: issues.length === 0, httpStatus: reply.httpStatus, ...(code ? { code } : {}), issues });
+    cases.push({
+      ...describe(plan),
+      passed: issues.length === 0,
+      httpStatus: reply.httpStatus,
+      ...(code ? { code } : {}),
+      issues,
+    });
   }
   const passed = cases.filter((c) => c.passed).length;
   return { cases, passed, failed: cases.length - passed };

@@ -19,12 +19,23 @@ export function publishVerdict(
 ): void {
   if (!verdictChannel?.hasSubscribers) return;
   const rule = issues?.[0]?.rule;
-  const event: WebhookVerdictEvent = { verdict, code, ...(rule === undefined ? {} : { rule }), handlerRan, durationMs: performance.now() - startedAt };
+  const event: WebhookVerdictEvent = {
+    verdict,
+    code,
+    ...(rule === undefined ? {} : { rule }),
+    handlerRan,
+    durationMs: performance.now() - startedAt,
+  };
   verdictChannel.publish(event);
 }
 
 /** A refusal of the adapters: published, and given to `onRejected`. */
-export function reportRejected(onRejected: OnRejected, verdict: WebhookRejected, startedAt = performance.now(), handlerRan = false): void {
+export function reportRejected(
+  onRejected: OnRejected,
+  verdict: WebhookRejected,
+  startedAt = performance.now(),
+  handlerRan = false,
+): void {
   publishVerdict(handlerRan ? 'handlerFailed' : 'rejected', verdict.code, verdict.issues, handlerRan, startedAt);
   try {
     onRejected?.({ code: verdict.code, issues: verdict.issues });

@@ -14,7 +14,8 @@ import { harEntry, harOf } from '../helpers/har.js';
 import { sarifProblems } from '../helpers/sarifSchema.js';
 
 const examples = contractExamples();
-const find = (operationId: string, direction = 'request') => examples.find((e) => e.operationId === operationId && e.direction === direction)!;
+const find = (operationId: string, direction = 'request') =>
+  examples.find((e) => e.operationId === operationId && e.direction === direction)!;
 const pay = find('initiatePayment');
 const QUERY = ['--query', 'mid=MERCHANT0001', '--query', 'orderId=ORDER-1001'];
 
@@ -25,7 +26,8 @@ function file(name: string, content: unknown) {
   writeFileSync(at(name), typeof content === 'string' ? content : JSON.stringify(content, null, 2));
   return at(name);
 }
-const ndjson = (records: unknown[]) => `${records.map((r) => (typeof r === 'string' ? r : JSON.stringify(r))).join('\n')}\n`;
+const ndjson = (records: unknown[]) =>
+  `${records.map((r) => (typeof r === 'string' ? r : JSON.stringify(r))).join('\n')}\n`;
 const jsonLines = (stdout: string) =>
   stdout
     .trim()
@@ -36,7 +38,11 @@ const jsonLines = (stdout: string) =>
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'gateway-contract-batch-'));
   const pays = examples.filter((e) => e.operationId === 'initiatePayment' && e.direction === 'request');
-  for (const e of pays) file(`pay/ok/${e.name}.json`, { ...e.payload, body: { ...e.payload.body, mid: 'MERCHANT0001', orderId: 'ORDER-1001' } });
+  for (const e of pays)
+    file(`pay/ok/${e.name}.json`, {
+      ...e.payload,
+      body: { ...e.payload.body, mid: 'MERCHANT0001', orderId: 'ORDER-1001' },
+    });
   const bad = structuredClone(pay.payload);
   delete bad.body.paymentMode;
   file('pay/bad/no-mode.json', bad);
@@ -46,13 +52,27 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('many payload files in one run', () => {
   it('validates files, directories and globs together: exit 0 when every one is valid', async () => {
-    const result = await runCli(['validate', 'initiatePayment', 'request', at('pay/ok'), `${dir}/pay/ok/payWith*.json`, ...QUERY]);
+    const result = await runCli([
+      'validate',
+      'initiatePayment',
+      'request',
+      at('pay/ok'),
+      `${dir}/pay/ok/payWith*.json`,
+      ...QUERY,
+    ]);
     expect(result).toMatchObject({ status: 0, stdout: '' });
     expect(result.stderr).toBe('8 payloads: 8 valid, 0 invalid\n');
   });
 
   it('goes on past a file that cannot be read or parsed, and exits 1', async () => {
-    const result = await runCli(['validate', 'initiatePayment', 'request', `${dir}/pay/**/*.json`, at('pay/missing.json'), ...QUERY]);
+    const result = await runCli([
+      'validate',
+      'initiatePayment',
+      'request',
+      `${dir}/pay/**/*.json`,
+      at('pay/missing.json'),
+      ...QUERY,
+    ]);
     expect(result.status).toBe(1);
     const lines = jsonLines(result.stdout);
     expect(lines.map((l) => [l.name.replace(dir, ''), l.rule])).toEqual([
@@ -75,7 +95,10 @@ describe('many payload files in one run', () => {
     expect((await runCli(['validate', '--ndjson', '-'], records)).status).toBe(1);
     expect((await runCli(['validate', '--ndjson', '-', '--no-parameters'], records)).status).toBe(0);
 
-    const har = file('no-query.har', harOf([harEntry('POST', 'https://router.example/aoa-acquiring-biz/v2/payment', pay.payload)]));
+    const har = file(
+      'no-query.har',
+      harOf([harEntry('POST', 'https://router.example/aoa-acquiring-biz/v2/payment', pay.payload)]),
+    );
     const recorded = await runCli(['validate', '--har', har]);
     expect(recorded.status).toBe(1);
     expect(jsonLines(recorded.stdout).map((l) => [l.in, l.pointer, l.rule])).toEqual([
@@ -89,20 +112,40 @@ describe('many payload files in one run', () => {
     const twice = ['--query', 'mid=MERCHANT0001', '--query', 'orderId=ORDER-1001', '--query', 'orderId=ORDER-1002'];
     const files = await runCli(['validate', 'initiatePayment', 'request', at('pay/ok/payWithWallet.json'), ...twice]);
     expect(files.status).toBe(1);
-    expect(jsonLines(files.stdout).map((l) => [l.in, l.pointer, l.rule])).toEqual([['query', '/orderId', 'repeatedParameter']]);
+    expect(jsonLines(files.stdout).map((l) => [l.in, l.pointer, l.rule])).toEqual([
+      ['query', '/orderId', 'repeatedParameter'],
+    ]);
 
     const har = file(
       'twice.har',
-      harOf([harEntry('POST', 'https://router.example/aoa-acquiring-biz/v2/payment?mid=MERCHANT0001&orderId=ORDER-1001&orderId=ORDER-1001', pay.payload)]),
+      harOf([
+        harEntry(
+          'POST',
+          'https://router.example/aoa-acquiring-biz/v2/payment?mid=MERCHANT0001&orderId=ORDER-1001&orderId=ORDER-1001',
+          pay.payload,
+        ),
+      ]),
     );
     const recorded = await runCli(['validate', '--har', har]);
     expect(recorded.status).toBe(1);
-    expect(jsonLines(recorded.stdout).map((l) => [l.in, l.pointer, l.rule])).toEqual([['query', '/orderId', 'repeatedParameter']]);
+    expect(jsonLines(recorded.stdout).map((l) => [l.in, l.pointer, l.rule])).toEqual([
+      ['query', '/orderId', 'repeatedParameter'],
+    ]);
   });
 
   it('writes the report to --output and the summary to the terminal', async () => {
     const out = at('report.xml');
-    const result = await runCli(['validate', 'initiatePayment', 'request', at('pay'), ...QUERY, '--format', 'junit', '--output', out]);
+    const result = await runCli([
+      'validate',
+      'initiatePayment',
+      'request',
+      at('pay'),
+      ...QUERY,
+      '--format',
+      'junit',
+      '--output',
+      out,
+    ]);
     expect(result.status).toBe(1);
     expect(result.stdout).toBe('10 payloads: 8 valid, 2 invalid\n');
     const xml = readFileSync(out, 'utf8');
@@ -116,10 +159,18 @@ describe('file names', () => {
   it('reads a file whose name is not UTF-8, and escapes bytes and bidirectional-text characters in every name shown', async () => {
     file('names/keep.txt', '');
     const dirOf = at('names');
-    writeFileSync(Buffer.concat([Buffer.from(`${dirOf}/`), Buffer.from('caf\xe9.json', 'latin1')]), JSON.stringify({ head: {}, body: {} }));
+    writeFileSync(
+      Buffer.concat([Buffer.from(`${dirOf}/`), Buffer.from('caf\xe9.json', 'latin1')]),
+      JSON.stringify({ head: {}, body: {} }),
+    );
     writeFileSync(join(dirOf, 'invoice_\u202enosj.json'), JSON.stringify({ head: {}, body: {} }));
     for (const format of ['json', 'text', 'junit', 'sarif', 'github']) {
-      const result = await runCli(['validate', 'preAuthorize', 'request', dirOf, '--format', format], undefined, {}, dirOf);
+      const result = await runCli(
+        ['validate', 'preAuthorize', 'request', dirOf, '--format', format],
+        undefined,
+        {},
+        dirOf,
+      );
       expect(result.status, result.stderr).toBe(1);
       const out = result.stdout + result.stderr;
       expect(out, format).not.toMatch(/[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c\ufffd]/);
@@ -142,13 +193,22 @@ describe('NDJSON', () => {
     }));
     const path = file('all.ndjson', ndjson(records));
     const fromFile = await runCli(['validate', '--ndjson', path]);
-    expect(fromFile).toMatchObject({ status: 0, stdout: '', stderr: `${records.length} payloads: ${records.length} valid, 0 invalid\n` });
+    expect(fromFile).toMatchObject({
+      status: 0,
+      stdout: '',
+      stderr: `${records.length} payloads: ${records.length} valid, 0 invalid\n`,
+    });
     const fromStdin = await runCli(['validate', '--ndjson', '-'], ndjson(records));
     expect(fromStdin.status).toBe(0);
   });
 
   it('fails malformed lines with their line number and reads on', async () => {
-    const good = { operationId: 'preAuthorize', direction: 'request', payload: find('preAuthorize').payload, name: 'pre-auth' };
+    const good = {
+      operationId: 'preAuthorize',
+      direction: 'request',
+      payload: find('preAuthorize').payload,
+      name: 'pre-auth',
+    };
     const input = ndjson([
       good,
       '{"operationId": "preAuthorize", "direction": "request", "payload": {"mpin": 5817x}}',
@@ -161,7 +221,9 @@ describe('NDJSON', () => {
     expect(result.status).toBe(1);
     const lines = result.stdout.trim().split('\n');
     expect(lines).toEqual([
-      expect.stringMatching(/^::error title=<unknown> <unknown>%3A json::-:2: \(the payload\): Line 2 is not JSON: malformed JSON at column \d+\.$/),
+      expect.stringMatching(
+        /^::error title=<unknown> <unknown>%3A json::-:2: \(the payload\): Line 2 is not JSON: malformed JSON at column \d+\.$/,
+      ),
       expect.stringMatching(/^::error title=<unknown> <unknown>%3A json::-:4: \(the payload\): Line 4 is not JSON: /),
       expect.stringMatching(
         /^::error title=payNow request%3A operationId::pre-auth: \(the payload\): The operationId "payNow" is not an operation of the contract/,
@@ -172,7 +234,12 @@ describe('NDJSON', () => {
   });
 
   it('github: prints its summary once, on standard output with the workflow commands', async () => {
-    const good = { operationId: 'preAuthorize', direction: 'request', payload: find('preAuthorize').payload, name: 'pre-auth' };
+    const good = {
+      operationId: 'preAuthorize',
+      direction: 'request',
+      payload: find('preAuthorize').payload,
+      name: 'pre-auth',
+    };
     const valid = await runCli(['validate', '--ndjson', '-', '--format', 'github'], ndjson([good, good]));
     expect(valid).toEqual({ status: 0, stdout: '2 payloads: 2 valid, 0 invalid\n', stderr: '' });
     const invalid = await runCli(['validate', '--ndjson', '-', '--format', 'github'], ndjson([good, 'not json']));
@@ -195,7 +262,10 @@ describe('NDJSON', () => {
     expect(result.status).toBe(1);
     expect(sarifProblems(JSON.parse(result.stdout))).toEqual([]);
     const [only] = JSON.parse(result.stdout).runs[0].results;
-    expect(only.locations[0].physicalLocation).toMatchObject({ artifactLocation: { uri: expect.stringMatching(/cases\.ndjson$/) }, region: { startLine: 2 } });
+    expect(only.locations[0].physicalLocation).toMatchObject({
+      artifactLocation: { uri: expect.stringMatching(/cases\.ndjson$/) },
+      region: { startLine: 2 },
+    });
   });
 });
 
@@ -208,18 +278,34 @@ describe('HAR', () => {
       'session.har',
       harOf(
         [
-          harEntry('POST', 'https://router.example/aoa-acquiring-biz/v2/payment?mid=MERCHANT0001&orderId=ORDER-1001', pay.payload, badAnswer),
+          harEntry(
+            'POST',
+            'https://router.example/aoa-acquiring-biz/v2/payment?mid=MERCHANT0001&orderId=ORDER-1001',
+            pay.payload,
+            badAnswer,
+          ),
           harEntry('GET', 'https://analytics.example/collect?id=4929180731215548', undefined, '{}'),
-          harEntry('POST', 'https://merchant.example/webhooks/token', notification.payload, find('notifyTokenStatus', 'response').payload),
+          harEntry(
+            'POST',
+            'https://merchant.example/webhooks/token',
+            notification.payload,
+            find('notifyTokenStatus', 'response').payload,
+          ),
         ],
         2,
       ),
     );
     const junit = await runCli(['validate', '--har', har, '--format', 'junit']);
     expect(junit.status).toBe(1);
-    expect(junit.stdout).toContain('<testsuite name="initiatePayment request" tests="1" failures="0" errors="0" skipped="0">');
-    expect(junit.stdout).toContain('<testsuite name="initiatePayment response" tests="1" failures="1" errors="0" skipped="0">');
-    expect(junit.stdout).toContain('<testsuite name="notifyTokenStatus request" tests="1" failures="0" errors="0" skipped="0">');
+    expect(junit.stdout).toContain(
+      '<testsuite name="initiatePayment request" tests="1" failures="0" errors="0" skipped="0">',
+    );
+    expect(junit.stdout).toContain(
+      '<testsuite name="initiatePayment response" tests="1" failures="1" errors="0" skipped="0">',
+    );
+    expect(junit.stdout).toContain(
+      '<testsuite name="notifyTokenStatus request" tests="1" failures="0" errors="0" skipped="0">',
+    );
     expect(junit.stdout).toMatch(
       /<testcase name="[^"]*session\.har entry 2" classname="skipped"><skipped message="GET analytics\.example\/collect: no operation of the contract at this address"\/><\/testcase>/,
     );
@@ -237,7 +323,11 @@ describe('HAR', () => {
     expect((await runCli(['validate', '--har', har])).stderr).toMatch(/0 payloads|no payload validated/);
     const named = await runCli(['validate', '--har', har, '--webhook-path', '/webhooks/token']);
     expect(named.status).toBe(1);
-    expect(jsonLines(named.stdout)[0]).toMatchObject({ operationId: 'notifyTokenStatus', direction: 'request', rule: 'required' });
+    expect(jsonLines(named.stdout)[0]).toMatchObject({
+      operationId: 'notifyTokenStatus',
+      direction: 'request',
+      rule: 'required',
+    });
   });
 });
 
@@ -245,7 +335,14 @@ describe('the examples of docs/validation.md', () => {
   const section = readFileSync(new URL('../../docs/validation.md', import.meta.url), 'utf8');
 
   it('show batch, NDJSON and HAR use with JUnit and GitHub output', () => {
-    for (const word of ["validate initiatePayment request 'samples/pay/**/*.json'", '--ndjson', '--har', '--format junit', '--format github', '--format sarif'])
+    for (const word of [
+      "validate initiatePayment request 'samples/pay/**/*.json'",
+      '--ndjson',
+      '--har',
+      '--format junit',
+      '--format github',
+      '--format sarif',
+    ])
       expect(section).toContain(word);
   });
 
@@ -257,7 +354,15 @@ describe('the examples of docs/validation.md', () => {
     file('readme/samples/modify/order.json', find('modifyOrder').payload);
     file(
       'readme/captured.ndjson',
-      ndjson(examples.map((e) => ({ operationId: e.operationId, direction: e.direction, payload: e.payload, query: e.query, path: e.path }))),
+      ndjson(
+        examples.map((e) => ({
+          operationId: e.operationId,
+          direction: e.direction,
+          payload: e.payload,
+          query: e.query,
+          path: e.path,
+        })),
+      ),
     );
     const notification = find('notifyTokenStatus');
     file(
@@ -269,7 +374,12 @@ describe('the examples of docs/validation.md', () => {
           pay.payload,
           find('initiatePayment', 'response').payload,
         ),
-        harEntry('POST', 'https://merchant.example/webhooks/token', notification.payload, find('notifyTokenStatus', 'response').payload),
+        harEntry(
+          'POST',
+          'https://merchant.example/webhooks/token',
+          notification.payload,
+          find('notifyTokenStatus', 'response').payload,
+        ),
       ]),
     );
     mkdirSync(join(work, 'reports'), { recursive: true });
@@ -284,34 +394,53 @@ describe('the examples of docs/validation.md', () => {
     const block = /```sh\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
     // The page's commands, and the README's validation commands, which run on the same files.
     const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    const readmeCommands = commandsOf([...readme.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1] ?? '')).filter((l) =>
-      l.startsWith('npx gateway-contract validate'),
+    const readmeCommands = commandsOf([...readme.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1] ?? '')).filter(
+      (l) => l.startsWith('npx gateway-contract validate'),
     );
     expect(readmeCommands.length).toBeGreaterThanOrEqual(1);
     const commands = [...commandsOf([block]), ...readmeCommands];
     expect(commands.length).toBeGreaterThanOrEqual(6);
     for (const command of commands) {
-      const args = (command.slice('npx gateway-contract '.length).match(/'[^']*'|\S+/g) ?? []).map((a) => a.replace(/^'|'$/g, ''));
+      const args = (command.slice('npx gateway-contract '.length).match(/'[^']*'|\S+/g) ?? []).map((a) =>
+        a.replace(/^'|'$/g, ''),
+      );
       const result = await runCli(args, undefined, {}, work);
       expect(result.stderr, command).not.toMatch(/[1-9]\d* invalid|no payload validated/);
       expect(result.status, `${command}\n${result.stdout}${result.stderr}`).toBe(0);
     }
-    expect(readFileSync(join(work, 'reports/payloads.xml'), 'utf8')).toContain('<testsuite name="initiatePayment request" tests="1" failures="0"');
-    expect(readFileSync(join(work, 'reports/traffic.xml'), 'utf8')).toContain('<testsuite name="notifyTokenStatus response" tests="1" failures="0"');
+    expect(readFileSync(join(work, 'reports/payloads.xml'), 'utf8')).toContain(
+      '<testsuite name="initiatePayment request" tests="1" failures="0"',
+    );
+    expect(readFileSync(join(work, 'reports/traffic.xml'), 'utf8')).toContain(
+      '<testsuite name="notifyTokenStatus response" tests="1" failures="0"',
+    );
   });
 });
 
 describe('inputs that are pipes, FIFOs, endless or empty', () => {
   /** Runs a shell command line (for `<(cmd)`), with `$BIN` the command. */
   function shell(line: string): Promise<CliResult> {
-    return collectOutput(spawn('bash', ['-c', line], { env: { ...process.env, BIN, NODE: process.execPath }, stdio: ['ignore', 'pipe', 'pipe'] }));
+    return collectOutput(
+      spawn('bash', ['-c', line], {
+        env: { ...process.env, BIN, NODE: process.execPath },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      }),
+    );
   }
 
   it('reads <(cmd) as it reads a file: payload files, NDJSON and HAR', async () => {
     const okFile = at(`pay/ok/${pay.name}.json`);
-    const records = file('piped.ndjson', ndjson([{ operationId: 'initiatePayment', direction: 'request', payload: pay.payload, query: pay.query }]));
-    const har = file('piped.har', harOf([harEntry('POST', 'https://router.example/aoa-acquiring-biz/v2/payment?mid=M1&orderId=O1', pay.payload)]));
-    const files = await shell(`"$NODE" "$BIN" validate initiatePayment request <(cat '${okFile}') --query mid=MERCHANT0001 --query orderId=ORDER-1001`);
+    const records = file(
+      'piped.ndjson',
+      ndjson([{ operationId: 'initiatePayment', direction: 'request', payload: pay.payload, query: pay.query }]),
+    );
+    const har = file(
+      'piped.har',
+      harOf([harEntry('POST', 'https://router.example/aoa-acquiring-biz/v2/payment?mid=M1&orderId=O1', pay.payload)]),
+    );
+    const files = await shell(
+      `"$NODE" "$BIN" validate initiatePayment request <(cat '${okFile}') --query mid=MERCHANT0001 --query orderId=ORDER-1001`,
+    );
     expect(files, files.stderr).toMatchObject({ status: 0, stderr: '1 payload: 1 valid, 0 invalid\n' });
     const lines = await shell(`"$NODE" "$BIN" validate --ndjson <(cat '${records}')`);
     expect(lines, lines.stderr).toMatchObject({ status: 0, stderr: '1 payload: 1 valid, 0 invalid\n' });
@@ -335,7 +464,10 @@ describe('inputs that are pipes, FIFOs, endless or empty', () => {
       const result = await runCli(['validate', ...args, '--timeout-ms', '300']);
       expect(Date.now() - started).toBeLessThan(10_000);
       expect(result.status).toBe(1);
-      expect(JSON.parse(result.stdout)).toMatchObject({ rule: 'readable', message: 'The input sent nothing for 300 ms (see --timeout-ms).' });
+      expect(JSON.parse(result.stdout)).toMatchObject({
+        rule: 'readable',
+        message: 'The input sent nothing for 300 ms (see --timeout-ms).',
+      });
     }
     // `--ndjson /dev/zero`: one line that never ends.
     const zero = await runCli(['validate', '--ndjson', '/dev/zero', '--max-bytes', '1000000']);
@@ -360,14 +492,19 @@ describe('inputs that are pipes, FIFOs, endless or empty', () => {
     ] as const) {
       const result = await runCli(['validate', ...args], input);
       expect(result.status, args.join(' ')).toBe(2);
-      expect(result.stderr).toMatch(/\ngateway-contract validate: the input holds no payload: nothing was validated\n$/);
+      expect(result.stderr).toMatch(
+        /\ngateway-contract validate: the input holds no payload: nothing was validated\n$/,
+      );
     }
   });
 });
 
 describe('usage errors: exit 2 with one line', () => {
   it.each([
-    [['validate', 'initiatePayment', 'request', '-', '--format', 'xml'], /--format must be one of text, json, junit, sarif, github/],
+    [
+      ['validate', 'initiatePayment', 'request', '-', '--format', 'xml'],
+      /--format must be one of text, json, junit, sarif, github/,
+    ],
     [['validate', '--ndjson', '--har', 'x'], /give one of them/],
     [['validate', '--ndjson', '-', '--query', 'mid=M'], /NDJSON records and recorded URLs carry their own/],
     [['validate', 'initiatePayment', 'request', '-', '--webhook-path', '/x'], /--webhook-path goes with --har/],
@@ -421,6 +558,8 @@ describe('the default format', () => {
     );
     expect(terminal.stdout.endsWith('1 payload: 0 valid, 1 invalid\n')).toBe(true);
     const piped = await inProcess(args, false);
-    expect(jsonLines(piped.stdout)).toEqual([expect.objectContaining({ pointer: '/body/paymentMode', rule: 'required' })]);
+    expect(jsonLines(piped.stdout)).toEqual([
+      expect.objectContaining({ pointer: '/body/paymentMode', rule: 'required' }),
+    ]);
   });
 });

@@ -24,9 +24,21 @@ function file(name: string, content: unknown) {
 describe('gateway-contract validate', () => {
   it('exits 0 on a valid request read from a file, and from standard input', async () => {
     const path = file('pay.json', doc.components.examples.PayWithUpi.value);
-    const fromFile = await runCli(['validate', 'initiatePayment', 'request', path, '--query', 'mid=MERCHANT0001', '--query', 'orderId=ORDER-1001']);
+    const fromFile = await runCli([
+      'validate',
+      'initiatePayment',
+      'request',
+      path,
+      '--query',
+      'mid=MERCHANT0001',
+      '--query',
+      'orderId=ORDER-1001',
+    ]);
     expect(fromFile).toMatchObject({ status: 0, stdout: '' });
-    const fromStdin = await runCli(['validate', 'notifyTokenStatus', 'request', '-'], JSON.stringify(doc.components.examples.TokenStatusActive.value));
+    const fromStdin = await runCli(
+      ['validate', 'notifyTokenStatus', 'request', '-'],
+      JSON.stringify(doc.components.examples.TokenStatusActive.value),
+    );
     expect(fromStdin).toMatchObject({ status: 0, stdout: '' });
   });
 
@@ -51,9 +63,22 @@ describe('gateway-contract validate', () => {
 
   it('uses --query and --path for the checks that compare them with the body', async () => {
     const pay = file('pay2.json', doc.components.examples.PayWithUpi.value);
-    const mismatch = await runCli(['validate', 'initiatePayment', 'request', pay, '--query', 'mid=OTHER', '--query', 'orderId=ORDER-1001']);
+    const mismatch = await runCli([
+      'validate',
+      'initiatePayment',
+      'request',
+      pay,
+      '--query',
+      'mid=OTHER',
+      '--query',
+      'orderId=ORDER-1001',
+    ]);
     expect(mismatch.status).toBe(1);
-    expect(JSON.parse(mismatch.stdout)).toMatchObject({ pointer: '/body/mid', rule: 'queryMatchesBody', resultCode: '2013' });
+    expect(JSON.parse(mismatch.stdout)).toMatchObject({
+      pointer: '/body/mid',
+      rule: 'queryMatchesBody',
+      resultCode: '2013',
+    });
     const tokenize = structuredClone(doc.components.examples.TokenizeCardRequest.value);
     tokenize.body.mid = 'MERCHANT0001';
     const args = ['validate', 'tokenizeCard', 'request', file('tok.json', tokenize), '--path', 'mid=MERCHANT0001'];
@@ -62,7 +87,12 @@ describe('gateway-contract validate', () => {
     // Without its query the tokenize request is incomplete: the service answers 406.
     const noQuery = await runCli(args);
     expect(noQuery.status).toBe(1);
-    expect(JSON.parse(noQuery.stdout)).toMatchObject({ in: 'query', pointer: '/requestId', rule: 'requiredParameters', resultCode: '406' });
+    expect(JSON.parse(noQuery.stdout)).toMatchObject({
+      in: 'query',
+      pointer: '/requestId',
+      rule: 'requiredParameters',
+      resultCode: '406',
+    });
   });
 
   it.concurrent.for([
@@ -70,7 +100,10 @@ describe('gateway-contract validate', () => {
     [['validate', 'pay', 'request', '-'], /unknown operationId "pay"/],
     [['validate', 'initiatePayment', 'sideways', '-'], /direction must be/],
     [['validate', 'initiatePayment', 'request', '-', '--query', 'novalue'], /--query takes name=value/],
-    [['validate', 'initiatePayment', 'request', '-', '--bogus'], /unknown option "--bogus"; run "gateway-contract validate --help"/],
+    [
+      ['validate', 'initiatePayment', 'request', '-', '--bogus'],
+      /unknown option "--bogus"; run "gateway-contract validate --help"/,
+    ],
     [['frobnicate'], /unknown command "frobnicate"/],
   ] as [string[], RegExp][])('exits 2 with a one-line message for %j', async ([args, message], { expect }) => {
     const result = await runCli(args, '{}');
@@ -81,7 +114,10 @@ describe('gateway-contract validate', () => {
   });
 
   it('fails the case of malformed or empty JSON, or a file that cannot be read, without echoing it', async () => {
-    const malformed = await runCli(['validate', 'initiatePayment', 'request', '-'], '{"cardUniqueId": 4111111111111111x}');
+    const malformed = await runCli(
+      ['validate', 'initiatePayment', 'request', '-'],
+      '{"cardUniqueId": 4111111111111111x}',
+    );
     expect(malformed.status).toBe(1);
     expect(JSON.parse(malformed.stdout)).toMatchObject({
       name: 'standard input',
@@ -94,7 +130,11 @@ describe('gateway-contract validate', () => {
     expect(empty.stdout).toMatch(/the input is empty/);
     const missing = await runCli(['validate', 'initiatePayment', 'request', '/no/such/file.json']);
     expect(missing.status).toBe(1);
-    expect(JSON.parse(missing.stdout)).toMatchObject({ name: '/no/such/file.json', rule: 'readable', message: 'The input cannot be read (ENOENT).' });
+    expect(JSON.parse(missing.stdout)).toMatchObject({
+      name: '/no/such/file.json',
+      rule: 'readable',
+      message: 'The input cannot be read (ENOENT).',
+    });
   });
 
   it('gives the verdict of every fixture in one run: exit 1, each fixture invalid at its expected fields, one JSON object per problem', async () => {
@@ -108,7 +148,13 @@ describe('gateway-contract validate', () => {
       query: f.query,
       path: f.path,
     }));
-    const result = await runCli(['validate', '--ndjson', file('fixtures.ndjson', `${records.map((r) => JSON.stringify(r)).join('\n')}\n`), '--format', 'json']);
+    const result = await runCli([
+      'validate',
+      '--ndjson',
+      file('fixtures.ndjson', `${records.map((r) => JSON.stringify(r)).join('\n')}\n`),
+      '--format',
+      'json',
+    ]);
     expect(result.status).toBe(1);
     expect(result.stderr).toBe(`${fixtures.length} payloads: 0 valid, ${fixtures.length} invalid\n`);
     const problems = result.stdout
@@ -117,7 +163,10 @@ describe('gateway-contract validate', () => {
       .map((l) => JSON.parse(l));
     // Each problem names its fixture, and the file and line of its record.
     const lineOf = new Map(fixtures.map((f, i) => [f.file, i + 1]));
-    const seen = new Map<string, { operationId: string; direction: string; pointer: string; rule: string; resultCode?: string }[]>();
+    const seen = new Map<
+      string,
+      { operationId: string; direction: string; pointer: string; rule: string; resultCode?: string }[]
+    >();
     problems.forEach((p, i) => {
       expect(p, `line ${i + 1}`).toMatchObject({
         name: expect.any(String),
@@ -132,7 +181,9 @@ describe('gateway-contract validate', () => {
     expect([...seen.keys()].sort()).toEqual(fixtures.map((f) => f.file).sort());
     for (const fixture of fixtures) {
       const found = seen.get(fixture.file) ?? [];
-      expect(new Set(found.map((p) => `${p.operationId} ${p.direction}`)), fixture.file).toEqual(new Set([`${fixture.operationId} ${fixture.direction}`]));
+      expect(new Set(found.map((p) => `${p.operationId} ${p.direction}`)), fixture.file).toEqual(
+        new Set([`${fixture.operationId} ${fixture.direction}`]),
+      );
       for (const wanted of fixture.expect) {
         const hit = found.find((p) => p.pointer === wanted.pointer && p.rule === wanted.rule);
         expect(hit, `${fixture.file}: ${wanted.pointer} ${wanted.rule} in ${JSON.stringify(found)}`).toBeDefined();
@@ -147,7 +198,9 @@ describe('gateway-contract operations and --help', () => {
     const result = await runCli(['operations']);
     expect(result.status).toBe(0);
     expect(result.stdout).toMatch(/^initiatePayment\s+POST\s+router\s+\/aoa-acquiring-biz\/v2\/payment$/m);
-    expect(result.stdout).toMatch(/^tokenizeCard\s+POST\s+gateway\s+\/coft-center\/coft\/merchant\/\{mid\}\/tokenize$/m);
+    expect(result.stdout).toMatch(
+      /^tokenizeCard\s+POST\s+gateway\s+\/coft-center\/coft\/merchant\/\{mid\}\/tokenize$/m,
+    );
     expect(result.stdout).toMatch(/^notifyTokenStatus\s+POST\s+merchant\s+/m);
     const json = await runCli(['operations', '--json']);
     expect(JSON.parse(json.stdout)).toHaveLength(7);
@@ -155,7 +208,8 @@ describe('gateway-contract operations and --help', () => {
 
   it('prints the package version with --version and -v, and says so in --help', async () => {
     const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
-    for (const flag of ['--version', '-v']) expect(await runCli([flag]), flag).toEqual({ status: 0, stdout: `${version}\n`, stderr: '' });
+    for (const flag of ['--version', '-v'])
+      expect(await runCli([flag]), flag).toEqual({ status: 0, stdout: `${version}\n`, stderr: '' });
     expect((await runCli(['--help'])).stdout).toMatch(/^ {2}-v, --version {2,}Print the version of the package\.$/m);
   });
 

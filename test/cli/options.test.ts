@@ -14,7 +14,13 @@ import { verifyCommand } from '../../src/cli/commands/verify.js';
 import { HELP_WIDTH, wrapHelp } from '../../src/cli/helpText.js';
 import { main } from '../../src/cli/main.js';
 import type { Command } from '../../src/cli/options.js';
-import { type OptionRow, type OptionTable, optionFlags, optionsHelp, parserOptions } from '../../src/cli/optionTable.js';
+import {
+  type OptionRow,
+  type OptionTable,
+  optionFlags,
+  optionsHelp,
+  parserOptions,
+} from '../../src/cli/optionTable.js';
 import { fcParameters } from '../helpers/arbitraries.js';
 
 const COMMANDS: [string, Command][] = [
@@ -50,24 +56,35 @@ function optionsBlock(help: string, table: OptionTable): string[] {
 }
 
 describe("each command's option table", () => {
-  it.each(COMMANDS)('%s: its help lists every option of the table once, in order, with -h last, within 100 columns', async (name, command) => {
-    const help = await run([name, '--help']);
-    expect(help.status).toBe(0);
-    expect(help.stdout.split('\n').filter((line) => line.length > HELP_WIDTH)).toEqual([]);
-    const block = optionsBlock(help.stdout, command.options);
-    const listed = block.flatMap((line) => /^ {2}(-h, --help|--[a-z][a-z0-9-]*)(?=\s)/.exec(line)?.[1] ?? []);
-    expect(listed).toEqual([...command.options.map((row) => `--${row.name}`), '-h, --help']);
-    const text = block.join(' ').replace(/\s+/g, ' ');
-    for (const row of command.options) {
-      if (row.env !== undefined) expect(text, row.name).toContain(`[${row.env}]`);
-      if (row.default !== undefined) expect(text, row.name).toContain(`(default: ${row.default})`);
-    }
-  });
+  it.each(COMMANDS)(
+    '%s: its help lists every option of the table once, in order, with -h last, within 100 columns',
+    async (name, command) => {
+      const help = await run([name, '--help']);
+      expect(help.status).toBe(0);
+      expect(help.stdout.split('\n').filter((line) => line.length > HELP_WIDTH)).toEqual([]);
+      const block = optionsBlock(help.stdout, command.options);
+      const listed = block.flatMap((line) => /^ {2}(-h, --help|--[a-z][a-z0-9-]*)(?=\s)/.exec(line)?.[1] ?? []);
+      expect(listed).toEqual([...command.options.map((row) => `--${row.name}`), '-h, --help']);
+      const text = block.join(' ').replace(/\s+/g, ' ');
+      for (const row of command.options) {
+        if (row.env !== undefined) expect(text, row.name).toContain(`[${row.env}]`);
+        if (row.default !== undefined) expect(text, row.name).toContain(`(default: ${row.default})`);
+      }
+    },
+  );
 
-  it.each(COMMANDS)('%s: its parser is told each row, and no default, so that an absent option stays absent', (_name, command) => {
-    const expected = Object.fromEntries(command.options.map((row) => [row.name, row.multiple ? { type: row.type, multiple: true } : { type: row.type }]));
-    expect(parserOptions(command.options)).toEqual(expected);
-  });
+  it.each(COMMANDS)(
+    '%s: its parser is told each row, and no default, so that an absent option stays absent',
+    (_name, command) => {
+      const expected = Object.fromEntries(
+        command.options.map((row) => [
+          row.name,
+          row.multiple ? { type: row.type, multiple: true } : { type: row.type },
+        ]),
+      );
+      expect(parserOptions(command.options)).toEqual(expected);
+    },
+  );
 
   it.each(COMMANDS)('%s: a repeatable option says so in its help', (_name, command) => {
     for (const row of command.options.filter((r) => r.multiple)) expect(row.help, row.name).toMatch(/repeatable/);
@@ -78,12 +95,22 @@ describe('"did you mean" of an unknown option', () => {
   it('suggests only options of the command, never a word of its prose (mock --save-dev)', async () => {
     // The mock's help prints Prism's install line, `npm install --save-dev ...`: not an option of mock.
     const result = await run(['mock', '--save-dev']);
-    expect(result).toEqual({ status: 2, stdout: '', stderr: 'gateway-contract mock: unknown option "--save-dev"; run "gateway-contract mock --help"\n' });
+    expect(result).toEqual({
+      status: 2,
+      stdout: '',
+      stderr: 'gateway-contract mock: unknown option "--save-dev"; run "gateway-contract mock --help"\n',
+    });
   });
 
   it('names an option of the table for a typo of it, in every command', async () => {
     const typo = fc
-      .tuple(fc.constantFrom(...COMMANDS), fc.nat(), fc.nat(), fc.constantFrom('delete', 'swap', 'replace'), fc.constantFrom('x', 'q', 'z'))
+      .tuple(
+        fc.constantFrom(...COMMANDS),
+        fc.nat(),
+        fc.nat(),
+        fc.constantFrom('delete', 'swap', 'replace'),
+        fc.constantFrom('x', 'q', 'z'),
+      )
       .map(([[name, command], pick, at, edit, letter]) => {
         const row = command.options[pick % command.options.length] as OptionRow;
         const i = at % row.name.length;

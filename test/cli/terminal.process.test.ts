@@ -24,8 +24,15 @@ function terminalEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
  * Runs a shell command line on a pseudo-terminal (its standard output and error are the terminal)
  * and returns what the terminal showed.
  */
-async function onTerminal(commandLine: string, env: NodeJS.ProcessEnv): Promise<{ status: number | null; shown: string }> {
-  const child = spawn('script', ['-q', '-e', '-c', commandLine, '/dev/null'], { env, stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 });
+async function onTerminal(
+  commandLine: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ status: number | null; shown: string }> {
+  const child = spawn('script', ['-q', '-e', '-c', commandLine, '/dev/null'], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    timeout: 60_000,
+  });
   const result = await collectOutput(child);
   return { status: result.status, shown: result.stdout + result.stderr };
 }
@@ -68,7 +75,10 @@ describe.skipIf(!hasScript())('on a terminal', () => {
   });
 
   it('a short run shows no progress', async () => {
-    const { shown } = await onTerminal(`printf '%s\\n' '${RECORD}' | '${process.execPath}' '${BIN}' validate --ndjson - --format text`, terminalEnv());
+    const { shown } = await onTerminal(
+      `printf '%s\\n' '${RECORD}' | '${process.execPath}' '${BIN}' validate --ndjson - --format text`,
+      terminalEnv(),
+    );
     expect(shown).not.toContain('validating:');
     expect(shown).toContain(`1 payload: 0 valid, ${ESC}31m1 invalid${ESC}39m`);
   });
@@ -85,7 +95,10 @@ function hasScript(): boolean {
 
 describe('on a pipe', () => {
   it('neither progress nor colour, even for a long run, with the text format asked for', async () => {
-    const child = spawn('sh', ['-c', `${longRun} --format text`], { env: terminalEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('sh', ['-c', `${longRun} --format text`], {
+      env: terminalEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const { status, stdout, stderr } = await collectOutput(child);
     expect(status).toBe(1);
     expect(stdout).toContain('150 payloads: 0 valid, 150 invalid');
@@ -96,12 +109,21 @@ describe('on a pipe', () => {
 
   it('FORCE_COLOR colours the text report on a pipe, and NO_COLOR wins over it', async () => {
     const input = `${RECORD}\n`;
-    const forced = await runCli(['validate', '--ndjson', '-', '--format', 'text'], input, { FORCE_COLOR: '1', NO_COLOR: '' });
+    const forced = await runCli(['validate', '--ndjson', '-', '--format', 'text'], input, {
+      FORCE_COLOR: '1',
+      NO_COLOR: '',
+    });
     expect(forced.stdout).toContain(`${ESC}31minvalid${ESC}39m`);
-    const both = await runCli(['validate', '--ndjson', '-', '--format', 'text'], input, { FORCE_COLOR: '1', NO_COLOR: '1' });
+    const both = await runCli(['validate', '--ndjson', '-', '--format', 'text'], input, {
+      FORCE_COLOR: '1',
+      NO_COLOR: '1',
+    });
     expect(both.stdout).not.toContain(ESC);
     // The machine formats are never coloured.
-    const json = await runCli(['validate', '--ndjson', '-', '--format', 'json'], input, { FORCE_COLOR: '1', NO_COLOR: '' });
+    const json = await runCli(['validate', '--ndjson', '-', '--format', 'json'], input, {
+      FORCE_COLOR: '1',
+      NO_COLOR: '',
+    });
     expect(json.stdout + json.stderr).not.toContain(ESC);
   });
 });
@@ -122,24 +144,42 @@ describe('help', () => {
 
 describe('did you mean', () => {
   it.concurrent.for([
-    [['valdate'], 'gateway-contract: unknown command "valdate"; did you mean "validate"?; run "gateway-contract --help"'],
-    [['sandbx', '--port', '0'], 'gateway-contract: unknown command "sandbx"; did you mean "sandbox"?; run "gateway-contract --help"'],
+    [
+      ['valdate'],
+      'gateway-contract: unknown command "valdate"; did you mean "validate"?; run "gateway-contract --help"',
+    ],
+    [
+      ['sandbx', '--port', '0'],
+      'gateway-contract: unknown command "sandbx"; did you mean "sandbox"?; run "gateway-contract --help"',
+    ],
     [
       ['validate', '--ndjson', '-', '--formt', 'text'],
       'gateway-contract validate: unknown option "--formt"; did you mean "--format"?; run "gateway-contract validate --help"',
     ],
-    [['sandbox', '--prot', '0'], 'gateway-contract sandbox: unknown option "--prot"; did you mean "--port"?; run "gateway-contract sandbox --help"'],
-    [['operations', '--jsno'], 'gateway-contract operations: unknown option "--jsno"; did you mean "--json"?; run "gateway-contract operations --help"'],
+    [
+      ['sandbox', '--prot', '0'],
+      'gateway-contract sandbox: unknown option "--prot"; did you mean "--port"?; run "gateway-contract sandbox --help"',
+    ],
+    [
+      ['operations', '--jsno'],
+      'gateway-contract operations: unknown option "--jsno"; did you mean "--json"?; run "gateway-contract operations --help"',
+    ],
     [
       ['validate', 'initiatPayment', 'request', '-'],
       /^gateway-contract validate: unknown operationId "initiatPayment"; did you mean "initiatePayment"\?; known: /,
     ],
-    [['validate', 'initiatePayment', 'reqest', '-'], 'gateway-contract validate: the direction must be "request" or "response"; did you mean "request"?'],
+    [
+      ['validate', 'initiatePayment', 'reqest', '-'],
+      'gateway-contract validate: the direction must be "request" or "response"; did you mean "request"?',
+    ],
     [
       ['validate', '--ndjson', '-', '--format', 'sarf'],
       'gateway-contract validate: --format must be one of text, json, junit, sarif, github; did you mean "sarif"?',
     ],
-    [['validate', '--ndjson', '-', '--frobnicate'], 'gateway-contract validate: unknown option "--frobnicate"; run "gateway-contract validate --help"'],
+    [
+      ['validate', '--ndjson', '-', '--frobnicate'],
+      'gateway-contract validate: unknown option "--frobnicate"; run "gateway-contract validate --help"',
+    ],
   ] as [string[], string | RegExp][])('%j', async ([args, message], { expect }) => {
     const result = await runCli(args, '');
     expect(result.status).toBe(2);
@@ -163,7 +203,11 @@ describe('did you mean', () => {
 
 /** A server command started as a terminal starts it, until its banner is printed. */
 async function startCommand(args: string[], env: NodeJS.ProcessEnv) {
-  const child: ChildProcess = spawn(process.execPath, [BIN, ...args], { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env });
+  const child: ChildProcess = spawn(process.execPath, [BIN, ...args], {
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env,
+  });
   const output = collectOutput(child);
   let stdout = '';
   await new Promise<void>((resolve, reject) => {
@@ -195,7 +239,13 @@ describe('where the mock and the sandbox listen', () => {
   });
 
   it('the mock takes port 0 (a free port for the mock and one for the docs), MOCK_PORT over PORT, and serves a deep link of the docs', async () => {
-    const mock = await startCommand(['mock'], { ...process.env, MOCK_PORT: '0', PORT: '1', HOST: '', MOCK_HOST: '127.0.0.1' });
+    const mock = await startCommand(['mock'], {
+      ...process.env,
+      MOCK_PORT: '0',
+      PORT: '1',
+      HOST: '',
+      MOCK_HOST: '127.0.0.1',
+    });
     try {
       const mockUrl = /^Mock gateway: http:\/\/127\.0\.0\.1:(\d+)$/m.exec(mock.stdout)?.[1];
       const docsUrl = /^Reference docs: (http:\/\/127\.0\.0\.1:\d+)$/m.exec(mock.stdout)?.[1];
@@ -211,6 +261,8 @@ describe('where the mock and the sandbox listen', () => {
   it('the mock refuses a port out of range, naming it', async () => {
     const result = await runCli(['mock', '--port', '70000']);
     expect(result.status).toBe(2);
-    expect(result.stderr.trim()).toBe('gateway-contract mock: port must be a whole number from 0 to 65535, got "70000"');
+    expect(result.stderr.trim()).toBe(
+      'gateway-contract mock: port must be a whole number from 0 to 65535, got "70000"',
+    );
   });
 });

@@ -7,12 +7,26 @@ import { describe, expect, it } from 'vitest';
 import { colourOn, colourVerdicts } from '../../src/cli/colour.js';
 import { wrapHelp } from '../../src/cli/helpText.js';
 import { listenAddress } from '../../src/cli/listen.js';
-import { PROGRESS_DELAY_MS, PROGRESS_INTERVAL_MS, progressLine, progressReporter, underCi } from '../../src/cli/progress.js';
+import {
+  PROGRESS_DELAY_MS,
+  PROGRESS_INTERVAL_MS,
+  progressLine,
+  progressReporter,
+  underCi,
+} from '../../src/cli/progress.js';
 import { closest, didYouMean, editDistance } from '../../src/cli/suggest.js';
 import { fcParameters } from '../helpers/arbitraries.js';
 
 const COMMANDS = ['validate', 'operations', 'mock', 'sandbox', 'proxy', 'send-webhook'];
-const OPERATIONS = ['tokenizeCard', 'preAuthorize', 'listSubscriptions', 'initiatePayment', 'modifyOrder', 'createSubscription', 'notifyTokenStatus'];
+const OPERATIONS = [
+  'tokenizeCard',
+  'preAuthorize',
+  'listSubscriptions',
+  'initiatePayment',
+  'modifyOrder',
+  'createSubscription',
+  'notifyTokenStatus',
+];
 
 describe('the edit distance', () => {
   it('counts insertions, deletions and substitutions', () => {
@@ -44,14 +58,20 @@ describe('the edit distance', () => {
 
   it('counts one edit for one inserted, removed or replaced character', () => {
     fc.assert(
-      fc.property(fc.string({ minLength: 1, maxLength: 16 }), fc.nat(), fc.constantFrom('x', 'Y', '-'), (word, at, c) => {
-        const i = at % word.length;
-        expect(editDistance(word, word.slice(0, i) + c + word.slice(i))).toBe(1);
-        expect(editDistance(word, word.slice(0, i) + word.slice(i + 1))).toBe(1);
-        if (word[i] !== c) expect(editDistance(word, word.slice(0, i) + c + word.slice(i + 1))).toBe(1);
-        const [x, y] = [word[i], word[i + 1]];
-        if (x !== undefined && y !== undefined && x !== y) expect(editDistance(word, word.slice(0, i) + y + x + word.slice(i + 2))).toBe(1);
-      }),
+      fc.property(
+        fc.string({ minLength: 1, maxLength: 16 }),
+        fc.nat(),
+        fc.constantFrom('x', 'Y', '-'),
+        (word, at, c) => {
+          const i = at % word.length;
+          expect(editDistance(word, word.slice(0, i) + c + word.slice(i))).toBe(1);
+          expect(editDistance(word, word.slice(0, i) + word.slice(i + 1))).toBe(1);
+          if (word[i] !== c) expect(editDistance(word, word.slice(0, i) + c + word.slice(i + 1))).toBe(1);
+          const [x, y] = [word[i], word[i + 1]];
+          if (x !== undefined && y !== undefined && x !== y)
+            expect(editDistance(word, word.slice(0, i) + y + x + word.slice(i + 2))).toBe(1);
+        },
+      ),
       fcParameters(300),
     );
   });
@@ -104,7 +124,8 @@ describe('help within 100 columns', () => {
   });
 
   it('flows the end of a long line into the prose that follows it, and keeps short lines as written', () => {
-    const first = 'A long sentence that goes on and on about what the command does, well past the hundredth column of the';
+    const first =
+      'A long sentence that goes on and on about what the command does, well past the hundredth column of the';
     expect(wrapHelp([first, 'terminal.', 'Ctrl-C stops it.'].join('\n')).split('\n')).toEqual([
       'A long sentence that goes on and on about what the command does, well past the hundredth column of',
       'the terminal.',
@@ -117,7 +138,12 @@ describe('help within 100 columns', () => {
 
   it('keeps every word, in order, and every line within the width unless no break fits after its indentation', () => {
     const line = fc
-      .tuple(fc.nat(6), fc.array(fc.string({ minLength: 1, maxLength: 30, unit: fc.constantFrom('a', 'b', '-', '[', ']') }), { maxLength: 40 }))
+      .tuple(
+        fc.nat(6),
+        fc.array(fc.string({ minLength: 1, maxLength: 30, unit: fc.constantFrom('a', 'b', '-', '[', ']') }), {
+          maxLength: 40,
+        }),
+      )
       .map(([indent, ws]) => ' '.repeat(indent) + ws.join(' '));
     fc.assert(
       fc.property(fc.array(line, { maxLength: 6 }), fc.integer({ min: 40, max: 120 }), (lines, width) => {
@@ -125,7 +151,8 @@ describe('help within 100 columns', () => {
         const wrapped = wrapHelp(text, width);
         expect(words(wrapped)).toEqual(words(text));
         for (const out of wrapped.split('\n')) {
-          if (out.length > width) expect(out.lastIndexOf(' ', width)).toBeLessThanOrEqual(out.length - out.trimStart().length);
+          if (out.length > width)
+            expect(out.lastIndexOf(' ', width)).toBeLessThanOrEqual(out.length - out.trimStart().length);
         }
       }),
       fcParameters(200),
@@ -229,11 +256,14 @@ describe('progress of a long run', () => {
           progress.onCase(valid);
           if (stream.writes.length > before) {
             shownAt.push(clock);
-            expect(stream.writes.at(-1)).toContain(`: ${(i + 1).toLocaleString('en-US')} payloads done, ${invalid.toLocaleString('en-US')} invalid so far`);
+            expect(stream.writes.at(-1)).toContain(
+              `: ${(i + 1).toLocaleString('en-US')} payloads done, ${invalid.toLocaleString('en-US')} invalid so far`,
+            );
           }
         });
         for (const at of shownAt) expect(at).toBeGreaterThanOrEqual(PROGRESS_DELAY_MS);
-        for (let i = 1; i < shownAt.length; i++) expect((shownAt[i] ?? 0) - (shownAt[i - 1] ?? 0)).toBeGreaterThanOrEqual(PROGRESS_INTERVAL_MS);
+        for (let i = 1; i < shownAt.length; i++)
+          expect((shownAt[i] ?? 0) - (shownAt[i - 1] ?? 0)).toBeGreaterThanOrEqual(PROGRESS_INTERVAL_MS);
         progress.end();
         if (shownAt.length === 0) expect(stream.writes).toEqual([]);
         else {
@@ -254,10 +284,19 @@ describe('where a server listens', () => {
   it('takes the flag, then the command variable, then the older name, then the default', () => {
     expect(listenAddress({}, {}, mock)).toEqual({ host: '127.0.0.1', port: 4010 });
     expect(listenAddress({}, { PORT: '5000', HOST: '0.0.0.0' }, mock)).toEqual({ host: '0.0.0.0', port: 5000 });
-    expect(listenAddress({}, { PORT: '5000', MOCK_PORT: '6000', HOST: 'h1', MOCK_HOST: 'h2' }, mock)).toEqual({ host: 'h2', port: 6000 });
-    expect(listenAddress({ port: '7000', host: '::1' }, { MOCK_PORT: '6000', MOCK_HOST: 'h2' }, mock)).toEqual({ host: '::1', port: 7000 });
+    expect(listenAddress({}, { PORT: '5000', MOCK_PORT: '6000', HOST: 'h1', MOCK_HOST: 'h2' }, mock)).toEqual({
+      host: 'h2',
+      port: 6000,
+    });
+    expect(listenAddress({ port: '7000', host: '::1' }, { MOCK_PORT: '6000', MOCK_HOST: 'h2' }, mock)).toEqual({
+      host: '::1',
+      port: 7000,
+    });
     expect(listenAddress({}, { MOCK_PORT: '', PORT: '5000' }, mock)).toEqual({ host: '127.0.0.1', port: 5000 });
-    expect(listenAddress({}, { SANDBOX_PORT: '0', PORT: '5000' }, { prefix: 'SANDBOX', defaultPort: 4020 })).toEqual({ host: '127.0.0.1', port: 0 });
+    expect(listenAddress({}, { SANDBOX_PORT: '0', PORT: '5000' }, { prefix: 'SANDBOX', defaultPort: 4020 })).toEqual({
+      host: '127.0.0.1',
+      port: 0,
+    });
   });
 
   it('takes port 0 (a free port) and refuses what is not a port', () => {

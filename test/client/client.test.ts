@@ -16,13 +16,23 @@ import {
   RequestValidationError,
   ResponseValidationError,
 } from '../../src/index.js';
-import { fcParameters, mutationsOf, operationViews, plant, type Sample, sampleArbitrary } from '../helpers/arbitraries.js';
+import {
+  fcParameters,
+  mutationsOf,
+  operationViews,
+  plant,
+  type Sample,
+  sampleArbitrary,
+} from '../helpers/arbitraries.js';
 import { freePort, json, startServer, type TestServer } from '../helpers/servers.js';
 
 const doc = JSON.parse(readFileSync(new URL('../../generated/openapi.json', import.meta.url), 'utf8'));
 const example = (name: string) => structuredClone(doc.components.examples[name].value);
 // A signer whose output is easy to recompute: sha256 of the text it is given.
-const testSigner = { signatureType: 'CHECKSUM', sign: (text: string) => createHash('sha256').update(text).digest('base64') };
+const testSigner = {
+  signatureType: 'CHECKSUM',
+  sign: (text: string) => createHash('sha256').update(text).digest('base64'),
+};
 
 /** The raw text of the top-level "body" member, as the server received it. */
 function rawBody(text: string) {
@@ -71,7 +81,12 @@ describe('createGatewayClient', () => {
     const pay = example('PayWithUpi');
     await c.initiatePayment({ txnToken: 'TXN-1', body: pay.body });
     await c.createSubscription({ body: example('CreateFixedUpiSubscription').body });
-    await c.modifyOrder({ mid: 'MERCHANT0001', orderId: 'ORDER-1001', txnToken: 'TXN-1', body: example('ModifyOrderRequest').body });
+    await c.modifyOrder({
+      mid: 'MERCHANT0001',
+      orderId: 'ORDER-1001',
+      txnToken: 'TXN-1',
+      body: example('ModifyOrderRequest').body,
+    });
     await c.tokenizeCard({ mid: 'MERCHANT0001', body: example('TokenizeCardRequest').body });
     await c.preAuthorize({ body: example('PreAuthWalletRequest').body });
     await c.listSubscriptions({ token: 'SSO-1', body: example('ListSubscriptionsRequest').body });
@@ -115,17 +130,35 @@ describe('createGatewayClient', () => {
     });
 
     await c.listSubscriptions({ token: 'SSO-1', body: example('ListSubscriptionsRequest').body });
-    expect(JSON.parse(gateway.requests.at(-1)!.text).head).toMatchObject({ tokenType: 'AES', token: 'SSO-1', clientId: 'C11', version: 'v2' });
+    expect(JSON.parse(gateway.requests.at(-1)!.text).head).toMatchObject({
+      tokenType: 'AES',
+      token: 'SSO-1',
+      clientId: 'C11',
+      version: 'v2',
+    });
 
     await c.initiatePayment({ txnToken: 'TXN-1', body: example('PayWithUpi').body });
-    expect(JSON.parse(router.requests.at(-1)!.text).head).toEqual({ requestTimeStamp: String(NOW), tokenType: 'TXN_TOKEN', token: 'TXN-1', version: 'v1' });
+    expect(JSON.parse(router.requests.at(-1)!.text).head).toEqual({
+      requestTimeStamp: String(NOW),
+      tokenType: 'TXN_TOKEN',
+      token: 'TXN-1',
+      version: 'v1',
+    });
 
     await c.modifyOrder({ mid: 'M', orderId: 'O', txnToken: 'TXN-2', body: {}, sign: false });
-    expect(JSON.parse(router.requests.at(-1)!.text).head).toEqual({ requestTimeStamp: String(NOW), tokenType: 'TXN_TOKEN', token: 'TXN-2' });
+    expect(JSON.parse(router.requests.at(-1)!.text).head).toEqual({
+      requestTimeStamp: String(NOW),
+      tokenType: 'TXN_TOKEN',
+      token: 'TXN-2',
+    });
 
     await c.createSubscription({ body: example('CreateFixedUpiSubscription').body, head: { channelId: 'WAP' } });
     const create = router.requests.at(-1)!;
-    expect(JSON.parse(create.text).head).toEqual({ requestTimeStamp: String(NOW), channelId: 'WAP', signature: testSigner.sign(rawBody(create.text)) });
+    expect(JSON.parse(create.text).head).toEqual({
+      requestTimeStamp: String(NOW),
+      channelId: 'WAP',
+      signature: testSigner.sign(rawBody(create.text)),
+    });
   });
 
   it("narrows results by the operation's own codes", async () => {
@@ -133,14 +166,24 @@ describe('createGatewayClient', () => {
     const paid = await c.initiatePayment({ txnToken: 'T', body: example('PayWithWallet').body });
     expect(paid).toMatchObject({ outcome: 'success', code: '0000', status: 'S', httpStatus: 200 });
     const modify = await c.modifyOrder({ mid: 'M', orderId: 'O', txnToken: 'T', body: {} });
-    expect(modify).toMatchObject({ outcome: 'failure', code: '1111', status: 'F', message: 'Order modification not allowed. Transaction already in process' });
+    expect(modify).toMatchObject({
+      outcome: 'failure',
+      code: '1111',
+      status: 'F',
+      message: 'Order modification not allowed. Transaction already in process',
+    });
     const preAuth = await c.preAuthorize({ body: example('PreAuthWalletRequest').body });
     expect(preAuth).toMatchObject({ outcome: 'failure', code: 'SR_1004' });
     expect(preAuth.meaning).toMatch(/transaction status/);
   });
 
   it('with validate: true, rejects a bad request before sending and a bad answer on arrival', async () => {
-    const c = createGatewayClient({ gatewayUrl: gateway.url, routerUrl: router.url, signer: testSigner, validate: true });
+    const c = createGatewayClient({
+      gatewayUrl: gateway.url,
+      routerUrl: router.url,
+      signer: testSigner,
+      validate: true,
+    });
     const before = router.requests.length;
     const body = example('PayWithUpi').body;
     delete body.payerAccount;
@@ -149,7 +192,9 @@ describe('createGatewayClient', () => {
     expect(error.issues.map((i: any) => i.pointer)).toEqual(['/body/payerAccount']);
     expect(router.requests.length).toBe(before);
 
-    const broken = await startServer((_req, res) => json(res, { head: {}, body: { resultInfo: { resultCode: '0000', resultStatus: 'F', resultMsg: 'x' } } }));
+    const broken = await startServer((_req, res) =>
+      json(res, { head: {}, body: { resultInfo: { resultCode: '0000', resultStatus: 'F', resultMsg: 'x' } } }),
+    );
     try {
       const bad = createGatewayClient({ gatewayUrl: broken.url, routerUrl: broken.url, validate: { response: true } });
       const e = await bad.initiatePayment({ txnToken: 'T', body: example('PayWithUpi').body }).catch((x) => x);
@@ -163,7 +208,9 @@ describe('createGatewayClient', () => {
   it('gives a distinct error for network failure, timeout, abort, non-JSON and HTTP errors, and never retries', async () => {
     const port = await freePort();
     const down = createGatewayClient({ gatewayUrl: `http://127.0.0.1:${port}`, routerUrl: `http://127.0.0.1:${port}` });
-    await expect(down.initiatePayment({ txnToken: 'T', body: example('PayWithUpi').body })).rejects.toBeInstanceOf(GatewayNetworkError);
+    await expect(down.initiatePayment({ txnToken: 'T', body: example('PayWithUpi').body })).rejects.toBeInstanceOf(
+      GatewayNetworkError,
+    );
 
     const silent = await startServer(() => {
       /* never answers */
@@ -179,7 +226,9 @@ describe('createGatewayClient', () => {
       expect(timeout).toBeInstanceOf(GatewayTimeoutError);
       expect(timeout.kind).toBe('timeout');
       const controller = new AbortController();
-      const pending = slow.initiatePayment({ txnToken: 'T', body: example('PayWithUpi').body, signal: controller.signal }).catch((e) => e);
+      const pending = slow
+        .initiatePayment({ txnToken: 'T', body: example('PayWithUpi').body, signal: controller.signal })
+        .catch((e) => e);
       controller.abort();
       expect(await pending).toBeInstanceOf(GatewayAbortError);
       expect(silent.requests.length).toBeGreaterThanOrEqual(1);
@@ -227,14 +276,18 @@ describe('createGatewayClient', () => {
       for (const c of clients) {
         for (status of [301, 302, 303, 307, 308]) {
           const before = redirecting.requests.length;
-          const error = await c.initiatePayment({ txnToken: 'TXN-SECRET', body: example('PayWithUpi').body }).catch((e) => e);
+          const error = await c
+            .initiatePayment({ txnToken: 'TXN-SECRET', body: example('PayWithUpi').body })
+            .catch((e) => e);
           expect(error, String(status)).toBeInstanceOf(GatewayHttpError);
           expect(error).toMatchObject({ kind: 'http', status, sent: 'yes', nextStep: { action: 'query-status' } });
           expect(error.message).toMatch(/redirect/);
           expect(error.message).not.toContain(elsewhere.url);
           expect(redirecting.requests.length - before).toBe(1);
           // An idempotent operation may be sent again later, to the service's own address.
-          const list = await c.listSubscriptions({ token: 'SSO-1', body: example('ListSubscriptionsRequest').body }).catch((e) => e);
+          const list = await c
+            .listSubscriptions({ token: 'SSO-1', body: example('ListSubscriptionsRequest').body })
+            .catch((e) => e);
           expect(list).toMatchObject({ kind: 'http', status, sent: 'yes', nextStep: { action: 'retry-later' } });
         }
       }
@@ -292,7 +345,13 @@ describe('createGatewayClient', () => {
       more();
     });
     try {
-      const c = createGatewayClient({ gatewayUrl: endless.url, routerUrl: endless.url, signer: testSigner, maxResponseBytes: 100_000, timeoutMs: 20_000 });
+      const c = createGatewayClient({
+        gatewayUrl: endless.url,
+        routerUrl: endless.url,
+        signer: testSigner,
+        maxResponseBytes: 100_000,
+        timeoutMs: 20_000,
+      });
       const ok = await c.initiatePayment({ txnToken: 'T', body: example('PayWithUpi').body }).catch((e) => e);
       expect(ok).toBeInstanceOf(GatewayNonJsonError);
       expect(ok.message).toMatch(/larger than 100000 bytes/);
@@ -306,7 +365,9 @@ describe('createGatewayClient', () => {
 
   it('refuses to build a signed call without a signer, and bad addresses', async () => {
     const unsigned = createGatewayClient({ gatewayUrl: gateway.url, routerUrl: router.url });
-    await expect(unsigned.preAuthorize({ body: example('PreAuthWalletRequest').body })).rejects.toThrow(/pass a signer/);
+    await expect(unsigned.preAuthorize({ body: example('PreAuthWalletRequest').body })).rejects.toThrow(
+      /pass a signer/,
+    );
     expect(() => createGatewayClient({ gatewayUrl: 'gateway', routerUrl: router.url })).toThrow(TypeError);
   });
 });
@@ -341,7 +402,9 @@ describe('the error classes', () => {
 describe('values an asynchronous helper makes, not awaited (D-117)', () => {
   const CARD = '4111111111111111';
   /** A client whose fetch counts what it is given and answers nothing useful. */
-  const counting = (options: { signer?: typeof testSigner | { signatureType: string; sign: (text: string) => any } } = {}) => {
+  const counting = (
+    options: { signer?: typeof testSigner | { signatureType: string; sign: (text: string) => any } } = {},
+  ) => {
     const sent = { count: 0 };
     const c = createGatewayClient({
       gatewayUrl: 'http://127.0.0.1:9',
@@ -367,27 +430,37 @@ describe('values an asynchronous helper makes, not awaited (D-117)', () => {
   it('refuses a tokenize call whose encryptedCardData is a Promise, an object or missing, naming the field and the helper', async () => {
     const { c, sent } = counting();
     const body = example('TokenizeCardRequest').body;
-    const asPromise = await refusal(c.tokenizeCard({ mid: 'MERCHANT0001', body: { ...body, encryptedCardData: Promise.resolve(CARD) as never } }));
+    const asPromise = await refusal(
+      c.tokenizeCard({ mid: 'MERCHANT0001', body: { ...body, encryptedCardData: Promise.resolve(CARD) as never } }),
+    );
     expect(asPromise.issues).toEqual([
       {
         in: 'body',
         pointer: '/body/encryptedCardData',
         rule: 'type',
-        message: '/body/encryptedCardData (the encrypted card data) must be a string, but is a Promise: did you forget to await encryptCardData()?',
+        message:
+          '/body/encryptedCardData (the encrypted card data) must be a string, but is a Promise: did you forget to await encryptCardData()?',
       },
     ]);
     expect(asPromise.message).toContain('did you forget to await encryptCardData()?');
     expect(asPromise.message).toContain('Nothing was sent.');
     expect(asPromise.nextStep.action).toBe('fix-request');
-    const asObject = await refusal(c.tokenizeCard({ mid: 'MERCHANT0001', body: { ...body, encryptedCardData: {} as never } }));
-    expect(asObject.issues[0]?.message).toContain('must be a string, but is an object: encryptCardData() gives it (await it)');
+    const asObject = await refusal(
+      c.tokenizeCard({ mid: 'MERCHANT0001', body: { ...body, encryptedCardData: {} as never } }),
+    );
+    expect(asObject.issues[0]?.message).toContain(
+      'must be a string, but is an object: encryptCardData() gives it (await it)',
+    );
     const { encryptedCardData: _dropped, ...withoutCard } = body;
     const missing = await refusal(c.tokenizeCard({ mid: 'MERCHANT0001', body: withoutCard as never }));
     expect(missing.issues[0]).toMatchObject({ pointer: '/body/encryptedCardData', rule: 'type' });
     expect(missing.issues[0]?.message).toContain('is missing');
-    const asNumber = await refusal(c.tokenizeCard({ mid: 'MERCHANT0001', body: { ...body, encryptedCardData: Number(CARD) as never } }));
+    const asNumber = await refusal(
+      c.tokenizeCard({ mid: 'MERCHANT0001', body: { ...body, encryptedCardData: Number(CARD) as never } }),
+    );
     expect(asNumber.issues[0]?.message).toContain('is a number');
-    for (const error of [asPromise, asObject, missing, asNumber]) expect(`${error.message} ${JSON.stringify(error)}`).not.toContain(CARD);
+    for (const error of [asPromise, asObject, missing, asNumber])
+      expect(`${error.message} ${JSON.stringify(error)}`).not.toContain(CARD);
     expect(sent.count).toBe(0);
     // Awaited, it goes.
     await c.tokenizeCard({ mid: 'MERCHANT0001', body }).catch(() => undefined);
@@ -407,7 +480,10 @@ describe('values an asynchronous helper makes, not awaited (D-117)', () => {
       }),
     );
     expect(unsigned.issues.map((i) => [i.pointer, i.message])).toEqual([
-      ['/head/signature', '/head/signature (the signature) must be a string, but is a Promise: did you forget to await generateSignature()?'],
+      [
+        '/head/signature',
+        '/head/signature (the signature) must be a string, but is a Promise: did you forget to await generateSignature()?',
+      ],
     ]);
     const badSigner = counting({ signer: { signatureType: 'CHECKSUM', sign: () => ({}) } });
     const signed = await refusal(badSigner.c.preAuthorize({ body: example('PreAuthWalletRequest').body }));
@@ -419,10 +495,14 @@ describe('values an asynchronous helper makes, not awaited (D-117)', () => {
 
   it('refuses a Promise anywhere else: a head field, a parameter', async () => {
     const { c, sent } = counting();
-    const token = await refusal(c.initiatePayment({ txnToken: Promise.resolve('TXN') as never, body: example('PayWithUpi').body }));
+    const token = await refusal(
+      c.initiatePayment({ txnToken: Promise.resolve('TXN') as never, body: example('PayWithUpi').body }),
+    );
     expect(token.issues.map((i) => [i.in, i.pointer])).toEqual([['body', '/head/token']]);
     expect(token.issues[0]?.message).toBe('/head/token is a Promise, not a value: did you forget to await it?');
-    const mid = await refusal(c.tokenizeCard({ mid: Promise.resolve('MERCHANT0001') as never, body: example('TokenizeCardRequest').body }));
+    const mid = await refusal(
+      c.tokenizeCard({ mid: Promise.resolve('MERCHANT0001') as never, body: example('TokenizeCardRequest').body }),
+    );
     expect(mid.issues.map((i) => [i.in, i.pointer])).toEqual([['path', '/mid']]);
     expect(sent.count).toBe(0);
   });

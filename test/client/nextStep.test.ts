@@ -45,7 +45,11 @@ function answerWith(operationId: keyof typeof resultCodes, code: string, example
 
 /** Hooks that record every event. */
 function recorder() {
-  const events = { request: [] as CallRequestEvent[], response: [] as CallResponseEvent[], error: [] as CallErrorEvent[] };
+  const events = {
+    request: [] as CallRequestEvent[],
+    response: [] as CallResponseEvent[],
+    error: [] as CallErrorEvent[],
+  };
   const hooks: Pick<GatewayClientOptions, 'onRequest' | 'onResponse' | 'onError'> = {
     onRequest: (e) => events.request.push(e),
     onResponse: (e) => events.response.push(e),
@@ -54,7 +58,10 @@ function recorder() {
   return { events, hooks };
 }
 
-async function withServer<T>(answer: Parameters<typeof startServer>[0], run: (server: TestServer) => Promise<T>): Promise<T> {
+async function withServer<T>(
+  answer: Parameters<typeof startServer>[0],
+  run: (server: TestServer) => Promise<T>,
+): Promise<T> {
   const server = await startServer(answer);
   try {
     return await run(server);
@@ -104,7 +111,11 @@ describe('the next step of each result', () => {
           const result = await client.preAuthorize({ body: example('PreAuthWalletRequest').body });
           expect(result.nextStep.action, code).toBe(action);
         }
-        expect(JSON.parse(JSON.stringify((await client.initiatePayment({ txnToken: 'T', body: pay() })).raw)).headers['x-request-trace']).toBe('trace-1');
+        expect(
+          JSON.parse(JSON.stringify((await client.initiatePayment({ txnToken: 'T', body: pay() })).raw)).headers[
+            'x-request-trace'
+          ],
+        ).toBe('trace-1');
       },
     );
   });
@@ -113,14 +124,20 @@ describe('the next step of each result', () => {
     const pay201 = answerWith('initiatePayment', '201', 'PaySucceeded');
     expect(resultOf('initiatePayment', pay201, 200).nextStep.action).toBe('already-paid');
     pay201.body.resultInfo.resultStatus = 'S';
-    expect(resultOf('initiatePayment', pay201, 200)).toMatchObject({ outcome: 'failure', nextStep: { action: 'query-status', decision: 'D-53' } });
+    expect(resultOf('initiatePayment', pay201, 200)).toMatchObject({
+      outcome: 'failure',
+      nextStep: { action: 'query-status', decision: 'D-53' },
+    });
     const unknown = answerWith('initiatePayment', 'NEW_1', 'PaySucceeded');
     expect(resultOf('initiatePayment', unknown, 200)).toMatchObject({
       outcome: 'failure',
       nextStep: { action: 'query-status' },
       raw: { status: 200, headers: {} },
     });
-    expect(resultOf('listSubscriptions', answerWith('listSubscriptions', 'NEW_1', 'ListSubscriptionsFound'), 200).nextStep.action).toBe('retry-later');
+    expect(
+      resultOf('listSubscriptions', answerWith('listSubscriptions', 'NEW_1', 'ListSubscriptionsFound'), 200).nextStep
+        .action,
+    ).toBe('retry-later');
   });
 
   it("shares the catalog's next step, frozen, so no caller can change it for the next", () => {
@@ -128,13 +145,19 @@ describe('the next step of each result', () => {
     expect(() => {
       (first.nextStep as { action: string }).action = 'none';
     }).toThrow(TypeError);
-    expect(resultOf('initiatePayment', answerWith('initiatePayment', '201', 'PaySucceeded'), 200).nextStep.action).toBe('already-paid');
+    expect(resultOf('initiatePayment', answerWith('initiatePayment', '201', 'PaySucceeded'), 200).nextStep.action).toBe(
+      'already-paid',
+    );
   });
 });
 
 describe('the next step of each error', () => {
   it('a request refused by validation: fix it', async () => {
-    const client = createGatewayClient({ gatewayUrl: 'http://127.0.0.1:9', routerUrl: 'http://127.0.0.1:9', validate: true });
+    const client = createGatewayClient({
+      gatewayUrl: 'http://127.0.0.1:9',
+      routerUrl: 'http://127.0.0.1:9',
+      validate: true,
+    });
     const body = pay();
     delete body.payerAccount;
     const error = await client.initiatePayment({ txnToken: 'T', body }).catch((e) => e);
@@ -149,13 +172,21 @@ describe('the next step of each error', () => {
       },
       async (server) => {
         const { events, hooks } = recorder();
-        const client = createGatewayClient({ gatewayUrl: server.url, routerUrl: server.url, timeoutMs: 100, retry: FAST, ...hooks });
+        const client = createGatewayClient({
+          gatewayUrl: server.url,
+          routerUrl: server.url,
+          timeoutMs: 100,
+          retry: FAST,
+          ...hooks,
+        });
         const error = await client.initiatePayment({ txnToken: 'T', body: pay() }).catch((e) => e);
         expect(error).toBeInstanceOf(GatewayTimeoutError);
         expect(error.nextStep.action).toBe('query-status');
         expect(server.requests).toHaveLength(1);
         expect(events.request).toHaveLength(1);
-        expect(events.error).toMatchObject([{ operationId: 'initiatePayment', attempt: 1, willRetry: false, error: { kind: 'timeout' } }]);
+        expect(events.error).toMatchObject([
+          { operationId: 'initiatePayment', attempt: 1, willRetry: false, error: { kind: 'timeout' } },
+        ]);
       },
     );
   });
@@ -198,8 +229,10 @@ describe('the next step of each error', () => {
         const at = async (s: number) => {
           status = s;
           return {
-            pay: ((await client.initiatePayment({ txnToken: 'T', body: pay() }).catch((e) => e)) as GatewayHttpError).nextStep.action,
-            list: ((await client.listSubscriptions({ token: 'SSO', body: list() }).catch((e) => e)) as GatewayHttpError).nextStep.action,
+            pay: ((await client.initiatePayment({ txnToken: 'T', body: pay() }).catch((e) => e)) as GatewayHttpError)
+              .nextStep.action,
+            list: ((await client.listSubscriptions({ token: 'SSO', body: list() }).catch((e) => e)) as GatewayHttpError)
+              .nextStep.action,
           };
         };
         expect(await at(404)).toEqual({ pay: 'fix-request', list: 'fix-request' });
@@ -229,7 +262,13 @@ describe('opt-in retries', () => {
       (_req, res) => json(res, { error: 'busy' }, 503),
       async (server) => {
         const { events, hooks } = recorder();
-        const client = createGatewayClient({ gatewayUrl: server.url, routerUrl: server.url, signer, retry: FAST, ...hooks });
+        const client = createGatewayClient({
+          gatewayUrl: server.url,
+          routerUrl: server.url,
+          signer,
+          retry: FAST,
+          ...hooks,
+        });
         const error = await client.listSubscriptions({ token: 'SSO', body: list() }).catch((e) => e);
         expect(error).toBeInstanceOf(GatewayHttpError);
         expect(server.requests).toHaveLength(3);
@@ -255,7 +294,14 @@ describe('opt-in retries', () => {
       },
       async (server) => {
         const { events, hooks } = recorder();
-        const client = createGatewayClient({ gatewayUrl: server.url, routerUrl: server.url, signer, timeoutMs: 150, retry: FAST, ...hooks });
+        const client = createGatewayClient({
+          gatewayUrl: server.url,
+          routerUrl: server.url,
+          signer,
+          timeoutMs: 150,
+          retry: FAST,
+          ...hooks,
+        });
         const result = await client.listSubscriptions({ token: 'SSO', body: list() });
         expect(result).toMatchObject({ code: '3006', outcome: 'success', nextStep: { action: 'none' } });
         expect(server.requests).toHaveLength(3);
@@ -312,7 +358,9 @@ describe('opt-in retries', () => {
             if (e.willRetry) setTimeout(() => controller.abort(), 5);
           },
         });
-        const error = await client.listSubscriptions({ token: 'SSO', body: list(), signal: controller.signal }).catch((e) => e);
+        const error = await client
+          .listSubscriptions({ token: 'SSO', body: list(), signal: controller.signal })
+          .catch((e) => e);
         expect(error).toBeInstanceOf(GatewayAbortError);
         expect(server.requests).toHaveLength(1);
 
@@ -323,7 +371,9 @@ describe('opt-in retries', () => {
           retry: { retries: 5, baseDelayMs: 50, maxElapsedMs: 10 },
         });
         const before = server.requests.length;
-        await expect(bounded.listSubscriptions({ token: 'SSO', body: list() })).rejects.toBeInstanceOf(GatewayHttpError);
+        await expect(bounded.listSubscriptions({ token: 'SSO', body: list() })).rejects.toBeInstanceOf(
+          GatewayHttpError,
+        );
         // Every wait would pass the time allowed, except a jittered one close to zero.
         expect(server.requests.length - before).toBeLessThanOrEqual(2);
       },
@@ -336,18 +386,30 @@ describe('opt-in retries', () => {
     const jittered = retryPolicyOf({ retries: 5, baseDelayMs: 100, maxDelayMs: 1000 })!;
     expect([1, 2, 3, 4, 5].map((n) => backoffMs(jittered, n, () => 0.5))).toEqual([50, 100, 200, 400, 500]);
     expect(backoffMs(jittered, 3, () => 0)).toBe(0);
-    expect(retryPolicyOf(true)).toEqual({ retries: 2, baseDelayMs: 100, maxDelayMs: 2000, jitter: true, maxElapsedMs: 60_000 });
+    expect(retryPolicyOf(true)).toEqual({
+      retries: 2,
+      baseDelayMs: 100,
+      maxDelayMs: 2000,
+      jitter: true,
+      maxElapsedMs: 60_000,
+    });
     expect(retryPolicyOf(false)).toBeNull();
     expect(retryPolicyOf(undefined)).toBeNull();
     expect(retryPolicyOf({ retries: 0 })).toBeNull();
     for (const bad of [{ retries: -1 }, { retries: 1.5 }, { baseDelayMs: '5' }, { jitter: 'yes' }, 'always'])
-      expect(() => createGatewayClient({ gatewayUrl: 'http://127.0.0.1:9', routerUrl: 'http://127.0.0.1:9', retry: bad as any })).toThrow(TypeError);
+      expect(() =>
+        createGatewayClient({ gatewayUrl: 'http://127.0.0.1:9', routerUrl: 'http://127.0.0.1:9', retry: bad as any }),
+      ).toThrow(TypeError);
   });
 
   it('the contract, not the client, says which operation may be repeated', () => {
     expect(operations.filter((o) => o.idempotent).map((o) => o.operationId)).toEqual(['listSubscriptions']);
     // The retry code names no operation: what it repeats comes from the operation index.
-    for (const file of ['../../src/client/retry.ts', '../../src/transport/nextStep.ts', '../../src/transport/errors.ts'])
+    for (const file of [
+      '../../src/client/retry.ts',
+      '../../src/transport/nextStep.ts',
+      '../../src/transport/errors.ts',
+    ])
       expect(readFileSync(new URL(file, import.meta.url), 'utf8'), file).not.toMatch(
         /'(listSubscriptions|initiatePayment|preAuthorize|modifyOrder|createSubscription|tokenizeCard)'/,
       );
@@ -369,7 +431,9 @@ describe('hooks and the logger', () => {
         });
         const result = await client.initiatePayment({ txnToken: 'T', body: pay() });
         expect(result.code).toBe('201');
-        expect(events.request).toEqual([{ operationId: 'initiatePayment', attempt: 1, host: 'router', path: '/aoa-acquiring-biz/v2/payment' }]);
+        expect(events.request).toEqual([
+          { operationId: 'initiatePayment', attempt: 1, host: 'router', path: '/aoa-acquiring-biz/v2/payment' },
+        ]);
         expect(events.response).toEqual([
           {
             operationId: 'initiatePayment',
@@ -386,7 +450,9 @@ describe('hooks and the logger', () => {
         expect(events.response[0]!.durationMs).toBeGreaterThanOrEqual(0);
         expect(lines).toEqual([
           'gateway-contract initiatePayment attempt=1 request host=router path=/aoa-acquiring-biz/v2/payment',
-          expect.stringMatching(/^gateway-contract initiatePayment attempt=1 answer ms=\d+\.\d http=200 code=201 status=F outcome=failure next=already-paid$/),
+          expect.stringMatching(
+            /^gateway-contract initiatePayment attempt=1 answer ms=\d+\.\d http=200 code=201 status=F outcome=failure next=already-paid$/,
+          ),
         ]);
       },
     );
@@ -406,9 +472,13 @@ describe('hooks and the logger', () => {
     delete body.payerAccount;
     await expect(client.initiatePayment({ txnToken: 'T', body })).rejects.toBeInstanceOf(RequestValidationError);
     expect(events.request).toEqual([]);
-    expect(events.error).toMatchObject([{ operationId: 'initiatePayment', attempt: 1, willRetry: false, error: { kind: 'request-invalid' } }]);
+    expect(events.error).toMatchObject([
+      { operationId: 'initiatePayment', attempt: 1, willRetry: false, error: { kind: 'request-invalid' } },
+    ]);
     expect(lines).toEqual([
-      expect.stringMatching(/^gateway-contract initiatePayment attempt=1 error ms=\S+ kind=request-invalid issues=1 next=fix-request message="/),
+      expect.stringMatching(
+        /^gateway-contract initiatePayment attempt=1 error ms=\S+ kind=request-invalid issues=1 next=fix-request message="/,
+      ),
     ]);
   });
 
@@ -435,10 +505,20 @@ describe('hooks and the logger', () => {
               onError: hook,
               logger: { debug: hook, info: hook, warn: hook, error: hook },
             });
-            expect(await client.initiatePayment({ txnToken: 'T', body: pay() })).toMatchObject({ code: '0000', nextStep: { action: 'none' } });
+            expect(await client.initiatePayment({ txnToken: 'T', body: pay() })).toMatchObject({
+              code: '0000',
+              nextStep: { action: 'none' },
+            });
           }
-          const failing = createGatewayClient({ gatewayUrl: 'http://127.0.0.1:9', routerUrl: 'http://127.0.0.1:9', onError: boom, logger: { error: boom } });
-          await expect(failing.initiatePayment({ txnToken: 'T', body: pay() })).rejects.toBeInstanceOf(GatewayNetworkError);
+          const failing = createGatewayClient({
+            gatewayUrl: 'http://127.0.0.1:9',
+            routerUrl: 'http://127.0.0.1:9',
+            onError: boom,
+            logger: { error: boom },
+          });
+          await expect(failing.initiatePayment({ txnToken: 'T', body: pay() })).rejects.toBeInstanceOf(
+            GatewayNetworkError,
+          );
           await new Promise((resolve) => setTimeout(resolve, 20));
           expect(unhandled).toEqual([]);
         } finally {
@@ -462,10 +542,18 @@ describe('hooks and the logger', () => {
         })();
         const client = createGatewayClient({ gatewayUrl: server.url, routerUrl: server.url, logger });
         await client.initiatePayment({ txnToken: 'T', body: pay() });
-        expect(lines).toEqual([expect.stringMatching(/^> gateway-contract initiatePayment attempt=1 answer .* next=none$/)]);
+        expect(lines).toEqual([
+          expect.stringMatching(/^> gateway-contract initiatePayment attempt=1 answer .* next=none$/),
+        ]);
       },
     );
-    expect(() => createGatewayClient({ gatewayUrl: 'http://127.0.0.1:9', routerUrl: 'http://127.0.0.1:9', onResponse: 'log' as any })).toThrow(TypeError);
+    expect(() =>
+      createGatewayClient({
+        gatewayUrl: 'http://127.0.0.1:9',
+        routerUrl: 'http://127.0.0.1:9',
+        onResponse: 'log' as any,
+      }),
+    ).toThrow(TypeError);
   });
 
   it('name a code only when it is in the table', async () => {
@@ -475,10 +563,20 @@ describe('hooks and the logger', () => {
       async (server) => {
         const { events, hooks } = recorder();
         const lines: string[] = [];
-        const client = createGatewayClient({ gatewayUrl: server.url, routerUrl: server.url, ...hooks, logger: { info: (l) => lines.push(l) } });
+        const client = createGatewayClient({
+          gatewayUrl: server.url,
+          routerUrl: server.url,
+          ...hooks,
+          logger: { info: (l) => lines.push(l) },
+        });
         const result = await client.initiatePayment({ txnToken: 'T', body: pay() });
         expect(result.code).toBe(marker);
-        expect(events.response[0]).toMatchObject({ code: null, status: null, outcome: 'failure', nextStep: { action: 'query-status' } });
+        expect(events.response[0]).toMatchObject({
+          code: null,
+          status: null,
+          outcome: 'failure',
+          nextStep: { action: 'query-status' },
+        });
         expect(lines[0]).toContain('code=<not in the table> status=<not in the table>');
         expect(JSON.stringify(events) + lines.join('\n')).not.toContain(marker);
       },

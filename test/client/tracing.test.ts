@@ -16,7 +16,11 @@ const example = (name: string) => structuredClone(doc.components.examples[name].
 const CARD = '4111111111111111';
 const TOKEN = 'tok_TRACE_SECRET_7d1f';
 const CALL = 'gateway-contract:client:call';
-const ATTEMPTS = ['gateway-contract:client:request', 'gateway-contract:client:response', 'gateway-contract:client:error'];
+const ATTEMPTS = [
+  'gateway-contract:client:request',
+  'gateway-contract:client:response',
+  'gateway-contract:client:error',
+];
 const CALL_EVENTS = ['start', 'end', 'asyncStart', 'asyncEnd', 'error'].map((e) => `tracing:${CALL}:${e}`);
 
 /** A pay request that carries the planted card number (its CVV-less card data) and is sent with the planted token. */
@@ -124,7 +128,9 @@ describe('tracing on diagnostics_channel', () => {
         signer: { signatureType: 'CHECKSUM', sign: () => 'SIGNATURE' },
         retry: { retries: 1, baseDelayMs: 1, maxDelayMs: 1 },
       });
-      thrown = await client.listSubscriptions({ token: TOKEN, body: example('ListSubscriptionsRequest').body }).catch((e) => e);
+      thrown = await client
+        .listSubscriptions({ token: TOKEN, body: example('ListSubscriptionsRequest').body })
+        .catch((e) => e);
     } finally {
       recorder.stop();
     }
@@ -133,12 +139,26 @@ describe('tracing on diagnostics_channel', () => {
     expect((thrown as GatewayHttpError).data).toEqual({ error: `card ${CARD} token ${TOKEN}` });
     expect(recorder.named('gateway-contract:client:request').map((e) => e.attempt)).toEqual([1, 2]);
     const attempts = recorder.named('gateway-contract:client:error');
-    expect(attempts.map((e) => [e.operationId, e.attempt, e.willRetry, e.error.kind, e.error.status, e.error.nextStep.action])).toEqual([
+    expect(
+      attempts.map((e) => [
+        e.operationId,
+        e.attempt,
+        e.willRetry,
+        e.error.kind,
+        e.error.status,
+        e.error.nextStep.action,
+      ]),
+    ).toEqual([
       ['listSubscriptions', 1, true, 'http', 503, 'retry-later'],
       ['listSubscriptions', 2, false, 'http', 503, 'retry-later'],
     ]);
     const [failed] = recorder.named(`tracing:${CALL}:error`);
-    expect(failed).toMatchObject({ operationId: 'listSubscriptions', host: 'gateway', path: '/subscription/list/all', attempts: 2 });
+    expect(failed).toMatchObject({
+      operationId: 'listSubscriptions',
+      host: 'gateway',
+      path: '/subscription/list/all',
+      attempts: 2,
+    });
     expect(failed.durationMs).toBeGreaterThanOrEqual(0);
     expect(failed.error).toBeInstanceOf(GatewayHttpError);
     expect(failed.error).not.toBe(thrown);

@@ -31,7 +31,10 @@ const MID = SANDBOX_DEFAULT_MID;
 
 // The merchant's webhook: every accepted notification is kept.
 const received: TokenStatusEvent[] = [];
-const receiver = createWebhookReceiver({ verifier: createChecksumVerifier(SANDBOX_DEFAULT_MERCHANT_KEY), expectedMid: MID });
+const receiver = createWebhookReceiver({
+  verifier: createChecksumVerifier(SANDBOX_DEFAULT_MERCHANT_KEY),
+  expectedMid: MID,
+});
 const webhook = createServer(
   receiver.nodeHandler((event) => {
     received.push(event);
@@ -54,7 +57,13 @@ try {
   const order = sandbox.createOrder({ txnAmount: { value: '100.00' } });
   const paid: CallResult<'initiatePayment'> = await client.initiatePayment({
     txnToken: order.txnToken,
-    body: { mid: order.mid, orderId: order.orderId, requestType: 'PAYMENT', paymentMode: 'WALLET', walletInfo: { paymentFlow: 'PAY' } },
+    body: {
+      mid: order.mid,
+      orderId: order.orderId,
+      requestType: 'PAYMENT',
+      paymentMode: 'WALLET',
+      walletInfo: { paymentFlow: 'PAY' },
+    },
   });
   assert.equal(paid.code, '0000');
   assert.equal(paid.outcome, 'success');
@@ -82,7 +91,11 @@ try {
     received.map((e) => [e.body.tokenInfo.tokenIndexNumber, e.body.tokenInfo.tokenStatus]),
     [[tokenIndexNumber, 'ACTIVE']],
   );
-  const card: components['schemas']['CardInfo'] = { cardFlowType: 'TOKEN_INDEX_NO', cardUniqueId: tokenIndexNumber, cvv: '123' };
+  const card: components['schemas']['CardInfo'] = {
+    cardFlowType: 'TOKEN_INDEX_NO',
+    cardUniqueId: tokenIndexNumber,
+    cvv: '123',
+  };
   const second = sandbox.createOrder({ txnAmount: { value: '250.00' } });
   const byCard = await client.initiatePayment({
     txnToken: second.txnToken,
@@ -117,7 +130,9 @@ try {
   const query: PayPost['parameters']['query'] = { mid: MID, orderId: 'ORDER-9' };
   assert.equal(initiatePaymentRequest({ head: {}, body: query }), false);
   assert.ok(resultCodes.initiatePayment.codes.some((c) => c.code === '201'));
-  const contract = JSON.parse(readFileSync(createRequire(import.meta.url).resolve('gateway-contract/openapi.json'), 'utf8')) as { info: { version: string } };
+  const contract = JSON.parse(
+    readFileSync(createRequire(import.meta.url).resolve('gateway-contract/openapi.json'), 'utf8'),
+  ) as { info: { version: string } };
   assert.match(contract.info.version, /^\d+\.\d+\.\d+$/);
   assert.deepEqual(sandbox.answerProblems, []);
 } finally {

@@ -19,6 +19,10 @@ declare const receiver: import('gateway-contract').WebhookReceiver;
 declare const client: import('gateway-contract').GatewayClient;
 declare const body: import('gateway-contract').RequestOf<'initiatePayment'>['body'];
 declare const capturedRequests: { id: string; body: unknown; query: Record<string, string> }[];
-declare function saveCardToken(token: { tokenIndexNumber: string; tokenStatus: string; cardSuffix: string }): Promise<void>;
+declare function saveCardToken(token: {
+  tokenIndexNumber: string;
+  tokenStatus: string;
+  cardSuffix: string;
+}): Promise<void>;
 declare function myStore(): import('gateway-contract/webhook').ReplayStore;
 declare function myStoreOnAClosedConnection(): import('gateway-contract/webhook').ReplayStore;

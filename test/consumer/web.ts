@@ -1,7 +1,14 @@
 // A program for a runtime without Node's types (Deno, a worker, a browser app): compiled by
 // scripts/check-consumer.mjs with the DOM's types and no @types/node, against every web entry of
 // the packed package, whose declarations must then need none of Node's.
-import { createChecksumSigner, createChecksumVerifier, createGatewayClient, createWebhookReceiver, encryptCardData, validate } from 'gateway-contract';
+import {
+  createChecksumSigner,
+  createChecksumVerifier,
+  createGatewayClient,
+  createWebhookReceiver,
+  encryptCardData,
+  validate,
+} from 'gateway-contract';
 import { encryptCardData as encryptFromCard } from 'gateway-contract/card';
 import { createGatewayClient as clientFromEntry } from 'gateway-contract/client';
 import { formatReport } from 'gateway-contract/reports';
@@ -20,7 +27,9 @@ export const handler: (request: Request) => Promise<Response> = receiver.fetchHa
 // The replay stores take a client by its shape: neither `redis` nor `pg` (nor their types) is needed.
 export const shared = createWebhookReceiver({
   verifier: createChecksumVerifier('SandboxTestKey01'),
-  store: createRedisReplayStore({ client: { sendCommand: async (args: string[]) => (args[0] === 'EVAL' ? 'claimed' : 1) } }),
+  store: createRedisReplayStore({
+    client: { sendCommand: async (args: string[]) => (args[0] === 'EVAL' ? 'claimed' : 1) },
+  }),
 });
 export const rows = createPostgresReplayStore({ client: { query: async () => ({ rowCount: 1, rows: [] }) } });
 export const cases: string[] = replayStoreCases({ store: () => rows }).map((c) => c.name);

@@ -140,7 +140,11 @@ describe('what the merchant sends: requests are breaking when the service accept
         S(d).WalletInfo.required.push('walletPin');
       }),
     );
-    expect(required).toMatchObject({ level: 'breaking', kind: 'field-added', location: '/components/schemas/WalletInfo/properties/walletPin' });
+    expect(required).toMatchObject({
+      level: 'breaking',
+      kind: 'field-added',
+      location: '/components/schemas/WalletInfo/properties/walletPin',
+    });
     expect(required.message).toContain('new required field');
     const optional = only(
       changesAfter((d) => {
@@ -156,7 +160,11 @@ describe('what the merchant sends: requests are breaking when the service accept
         delete S(d).WalletInfo.properties.walletType;
       }),
     );
-    expect(c).toMatchObject({ level: 'breaking', kind: 'field-removed', location: '/components/schemas/WalletInfo/properties/walletType' });
+    expect(c).toMatchObject({
+      level: 'breaking',
+      kind: 'field-removed',
+      location: '/components/schemas/WalletInfo/properties/walletType',
+    });
   });
 
   it('a narrower length, pattern or format is breaking; a wider one is notable', () => {
@@ -224,7 +232,11 @@ describe('what the merchant sends: requests are breaking when the service accept
         S(d).PaymentRequestBody.oneOf.pop();
       }),
     );
-    expect(removed).toMatchObject({ level: 'breaking', kind: 'variant-removed', location: '/components/schemas/PaymentRequestBody/oneOf/8' });
+    expect(removed).toMatchObject({
+      level: 'breaking',
+      kind: 'variant-removed',
+      location: '/components/schemas/PaymentRequestBody/oneOf/8',
+    });
     expect(removed.message).toBe('request body: variant "Payments bank (PPBL)" no longer accepted');
     expect(
       only(
@@ -310,7 +322,12 @@ describe('what the merchant receives: a field or value they rely on disappearing
     });
     expect(added.map((c) => c.operation)).toEqual(['preAuthorize', 'initiatePayment']);
     for (const c of added) {
-      expect(c).toMatchObject({ direction: 'response', level: 'notable', kind: 'value-added', location: '/components/schemas/TransactionStatus/enum' });
+      expect(c).toMatchObject({
+        direction: 'response',
+        level: 'notable',
+        kind: 'value-added',
+        location: '/components/schemas/TransactionStatus/enum',
+      });
       expect(c.message).toContain('merchants who switch on it must handle it');
     }
     const removed = changesAfter((d) => {
@@ -341,7 +358,11 @@ describe('what the merchant receives: a field or value they rely on disappearing
       S(d).TransactionStatus.type = ['string', 'null'];
     });
     expect(changes.length).toBeGreaterThan(0);
-    for (const c of changes) expect(c).toMatchObject({ level: 'breaking', location: expect.stringMatching(/^\/components\/schemas\/TransactionStatus\/type/) });
+    for (const c of changes)
+      expect(c).toMatchObject({
+        level: 'breaking',
+        location: expect.stringMatching(/^\/components\/schemas\/TransactionStatus\/type/),
+      });
   });
 
   it("webhooks read in the merchant's direction: the notification like a response, the reply like a request", () => {
@@ -350,7 +371,12 @@ describe('what the merchant receives: a field or value they rely on disappearing
         S(d).TokenStatus.enum.push('PROVISIONING');
       }),
     );
-    expect(status).toMatchObject({ operation: 'notifyTokenStatus', direction: 'request', level: 'notable', kind: 'value-added' });
+    expect(status).toMatchObject({
+      operation: 'notifyTokenStatus',
+      direction: 'request',
+      level: 'notable',
+      kind: 'value-added',
+    });
     expect(status.message).toMatch(/^notification body\.tokenInfo\.tokenStatus: new value "PROVISIONING"/);
     expect(
       only(
@@ -382,7 +408,10 @@ function codeUnion(doc: any, operationId: string): any[] {
   const codes = resultCatalogOf(base)[operationId].codes.map((c: any) => c.code);
   const field = resultCatalogOf(base)[operationId].fields.code;
   const owner = Object.values<any>(S(doc)).find(
-    (s) => Array.isArray(s.oneOf) && s.oneOf.length === codes.length && s.oneOf.every((b: any, i: number) => b.properties?.[field]?.const === codes[i]),
+    (s) =>
+      Array.isArray(s.oneOf) &&
+      s.oneOf.length === codes.length &&
+      s.oneOf.every((b: any, i: number) => b.properties?.[field]?.const === codes[i]),
   );
   if (!owner) throw new Error(`no code table for ${operationId}`);
   return owner.oneOf;
@@ -402,7 +431,12 @@ describe('result codes of section 7 are part of the contract', () => {
           codeUnion(d, operationId).splice(1, 1);
         }),
       );
-      expect(removed).toMatchObject({ operation: operationId, direction: 'response', level: 'breaking', kind: 'result-code-removed' });
+      expect(removed).toMatchObject({
+        operation: operationId,
+        direction: 'response',
+        level: 'breaking',
+        kind: 'result-code-removed',
+      });
       expect(removed.message).toContain(`result code ${removedCode.code} (${removedCode.status}`);
       const branch = resolve(base, `#${removed.location}`);
       expect(branch.properties[resultCatalogOf(base)[operationId].fields.code].const).toBe(removedCode.code);
@@ -466,7 +500,11 @@ describe('result codes of section 7 are part of the contract', () => {
           description: 'The order is locked.',
           type: 'object',
           required: ['resultCode', 'resultStatus'],
-          properties: { resultCode: { const: '1112' }, resultStatus: { const: 'F' }, resultMsg: { type: 'string', examples: ['Order locked'] } },
+          properties: {
+            resultCode: { const: '1112' },
+            resultStatus: { const: 'F' },
+            resultMsg: { type: 'string', examples: ['Order locked'] },
+          },
         });
       }),
     );
@@ -476,7 +514,9 @@ describe('result codes of section 7 are part of the contract', () => {
       kind: 'result-code-added',
       location: '/components/schemas/ModifyOrderResultInfo/oneOf/13',
     });
-    expect(c.message).toBe('response body.resultInfo: new result code 1112 (F, "Order locked"): merchants who switch on codes must handle it');
+    expect(c.message).toBe(
+      'response body.resultInfo: new result code 1112 (F, "Order locked"): merchants who switch on codes must handle it',
+    );
   });
 });
 
@@ -503,13 +543,18 @@ describe('next steps and idempotence (openapi/DECISIONS.md D-52, docs/decisions.
           codeUnion(d, 'initiatePayment')[17]['x-next-step'] = { action: 'already-paid', decision: 'D-52' };
         }),
       ),
-    ).toMatchObject({ level: 'patch', kind: 'extension', location: '/components/schemas/PaymentResultInfo/oneOf/17/x-next-step' });
+    ).toMatchObject({
+      level: 'patch',
+      kind: 'extension',
+      location: '/components/schemas/PaymentResultInfo/oneOf/17/x-next-step',
+    });
   });
 
   it('the list of actions: added or grown is notable, an action removed is breaking, its words documentation', () => {
     const stripped = (d: any) => {
       delete d['x-next-step-actions'];
-      for (const operationId of Object.keys(resultCatalogOf(base))) for (const branch of codeUnion(d, operationId)) delete branch['x-next-step'];
+      for (const operationId of Object.keys(resultCatalogOf(base)))
+        for (const branch of codeUnion(d, operationId)) delete branch['x-next-step'];
     };
     expect(only(changesBefore(stripped))).toMatchObject({
       direction: 'contract',
@@ -524,7 +569,11 @@ describe('next steps and idempotence (openapi/DECISIONS.md D-52, docs/decisions.
           d['x-next-step-actions']['try-tomorrow'] = 'Try again tomorrow.';
         }),
       ),
-    ).toMatchObject({ level: 'notable', kind: 'next-step-action-added', location: '/x-next-step-actions/try-tomorrow' });
+    ).toMatchObject({
+      level: 'notable',
+      kind: 'next-step-action-added',
+      location: '/x-next-step-actions/try-tomorrow',
+    });
     expect(
       only(
         changesBefore((d) => {
@@ -640,7 +689,12 @@ describe('fields that become an enum, empty patterns', () => {
         S(d).PreAuthResponseBody.properties.preAuthId.enum = ['P1', 'P2'];
       }),
     );
-    expect(answer).toMatchObject({ direction: 'response', level: 'notable', kind: 'became-enum', message: 'response body.preAuthId: now one of ["P1","P2"]' });
+    expect(answer).toMatchObject({
+      direction: 'response',
+      level: 'notable',
+      kind: 'became-enum',
+      message: 'response body.preAuthId: now one of ["P1","P2"]',
+    });
     // An answer's field no longer limited: a validator of the released contract refuses what it may now hold.
     expect(
       only(
@@ -675,7 +729,11 @@ describe('fields that become an enum, empty patterns', () => {
           S(d).PaymentRequestBody.properties.txnNote.pattern = '';
         }),
       ),
-    ).toMatchObject({ level: 'patch', kind: 'pattern-changed', message: 'request body.txnNote: pattern "" added: it accepts every string' });
+    ).toMatchObject({
+      level: 'patch',
+      kind: 'pattern-changed',
+      message: 'request body.txnNote: pattern "" added: it accepts every string',
+    });
     expect(
       only(
         changesAfter((d) => {
@@ -710,19 +768,24 @@ describe('documents of another shape', () => {
         operation: 'modifyOrder',
         direction: 'response',
         level: 'breaking',
-        message: 'response: no result-code table found in the new contract (a oneOf whose branches pin resultCode or statusCode): its codes are not compared',
+        message:
+          'response: no result-code table found in the new contract (a oneOf whose branches pin resultCode or statusCode): its codes are not compared',
       }),
     ]);
     expect(noTable.length).toBeGreaterThan(1);
     const text = edited((d) => {
-      d.paths['/aoa-acquiring-biz/v2/modifyOrder'].post.responses['200'].content = { 'text/plain': { schema: { type: 'string' } } };
+      d.paths['/aoa-acquiring-biz/v2/modifyOrder'].post.responses['200'].content = {
+        'text/plain': { schema: { type: 'string' } },
+      };
     });
     for (const [before, after] of [
       [base, text],
       [text, base],
     ]) {
       const changes = diffContracts(before, after);
-      expect(changes.filter((c) => c.kind === 'result-codes-not-compared' && c.operation === 'modifyOrder')).toHaveLength(1);
+      expect(
+        changes.filter((c) => c.kind === 'result-codes-not-compared' && c.operation === 'modifyOrder'),
+      ).toHaveLength(1);
       expect(changes.some((c) => c.level === 'breaking')).toBe(true);
     }
   });
@@ -759,11 +822,15 @@ describe('one fixture pair per class of change (test/fixtures/gate)', () => {
     for (const name of fixtures) {
       const read = (file: string) => parseYaml(readFileSync(new URL(`${name}/${file}`, GATE), 'utf8'));
       const expected = read('expected.yaml') as { kind: string; level: Change['level'] };
-      expect(name === expected.kind || name.startsWith(`${expected.kind}.`), `${name} is named after its class`).toBe(true);
+      expect(name === expected.kind || name.startsWith(`${expected.kind}.`), `${name} is named after its class`).toBe(
+        true,
+      );
       const changes = diffContracts(patched(base, read('before.yaml')), patched(base, read('after.yaml')));
       const top = LEVELS.find((level) => changes.some((c) => c.level === level));
       if (top !== expected.level || !changes.some((c) => c.kind === expected.kind && c.level === expected.level))
-        wrong.push(`${name}: expected ${expected.kind} (${expected.level}), got ${changes.map((c) => `${c.kind} (${c.level})`).join(', ') || 'no change'}`);
+        wrong.push(
+          `${name}: expected ${expected.kind} (${expected.level}), got ${changes.map((c) => `${c.kind} (${c.level})`).join(', ') || 'no change'}`,
+        );
     }
     expect(wrong).toEqual([]);
     // A hundred comparisons of the whole contract: longer than a test's default time on a busy machine.
@@ -808,7 +875,12 @@ describe('documentation, operations, components and what the check must not inve
         S(d).Mpin['x-sensitive'] = false;
       }),
     );
-    expect(c).toMatchObject({ operation: 'initiatePayment', level: 'patch', kind: 'extension', location: '/components/schemas/Mpin/x-sensitive' });
+    expect(c).toMatchObject({
+      operation: 'initiatePayment',
+      level: 'patch',
+      kind: 'extension',
+      location: '/components/schemas/Mpin/x-sensitive',
+    });
   });
 
   it('an operation removed is breaking; an operationId renamed is breaking; a new operation is notable', () => {
@@ -818,7 +890,12 @@ describe('documentation, operations, components and what the check must not inve
           delete d.paths[PAY];
         }),
       ),
-    ).toMatchObject({ operation: 'initiatePayment', direction: 'operation', level: 'breaking', kind: 'operation-removed' });
+    ).toMatchObject({
+      operation: 'initiatePayment',
+      direction: 'operation',
+      level: 'breaking',
+      kind: 'operation-removed',
+    });
     expect(
       only(
         changesAfter((d) => {
@@ -830,7 +907,10 @@ describe('documentation, operations, components and what the check must not inve
       d.paths['/aoa-acquiring-biz/v2/refund'] = structuredClone(d.paths[PAY]);
       d.paths['/aoa-acquiring-biz/v2/refund'].post.operationId = 'refundPayment';
     });
-    expect(added.find((c) => c.operation === 'refundPayment')).toMatchObject({ level: 'notable', kind: 'operation-added' });
+    expect(added.find((c) => c.operation === 'refundPayment')).toMatchObject({
+      level: 'notable',
+      kind: 'operation-added',
+    });
     expect(added.filter((c) => c.level === 'breaking')).toEqual([]);
   });
 
@@ -852,11 +932,18 @@ describe('documentation, operations, components and what the check must not inve
       S(d).Currency = S(d).Money;
       const text = JSON.stringify(d).replaceAll('"#/components/schemas/Money"', '"#/components/schemas/Currency"');
       Object.assign(d, JSON.parse(text));
-      if (alias) S(d).Money = { $ref: '#/components/schemas/Currency', deprecated: true, description: 'The old name of Currency.' };
+      if (alias)
+        S(d).Money = {
+          $ref: '#/components/schemas/Currency',
+          deprecated: true,
+          description: 'The old name of Currency.',
+        };
       else delete S(d).Money;
     };
     const kept = changesAfter(rename(true));
-    expect(kept.map((c) => [c.kind, c.level, c.location])).toEqual([['component-renamed', 'notable', '/components/schemas/Currency']]);
+    expect(kept.map((c) => [c.kind, c.level, c.location])).toEqual([
+      ['component-renamed', 'notable', '/components/schemas/Currency'],
+    ]);
     expect(kept[0].message).toBe(
       'component schema Money renamed Currency; Money stays, deprecated, as an alias of it: code that names either generated type compiles',
     );
@@ -865,12 +952,17 @@ describe('documentation, operations, components and what the check must not inve
       ['component-removed', 'breaking'],
       ['component-added', 'patch'],
     ]);
-    expect(dropped[0].message).toContain('(renamed Currency? keep Money as a deprecated alias of it until the next major version)');
+    expect(dropped[0].message).toContain(
+      '(renamed Currency? keep Money as a deprecated alias of it until the next major version)',
+    );
     // The old name made an alias of a schema other than the one it named: its type changes.
     const other = changesAfter((d) => {
       S(d).Money = { $ref: '#/components/schemas/WalletInfo', deprecated: true };
     });
-    expect(other.find((c) => c.kind === 'component-changed')).toMatchObject({ level: 'breaking', location: '/components/schemas/Money' });
+    expect(other.find((c) => c.kind === 'component-changed')).toMatchObject({
+      level: 'breaking',
+      location: '/components/schemas/Money',
+    });
   });
 
   it("the contract's own envelopes renamed to <OperationId>Request and <OperationId>Response keep their old names as aliases: notable", () => {
@@ -931,7 +1023,12 @@ describe('versions: semantic versioning against the released contract', () => {
   const at = (doc: any, version: string) => ({ ...doc, info: { ...doc.info, version } });
   // The released side is the contract as it is, at version 1.0.0.
   const check = (working: any, version: string, packageVersion = version) =>
-    checkContract({ released: at(base, '1.0.0'), working: at(working, version), packageVersion, changelog: '## 1.0.0 (2026-01-01)\n' });
+    checkContract({
+      released: at(base, '1.0.0'),
+      working: at(working, version),
+      packageVersion,
+      changelog: '## 1.0.0 (2026-01-01)\n',
+    });
   const verdict = (required: 'major' | 'minor' | 'patch' | 'none', version: string) =>
     judgeVersions({ released: '1.0.0', working: version, packageVersion: version, required });
 
@@ -940,7 +1037,8 @@ describe('versions: semantic versioning against the released contract', () => {
     expect(bumpBetween('1.0.0', '2.0.0')).toBe('major');
     expect(bumpBetween('1.2.3', '1.3.0')).toBe('minor');
     expect(bumpBetween('1.2.3', '1.2.4')).toBe('patch');
-    for (const skipped of ['3.0.0', '1.3.1', '1.2.2', '0.9.0', '2.0.1']) expect(bumpBetween('1.2.3', skipped), skipped).toBeNull();
+    for (const skipped of ['3.0.0', '1.3.1', '1.2.2', '0.9.0', '2.0.1'])
+      expect(bumpBetween('1.2.3', skipped), skipped).toBeNull();
   });
 
   it('no change, no bump', () => {
@@ -956,7 +1054,8 @@ describe('versions: semantic versioning against the released contract', () => {
     expect(minor.ok).toBe(false);
     expect(minor.problems.join('\n')).toContain('a breaking change needs a major version: use 2.0.0');
     expect(check(breaking, '2.0.0').ok).toBe(true);
-    for (const version of ['1.0.0', '1.0.1', '1.1.0', '3.0.0']) expect(verdict('major', version).ok, version).toBe(false);
+    for (const version of ['1.0.0', '1.0.1', '1.1.0', '3.0.0'])
+      expect(verdict('major', version).ok, version).toBe(false);
     expect(verdict('major', '1.0.0').problems.join('\n')).toContain('bump it to 2.0.0');
   });
 
@@ -982,20 +1081,26 @@ describe('versions: semantic versioning against the released contract', () => {
   });
 
   it('info.version must be a version, and so must the package version', () => {
-    expect(judgeVersions({ released: '1.0.0', working: 'v1.1', packageVersion: 'v1.1', required: 'minor' }).problems.join('\n')).toContain(
-      'is not a version MAJOR.MINOR.PATCH',
-    );
-    expect(judgeVersions({ released: '1.0.0', working: '1.1.0', packageVersion: 'latest', required: 'minor' }).problems).toEqual([
-      'package.json has version "latest", not a version MAJOR.MINOR.PATCH',
-    ]);
+    expect(
+      judgeVersions({ released: '1.0.0', working: 'v1.1', packageVersion: 'v1.1', required: 'minor' }).problems.join(
+        '\n',
+      ),
+    ).toContain('is not a version MAJOR.MINOR.PATCH');
+    expect(
+      judgeVersions({ released: '1.0.0', working: '1.1.0', packageVersion: 'latest', required: 'minor' }).problems,
+    ).toEqual(['package.json has version "latest", not a version MAJOR.MINOR.PATCH']);
   });
 
   // D-70: the package's version is at least the contract's, follows the package's previous
   // release, and is bumped at least as much as the contract at each release of the contract.
   // (Failed before: the two had to be equal.)
   it("the package's version: at least the contract's, bumped at least as much as the contract it carries", () => {
-    const judge = (working: string, packageVersion: string, previousPackage: string, required: 'major' | 'minor' | 'patch' | 'none') =>
-      judgeVersions({ released: '1.1.0', working, packageVersion, previousPackage, required }).problems;
+    const judge = (
+      working: string,
+      packageVersion: string,
+      previousPackage: string,
+      required: 'major' | 'minor' | 'patch' | 'none',
+    ) => judgeVersions({ released: '1.1.0', working, packageVersion, previousPackage, required }).problems;
     // A release of the package alone: a new major version, the contract as released.
     expect(judge('1.1.0', '2.0.0', '1.1.0', 'none')).toEqual([]);
     // That package carrying a patch or minor release of the contract (each bumps the package at least as much).
@@ -1009,7 +1114,9 @@ describe('versions: semantic versioning against the released contract', () => {
     expect(judge('1.2.0', '2.0.1', '2.0.0', 'minor').join('\n')).toContain(
       "the contract takes a minor bump but package.json's 2.0.1 is a patch bump since the package's release 2.0.0: the package is bumped at least as much as the contract it carries; use 2.1.0 or higher",
     );
-    expect(judge('1.1.1', '2.0.0', '2.0.0', 'patch').join('\n')).toContain("package.json's 2.0.0 is not bumped since the package's release 2.0.0");
+    expect(judge('1.1.1', '2.0.0', '2.0.0', 'patch').join('\n')).toContain(
+      "package.json's 2.0.0 is not bumped since the package's release 2.0.0",
+    );
     expect(judge('2.0.0', '2.0.0', '2.0.0', 'major').join('\n')).toContain('use 3.0.0');
     // Lower than the contract's version, or not following the package's previous release.
     expect(judge('1.2.0', '1.1.0', '1.1.0', 'minor').join('\n')).toContain(
@@ -1047,17 +1154,28 @@ describe('versions: semantic versioning against the released contract', () => {
     // The package alone: 2.0.0 after 1.0.0, the contract unchanged.
     expect(checkContract({ released, working: released, packageVersion: '2.0.0', changelog }).problems).toEqual([]);
     // The unreleased 2.0.0 carries a patch release of the contract: accepted (the integrator's release).
-    expect(checkContract({ released, working: at(documented, '1.0.1'), packageVersion: '2.0.0', changelog }).problems).toEqual([]);
+    expect(
+      checkContract({ released, working: at(documented, '1.0.1'), packageVersion: '2.0.0', changelog }).problems,
+    ).toEqual([]);
     // Once 2.0.0 is released (dated) with contract 1.0.0, a contract release needs a new package version.
     const dated = changelog.replace('2.0.0 (unreleased)', '2.0.0 (2026-02-01)');
-    expect(checkContract({ released, working: at(documented, '1.0.1'), packageVersion: '2.0.0', changelog: dated }).problems).toEqual([
+    expect(
+      checkContract({ released, working: at(documented, '1.0.1'), packageVersion: '2.0.0', changelog: dated }).problems,
+    ).toEqual([
       'package 2.0.0 was released (2026-02-01) with contract 1.0.0: contract 1.0.1 needs a new package version (package.json)',
     ]);
-    expect(checkContract({ released, working: at(documented, '1.0.1'), packageVersion: '2.0.1', changelog: dated }).problems).toEqual([]);
+    expect(
+      checkContract({ released, working: at(documented, '1.0.1'), packageVersion: '2.0.1', changelog: dated }).problems,
+    ).toEqual([]);
   });
 
   it('the released version needs its CHANGELOG section; no baseline is a failure', () => {
-    const noSection = checkContract({ released: base, working: base, packageVersion: base.info.version, changelog: '# Changelog\n' });
+    const noSection = checkContract({
+      released: base,
+      working: base,
+      packageVersion: base.info.version,
+      changelog: '# Changelog\n',
+    });
     expect(noSection.problems).toEqual([`CHANGELOG.md has no section for the released contract ${base.info.version}`]);
     expect(checkContract({ released: null, working: base, packageVersion: base.info.version }).ok).toBe(false);
   });
@@ -1072,7 +1190,11 @@ describe('the report a reviewer reads', () => {
       S(d).PaymentResponseBody.properties.settlementDate = { type: 'string' };
       d.info.version = '1.1.0';
     });
-    const result = checkContract({ released: { ...base, info: { ...base.info, version: '1.0.0' } }, working, packageVersion: '1.1.0' });
+    const result = checkContract({
+      released: { ...base, info: { ...base.info, version: '1.0.0' } },
+      working,
+      packageVersion: '1.1.0',
+    });
     const report = renderReport(result);
     expect(report).toContain(
       [
@@ -1088,13 +1210,16 @@ describe('the report a reviewer reads', () => {
     );
     expect(report).toContain('  notable   response body.settlementDate: new field');
     expect(report).toContain('4 changes: 3 breaking, 1 notable. They need a major version: 2.0.0.');
-    expect(report).toContain('check:breaking: FAILED\n  - info.version 1.1.0 is a minor bump, but a breaking change needs a major version: use 2.0.0');
+    expect(report).toContain(
+      'check:breaking: FAILED\n  - info.version 1.1.0 is a minor bump, but a breaking change needs a major version: use 2.0.0',
+    );
     expect(report.split('\n').every((line) => line.length <= 320)).toBe(true);
   });
 
   it('stays bounded on a large diff', () => {
     const working = edited((d) => {
-      for (const schema of Object.values<any>(S(d))) if (typeof schema.description === 'string') schema.description += ' Revised.';
+      for (const schema of Object.values<any>(S(d)))
+        if (typeof schema.description === 'string') schema.description += ' Revised.';
     });
     const result = checkContract({ released: base, working, packageVersion: base.info.version });
     expect(result.changes.length).toBeGreaterThan(50);
@@ -1105,7 +1230,12 @@ describe('the report a reviewer reads', () => {
 
   it('says that an unchanged contract passes', () => {
     const report = renderReport(
-      checkContract({ released: base, working: base, packageVersion: base.info.version, changelog: `## ${base.info.version} (2026-01-01)\n` }),
+      checkContract({
+        released: base,
+        working: base,
+        packageVersion: base.info.version,
+        changelog: `## ${base.info.version} (2026-01-01)\n`,
+      }),
     );
     expect(report).toContain(`No change since ${base.info.version}.`);
     expect(report.trimEnd().endsWith(`check:breaking: passed (version ${base.info.version})`)).toBe(true);
@@ -1146,11 +1276,17 @@ describe('CHANGELOG.md and the docs page', () => {
     expect(file).toContain('\n## 2.0.0 (2026-02-01)\n\n### Contract 2.0.0\n');
     expect(sectionOf(file, '1.0.0')).toEqual({ date: '2026-01-01', contract: '1.0.0', body: 'Initial release.' });
     // Written again, the block replaces itself.
-    const again = withRelease(file, { package: '2.0.0', contract: '2.0.0', date: '2026-02-01' }, block.replace('1 notable', '1 notable (edited)'));
+    const again = withRelease(
+      file,
+      { package: '2.0.0', contract: '2.0.0', date: '2026-02-01' },
+      block.replace('1 notable', '1 notable (edited)'),
+    );
     expect(versionsOf(again)).toEqual(['2.0.0', '1.0.0']);
     expect(sectionOf(again, '2.0.0')!.body).toContain('(edited)');
     expect(sectionOf(again, '2.0.0')!.body.match(/### Contract/g)).toHaveLength(1);
-    expect(contractChangesOf(again, '2.0.0')!.body.startsWith('Changes since 1.0.0: 1 breaking, 1 notable (edited).')).toBe(true);
+    expect(
+      contractChangesOf(again, '2.0.0')!.body.startsWith('Changes since 1.0.0: 1 breaking, 1 notable (edited).'),
+    ).toBe(true);
   });
 
   // Failed before: a release replaced the whole section of its version, and the package's own
@@ -1178,25 +1314,43 @@ describe('CHANGELOG.md and the docs page', () => {
     ]);
     const body = sectionOf(released, '3.0.0')!.body;
     expect(body).toBe(`${handWritten.split('\n').slice(2).join('\n')}\n\n${block.trimEnd()}`);
-    expect(contractChangesOf(released, '2.0.1')).toEqual({ date: '2026-02-01', body: 'Changes since 2.0.0: 1 documentation.' });
+    expect(contractChangesOf(released, '2.0.1')).toEqual({
+      date: '2026-02-01',
+      body: 'Changes since 2.0.0: 1 documentation.',
+    });
     // A section of the old form (no block): the whole section is the contract's changes.
     expect(contractChangesOf(released, '2.0.0')).toEqual({ date: '2026-01-01', body: 'The contract 2.0.0.' });
     // Amended: the block is replaced where it stands, the rest kept.
-    const amended = withRelease(released, { package: '3.0.0', contract: '2.0.1', date: '2026-02-02' }, block.replace('1 documentation', '2 documentation'));
+    const amended = withRelease(
+      released,
+      { package: '3.0.0', contract: '2.0.1', date: '2026-02-02' },
+      block.replace('1 documentation', '2 documentation'),
+    );
     expect(sectionOf(amended, '3.0.0')!.body).toBe(body.replace('1 documentation', '2 documentation'));
     expect(releasesOf(amended)[0]).toEqual({ package: '3.0.0', contract: '2.0.1', date: '2026-02-02' });
     // Once the block is in, hand edits after it stay after it.
-    const edited = amended.replace('Changes since 2.0.0: 2 documentation.', 'Changes since 2.0.0: 2 documentation.\n\n### Thanks\n\n- To the readers.');
+    const edited = amended.replace(
+      'Changes since 2.0.0: 2 documentation.',
+      'Changes since 2.0.0: 2 documentation.\n\n### Thanks\n\n- To the readers.',
+    );
     const again = withRelease(edited, { package: '3.0.0', contract: '2.0.1', date: '2026-02-02' }, block);
-    expect(sectionOf(again, '3.0.0')!.body.endsWith(`${block.trimEnd()}\n\n### Thanks\n\n- To the readers.`)).toBe(true);
+    expect(sectionOf(again, '3.0.0')!.body.endsWith(`${block.trimEnd()}\n\n### Thanks\n\n- To the readers.`)).toBe(
+      true,
+    );
   });
 
   it("the first release: the introduction, and a section with the contract's operations", () => {
     const v = base.info.version as string;
-    const first = withRelease(null, { package: v, contract: v, date: '2026-01-01' }, initialBlock(base, resultCatalogOf(base)));
+    const first = withRelease(
+      null,
+      { package: v, contract: v, date: '2026-01-01' },
+      initialBlock(base, resultCatalogOf(base)),
+    );
     expect(first.startsWith(CHANGELOG_INTRO)).toBe(true);
     expect(releasesOf(first)).toEqual([{ package: v, contract: v, date: '2026-01-01' }]);
-    expect(first).toContain(`\n## ${v} (2026-01-01)\n\n### Contract ${v}\n\nInitial release of the contract: 6 operations and 1 webhook`);
+    expect(first).toContain(
+      `\n## ${v} (2026-01-01)\n\n### Contract ${v}\n\nInitial release of the contract: 6 operations and 1 webhook`,
+    );
     expect(contractChangesOf(first, v)!.body).toContain('- `tokenizeCard`: POST');
   });
 
@@ -1223,7 +1377,9 @@ describe('the commands', () => {
       `check:breaking: passed (${pkg === base.info.version ? `version ${pkg}` : `contract ${base.info.version}, package ${pkg}`})`,
     );
     expect(result.status).toBe(0);
-    expect(readFileSync(join(root, 'openapi/released/openapi.json'), 'utf8')).toBe(`${JSON.stringify(base, null, 2)}\n`);
+    expect(readFileSync(join(root, 'openapi/released/openapi.json'), 'utf8')).toBe(
+      `${JSON.stringify(base, null, 2)}\n`,
+    );
   });
 
   it('check:breaking fails with a readable report on a breaking edit of a copy without a major bump', async () => {
@@ -1241,14 +1397,23 @@ describe('the commands', () => {
       // The three runs at once, each a process of its own.
       const [result, asJson, misspelt] = await Promise.all([
         runNode([join(root, 'scripts/check-breaking.mjs'), '--contract', file], { cwd: root, timeoutMs: 60_000 }),
-        runNode([join(root, 'scripts/check-breaking.mjs'), '--contract', file, '--json'], { cwd: root, timeoutMs: 60_000 }),
+        runNode([join(root, 'scripts/check-breaking.mjs'), '--contract', file, '--json'], {
+          cwd: root,
+          timeoutMs: 60_000,
+        }),
         runNode([join(root, 'scripts/check-breaking.mjs'), '--contrat', file], { cwd: root, timeoutMs: 60_000 }),
       ]);
       expect(result.status).toBe(1);
-      expect(result.stdout).toContain('  BREAKING  request body.walletInfo.paymentFlow: value "ADDNAPAY" no longer accepted');
+      expect(result.stdout).toContain(
+        '  BREAKING  request body.walletInfo.paymentFlow: value "ADDNAPAY" no longer accepted',
+      );
       expect(result.stdout).toContain('check:breaking: FAILED');
       const json = JSON.parse(asJson.stdout);
-      expect(json).toMatchObject({ ok: false, required: 'major', changes: [{ operation: 'initiatePayment', level: 'breaking' }] });
+      expect(json).toMatchObject({
+        ok: false,
+        required: 'major',
+        changes: [{ operation: 'initiatePayment', level: 'breaking' }],
+      });
       expect(misspelt.status).toBe(2);
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -1260,7 +1425,10 @@ describe('the commands', () => {
   it("release:contract records a contract's release in the package's next version, is re-runnable, and --amend redoes it against the version before", () => {
     const dir = mkdtempSync(join(tmpdir(), 'gateway-contract-release-'));
     const git = (...args: string[]) =>
-      spawnSync('git', ['-c', 'user.name=test', '-c', 'user.email=test@example.invalid', ...args], { cwd: dir, encoding: 'utf8' });
+      spawnSync('git', ['-c', 'user.name=test', '-c', 'user.email=test@example.invalid', ...args], {
+        cwd: dir,
+        encoding: 'utf8',
+      });
     // The contract released last and its next minor version; the package's next major version,
     // whose section holds its own changes, written by hand.
     const was = base.info.version as string;
@@ -1269,7 +1437,8 @@ describe('the commands', () => {
     const pkgNext = nextVersions(pkgNow)!.major;
     const handWritten = `## ${pkgNext} (unreleased), contract ${was}\n\n### Breaking\n\n- Written by hand.\n`;
     try {
-      for (const part of ['scripts', 'openapi', 'redocly.yaml', 'package.json', 'CHANGELOG.md']) cpSync(join(root, part), join(dir, part), { recursive: true });
+      for (const part of ['scripts', 'openapi', 'redocly.yaml', 'package.json', 'CHANGELOG.md'])
+        cpSync(join(root, part), join(dir, part), { recursive: true });
       symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'), 'dir');
       mkdirSync(join(dir, 'src'));
       symlinkSync(join(root, 'src/validation'), join(dir, 'src/validation'), 'dir');
@@ -1310,13 +1479,20 @@ describe('the commands', () => {
       };
       setContract(next);
       const released = run(dir, 'release-contract.mjs', '--date', '2026-03-01');
-      expect(released.stdout + released.stderr).toContain(`released ${next} (minor version, 1 change since ${was}) in package ${pkgNext}`);
+      expect(released.stdout + released.stderr).toContain(
+        `released ${next} (minor version, 1 change since ${was}) in package ${pkgNext}`,
+      );
       expect(released.status).toBe(0);
       const changelog = readFileSync(changelogFile, 'utf8');
-      expect(releasesOf(changelog).slice(0, 2)).toEqual([{ package: pkgNext, contract: next, date: '2026-03-01' }, expect.objectContaining({ contract: was })]);
+      expect(releasesOf(changelog).slice(0, 2)).toEqual([
+        { package: pkgNext, contract: next, date: '2026-03-01' },
+        expect.objectContaining({ contract: was }),
+      ]);
       const section = sectionOf(changelog, pkgNext)!.body;
       expect(section.startsWith('### Breaking\n\n- Written by hand.\n\n### Contract')).toBe(true);
-      expect(contractChangesOf(changelog, next)!.body).toContain('- Notable: request body.walletInfo.walletNote: new optional field');
+      expect(contractChangesOf(changelog, next)!.body).toContain(
+        '- Notable: request body.walletInfo.walletNote: new optional field',
+      );
       expect(JSON.parse(readFileSync(join(dir, 'openapi/released/openapi.json'), 'utf8')).info.version).toBe(next);
       expect(run(dir, 'check-breaking.mjs').status).toBe(0);
       expect(run(dir, 'release-contract.mjs').stdout).toContain('nothing to release');
@@ -1327,7 +1503,9 @@ describe('the commands', () => {
       writeFileSync(walletFile, stringifyYaml(wallet));
       expect(run(dir, 'check-breaking.mjs').status).toBe(1);
       const amended = run(dir, 'release-contract.mjs', '--amend', '--date', '2026-03-02');
-      expect(amended.stdout + amended.stderr).toContain(`released ${next} (minor version, 2 changes since ${was}) in package ${pkgNext}`);
+      expect(amended.stdout + amended.stderr).toContain(
+        `released ${next} (minor version, 2 changes since ${was}) in package ${pkgNext}`,
+      );
       const after = readFileSync(changelogFile, 'utf8');
       expect(releasesOf(after)[0]).toEqual({ package: pkgNext, contract: next, date: '2026-03-02' });
       expect(sectionOf(after, pkgNext)!.body).toContain('- Written by hand.');

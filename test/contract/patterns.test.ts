@@ -26,7 +26,10 @@ describe('patterns', () => {
   for (const [pattern, where] of patterns) {
     it(`is safe from catastrophic backtracking: ${pattern}`, () => {
       const verdict = checkSync(pattern, 'u', { timeout: 10_000 });
-      expect(verdict.status, `${where[0]}: ${JSON.stringify((verdict as any).attack ?? (verdict as any).error ?? '')}`).toBe('safe');
+      expect(
+        verdict.status,
+        `${where[0]}: ${JSON.stringify((verdict as any).attack ?? (verdict as any).error ?? '')}`,
+      ).toBe('safe');
     });
   }
 
@@ -45,13 +48,16 @@ describe('patterns', () => {
   // The other regular expressions that meet untrusted text: the formats the contract uses that
   // ajv-formats checks with one regex, and the rule for showing a label (keys of a pointer are
   // looked up, never matched).
-  const formats: Record<string, unknown> = (formatsModule as any).fullFormats ?? (formatsModule as any).default.fullFormats;
+  const formats: Record<string, unknown> =
+    (formatsModule as any).fullFormats ?? (formatsModule as any).default.fullFormats;
   const used = new Set<string>();
   walk(doc, (node) => {
     if (typeof node.format === 'string') used.add(node.format);
   });
   const others: [string, RegExp][] = [
-    ...[...used].filter((f) => formats[f] instanceof RegExp).map((f): [string, RegExp] => [`format ${f}`, formats[f] as RegExp]),
+    ...[...used]
+      .filter((f) => formats[f] instanceof RegExp)
+      .map((f): [string, RegExp] => [`format ${f}`, formats[f] as RegExp]),
     ['the rule for showing a label (NAME_LIKE)', NAME_LIKE],
   ];
   for (const [name, regex] of others) {

@@ -83,7 +83,11 @@ describe('result-code tables', () => {
 
 describe('next steps (x-next-step, DECISIONS.md D-52)', () => {
   const actions = doc['x-next-step-actions'];
-  const decisions = new Set([...readFileSync(new URL('../../openapi/DECISIONS.md', import.meta.url), 'utf8').matchAll(/^## (D-\d{2}) /gm)].map((m) => m[1]));
+  const decisions = new Set(
+    [...readFileSync(new URL('../../openapi/DECISIONS.md', import.meta.url), 'utf8').matchAll(/^## (D-\d{2}) /gm)].map(
+      (m) => m[1],
+    ),
+  );
 
   it('has a closed list of actions, each described', () => {
     expect(Object.keys(actions).length).toBeGreaterThan(5);
@@ -98,25 +102,43 @@ describe('next steps (x-next-step, DECISIONS.md D-52)', () => {
       for (const c of entry.codes) {
         const where = `${operationId} ${c.code}`;
         expect(Object.keys(actions), where).toContain(c.nextStep?.action);
-        expect(Object.keys(c.nextStep).sort(), where).toEqual(c.nextStep.source ? ['action', 'source'] : ['action', 'decision']);
+        expect(Object.keys(c.nextStep).sort(), where).toEqual(
+          c.nextStep.source ? ['action', 'source'] : ['action', 'decision'],
+        );
         if (c.nextStep.source) expect(c.nextStep.source, where).toMatch(/^\d+(\.\d+)*\b[^"]*: ".+"$/);
-        else expect(decisions.has(c.nextStep.decision), `${where}: ${c.nextStep.decision} is not a record of DECISIONS.md`).toBe(true);
+        else
+          expect(
+            decisions.has(c.nextStep.decision),
+            `${where}: ${c.nextStep.decision} is not a record of DECISIONS.md`,
+          ).toBe(true);
       }
     });
   }
 
   it('says what the description says, where it says it', () => {
     const step = (op: string, code: string) => catalog[op].codes.find((e: any) => e.code === code).nextStep;
-    expect(step('preAuthorize', 'SR_1004')).toMatchObject({ action: 'query-status', source: expect.stringMatching(/^7\.3 Rules: "When SR_1004 is returned/) });
-    expect(step('preAuthorize', 'WM_1006')).toMatchObject({ action: 'retry-new-order-id', source: expect.stringMatching(/^7\.3 Rules: "when WM_1006/) });
-    expect(step('preAuthorize', '02')).toMatchObject({ action: 'continue-flow', source: expect.stringMatching(/^3\.3/) });
+    expect(step('preAuthorize', 'SR_1004')).toMatchObject({
+      action: 'query-status',
+      source: expect.stringMatching(/^7\.3 Rules: "When SR_1004 is returned/),
+    });
+    expect(step('preAuthorize', 'WM_1006')).toMatchObject({
+      action: 'retry-new-order-id',
+      source: expect.stringMatching(/^7\.3 Rules: "when WM_1006/),
+    });
+    expect(step('preAuthorize', '02')).toMatchObject({
+      action: 'continue-flow',
+      source: expect.stringMatching(/^3\.3/),
+    });
     for (const op of ['initiatePayment', 'modifyOrder']) {
       expect(step(op, '201')).toMatchObject({ action: 'already-paid', source: expect.stringMatching(/^3\.3/) });
       expect(step(op, '410')).toMatchObject({ action: 'order-closed', source: expect.stringMatching(/^3\.3/) });
       expect(step(op, '1006').action).toBe('new-txn-token');
     }
     for (const code of ['1001', '1007', '1011']) expect(step('initiatePayment', code).action).toBe('fix-request');
-    expect(step('initiatePayment', '1010')).toMatchObject({ action: 'contact-service', source: expect.stringContaining('contact the helpdesk') });
+    expect(step('initiatePayment', '1010')).toMatchObject({
+      action: 'contact-service',
+      source: expect.stringContaining('contact the helpdesk'),
+    });
     expect(step('initiatePayment', '324').action).toBe('query-status');
     expect(step('listSubscriptions', '500').action).toBe('retry-later');
     // Success is nothing more to do; a pending code never asks for the request again.

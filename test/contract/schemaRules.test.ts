@@ -5,7 +5,13 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { classifySchemaChange, LEVELS, SCHEMA_RULES, type SchemaChange, schemaRuleOf } from '../../scripts/lib/schemaRules.mjs';
+import {
+  classifySchemaChange,
+  LEVELS,
+  SCHEMA_RULES,
+  type SchemaChange,
+  schemaRuleOf,
+} from '../../scripts/lib/schemaRules.mjs';
 import { fcParameters } from '../helpers/arbitraries.js';
 
 const SENDERS = ['merchant', 'service'] as const;
@@ -93,8 +99,24 @@ describe('the table of schema rules', () => {
 
   it('a field that holds a secret never has its values in what a rule says', () => {
     const secret = fc.string({ minLength: 1, maxLength: 12 }).map((s) => `SECRET${s}`);
-    const value = fc.oneof(secret, fc.array(secret, { minLength: 1, maxLength: 3 }), fc.dictionary(fc.constantFrom('a', 'b'), secret), fc.constant(undefined));
-    const valueKeywords = ['enum', 'const', 'pattern', 'format', 'contentEncoding', 'contentMediaType', 'default', 'properties', 'oneOf', 'allOf'];
+    const value = fc.oneof(
+      secret,
+      fc.array(secret, { minLength: 1, maxLength: 3 }),
+      fc.dictionary(fc.constantFrom('a', 'b'), secret),
+      fc.constant(undefined),
+    );
+    const valueKeywords = [
+      'enum',
+      'const',
+      'pattern',
+      'format',
+      'contentEncoding',
+      'contentMediaType',
+      'default',
+      'properties',
+      'oneOf',
+      'allOf',
+    ];
     fc.assert(
       fc.property(
         fc.constantFrom(...SENDERS),

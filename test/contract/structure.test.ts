@@ -14,7 +14,9 @@ describe('document', () => {
   });
 
   it('has the six operations at the exact paths, each on its own host, and the webhook', () => {
-    const seen = Object.fromEntries(operationsOf(doc).map((o) => [o.operationId, { path: o.path, server: o.servers?.[0]?.url ?? null }]));
+    const seen = Object.fromEntries(
+      operationsOf(doc).map((o) => [o.operationId, { path: o.path, server: o.servers?.[0]?.url ?? null }]),
+    );
     expect(seen).toEqual({
       tokenizeCard: { path: '/coft-center/coft/merchant/{mid}/tokenize', server: '{base_url}' },
       preAuthorize: { path: '/order/v2/preAuth', server: '{base_url}' },
@@ -28,7 +30,9 @@ describe('document', () => {
 
   it('names each path file after its operation (openapi/paths/<operationId>.yaml)', () => {
     const files = readdirSync(`${root}openapi/paths`).sort();
-    const named = files.map((file) => `${parseYaml(readFileSync(`${root}openapi/paths/${file}`, 'utf8')).post.operationId}.yaml`);
+    const named = files.map(
+      (file) => `${parseYaml(readFileSync(`${root}openapi/paths/${file}`, 'utf8')).post.operationId}.yaml`,
+    );
     expect(files).toEqual(named);
     expect(files).toHaveLength(6);
   });
@@ -42,7 +46,8 @@ describe('document', () => {
           return `${param.in}:${param.name}${param.required ? '' : '?'}`;
         }) ?? [];
     expect(params('tokenizeCard')).toEqual(['path:mid', 'query:requestId']);
-    for (const id of ['initiatePayment', 'modifyOrder', 'createSubscription']) expect(params(id)).toEqual(['query:mid', 'query:orderId']);
+    for (const id of ['initiatePayment', 'modifyOrder', 'createSubscription'])
+      expect(params(id)).toEqual(['query:mid', 'query:orderId']);
     for (const id of ['preAuthorize', 'listSubscriptions', 'notifyTokenStatus']) expect(params(id)).toEqual([]);
   });
 
@@ -57,7 +62,8 @@ describe('document', () => {
   });
 
   it('models every outcome as HTTP 200 (status codes are not shown in the description)', () => {
-    for (const { operationId, op } of operationsOf(doc)) expect(Object.keys(op.responses), operationId).toEqual(['200']);
+    for (const { operationId, op } of operationsOf(doc))
+      expect(Object.keys(op.responses), operationId).toEqual(['200']);
   });
 });
 
@@ -73,8 +79,12 @@ describe('components', () => {
     const upper = (id: string) => id[0].toUpperCase() + id.slice(1);
     for (const { operationId, kind, op } of operationsOf(doc)) {
       if (kind === 'webhook') continue;
-      expect(op.requestBody.content['application/json'].schema.$ref, operationId).toBe(`#/components/schemas/${upper(operationId)}Request`);
-      expect(op.responses['200'].content['application/json'].schema.$ref, operationId).toBe(`#/components/schemas/${upper(operationId)}Response`);
+      expect(op.requestBody.content['application/json'].schema.$ref, operationId).toBe(
+        `#/components/schemas/${upper(operationId)}Request`,
+      );
+      expect(op.responses['200'].content['application/json'].schema.$ref, operationId).toBe(
+        `#/components/schemas/${upper(operationId)}Response`,
+      );
     }
     const aliases = Object.entries<any>(doc.components.schemas).filter(([, schema]) => schema.$ref !== undefined);
     expect(Object.fromEntries(aliases.map(([name, schema]) => [name, schema.$ref]))).toEqual({
@@ -131,7 +141,8 @@ describe('components', () => {
   it('closes request objects and leaves response objects open', () => {
     for (const { operationId, op } of operationsOf(doc)) {
       const request = doc.components.schemas[op.requestBody.content['application/json'].schema.$ref.split('/').pop()];
-      const response = doc.components.schemas[op.responses['200'].content['application/json'].schema.$ref.split('/').pop()];
+      const response =
+        doc.components.schemas[op.responses['200'].content['application/json'].schema.$ref.split('/').pop()];
       if (operationId !== 'notifyTokenStatus') expect(request.additionalProperties, operationId).toBe(false);
       expect(response.additionalProperties, operationId).toBeUndefined();
     }

@@ -48,7 +48,10 @@ describe('traceability record', () => {
         const fixture = fixtures.get(file);
         expect(fixture, file).toBeDefined();
         expect(fixture!.rule, file).toBe(e.id);
-        const result = validate(fixture!.operationId as any, fixture!.direction, fixture!.payload, { query: fixture!.query, path: fixture!.path });
+        const result = validate(fixture!.operationId as any, fixture!.direction, fixture!.payload, {
+          query: fixture!.query,
+          path: fixture!.path,
+        });
         expect(result.valid, file).toBe(false);
         if (result.valid) continue;
         const shown =
@@ -65,13 +68,15 @@ describe('traceability record', () => {
     expect(exercised.length).toBeGreaterThan(0);
     for (const e of exercised) {
       expect(e.enforcement, e.id).not.toBe('schema');
-      for (const file of e.exercised!) expect(existsSync(new URL(`../../${file}`, import.meta.url)), `${e.id}: ${file}`).toBe(true);
+      for (const file of e.exercised!)
+        expect(existsSync(new URL(`../../${file}`, import.meta.url)), `${e.id}: ${file}`).toBe(true);
     }
   });
 
   it('lists the type-level tests of every conditional rule, and each names the rule', () => {
     // A rule of a conditional: the location is a schema's if/then/else, or the schema holding one.
-    const inConditional = (where: string) => /\/(if|then|else)(\/|$)/.test(where) || resolve(doc, where)?.if !== undefined;
+    const inConditional = (where: string) =>
+      /\/(if|then|else)(\/|$)/.test(where) || resolve(doc, where)?.if !== undefined;
     const conditional = entries.filter((e) => e.enforcement === 'schema' && e.where && inConditional(e.where));
     expect(conditional.length).toBeGreaterThan(0);
     for (const e of conditional) expect(e.types?.length ?? 0, `${e.id} has no types`).toBeGreaterThan(0);
@@ -98,18 +103,23 @@ describe('traceability record', () => {
 
   it('covers every conditional of the contract and every named check', () => {
     const wheres = entries.map((e) => e.where).filter(Boolean) as string[];
-    const covered = (pointer: string) => wheres.some((w) => `#${pointer}` === w || `#${pointer}`.startsWith(`${w}/`) || w.startsWith(`#${pointer}/`));
+    const covered = (pointer: string) =>
+      wheres.some((w) => `#${pointer}` === w || `#${pointer}`.startsWith(`${w}/`) || w.startsWith(`#${pointer}/`));
     const missing: string[] = [];
     walk(doc.components.schemas, (node, pointer) => {
       const at = `/components/schemas${pointer}`;
       if (node.if && !covered(at)) missing.push(`${at} (if/then)`);
-      if (Array.isArray(node.oneOf) && !node.oneOf.every((b: any) => b.properties?.resultCode || b.properties?.statusCode)) {
+      if (
+        Array.isArray(node.oneOf) &&
+        !node.oneOf.every((b: any) => b.properties?.resultCode || b.properties?.statusCode)
+      ) {
         node.oneOf.forEach((b: any, i: number) => {
           if (b.required?.length > 1 && !covered(`${at}/oneOf/${i}`)) missing.push(`${at}/oneOf/${i}`);
         });
       }
       for (const [name, prop] of Object.entries<any>(node.properties ?? {}))
-        if (prop === false && !covered(`${at}/properties/${name}`)) missing.push(`${at}/properties/${name} (forbidden)`);
+        if (prop === false && !covered(`${at}/properties/${name}`))
+          missing.push(`${at}/properties/${name} (forbidden)`);
     });
     expect(missing).toEqual([]);
     for (const name of Object.keys(namedChecks))

@@ -19,11 +19,15 @@ const FLAGS = [
   '--disable-sync',
   '--no-first-run',
 ];
-const INSTALL = 'apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium fonts-dejavu-core';
+const INSTALL =
+  'apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium fonts-dejavu-core';
 const ARTIFACTS = new URL('../.artifacts/', import.meta.url);
 const inCi = process.env.CI === 'true';
 const available = existsSync(CHROMIUM);
-if (!available && !inCi) console.warn(`test/docs/browser.process.test.ts: skipped, Chromium is not installed at ${CHROMIUM}. Install it with: ${INSTALL}`);
+if (!available && !inCi)
+  console.warn(
+    `test/docs/browser.process.test.ts: skipped, Chromium is not installed at ${CHROMIUM}. Install it with: ${INSTALL}`,
+  );
 
 const doc = JSON.parse(readFileSync(new URL('../../generated/openapi.json', import.meta.url), 'utf8'));
 const TIMEOUT = 20_000;
@@ -72,7 +76,9 @@ describe.skipIf(!available)('the reference docs in Chromium, offline', () => {
     await item.click();
     // The heading's text starts with the summary (a webhook's also holds its badge; the accessible
     // name holds the anchor's label too).
-    const heading = page.locator('h1, h2').filter({ hasText: new RegExp(`^${summary.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`) });
+    const heading = page
+      .locator('h1, h2')
+      .filter({ hasText: new RegExp(`^${summary.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`) });
     await heading.waitFor({ timeout: TIMEOUT });
     await heading.scrollIntoViewIfNeeded();
     return heading;
@@ -89,7 +95,11 @@ describe.skipIf(!available)('the reference docs in Chromium, offline', () => {
     return page
       .locator('table')
       .filter({ hasText: 'Message: meaning' })
-      .evaluateAll((tables) => tables.map((t) => [...t.querySelectorAll('tbody tr')].map((row) => row.querySelector('td')?.textContent?.trim() ?? '')));
+      .evaluateAll((tables) =>
+        tables.map((t) =>
+          [...t.querySelectorAll('tbody tr')].map((row) => row.querySelector('td')?.textContent?.trim() ?? ''),
+        ),
+      );
   }
 
   const served = operations.filter((o) => o.kind === 'operation');
@@ -99,14 +109,17 @@ describe.skipIf(!available)('the reference docs in Chromium, offline', () => {
       await open(info.summary, info.tags[0]);
       expect(decodeURIComponent(page.url()).toLowerCase()).toContain(info.operationId.toLowerCase());
       // The TypeScript sample (the first language) shows this operation's call of the typed client.
-      const sample = page.locator('[data-component-name="CodeBlock/CodeBlock"]').filter({ hasText: `await client.${info.operationId}({` });
+      const sample = page
+        .locator('[data-component-name="CodeBlock/CodeBlock"]')
+        .filter({ hasText: `await client.${info.operationId}({` });
       await sample.first().waitFor({ timeout: TIMEOUT });
       expect(await sample.first().textContent()).toContain("from 'gateway-contract'");
       // The result-code table: exactly the operation's codes, in the catalog's order.
       const codes = resultCodes[info.operationId].codes.map((c) => c.code);
       expect(await codeTables()).toContainEqual(codes);
       // The mock's named answers are listed.
-      for (const name of info.response.examples) await page.getByText(name, { exact: true }).first().waitFor({ timeout: TIMEOUT });
+      for (const name of info.response.examples)
+        await page.getByText(name, { exact: true }).first().waitFor({ timeout: TIMEOUT });
       await screenshot(info.operationId);
     });
   }
@@ -169,8 +182,11 @@ describe.skipIf(!available)('the reference docs in Chromium, offline', () => {
   function layoutProblems() {
     return page.evaluate(() => {
       const problems: string[] = [];
-      const wrapped = [...document.querySelectorAll('.md-table-wrapper td code')].filter((code) => code.getClientRects().length > 1);
-      for (const code of wrapped) problems.push(`table code "${code.textContent}" takes ${code.getClientRects().length} lines`);
+      const wrapped = [...document.querySelectorAll('.md-table-wrapper td code')].filter(
+        (code) => code.getClientRects().length > 1,
+      );
+      for (const code of wrapped)
+        problems.push(`table code "${code.textContent}" takes ${code.getClientRects().length} lines`);
       /** The rectangles of the text of a block from its start to the end of its first line. */
       const firstLine = (pre: Element) => {
         const walker = document.createTreeWalker(pre, NodeFilter.SHOW_TEXT);
@@ -190,7 +206,8 @@ describe.skipIf(!available)('the reference docs in Chromium, offline', () => {
         }
         return started ? [...range.getClientRects()] : [];
       };
-      const overlaps = (a: DOMRect, b: DOMRect) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+      const overlaps = (a: DOMRect, b: DOMRect) =>
+        a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
       for (const block of document.querySelectorAll('[data-component-name="CodeBlock/CodeBlock"]')) {
         const pre = block.querySelector('pre');
         const button = block.querySelector('[data-component-name="Buttons/CopyButton"]');
@@ -203,7 +220,8 @@ describe.skipIf(!available)('the reference docs in Chromium, offline', () => {
         if (pre.getClientRects().length === 0) continue;
         const style = getComputedStyle(pre);
         const name = `"${pre.textContent?.trim().slice(0, 40)}"`;
-        if (pre.scrollWidth > pre.clientWidth && !['auto', 'scroll'].includes(style.overflowX)) problems.push(`code block ${name} cuts its lines`);
+        if (pre.scrollWidth > pre.clientWidth && !['auto', 'scroll'].includes(style.overflowX))
+          problems.push(`code block ${name} cuts its lines`);
         pre.scrollLeft = pre.scrollWidth;
         // The text itself (a sample's lines may sit in block elements as wide as the block).
         const walker = document.createTreeWalker(pre, NodeFilter.SHOW_TEXT);
@@ -216,11 +234,14 @@ describe.skipIf(!available)('the reference docs in Chromium, offline', () => {
         }
         const boxRight = pre.getBoundingClientRect().right - Number.parseFloat(style.borderRightWidth);
         if (textRight > boxRight - 8)
-          problems.push(`code block ${name}: its longest line ends ${Math.round(boxRight - textRight)} px from the edge, scrolled to the end`);
+          problems.push(
+            `code block ${name}: its longest line ends ${Math.round(boxRight - textRight)} px from the edge, scrolled to the end`,
+          );
         pre.scrollLeft = 0;
         for (let up = pre.parentElement; up && up !== document.body; up = up.parentElement) {
           const clips = getComputedStyle(up).overflowX !== 'visible';
-          if (clips && up.getBoundingClientRect().right < pre.getBoundingClientRect().right - 1) problems.push(`code block ${name} is cut by its container`);
+          if (clips && up.getBoundingClientRect().right < pre.getBoundingClientRect().right - 1)
+            problems.push(`code block ${name} is cut by its container`);
         }
       }
       return problems;

@@ -18,7 +18,9 @@ const shellBlocks = pages.flatMap((page) => blocksOf(page).filter((b) => ['sh', 
 describe("the guides' shell blocks for the merchant check", () => {
   it('are marked only with a known marker, and every skip gives its reason', () => {
     const wrong = shellBlocks.filter(
-      (b) => (b.mark !== undefined && !['skip', 'server', 'webhook-receiver'].includes(b.mark)) || (b.mark === 'skip' && !b.reason),
+      (b) =>
+        (b.mark !== undefined && !['skip', 'server', 'webhook-receiver'].includes(b.mark)) ||
+        (b.mark === 'skip' && !b.reason),
     );
     expect(wrong.map((b) => `${b.page}:${b.line}`)).toEqual([]);
   });
@@ -40,8 +42,12 @@ describe("the guides' shell blocks for the merchant check", () => {
 
   it('are skipped only where they need what only the merchant has, or the repository', () => {
     const skipped = shellBlocks.filter((b) => b.mark === 'skip');
-    for (const b of skipped) expect(b.reason, `${b.page}:${b.line}`).toMatch(/needs your|needs the service's|the repository's own|installs from the registry/);
+    for (const b of skipped)
+      expect(b.reason, `${b.page}:${b.line}`).toMatch(
+        /needs your|needs the service's|the repository's own|installs from the registry/,
+      );
     // Staging needs the service's addresses and the merchant's key: never run here.
-    for (const b of shellBlocks.filter((b) => b.code.includes('$GATEWAY_URL'))) expect(b.mark, `${b.page}:${b.line}`).toBe('skip');
+    for (const b of shellBlocks.filter((b) => b.code.includes('$GATEWAY_URL')))
+      expect(b.mark, `${b.page}:${b.line}`).toBe('skip');
   });
 });

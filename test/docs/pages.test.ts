@@ -100,7 +100,9 @@ describe('the guides', () => {
     expect(readme.indexOf('](docs/validation.md)')).toBeLessThan(readme.indexOf('## The operations'));
     expect(readme).toContain('npm ci && npm start');
     expect(readme).toMatch(/npm ci && npm test .*5 to 7 minutes in CI \(2 cores\), up to 20 on a busy machine/);
-    expect(readme).toMatch(/`npm run test:quick` \(no build\) runs only the tests that call the package in their own process/);
+    expect(readme).toMatch(
+      /`npm run test:quick` \(no build\) runs only the tests that call the package in their own process/,
+    );
   });
 
   it('cite each decision as a link to its record', () => {
@@ -110,7 +112,8 @@ describe('the guides', () => {
         .replace(/`[^`\n]*`/g, '')
         .replace(/\[(D-\d{2,3})\]\(([^)]+)\)/g, (_, number: string, target: string) => {
           const file = records.get(number);
-          if (!file || !target.split('#')[0]?.endsWith(file.split('/').pop()!)) bare.push(`${page}: ${number} links ${target}, recorded in ${file}`);
+          if (!file || !target.split('#')[0]?.endsWith(file.split('/').pop()!))
+            bare.push(`${page}: ${number} links ${target}, recorded in ${file}`);
           return '';
         });
       for (const [number] of text.matchAll(/\bD-\d{2,3}\b/g)) bare.push(`${page}: ${number} is not a link`);
@@ -126,7 +129,8 @@ describe('every D-number cited in the repository', () => {
     for (const entry of readdirSync(join(root, dir), { withFileTypes: true })) {
       const path = `${dir}/${entry.name}`;
       if (entry.isDirectory()) {
-        if (!['node_modules', 'released', 'fixtures', '.artifacts', 'runtimes'].includes(entry.name)) out.push(...citingFiles(path));
+        if (!['node_modules', 'released', 'fixtures', '.artifacts', 'runtimes'].includes(entry.name))
+          out.push(...citingFiles(path));
       } else if (/\.(ts|mts|mjs|md|yaml)$/.test(entry.name)) out.push(path);
     }
     return out;
@@ -138,7 +142,9 @@ describe('every D-number cited in the repository', () => {
       .concat(['README.md', 'CONTRIBUTING.md', 'CHANGELOG.md', 'SECURITY.md']);
     expect(files.length).toBeGreaterThan(100);
     const unknown: string[] = [];
-    for (const file of files) for (const [number] of read(file).matchAll(/\bD-\d{2,3}\b/g)) if (!records.has(number)) unknown.push(`${file}: ${number}`);
+    for (const file of files)
+      for (const [number] of read(file).matchAll(/\bD-\d{2,3}\b/g))
+        if (!records.has(number)) unknown.push(`${file}: ${number}`);
     expect(unknown).toEqual([]);
   });
 

@@ -27,7 +27,8 @@ const opOf = (d: any, id: string) => {
   return info.kind === 'webhook' ? d.webhooks[info.webhook!].post : d.paths[info.path!].post;
 };
 /** Fenced code blocks of a Markdown text, by language. */
-const fences = (text: string, lang: string) => [...text.matchAll(new RegExp(`\`\`\`${lang}\\n([\\s\\S]*?)\\n\`\`\``, 'g'))].map((m) => m[1]);
+const fences = (text: string, lang: string) =>
+  [...text.matchAll(new RegExp(`\`\`\`${lang}\\n([\\s\\S]*?)\\n\`\`\``, 'g'))].map((m) => m[1]);
 
 describe('the document the docs page renders', () => {
   it('leaves the bundled contract untouched', () => {
@@ -47,7 +48,10 @@ describe('the document the docs page renders', () => {
       expect(samples.map((s) => s.label)).toEqual(['TypeScript', 'curl']);
       expect(samples[0].source).toContain(`await client.${info.operationId}({`);
       // curl posts the first request example, at the path, with its parameters.
-      const first = doc.components.examples[op.requestBody.content['application/json'].examples[info.request.examples[0]].$ref.split('/').pop()].value;
+      const first =
+        doc.components.examples[
+          op.requestBody.content['application/json'].examples[info.request.examples[0]].$ref.split('/').pop()
+        ].value;
       const curl = samples[1].source;
       expect(JSON.parse(curl.slice(curl.indexOf("<<'JSON'\n") + 8, curl.lastIndexOf('\nJSON')))).toEqual(first);
       expect(curl).toContain(`http://127.0.0.1:4010${info.path!.replace('{mid}', 'MERCHANT0001')}`);
@@ -77,17 +81,28 @@ describe('the document the docs page renders', () => {
       for (const c of resultCodes[info.operationId].codes) {
         const row = lines.find((l) => l.startsWith(`| \`${c.code}\` |`));
         const section = 'source' in c.nextStep ? ` (${c.nextStep.source.match(/^[\d.]+/)?.[0]})` : '';
-        expect(row, `${info.operationId} ${c.code}`).toMatch(new RegExp(`\\| \`${c.nextStep.action}\`${section.replace(/[.()]/g, '\\$&')} \\|$`));
-        expect(lines, `${info.operationId} ${c.nextStep.action}`).toContain(`- \`${c.nextStep.action}\`: ${nextStepActions[c.nextStep.action]}`);
+        expect(row, `${info.operationId} ${c.code}`).toMatch(
+          new RegExp(`\\| \`${c.nextStep.action}\`${section.replace(/[.()]/g, '\\$&')} \\|$`),
+        );
+        expect(lines, `${info.operationId} ${c.nextStep.action}`).toContain(
+          `- \`${c.nextStep.action}\`: ${nextStepActions[c.nextStep.action]}`,
+        );
       }
     }
   });
 
   it('restates the variants and conditions of a request with their titles', () => {
     const description: string = opOf(page, 'createSubscription').description;
-    for (const title of ['Fixed amount (FIX)', 'Variable amount (VARIABLE)', 'On-demand subscriptions take no grace days', 'Cards take at most 3 grace days'])
+    for (const title of [
+      'Fixed amount (FIX)',
+      'Variable amount (VARIABLE)',
+      'On-demand subscriptions take no grace days',
+      'Cards take at most 3 grace days',
+    ])
       expect(description).toContain(`*${title}*`);
-    expect(description).toContain('when `subscriptionPaymentMode` is `BANK_MANDATE`: `subscriptionGraceDays` must not be sent');
+    expect(description).toContain(
+      'when `subscriptionPaymentMode` is `BANK_MANDATE`: `subscriptionGraceDays` must not be sent',
+    );
     expect(description).toContain('`expiryAfterStart`');
   });
 });
@@ -139,7 +154,11 @@ describe('the TypeScript samples', () => {
           files,
         }),
       );
-      const run = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(work, 'tsconfig.json')], { encoding: 'utf8' });
+      const run = spawnSync(
+        process.execPath,
+        [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(work, 'tsconfig.json')],
+        { encoding: 'utf8' },
+      );
       expect(run.stdout + run.stderr).toBe('');
       expect(run.status).toBe(0);
     } finally {
@@ -149,7 +168,10 @@ describe('the TypeScript samples', () => {
 });
 
 describe('the decisions the docs page cites', () => {
-  const records = { contract: readFileSync(join(root, 'openapi/DECISIONS.md'), 'utf8'), package: readFileSync(join(root, 'docs/decisions.md'), 'utf8') };
+  const records = {
+    contract: readFileSync(join(root, 'openapi/DECISIONS.md'), 'utf8'),
+    package: readFileSync(join(root, 'docs/decisions.md'), 'utf8'),
+  };
   const known = new Set([...decisionNumbers(records.contract), ...decisionNumbers(records.package)]);
   const linked = docsDocument(doc, readFileSync(join(root, 'CHANGELOG.md'), 'utf8'), known);
   const decisionsHtml = readFileSync(join(root, `generated/docs/${DECISIONS_PAGE}`), 'utf8');
@@ -159,7 +181,9 @@ describe('the decisions the docs page cites', () => {
       ? node.flatMap((item, i) => descriptions(item, `${at}/${i}`))
       : node && typeof node === 'object'
         ? Object.entries(node).flatMap(([key, value]) =>
-            key === 'description' && typeof value === 'string' ? [[at, value] as [string, string]] : descriptions(value, `${at}/${key}`),
+            key === 'description' && typeof value === 'string'
+              ? [[at, value] as [string, string]]
+              : descriptions(value, `${at}/${key}`),
           )
         : [];
   /** The numbers a text links to the decisions page. */

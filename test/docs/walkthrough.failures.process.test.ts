@@ -27,14 +27,18 @@ function pageProgram(): string {
   const blocks = [...section.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1] ?? '');
   expect(blocks).toHaveLength(1);
   const code = `const webhookUrl = process.env.WEBHOOK_URL;\n${blocks[0] ?? ''}`;
-  return ts.transpileModule(code, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
+  return ts.transpileModule(code, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } })
+    .outputText;
 }
 
 let endpoint: Server;
 const seen = { events: [] as TokenStatusEvent[], refused: [] as string[], failures: 0 };
 
 beforeAll(async () => {
-  const receiver = createWebhookReceiver({ verifier: createChecksumVerifier('SandboxTestKey01'), onRejected: ({ code }) => void seen.refused.push(code) });
+  const receiver = createWebhookReceiver({
+    verifier: createChecksumVerifier('SandboxTestKey01'),
+    onRejected: ({ code }) => void seen.refused.push(code),
+  });
   endpoint = createServer(
     receiver.nodeHandler((event) => {
       // The first notification meets a failure of the merchant's own (the receiver answers 500).

@@ -57,7 +57,10 @@ beforeAll(async () => {
   // (INIT, pending), then sends the token status notification ACTIVE to the merchant's webhook.
   gateway = await startServer(async (req, res) => {
     const envelope = JSON.parse(req.text);
-    const signed = await createChecksumVerifier(MERCHANT_KEY).verify(memberText(req.text, 'body')!, envelope.head.signature);
+    const signed = await createChecksumVerifier(MERCHANT_KEY).verify(
+      memberText(req.text, 'body')!,
+      envelope.head.signature,
+    );
     if (!signed)
       return json(res, {
         head: { version: 'v1', responseTimestamp: String(Date.now()), requestId: envelope.head.requestId },
@@ -101,7 +104,8 @@ beforeAll(async () => {
   router = await startServer((req, res) => {
     const envelope = JSON.parse(req.text);
     service.payRequests.push({ url: req.url, envelope });
-    const known = envelope.body.cardInfo?.cardUniqueId === service.issuedTokenIndex && envelope.head.token === TXN_TOKEN;
+    const known =
+      envelope.body.cardInfo?.cardUniqueId === service.issuedTokenIndex && envelope.head.token === TXN_TOKEN;
     json(
       res,
       known
@@ -110,7 +114,13 @@ beforeAll(async () => {
             body: {
               bankForm: {
                 pageType: 'redirect',
-                redirectForm: { actionURL: 'https://bank.example.com/acs', method: 'post', type: 'redirect', headers: {}, content: {} },
+                redirectForm: {
+                  actionURL: 'https://bank.example.com/acs',
+                  method: 'post',
+                  type: 'redirect',
+                  headers: {},
+                  content: {},
+                },
               },
               resultInfo: { resultCode: '0000', resultStatus: 'S', resultMsg: 'Success' },
             },
@@ -136,7 +146,11 @@ beforeAll(async () => {
 
 afterAll(async () => {
   merchantServer.closeAllConnections();
-  await Promise.all([gateway.close(), router.close(), new Promise<void>((resolve) => merchantServer.close(() => resolve()))]);
+  await Promise.all([
+    gateway.close(),
+    router.close(),
+    new Promise<void>((resolve) => merchantServer.close(() => resolve())),
+  ]);
 });
 
 describe('walkthrough (docs/journeys.md): pay with a token-index card', () => {
@@ -149,7 +163,9 @@ describe('walkthrough (docs/journeys.md): pay with a token-index card', () => {
     });
 
   it('1. encrypts the card and tokenizes it', async () => {
-    const encryptedCardData = await encryptCardData(CARD, servicePublicKeyPem, { now: new Date('2026-01-21T10:15:30Z') });
+    const encryptedCardData = await encryptCardData(CARD, servicePublicKeyPem, {
+      now: new Date('2026-01-21T10:15:30Z'),
+    });
     expect(encryptedCardData).not.toContain(CARD.cardNumber);
     const tokenized = await client().tokenizeCard({
       mid: MID,
@@ -171,7 +187,11 @@ describe('walkthrough (docs/journeys.md): pay with a token-index card', () => {
     const delivered = await service.notified!;
     expect(delivered).toMatchObject({ httpStatus: 200, valid: true, issues: [], code: '00', outcome: 'success' });
     expect(validate('notifyTokenStatus', 'response', delivered.reply)).toEqual({ valid: true });
-    expect(savedTokens.get('1111')).toEqual({ tokenIndexNumber: service.issuedTokenIndex, tokenStatus: 'ACTIVE', cardSuffix: '1111' });
+    expect(savedTokens.get('1111')).toEqual({
+      tokenIndexNumber: service.issuedTokenIndex,
+      tokenStatus: 'ACTIVE',
+      cardSuffix: '1111',
+    });
   });
 
   it('3. pays with cardFlowType TOKEN_INDEX_NO and the token index from the notification', async () => {
@@ -187,11 +207,16 @@ describe('walkthrough (docs/journeys.md): pay with a token-index card', () => {
       },
     });
     expect(paid).toMatchObject({ outcome: 'success', code: '0000' });
-    if (paid.outcome === 'success') expect(paid.data.body.bankForm?.redirectForm?.actionURL).toBe('https://bank.example.com/acs');
+    if (paid.outcome === 'success')
+      expect(paid.data.body.bankForm?.redirectForm?.actionURL).toBe('https://bank.example.com/acs');
     const sent = service.payRequests.at(-1);
     expect(sent.url).toBe('/aoa-acquiring-biz/v2/payment?mid=MERCHANT0001&orderId=ORDER-1001');
     expect(sent.envelope.head).toMatchObject({ tokenType: 'TXN_TOKEN', token: TXN_TOKEN });
-    expect(sent.envelope.body.cardInfo).toEqual({ cardFlowType: 'TOKEN_INDEX_NO', cardUniqueId: service.issuedTokenIndex, cvv: '123' });
+    expect(sent.envelope.body.cardInfo).toEqual({
+      cardFlowType: 'TOKEN_INDEX_NO',
+      cardUniqueId: service.issuedTokenIndex,
+      cvv: '123',
+    });
   });
 });
 

@@ -5,7 +5,12 @@
 
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
-import { eachNode, applyMutation as generatorApplyMutation, locationsWhere, wrongType } from '../../src/verify/mutations.js';
+import {
+  eachNode,
+  applyMutation as generatorApplyMutation,
+  locationsWhere,
+  wrongType,
+} from '../../src/verify/mutations.js';
 import {
   type Direction,
   type Sample as GeneratorSample,
@@ -16,7 +21,13 @@ import {
 import { typeOf, where } from '../../src/verify/schema.js';
 
 export { mutationsOf, ruleLocations } from '../../src/verify/mutations.js';
-export { type Direction, type Mutation, namedCheckRules, type OperationView, operationViews } from '../../src/verify/operationSamples.js';
+export {
+  type Direction,
+  type Mutation,
+  namedCheckRules,
+  type OperationView,
+  operationViews,
+} from '../../src/verify/operationSamples.js';
 export { satisfies } from '../../src/verify/schema.js';
 
 /** One payload with the query and path parameters of its request (the payload as tests read it). */
@@ -25,7 +36,8 @@ export interface Sample extends Omit<GeneratorSample, 'payload'> {
 }
 
 /** Valid samples of one operation and direction: the payload, and for requests its parameters. */
-export const sampleArbitrary = (view: OperationView, direction: Direction): fc.Arbitrary<Sample> => generatorSampleArbitrary(view, direction);
+export const sampleArbitrary = (view: OperationView, direction: Direction): fc.Arbitrary<Sample> =>
+  generatorSampleArbitrary(view, direction);
 
 /** The sample with one mutation applied (a copy). */
 export const applyMutation = (sample: Sample, m: Mutation): Sample => generatorApplyMutation(sample, m);
@@ -49,7 +61,8 @@ function atPointer(pointer: string): any {
 export function fcParameters(defaultRuns: number): { seed: number; numRuns: number; endOnFailure: boolean } {
   const seed = process.env.FC_SEED === undefined ? 0x5eed7 : Number(process.env.FC_SEED);
   const numRuns = process.env.FC_NUM_RUNS === undefined ? defaultRuns : Number(process.env.FC_NUM_RUNS);
-  if (!Number.isSafeInteger(seed) || !Number.isSafeInteger(numRuns) || numRuns < 1) throw new TypeError('FC_SEED and FC_NUM_RUNS must be whole numbers');
+  if (!Number.isSafeInteger(seed) || !Number.isSafeInteger(numRuns) || numRuns < 1)
+    throw new TypeError('FC_SEED and FC_NUM_RUNS must be whole numbers');
   return { seed, numRuns, endOnFailure: true };
 }
 
@@ -111,7 +124,9 @@ export function plant(sample: Sample, at: string[], value: unknown): Sample {
 // Open maps: objects whose keys are data (extendInfo, txnRoutingParams, FormDetail.headers, ...)
 
 const isOpenMap = (s: any) =>
-  s && typeof s === 'object' && ((s.additionalProperties && typeof s.additionalProperties === 'object') || s.propertyNames !== undefined);
+  s &&
+  typeof s === 'object' &&
+  ((s.additionalProperties && typeof s.additionalProperties === 'object') || s.propertyNames !== undefined);
 
 /** An object of a sample whose keys are data, with a value its members must not take. */
 export interface OpenMapSite {
@@ -126,7 +141,8 @@ export function openMapSitesOf(view: OperationView, direction: Direction, sample
   const sites: OpenMapSite[] = [];
   eachNode(view, direction, sample, ({ list, at, f, value }) => {
     const map = list.find(isOpenMap);
-    if (map && typeOf(value) === 'object') sites.push({ at, location: where(map), bad: f.additional ? wrongType(f.additional) : null });
+    if (map && typeOf(value) === 'object')
+      sites.push({ at, location: where(map), bad: f.additional ? wrongType(f.additional) : null });
   });
   return sites;
 }

@@ -13,7 +13,12 @@ export interface CliResult {
 /** Runs `node <args>` to its end, with its standard input, output and error as text. */
 export function runNode(
   args: string[],
-  options: { input?: string | Buffer | undefined; env?: NodeJS.ProcessEnv; cwd?: string | undefined; timeoutMs?: number | undefined } = {},
+  options: {
+    input?: string | Buffer | undefined;
+    env?: NodeJS.ProcessEnv;
+    cwd?: string | undefined;
+    timeoutMs?: number | undefined;
+  } = {},
 ): Promise<CliResult> {
   const { input, env = {}, cwd, timeoutMs } = options;
   return new Promise((resolve, reject) => {
@@ -45,7 +50,12 @@ export function collectOutput(child: ChildProcess): Promise<CliResult> {
   });
 }
 
-export function runCli(args: string[], input?: string | Buffer, env: NodeJS.ProcessEnv = {}, cwd?: string): Promise<CliResult> {
+export function runCli(
+  args: string[],
+  input?: string | Buffer,
+  env: NodeJS.ProcessEnv = {},
+  cwd?: string,
+): Promise<CliResult> {
   return runNode([BIN, ...args], { input, env, cwd });
 }
 

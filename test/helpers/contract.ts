@@ -14,7 +14,8 @@ export function bundledContract(): Promise<any> {
   cached ??= (async () => {
     const config = await loadConfig({ configPath: `${root}redocly.yaml` });
     const result = await bundle({ ref: `${root}openapi/openapi.yaml`, config, dereference: false });
-    if (result.problems.length) throw new Error(`bundle problems: ${result.problems.map((p: any) => p.message).join('; ')}`);
+    if (result.problems.length)
+      throw new Error(`bundle problems: ${result.problems.map((p: any) => p.message).join('; ')}`);
     return result.bundle.parsed;
   })();
   return cached;
@@ -41,7 +42,13 @@ export function operationsOf(doc: any): OperationView[] {
   for (const [path, item] of Object.entries<any>(doc.paths))
     list.push({ operationId: item.post.operationId, kind: 'operation', path, op: item.post, servers: item.servers });
   for (const [name, item] of Object.entries<any>(doc.webhooks))
-    list.push({ operationId: item.post.operationId, kind: 'webhook', path: name, op: item.post, servers: item.servers });
+    list.push({
+      operationId: item.post.operationId,
+      kind: 'webhook',
+      path: name,
+      op: item.post,
+      servers: item.servers,
+    });
   return list;
 }
 
@@ -57,5 +64,6 @@ export function resolve(doc: any, ref: string): any {
 export function walk(node: any, visit: (node: any, pointer: string) => void, pointer = ''): void {
   if (!node || typeof node !== 'object') return;
   if (!Array.isArray(node)) visit(node, pointer);
-  for (const [key, value] of Object.entries(node)) walk(value, visit, `${pointer}/${String(key).replace(/~/g, '~0').replace(/\//g, '~1')}`);
+  for (const [key, value] of Object.entries(node))
+    walk(value, visit, `${pointer}/${String(key).replace(/~/g, '~0').replace(/\//g, '~1')}`);
 }

@@ -6,7 +6,13 @@ type Body = unknown;
 const text = (body: Body) => (typeof body === 'string' ? body : JSON.stringify(body));
 
 /** One entry: `request` posted (or not) to `url`, answered with `response` (omitted when undefined). */
-export function harEntry(method: string, url: string, request: Body, response?: Body, options: { base64?: boolean; mimeType?: string } = {}) {
+export function harEntry(
+  method: string,
+  url: string,
+  request: Body,
+  response?: Body,
+  options: { base64?: boolean; mimeType?: string } = {},
+) {
   const responseText = response === undefined ? undefined : text(response);
   return {
     startedDateTime: '2026-01-21T10:15:30.000Z',
@@ -34,7 +40,9 @@ export function harEntry(method: string, url: string, request: Body, response?: 
           : {
               size: responseText.length,
               mimeType: options.mimeType ?? 'application/json;charset=UTF-8',
-              ...(options.base64 ? { text: Buffer.from(responseText).toString('base64'), encoding: 'base64' } : { text: responseText }),
+              ...(options.base64
+                ? { text: Buffer.from(responseText).toString('base64'), encoding: 'base64' }
+                : { text: responseText }),
             },
       redirectURL: '',
       headersSize: -1,

@@ -23,13 +23,37 @@ export function hostileBodies(): HostileBody[] {
     { what: 'an array root', bytes: '[{"head":{},"body":{}}]', json: true },
     { what: '10 000 levels of objects in the head', bytes: `{"head":${nestedObjects(10_000)},"body":{}}`, json: true },
     { what: '10 000 levels of arrays at the root', bytes: nestedArrays(10_000), json: true },
-    { what: '10 000 levels of arrays where an array of objects is expected', bytes: `{"head":{},"body":{"goodsInfo":${nestedArrays(10_000)}}}`, json: true },
-    { what: 'a 10 MB string in a secret field', bytes: `{"head":{"tokenType":"TXN_TOKEN","token":"${'7'.repeat(TEN_MB)}"},"body":{}}`, json: true },
-    { what: 'a 10 MB string where a pattern applies', bytes: `{"head":{},"body":{"payerAccount":"${'a'.repeat(TEN_MB)}","paymentMode":"UPI"}}`, json: true },
+    {
+      what: '10 000 levels of arrays where an array of objects is expected',
+      bytes: `{"head":{},"body":{"goodsInfo":${nestedArrays(10_000)}}}`,
+      json: true,
+    },
+    {
+      what: 'a 10 MB string in a secret field',
+      bytes: `{"head":{"tokenType":"TXN_TOKEN","token":"${'7'.repeat(TEN_MB)}"},"body":{}}`,
+      json: true,
+    },
+    {
+      what: 'a 10 MB string where a pattern applies',
+      bytes: `{"head":{},"body":{"payerAccount":"${'a'.repeat(TEN_MB)}","paymentMode":"UPI"}}`,
+      json: true,
+    },
     { what: 'a 10 MB key', bytes: `{"head":{"${'k'.repeat(TEN_MB)}":1},"body":{}}`, json: true },
-    { what: 'a huge array of objects', bytes: `{"head":{},"body":{"goodsInfo":[${Array(200_000).fill('{}').join(',')}]}}`, json: true },
-    { what: 'a huge array of numbers', bytes: `{"head":{},"body":{"goodsInfo":[${Array(1_000_000).fill('0').join(',')}]}}`, json: true },
-    { what: 'an object with 200 000 keys', bytes: `{"head":{${Array.from({ length: 200_000 }, (_, i) => `"k${i}":1`).join(',')}},"body":{}}`, json: true },
+    {
+      what: 'a huge array of objects',
+      bytes: `{"head":{},"body":{"goodsInfo":[${Array(200_000).fill('{}').join(',')}]}}`,
+      json: true,
+    },
+    {
+      what: 'a huge array of numbers',
+      bytes: `{"head":{},"body":{"goodsInfo":[${Array(1_000_000).fill('0').join(',')}]}}`,
+      json: true,
+    },
+    {
+      what: 'an object with 200 000 keys',
+      bytes: `{"head":{${Array.from({ length: 200_000 }, (_, i) => `"k${i}":1`).join(',')}},"body":{}}`,
+      json: true,
+    },
     {
       what: '__proto__ and constructor keys',
       bytes:
@@ -37,13 +61,25 @@ export function hostileBodies(): HostileBody[] {
       json: true,
     },
     { what: 'duplicate keys', bytes: '{"head":{"token":"a","token":"b"},"body":{}}', json: false },
-    { what: 'a duplicate __proto__ key', bytes: '{"__proto__":{"polluted":1},"__proto__":{"polluted":2}}', json: false },
+    {
+      what: 'a duplicate __proto__ key',
+      bytes: '{"__proto__":{"polluted":1},"__proto__":{"polluted":2}}',
+      json: false,
+    },
     { what: 'invalid UTF-8', bytes: Buffer.from([0x7b, 0x22, 0xc3, 0x28, 0x22, 0x3a, 0x31, 0x7d]), json: false },
-    { what: 'a lone surrogate in UTF-8 bytes', bytes: Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xed, 0xa0, 0x80, 0x22, 0x7d]), json: false },
+    {
+      what: 'a lone surrogate in UTF-8 bytes',
+      bytes: Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xed, 0xa0, 0x80, 0x22, 0x7d]),
+      json: false,
+    },
     { what: 'empty input', bytes: '', json: false },
     { what: 'only whitespace', bytes: ' \n\t ', json: false },
     { what: 'only a byte order mark', bytes: Buffer.from([0xef, 0xbb, 0xbf]), json: false },
-    { what: 'binary input', bytes: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0xff, 0xd8]), json: false },
+    {
+      what: 'binary input',
+      bytes: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0xff, 0xd8]),
+      json: false,
+    },
     { what: 'a NUL byte inside a string', bytes: Buffer.from('{"head":"a\u0000b"}'), json: false },
     { what: 'UTF-16 text', bytes: Buffer.from('\ufeff{"head":{},"body":{}}', 'utf16le'), json: false },
     { what: 'JSON cut short', bytes: '{"head":{"token":"abc', json: false },
@@ -52,7 +88,14 @@ export function hostileBodies(): HostileBody[] {
 
 /** The own properties of the built-in prototypes, to compare before and after. */
 export function prototypeSnapshot() {
-  const protos = [Object.prototype, Array.prototype, Function.prototype, String.prototype, Number.prototype, Boolean.prototype];
+  const protos = [
+    Object.prototype,
+    Array.prototype,
+    Function.prototype,
+    String.prototype,
+    Number.prototype,
+    Boolean.prototype,
+  ];
   return protos.map((proto) =>
     Reflect.ownKeys(proto).map((key) => {
       const d = Object.getOwnPropertyDescriptor(proto, key)!;
@@ -68,7 +111,14 @@ export function expectPrototypesUnchanged(before: ReturnType<typeof prototypeSna
     expect(after[i].map((p) => p.key)).toEqual(before[i].map((p) => p.key));
     after[i].forEach((p, j) => {
       const q = before[i][j];
-      expect(p.value === q.value && p.get === q.get && p.set === q.set && p.writable === q.writable && p.enumerable === q.enumerable, String(p.key)).toBe(true);
+      expect(
+        p.value === q.value &&
+          p.get === q.get &&
+          p.set === q.set &&
+          p.writable === q.writable &&
+          p.enumerable === q.enumerable,
+        String(p.key),
+      ).toBe(true);
     });
   }
   const probe: any = {};

@@ -35,13 +35,24 @@ export function parametersOf(operationId, payload) {
 export function examples() {
   const list = [];
   for (const op of operations) {
-    const item = op.kind === 'webhook' ? doc.webhooks[/** @type {string} */ (op.webhook)] : doc.paths[/** @type {string} */ (op.path)];
+    const item =
+      op.kind === 'webhook'
+        ? doc.webhooks[/** @type {string} */ (op.webhook)]
+        : doc.paths[/** @type {string} */ (op.path)];
     for (const direction of /** @type {const} */ (['request', 'response'])) {
       const side = direction === 'request' ? op.request : op.response;
-      const content = (direction === 'request' ? item.post.requestBody : item.post.responses['200']).content['application/json'];
+      const content = (direction === 'request' ? item.post.requestBody : item.post.responses['200']).content[
+        'application/json'
+      ];
       for (const name of side.examples) {
         const payload = structuredClone(doc.components.examples[content.examples[name].$ref.split('/').pop()].value);
-        list.push({ operationId: op.operationId, direction, name, payload, ...(direction === 'request' ? parametersOf(op.operationId, payload) : {}) });
+        list.push({
+          operationId: op.operationId,
+          direction,
+          name,
+          payload,
+          ...(direction === 'request' ? parametersOf(op.operationId, payload) : {}),
+        });
       }
     }
   }

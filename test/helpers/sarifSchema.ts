@@ -16,5 +16,7 @@ const validateSarif = ajv.compile(schema);
 /** What in `log` breaks the SARIF 2.1.0 schema, one line a problem; none for a valid log. */
 export function sarifProblems(log: unknown): string[] {
   if (validateSarif(log)) return [];
-  return (validateSarif.errors ?? []).slice(0, 20).map((e: ErrorObject) => `${e.instancePath || '/'} ${e.message ?? e.keyword}`);
+  return (validateSarif.errors ?? [])
+    .slice(0, 20)
+    .map((e: ErrorObject) => `${e.instancePath || '/'} ${e.message ?? e.keyword}`);
 }

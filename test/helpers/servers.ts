@@ -16,12 +16,19 @@ export interface TestServer {
 }
 
 /** Starts a server whose answers come from `answer`; every request is recorded with its raw body. */
-export async function startServer(answer: (request: Recorded, res: ServerResponse) => void | Promise<void>): Promise<TestServer> {
+export async function startServer(
+  answer: (request: Recorded, res: ServerResponse) => void | Promise<void>,
+): Promise<TestServer> {
   const requests: Recorded[] = [];
   const server: Server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
-    const recorded = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, text: Buffer.concat(chunks).toString('utf8') };
+    const recorded = {
+      method: req.method ?? '',
+      url: req.url ?? '',
+      headers: req.headers,
+      text: Buffer.concat(chunks).toString('utf8'),
+    };
     requests.push(recorded);
     await answer(recorded, res);
   });
@@ -29,7 +36,10 @@ export async function startServer(answer: (request: Recorded, res: ServerRespons
 }
 
 /** A server whose requests `handler` answers as they come (a webhook receiver's node handler), at `path`. */
-export async function listenWith(handler: Parameters<typeof createServer>[1], path = '/webhooks/token'): Promise<Omit<TestServer, 'requests'>> {
+export async function listenWith(
+  handler: Parameters<typeof createServer>[1],
+  path = '/webhooks/token',
+): Promise<Omit<TestServer, 'requests'>> {
   const { url, close } = await listening(createServer(handler));
   return { url: `${url}${path}`, close };
 }

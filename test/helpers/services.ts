@@ -22,7 +22,8 @@ export interface TestService {
 }
 
 /** The command that starts a test server of `engine` and sets its variables in the shell. */
-export const startCommand = (engine: 'redis' | 'postgres') => `eval "$(test/services/run.sh start ${engine} /tmp/gc-${engine})"`;
+export const startCommand = (engine: 'redis' | 'postgres') =>
+  `eval "$(test/services/run.sh start ${engine} /tmp/gc-${engine})"`;
 
 /** The words a skipped suite's title ends with; servicesReporter.ts reads them back at the end of the run. */
 export const skippedTitle = (title: string, engine: 'redis' | 'postgres') =>

@@ -11,13 +11,18 @@ import { fcParameters } from '../helpers/arbitraries.js';
 import { contractExamples } from '../helpers/examples.js';
 import { control, MID, order, rawCall, sandboxFor, T0, walletPay } from '../sandbox/support.js';
 
-const PAY = contractExamples().find((e) => e.operationId === 'initiatePayment' && e.direction === 'request' && e.name === 'payWithWallet');
+const PAY = contractExamples().find(
+  (e) => e.operationId === 'initiatePayment' && e.direction === 'request' && e.name === 'payWithWallet',
+);
 if (!PAY) throw new Error('no payWithWallet example');
 const NAMES = ['mid', 'orderId'];
 
 describe('readQuery', () => {
   /** A query as a list of (name, value) pairs: contract names and others, some repeated. */
-  const pairs = fc.array(fc.tuple(fc.constantFrom('mid', 'orderId', 'other', 'x y', '__proto__'), fc.string({ maxLength: 6 })), { maxLength: 8 });
+  const pairs = fc.array(
+    fc.tuple(fc.constantFrom('mid', 'orderId', 'other', 'x y', '__proto__'), fc.string({ maxLength: 6 })),
+    { maxLength: 8 },
+  );
 
   it('reads a query string, a URLSearchParams and a record of arrays alike; a repeated contract parameter is its problem, never a value', () => {
     fc.assert(
@@ -25,7 +30,12 @@ describe('readQuery', () => {
         const search = new URLSearchParams(list);
         const record: Record<string, string[]> = Object.create(null);
         for (const [name, value] of list) record[name] = [...(record[name] ?? []), value];
-        const readings = [readQuery(search.toString(), NAMES), readQuery(`?${search}`, NAMES), readQuery(search, NAMES), readQuery(record, NAMES)];
+        const readings = [
+          readQuery(search.toString(), NAMES),
+          readQuery(`?${search}`, NAMES),
+          readQuery(search, NAMES),
+          readQuery(record, NAMES),
+        ];
         for (const reading of readings) {
           expect({ ...reading.query }).toEqual({ ...readings[0]?.query });
           expect(reading.issues).toEqual(readings[0]?.issues);
@@ -37,7 +47,9 @@ describe('readQuery', () => {
           expect(reading?.repeated.includes(name)).toBe(repeated);
           if (repeated) {
             expect(Object.hasOwn(reading?.query ?? {}, name)).toBe(false);
-            expect(reading?.issues).toContainEqual(expect.objectContaining({ in: 'query', pointer: `/${name}`, rule: 'repeatedParameter' }));
+            expect(reading?.issues).toContainEqual(
+              expect.objectContaining({ in: 'query', pointer: `/${name}`, rule: 'repeatedParameter' }),
+            );
           } else expect(reading?.query[name]).toBe(values[0]);
         }
         expect(reading?.issues.length).toBe(reading?.repeated.length);
@@ -55,18 +67,29 @@ describe('readQuery', () => {
 describe('validate() with a query as received', () => {
   it('accepts the example with its query in every form', () => {
     const query = PAY.query as Record<string, string>;
-    for (const form of [query, new URLSearchParams(query), `?${new URLSearchParams(query)}`, { mid: [query.mid as string], orderId: query.orderId }])
+    for (const form of [
+      query,
+      new URLSearchParams(query),
+      `?${new URLSearchParams(query)}`,
+      { mid: [query.mid as string], orderId: query.orderId },
+    ])
       expect(validate('initiatePayment', 'request', PAY.payload, { query: form })).toEqual({ valid: true });
   });
 
   it('refuses a repeated orderId in every form, naming it, without a missing parameter besides', () => {
     const query = PAY.query as Record<string, string>;
     const text = `mid=${query.mid}&orderId=${query.orderId}&orderId=OTHER`;
-    for (const form of [text, new URLSearchParams(text), { mid: query.mid, orderId: [query.orderId as string, 'OTHER'] }]) {
+    for (const form of [
+      text,
+      new URLSearchParams(text),
+      { mid: query.mid, orderId: [query.orderId as string, 'OTHER'] },
+    ]) {
       const verdict = validate('initiatePayment', 'request', PAY.payload, { query: form });
       expect(verdict.valid).toBe(false);
       if (verdict.valid) continue;
-      expect(verdict.errors.map((e) => [e.in, e.pointer, e.rule])).toEqual([['query', '/orderId', 'repeatedParameter']]);
+      expect(verdict.errors.map((e) => [e.in, e.pointer, e.rule])).toEqual([
+        ['query', '/orderId', 'repeatedParameter'],
+      ]);
       expect(verdict.resultCode?.code).toBeTypeOf('string');
     }
   });
@@ -91,19 +114,32 @@ describe('the proxy and the sandbox read a repeated parameter alike', () => {
   function twice() {
     const o = order(sandbox);
     const text = JSON.stringify({
-      head: { requestTimeStamp: String(T0), channelId: 'WEB', tokenType: 'TXN_TOKEN', token: o.txnToken, version: 'v1' },
+      head: {
+        requestTimeStamp: String(T0),
+        channelId: 'WEB',
+        tokenType: 'TXN_TOKEN',
+        token: o.txnToken,
+        version: 'v1',
+      },
       body: walletPay(o.orderId),
     });
     return { o, text, path: `/aoa-acquiring-biz/v2/payment?mid=${MID}&orderId=ORDER-ELSEWHERE&orderId=${o.orderId}` };
   }
-  const orderStatus = async (orderId: string) => (await control(sandbox, 'GET', `/sandbox/orders/${orderId}`)).json.status;
+  const orderStatus = async (orderId: string) =>
+    (await control(sandbox, 'GET', `/sandbox/orders/${orderId}`)).json.status;
 
   it('enforce refuses it with 422 and never forwards it', async () => {
     const { o, text, path } = twice();
-    const answer = await fetch(`${enforcing.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: text });
+    const answer = await fetch(`${enforcing.url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: text,
+    });
     expect(answer.status).toBe(422);
     const problem = (await answer.json()) as { errors: { in: string; pointer: string; rule: string }[] };
-    expect(problem.errors).toContainEqual(expect.objectContaining({ in: 'query', pointer: '/orderId', rule: 'repeatedParameter' }));
+    expect(problem.errors).toContainEqual(
+      expect.objectContaining({ in: 'query', pointer: '/orderId', rule: 'repeatedParameter' }),
+    );
     expect(await orderStatus(o.orderId)).toBe('CREATED');
   });
 
@@ -115,7 +151,11 @@ describe('the proxy and the sandbox read a repeated parameter alike', () => {
     expect(await orderStatus(direct.o.orderId)).toBe('CREATED');
 
     const through = twice();
-    const forwarded = await fetch(`${reporting.url}${through.path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: through.text });
+    const forwarded = await fetch(`${reporting.url}${through.path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: through.text,
+    });
     expect(forwarded.status).toBe(200);
     expect(
       reporting

@@ -40,7 +40,10 @@ describe('matchOperation', () => {
   });
 
   it('decodes a path parameter once', () => {
-    expect(matchOperation(TOKENIZE('MERCHANT%200001'))).toMatchObject({ kind: 'operation', path: { mid: 'MERCHANT 0001' } });
+    expect(matchOperation(TOKENIZE('MERCHANT%200001'))).toMatchObject({
+      kind: 'operation',
+      path: { mid: 'MERCHANT 0001' },
+    });
     expect(matchOperation(TOKENIZE('M%C3%A9'))).toMatchObject({ kind: 'operation', path: { mid: 'Mé' } });
   });
 
@@ -64,7 +67,11 @@ describe('matchOperation', () => {
       '%E0%A4%A',
     ]) {
       const match = matchOperation(TOKENIZE(mid));
-      expect(match, mid).toMatchObject({ kind: 'unsafe', parameter: 'mid', operation: { operationId: 'tokenizeCard' } });
+      expect(match, mid).toMatchObject({
+        kind: 'unsafe',
+        parameter: 'mid',
+        operation: { operationId: 'tokenizeCard' },
+      });
       if (match?.kind === 'unsafe' && mid.length > 2) expect(match.message).not.toContain(mid);
     }
   });
@@ -78,7 +85,28 @@ describe('matchOperation', () => {
   ];
 
   it('accepts only path parameters every front routes to the same operation with the same value (generated segments)', () => {
-    const char = fc.constantFrom('.', '%', '2', 'e', 'E', 'f', 'F', '5', 'c', 'C', ';', '\\', 'a', 'M', '0', '-', '_', '~', ' ', 'é');
+    const char = fc.constantFrom(
+      '.',
+      '%',
+      '2',
+      'e',
+      'E',
+      'f',
+      'F',
+      '5',
+      'c',
+      'C',
+      ';',
+      '\\',
+      'a',
+      'M',
+      '0',
+      '-',
+      '_',
+      '~',
+      ' ',
+      'é',
+    );
     const raw = fc.array(char, { minLength: 1, maxLength: 8 }).map((cs) => cs.join(''));
     fc.assert(
       fc.property(raw, (segment) => {
@@ -92,7 +120,10 @@ describe('matchOperation', () => {
           } catch {
             continue; // a front that cannot decode it refuses it
           }
-          const there = front === 'decoding before routing' ? { kind: 'operation', path: { mid: seen.split('/')[4] } } : matchOperation(seen);
+          const there =
+            front === 'decoding before routing'
+              ? { kind: 'operation', path: { mid: seen.split('/')[4] } }
+              : matchOperation(seen);
           expect(there, `${front}: ${path}`).toMatchObject({ kind: 'operation', path: { mid: match.path.mid } });
         }
       }),
@@ -123,13 +154,17 @@ describe('matchOperation', () => {
 /** POSTs with the path exactly as given (fetch would normalise it). */
 function rawPost(base: string, path: string, body: string): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
-    const req = request(`${base}/`, { method: 'POST', path, headers: { 'content-type': 'application/json' } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8').on('data', (d) => {
-        text += d;
-      });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-    });
+    const req = request(
+      `${base}/`,
+      { method: 'POST', path, headers: { 'content-type': 'application/json' } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8').on('data', (d) => {
+          text += d;
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -158,10 +193,16 @@ describe('the sandbox', () => {
 describe('the HAR reader', () => {
   it('reads a recorded path parameter by the same rule: an encoded slash is a problem of the entry, not a value', () => {
     const entry = (mid: string) => ({
-      request: { method: 'POST', url: `https://gw.example/api${TOKENIZE(mid)}?requestId=R1`, postData: { mimeType: 'application/json', text: '{}' } },
+      request: {
+        method: 'POST',
+        url: `https://gw.example/api${TOKENIZE(mid)}?requestId=R1`,
+        postData: { mimeType: 'application/json', text: '{}' },
+      },
       response: { status: 200, content: { mimeType: 'text/plain' } },
     });
-    const records = [...harRecords(JSON.stringify({ log: { entries: [entry('a%2Fb'), entry('MERCHANT0001')] } }), { file: 'run.har' })];
+    const records = [
+      ...harRecords(JSON.stringify({ log: { entries: [entry('a%2Fb'), entry('MERCHANT0001')] } }), { file: 'run.har' }),
+    ];
     expect(records[0]).toMatchObject({ operationId: 'tokenizeCard', unreadable: { rule: 'safePathParameter' } });
     expect(records[1]).toMatchObject({ operationId: 'tokenizeCard', path: { mid: 'MERCHANT0001' } });
   });

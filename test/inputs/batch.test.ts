@@ -31,7 +31,12 @@ function describeCounted(payload: unknown): { issues: ValidationIssue[]; reads: 
     return proxy;
   };
   modifyOrderRequest(payload);
-  const issues = issuesFromAjv(modifyOrderRequest.errors ?? [], counted(contract), '#/components/schemas/ModifyOrderRequest', payload);
+  const issues = issuesFromAjv(
+    modifyOrderRequest.errors ?? [],
+    counted(contract),
+    '#/components/schemas/ModifyOrderRequest',
+    payload,
+  );
   return { issues, reads };
 }
 
@@ -41,7 +46,14 @@ const bare = (c: CaseResult) => c.errors.map(({ line: _l, column: _c, ...issue }
 describe('validateMany()', () => {
   it('gives validate()’s verdict on every fixture and every example of the contract, payload by payload', async () => {
     const records: PayloadRecord[] = [
-      ...loadFixtures().map((f) => ({ name: f.file, operationId: f.operationId, direction: f.direction, payload: f.payload, query: f.query, path: f.path })),
+      ...loadFixtures().map((f) => ({
+        name: f.file,
+        operationId: f.operationId,
+        direction: f.direction,
+        payload: f.payload,
+        query: f.query,
+        path: f.path,
+      })),
       ...contractExamples().map((e) => ({
         name: e.name,
         operationId: e.operationId,
@@ -51,14 +63,22 @@ describe('validateMany()', () => {
         path: e.path,
       })),
       // The same payloads without their parameters: the requests of four operations become invalid.
-      ...contractExamples().map((e) => ({ name: `${e.name} alone`, operationId: e.operationId, direction: e.direction, payload: e.payload })),
+      ...contractExamples().map((e) => ({
+        name: `${e.name} alone`,
+        operationId: e.operationId,
+        direction: e.direction,
+        payload: e.payload,
+      })),
     ];
     const result = await validateMany(records);
     expect(result.cases).toHaveLength(records.length);
     let invalid = 0;
     for (const [i, record] of records.entries()) {
       const c = result.cases[i] as CaseResult;
-      const verdict = validate(record.operationId as any, record.direction as any, record.payload, { query: record.query, path: record.path });
+      const verdict = validate(record.operationId as any, record.direction as any, record.payload, {
+        query: record.query,
+        path: record.path,
+      });
       expect(c.valid, record.name).toBe(verdict.valid);
       expect(bare(c), record.name).toEqual(verdict.valid ? [] : verdict.errors);
       expect(c.resultCode, record.name).toEqual(verdict.valid ? undefined : verdict.resultCode);
@@ -67,11 +87,17 @@ describe('validateMany()', () => {
     }
     expect(result.counts).toEqual({ cases: records.length, valid: records.length - invalid, invalid, skipped: 0 });
     // Every fixture is invalid, every example valid with its parameters; without them, the requests of tokenize, pay, modify order and create subscription are not.
-    expect(invalid).toBe(loadFixtures().length + contractExamples().filter((e) => e.direction === 'request' && (e.query || e.path)).length);
+    expect(invalid).toBe(
+      loadFixtures().length + contractExamples().filter((e) => e.direction === 'request' && (e.query || e.path)).length,
+    );
   });
 
   it('judges the payload alone with parameters: false, as validate() does', async () => {
-    const records = contractExamples().map((e) => ({ operationId: e.operationId, direction: e.direction, payload: e.payload }));
+    const records = contractExamples().map((e) => ({
+      operationId: e.operationId,
+      direction: e.direction,
+      payload: e.payload,
+    }));
     const result = await validateMany(records, { parameters: false });
     expect(result.counts.invalid).toBe(0);
   });
@@ -82,7 +108,13 @@ describe('validateMany()', () => {
     async function* records() {
       for (let i = 0; i < 3; i++) {
         read++;
-        yield { operationId: example?.operationId, direction: example?.direction, payload: example?.payload, query: example?.query, path: example?.path };
+        yield {
+          operationId: example?.operationId,
+          direction: example?.direction,
+          payload: example?.payload,
+          query: example?.query,
+          path: example?.path,
+        };
       }
     }
     expect((await validateMany(records())).counts).toMatchObject({ cases: 3, valid: 3 });
@@ -113,7 +145,9 @@ describe('validateMany()', () => {
     ]);
     expect(result.cases[0]).toMatchObject({ file: 'broken.json', line: 1, errors: [{ line: 1 }] });
     expect(JSON.stringify(result)).not.toContain(secretLooking);
-    expect(result.skipped).toEqual([{ index: 4, name: 'd', reason: 'GET cdn.example/app.js: no operation of the contract at this address' }]);
+    expect(result.skipped).toEqual([
+      { index: 4, name: 'd', reason: 'GET cdn.example/app.js: no operation of the contract at this address' },
+    ]);
   });
 
   it('keeps at most 100 problems per case and maxKeptIssues in the run, and counts them all', async () => {
@@ -144,10 +178,14 @@ describe('validateMany()', () => {
     };
     // The unknown keys of one object are one problem; the first is named by the field it most likely meant.
     const keys = withKeys(150);
-    const [one] = (await validateMany([{ operationId: 'modifyOrder', direction: 'request', payload: keys }], { parameters: false })).cases as [CaseResult];
+    const [one] = (
+      await validateMany([{ operationId: 'modifyOrder', direction: 'request', payload: keys }], { parameters: false })
+    ).cases as [CaseResult];
     expect(one.errors.map((e) => [e.pointer, e.rule])).toEqual([['/body/<unknown key>', 'additionalProperties']]);
     expect(one.errors[0]?.message).toContain('Did you mean "txnAmount"?');
-    expect(bare(one)).toEqual((validate('modifyOrder', 'request', keys, { parameters: false }) as { errors: unknown[] }).errors);
+    expect(bare(one)).toEqual(
+      (validate('modifyOrder', 'request', keys, { parameters: false }) as { errors: unknown[] }).errors,
+    );
     // The work is counted as reads of the contract: each unknown key was placed in the contract,
     // worded and then dropped as the same problem (4.6 ms a payload against 0.03 ms valid; 10 000
     // such NDJSON lines took 41 s), and each of a hundred items placed the same rules again.
@@ -171,22 +209,36 @@ describe('validateMany()', () => {
   });
 
   it('keeps names to one line of at most 200 characters', async () => {
-    const result = await validateMany([{ name: `a\nb\u001b[31m${'x'.repeat(300)}`, operationId: 'preAuthorize', direction: 'request', payload: {} }]);
+    const result = await validateMany([
+      { name: `a\nb\u001b[31m${'x'.repeat(300)}`, operationId: 'preAuthorize', direction: 'request', payload: {} },
+    ]);
     const name = result.cases[0]?.name as string;
     expect(name).toMatch(/^a\?b\?\[31mx+\.\.\.$/);
     expect(name.length).toBe(200);
   });
 
   it('places each problem on the line and column of its field, within the record’s text', async () => {
-    const text = '{\n  "head": {\n    "tokenType": "TXN_TOKEN"\n  },\n  "body": {\n    "txnAmount": {"value": "1.001", "currency": "INR"}\n  }\n}\n';
+    const text =
+      '{\n  "head": {\n    "tokenType": "TXN_TOKEN"\n  },\n  "body": {\n    "txnAmount": {"value": "1.001", "currency": "INR"}\n  }\n}\n';
     const result = await validateMany([
-      { operationId: 'modifyOrder', direction: 'request', payload: JSON.parse(text), query: { mid: 'M', orderId: 'O' }, source: { file: 'order.json', text } },
+      {
+        operationId: 'modifyOrder',
+        direction: 'request',
+        payload: JSON.parse(text),
+        query: { mid: 'M', orderId: 'O' },
+        source: { file: 'order.json', text },
+      },
       // An NDJSON line: the payload inside the record, on line 7 of its file.
       {
         operationId: 'modifyOrder',
         direction: 'request',
         payload: JSON.parse(text),
-        source: { file: 'cases.ndjson', line: 7, text: JSON.stringify({ operationId: 'modifyOrder', payload: JSON.parse(text) }), pointer: '/payload' },
+        source: {
+          file: 'cases.ndjson',
+          line: 7,
+          text: JSON.stringify({ operationId: 'modifyOrder', payload: JSON.parse(text) }),
+          pointer: '/payload',
+        },
       },
     ]);
     const [file, line] = result.cases as [CaseResult, CaseResult];

@@ -23,7 +23,9 @@ const MEASURED = [
 
 const examples = contractExamples();
 const payRequest = examples.find((e) => e.operationId === 'initiatePayment' && e.direction === 'request');
-const payAnswer = examples.find((e) => e.operationId === 'initiatePayment' && e.direction === 'response' && e.name === 'paySucceeded');
+const payAnswer = examples.find(
+  (e) => e.operationId === 'initiatePayment' && e.direction === 'response' && e.name === 'paySucceeded',
+);
 const query = { mid: 'MERCHANT0001', orderId: 'ORDER-1001' };
 
 /** `count` copies of `unit` as the items of an array. */
@@ -51,8 +53,16 @@ function padded(text: string, size: number): string {
 /** The shapes whose bulk passes a bound within 16 MiB, each as the body's unknown member (sizes in characters). */
 const BEYOND: { shape: string; bulk: (size: number) => string; rule: 'maxValues' | 'maxMembers' }[] = [
   { shape: 'a flat array of 8 million numbers', bulk: (size) => arrayOf('1', Math.floor(size / 2)), rule: 'maxValues' },
-  { shape: 'an array of 5.6 million empty objects', bulk: (size) => arrayOf('{}', Math.floor(size / 3)), rule: 'maxValues' },
-  { shape: 'nests of 900 levels, 9 000 of them', bulk: (size) => arrayOf(`${'['.repeat(899)}${']'.repeat(899)}`, Math.floor(size / 1799)), rule: 'maxValues' },
+  {
+    shape: 'an array of 5.6 million empty objects',
+    bulk: (size) => arrayOf('{}', Math.floor(size / 3)),
+    rule: 'maxValues',
+  },
+  {
+    shape: 'nests of 900 levels, 9 000 of them',
+    bulk: (size) => arrayOf(`${'['.repeat(899)}${']'.repeat(899)}`, Math.floor(size / 1799)),
+    rule: 'maxValues',
+  },
   { shape: 'an object of a million unknown keys', bulk: (size) => keys(Math.floor(size / 13)), rule: 'maxMembers' },
 ];
 
@@ -90,7 +100,10 @@ const harWith = (requestText: string) =>
             url: `https://router.example/aoa-acquiring-biz/v2/payment?mid=${query.mid}&orderId=${query.orderId}`,
             postData: { mimeType: 'application/json', text: requestText },
           },
-          response: { status: 200, content: { mimeType: 'application/json', text: JSON.stringify(payAnswer?.payload) } },
+          response: {
+            status: 200,
+            content: { mimeType: 'application/json', text: JSON.stringify(payAnswer?.payload) },
+          },
         },
       ],
     },
@@ -101,10 +114,16 @@ async function measured(name: string, text: string, args: (file: string) => stri
   const file = join(dir, name);
   writeFileSync(file, text);
   try {
-    const result = await runNode([...MEASURED, BIN, 'validate', ...args(file), '--format', 'json'], { timeoutMs: 120_000 });
+    const result = await runNode([...MEASURED, BIN, 'validate', ...args(file), '--format', 'json'], {
+      timeoutMs: 120_000,
+    });
     const rss = Number(/maxRSS=(\d+)/.exec(result.stderr)?.[1]);
     const lines = result.stdout.trim() === '' ? [] : result.stdout.trim().split('\n');
-    return { ...result, rss, problems: lines.map((line) => JSON.parse(line) as { rule: string; message: string; pointer: string }) };
+    return {
+      ...result,
+      rss,
+      problems: lines.map((line) => JSON.parse(line) as { rule: string; message: string; pointer: string }),
+    };
   } finally {
     rmSync(file, { force: true });
   }
@@ -113,10 +132,25 @@ async function measured(name: string, text: string, args: (file: string) => stri
 /** The three input forms of one request payload's text, each at most `SIZE` bytes. */
 function forms(make: (size: number) => string) {
   return [
-    { form: 'a JSON file', name: 'input.json', text: make(SIZE - 1_000), args: (f: string) => ['initiatePayment', 'request', f, ...queryArgs] },
-    { form: 'an NDJSON line', name: 'input.ndjson', text: ndjsonLine(make(SIZE - 1_000), 'request'), args: (f: string) => ['--ndjson', f] },
+    {
+      form: 'a JSON file',
+      name: 'input.json',
+      text: make(SIZE - 1_000),
+      args: (f: string) => ['initiatePayment', 'request', f, ...queryArgs],
+    },
+    {
+      form: 'an NDJSON line',
+      name: 'input.ndjson',
+      text: ndjsonLine(make(SIZE - 1_000), 'request'),
+      args: (f: string) => ['--ndjson', f],
+    },
     // A HAR file escapes the quotes of the body: the body is made smaller to keep the file within 16 MiB.
-    { form: 'a HAR body', name: 'input.har', text: harWith(make(Math.floor(SIZE * 0.8))), args: (f: string) => ['--har', f] },
+    {
+      form: 'a HAR body',
+      name: 'input.har',
+      text: harWith(make(Math.floor(SIZE * 0.8))),
+      args: (f: string) => ['--har', f],
+    },
   ];
 }
 const queryArgs = ['--query', `mid=${query.mid}`, '--query', `orderId=${query.orderId}`];
@@ -138,7 +172,9 @@ describe('inputs of 16 MiB in bounded memory', () => {
           expect.objectContaining({
             pointer: '',
             rule,
-            message: expect.stringContaining(rule === 'maxValues' ? 'more than 1 000 000 JSON values' : 'more than 10 000 members'),
+            message: expect.stringContaining(
+              rule === 'maxValues' ? 'more than 1 000 000 JSON values' : 'more than 10 000 members',
+            ),
           }),
         ]);
       }
@@ -148,7 +184,12 @@ describe('inputs of 16 MiB in bounded memory', () => {
   for (const { shape, bulk } of WITHIN) {
     it(`judges ${shape} padded to 16 MiB: the request invalid by its unknown member, the answer valid`, async () => {
       const requestText = padded(withExtra(payRequest?.payload, bulk()), SIZE - 1_000);
-      const request = await measured('request.json', requestText, (f) => ['initiatePayment', 'request', f, ...queryArgs]);
+      const request = await measured('request.json', requestText, (f) => [
+        'initiatePayment',
+        'request',
+        f,
+        ...queryArgs,
+      ]);
       const why = `${shape}: ${request.stderr.slice(0, 300)}`;
       expect(request.status, why).toBe(1);
       expect(request.rss, why).toBeLessThan(MAX_RSS_KIB);
@@ -187,7 +228,12 @@ describe('the report of a run of many small payloads', () => {
     // written (a SARIF log of them peaked near 500 MB, JSON lines piped near 300 MB).
     const COUNT = 99_000;
     const line = (i: number) =>
-      JSON.stringify({ operationId: 'initiatePayment', direction: 'request', payload: { head: { x: i }, body: { mid: `M${i}` } }, query });
+      JSON.stringify({
+        operationId: 'initiatePayment',
+        direction: 'request',
+        payload: { head: { x: i }, body: { mid: `M${i}` } },
+        query,
+      });
     const lines = Array.from({ length: COUNT }, (_, i) => line(i));
     const text = `${lines.join('\n')}\n`;
     expect(text.length).toBeLessThanOrEqual(SIZE);
@@ -195,7 +241,9 @@ describe('the report of a run of many small payloads', () => {
     writeFileSync(file, text);
     try {
       for (const format of ['json', 'junit', 'sarif']) {
-        const run = await runNode([...MEASURED, BIN, 'validate', '--ndjson', file, '--format', format], { timeoutMs: 120_000 });
+        const run = await runNode([...MEASURED, BIN, 'validate', '--ndjson', file, '--format', format], {
+          timeoutMs: 120_000,
+        });
         const why = `${format}: ${run.stderr.slice(0, 300)}`;
         expect(run.status, why).toBe(1);
         expect(run.stderr, why).toMatch(/^99000 payloads: 0 valid, 99000 invalid\nmaxRSS=\d+\n$/);

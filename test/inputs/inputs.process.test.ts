@@ -24,7 +24,15 @@ let dir: string;
 const cwd = process.cwd();
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'gateway-contract-inputs-'));
-  for (const f of ['a/one.json', 'a/two.json', 'a/notes.txt', 'a/b/three.json', 'a/b/c/four.json', 'a/.hidden/five.json', 'x.json']) {
+  for (const f of [
+    'a/one.json',
+    'a/two.json',
+    'a/notes.txt',
+    'a/b/three.json',
+    'a/b/c/four.json',
+    'a/.hidden/five.json',
+    'x.json',
+  ]) {
     mkdirSync(join(dir, f, '..'), { recursive: true });
     writeFileSync(join(dir, f), '{}');
   }
@@ -44,14 +52,29 @@ async function all(records: AsyncIterable<PayloadRecord> | Iterable<PayloadRecor
 
 describe('files, directories and glob patterns', () => {
   it('expands a directory to its .json files at any depth, in name order, without hidden ones or links to directories', () => {
-    expect(expandPaths(['a'])).toEqual({ files: ['a/b/c/four.json', 'a/b/three.json', 'a/one.json', 'a/two.json'].sort(), empty: [], truncated: false });
+    expect(expandPaths(['a'])).toEqual({
+      files: ['a/b/c/four.json', 'a/b/three.json', 'a/one.json', 'a/two.json'].sort(),
+      empty: [],
+      truncated: false,
+    });
   });
 
   it('matches *, ** and ? in patterns, and keeps plain paths as given', () => {
     expect(expandPaths(['a/*.json']).files).toEqual(['a/one.json', 'a/two.json']);
-    expect(expandPaths(['a/**/*.json']).files).toEqual(['a/b/c/four.json', 'a/b/three.json', 'a/one.json', 'a/two.json']);
+    expect(expandPaths(['a/**/*.json']).files).toEqual([
+      'a/b/c/four.json',
+      'a/b/three.json',
+      'a/one.json',
+      'a/two.json',
+    ]);
     expect(expandPaths(['**/t??.json']).files).toEqual(['a/two.json']);
-    expect(expandPaths(['a/**']).files).toEqual(['a/b/c/four.json', 'a/b/three.json', 'a/notes.txt', 'a/one.json', 'a/two.json']);
+    expect(expandPaths(['a/**']).files).toEqual([
+      'a/b/c/four.json',
+      'a/b/three.json',
+      'a/notes.txt',
+      'a/one.json',
+      'a/two.json',
+    ]);
     expect(expandPaths([`${dir}/a/*.json`]).files).toEqual([join(dir, 'a/one.json'), join(dir, 'a/two.json')]);
     expect(expandPaths(['x.json', 'missing.json', 'x.json']).files).toEqual(['x.json', 'missing.json']);
   });
@@ -124,12 +147,21 @@ describe('files, directories and glob patterns', () => {
     for (const args of [['latin'], ['latin/*.json', 'latin/*/*.json'], ['latin/**/*.json']]) {
       const expanded = expandPaths(args);
       expect(expanded.files.map(shownPath), args.join(' ')).toEqual(shown);
-      const records = await all(fileRecords(expanded.files, { operationId: example?.operationId as string, direction: example?.direction as string }));
-      expect(records.map((r) => [r.name, r.source?.file, r.unreadable])).toEqual(shown.map((name) => [name, name, undefined]));
+      const records = await all(
+        fileRecords(expanded.files, {
+          operationId: example?.operationId as string,
+          direction: example?.direction as string,
+        }),
+      );
+      expect(records.map((r) => [r.name, r.source?.file, r.unreadable])).toEqual(
+        shown.map((name) => [name, name, undefined]),
+      );
       expect(records[0]?.payload).toEqual(example?.payload);
     }
     expect(shownPath(Buffer.from('ok/\u00e9t\u00e9 \u{1f600}.json'))).toBe('ok/\u00e9t\u00e9 \u{1f600}.json');
-    expect(shownPath(Buffer.from([0x61, 0xc3, 0x28, 0xed, 0xa0, 0x80, 0xf0, 0x9f, 0x98]))).toBe('a\\xC3(\\xED\\xA0\\x80\\xF0\\x9F\\x98');
+    expect(shownPath(Buffer.from([0x61, 0xc3, 0x28, 0xed, 0xa0, 0x80, 0xf0, 0x9f, 0x98]))).toBe(
+      'a\\xC3(\\xED\\xA0\\x80\\xF0\\x9F\\x98',
+    );
     rmSync('latin', { recursive: true });
   });
 
@@ -149,7 +181,12 @@ describe('files, directories and glob patterns', () => {
         stdin: Readable.from([Buffer.from('{"head":')]),
       }),
     );
-    expect(records[0]).toMatchObject({ name: 'good.json', operationId: 'tokenizeCard', payload: example?.payload, source: { file: 'good.json' } });
+    expect(records[0]).toMatchObject({
+      name: 'good.json',
+      operationId: 'tokenizeCard',
+      payload: example?.payload,
+      source: { file: 'good.json' },
+    });
     const reasons = records.slice(1).map((r) => [r.name, r.unreadable?.rule, r.unreadable?.message]);
     expect(reasons.slice(0, 6)).toEqual([
       ['big.json', 'maxBytes', 'The input is larger than 2000 bytes (see --max-bytes); it was not read.'],
@@ -160,7 +197,8 @@ describe('files, directories and glob patterns', () => {
       ['standard input', 'json', expect.stringMatching(/^The input is not JSON: malformed JSON/)],
     ]);
     // Root reads every file: the last one is then simply read.
-    if (process.getuid?.() !== 0) expect(reasons[6]).toEqual(['secret.json', 'readable', 'The input cannot be read (EACCES).']);
+    if (process.getuid?.() !== 0)
+      expect(reasons[6]).toEqual(['secret.json', 'readable', 'The input cannot be read (EACCES).']);
     expect(JSON.stringify(records.slice(1))).not.toContain('4111');
   });
 });
@@ -208,7 +246,8 @@ describe('the bounds of a JSON text', () => {
       ok: false,
       bound: true,
       rule: 'maxValues',
-      message: 'Line 2 holds more than 1 000 000 JSON values (objects, arrays, strings, numbers, literals); it was not parsed.',
+      message:
+        'Line 2 holds more than 1 000 000 JSON values (objects, arrays, strings, numbers, literals); it was not parsed.',
     });
     const wide = `{${Array.from({ length: MAX_MEMBERS + 1 }, (_, i) => `"k${i}":[]`).join(',')}}`;
     expect(parseBounded(wide, 'The input')).toMatchObject({
@@ -216,7 +255,10 @@ describe('the bounds of a JSON text', () => {
       rule: 'maxMembers',
       message: 'The input has an object of more than 10 000 members; it was not parsed.',
     });
-    expect(parseBounded(`${'['.repeat(MAX_DEPTH + 1)}${']'.repeat(MAX_DEPTH + 1)}`, 'The input')).toMatchObject({ ok: false, rule: 'maxDepth' });
+    expect(parseBounded(`${'['.repeat(MAX_DEPTH + 1)}${']'.repeat(MAX_DEPTH + 1)}`, 'The input')).toMatchObject({
+      ok: false,
+      rule: 'maxDepth',
+    });
     // What is not JSON is still said so, with the place and never the text.
     expect(parseBounded('{"a": tru}', 'The input')).toEqual({
       ok: false,
@@ -230,7 +272,13 @@ describe('the bounds of a JSON text', () => {
 describe('NDJSON', () => {
   const pay = contractExamples().find((e) => e.operationId === 'initiatePayment' && e.direction === 'request');
   const record = (extra: object = {}) =>
-    JSON.stringify({ operationId: 'initiatePayment', direction: 'request', payload: pay?.payload, query: pay?.query, ...extra });
+    JSON.stringify({
+      operationId: 'initiatePayment',
+      direction: 'request',
+      payload: pay?.payload,
+      query: pay?.query,
+      ...extra,
+    });
 
   it('reads one record per line, whatever the chunks, with CRLF and blank lines', async () => {
     const text = `${record({ name: 'first' })}\r\n\r\n   \n${record()}\n${record()}`;
@@ -243,17 +291,28 @@ describe('NDJSON', () => {
       ['cases.ndjson:4', 4, undefined],
       ['cases.ndjson:5', 5, undefined],
     ]);
-    expect(records[0]).toMatchObject({ operationId: 'initiatePayment', direction: 'request', payload: pay?.payload, query: pay?.query });
+    expect(records[0]).toMatchObject({
+      operationId: 'initiatePayment',
+      direction: 'request',
+      payload: pay?.payload,
+      query: pay?.query,
+    });
     expect((await validateMany(records)).counts).toMatchObject({ valid: 3 });
   });
 
   it('reads a query whose repeated names hold arrays, as validate() does: a repeated parameter of the contract is its problem', async () => {
     const query = pay?.query as Record<string, string>;
-    const lines = [record({ query: { ...query, orderId: [query.orderId] } }), record({ query: { ...query, orderId: [query.orderId, 'OTHER'] } })];
+    const lines = [
+      record({ query: { ...query, orderId: [query.orderId] } }),
+      record({ query: { ...query, orderId: [query.orderId, 'OTHER'] } }),
+    ];
     const records = await all(ndjsonRecords(Readable.from([Buffer.from(lines.join('\n'))]), { file: 'q.ndjson' }));
     expect(records.map((r) => r.unreadable)).toEqual([undefined, undefined]);
     const result = await validateMany(records);
-    expect(result.cases.map((c) => c.errors.map((e) => [e.in, e.pointer, e.rule]))).toEqual([[], [['query', '/orderId', 'repeatedParameter']]]);
+    expect(result.cases.map((c) => c.errors.map((e) => [e.in, e.pointer, e.rule]))).toEqual([
+      [],
+      [['query', '/orderId', 'repeatedParameter']],
+    ]);
   });
 
   it('fails each malformed line with its reason, and reads on up to a line longer than the limit', async () => {
@@ -268,7 +327,9 @@ describe('NDJSON', () => {
       `{"operationId": "initiatePayment", "direction": "request", "payload": "${'x'.repeat(3000)}"}`,
       record(),
     ];
-    const records = await all(ndjsonRecords(Readable.from([Buffer.from(lines.join('\n'))]), { file: '-', maxLineBytes: 2000 }));
+    const records = await all(
+      ndjsonRecords(Readable.from([Buffer.from(lines.join('\n'))]), { file: '-', maxLineBytes: 2000 }),
+    );
     expect(records.map((r) => [r.source?.line, r.unreadable?.rule])).toEqual([
       [1, undefined],
       [2, 'json'],
@@ -281,7 +342,9 @@ describe('NDJSON', () => {
     ]);
     expect(records[1]?.unreadable?.message).toMatch(/^Line 2 is not JSON: malformed JSON at column \d+\.$/);
     // Its end could be any number of bytes away: the input is not read past it.
-    expect(records[7]?.unreadable?.message).toBe('Line 8 is longer than 2000 bytes (see --max-bytes); the input was not read past it.');
+    expect(records[7]?.unreadable?.message).toBe(
+      'Line 8 is longer than 2000 bytes (see --max-bytes); the input was not read past it.',
+    );
     expect(JSON.stringify(records)).not.toContain('5817');
     const result = await validateMany(records);
     expect(result.counts).toEqual({ cases: 8, valid: 1, invalid: 7, skipped: 0 });
@@ -296,19 +359,24 @@ describe('NDJSON', () => {
       }
     }
     // `--ndjson /dev/zero`: one line of zero bytes, forever.
-    const zeros = await all(ndjsonRecords(endless(Buffer.alloc(64 * 1024)), { file: '/dev/zero', maxLineBytes: 1024 * 1024 }));
+    const zeros = await all(
+      ndjsonRecords(endless(Buffer.alloc(64 * 1024)), { file: '/dev/zero', maxLineBytes: 1024 * 1024 }),
+    );
     expect(zeros.map((r) => [r.source?.line, r.unreadable?.rule])).toEqual([[1, 'maxBytes']]);
     expect(pulled).toBeLessThanOrEqual(1024 * 1024 + 64 * 1024);
     // Blank lines, forever (1 GB of them took over two minutes and validated nothing).
     pulled = 0;
-    const blank = await all(ndjsonRecords(endless(Buffer.alloc(64 * 1024, '\n')), { file: 'blank.ndjson', maxLineBytes: 1024 * 1024 }));
+    const blank = await all(
+      ndjsonRecords(endless(Buffer.alloc(64 * 1024, '\n')), { file: 'blank.ndjson', maxLineBytes: 1024 * 1024 }),
+    );
     expect(blank).toEqual([
       {
         name: 'blank.ndjson:1',
         source: { file: 'blank.ndjson', line: 1 },
         unreadable: {
           rule: 'maxBytes',
-          message: 'Lines 1 to 1048577 hold no record: more than 1048576 bytes of blank lines (see --max-bytes); the input was not read past them.',
+          message:
+            'Lines 1 to 1048577 hold no record: more than 1048576 bytes of blank lines (see --max-bytes); the input was not read past them.',
         },
       },
     ]);
@@ -335,10 +403,20 @@ describe('NDJSON', () => {
     const nobody = await all(ndjsonFileRecords(fifo, { waitMs: 200 }));
     expect(performance.now() - started).toBeLessThan(5000);
     expect(nobody).toEqual([
-      { name: fifo, source: { file: fifo, line: 1 }, unreadable: { rule: 'readable', message: 'The input sent nothing for 200 ms (see --timeout-ms).' } },
+      {
+        name: fifo,
+        source: { file: fifo, line: 1 },
+        unreadable: { rule: 'readable', message: 'The input sent nothing for 200 ms (see --timeout-ms).' },
+      },
     ]);
     // A writer: its records are read as they come.
-    const writer = spawn('sh', ['-c', `printf '%s\\n' "$1" > "$2"; printf '%s\\n' "$1" > /dev/null`, 'sh', record(), fifo]);
+    const writer = spawn('sh', [
+      '-c',
+      `printf '%s\\n' "$1" > "$2"; printf '%s\\n' "$1" > /dev/null`,
+      'sh',
+      record(),
+      fifo,
+    ]);
     const records = await all(ndjsonFileRecords(fifo, { waitMs: 5000 }));
     await new Promise((resolve) => writer.on('close', resolve));
     expect(records.map((r) => [r.source?.line, r.operationId])).toEqual([[1, 'initiatePayment']]);
@@ -349,21 +427,34 @@ describe('NDJSON', () => {
       ['x'.repeat(5000), 'maxBytes'],
     ] as const) {
       const feeder = spawn('sh', ['-c', 'printf %s "$1" > "$2"', 'sh', content, fifo]);
-      const [one] = await all(fileRecords([fifo], { operationId: 'tokenizeCard', direction: 'request', maxBytes: 2000, waitMs: 5000 }));
+      const [one] = await all(
+        fileRecords([fifo], { operationId: 'tokenizeCard', direction: 'request', maxBytes: 2000, waitMs: 5000 }),
+      );
       // Gone before the FIFO is opened again: a writer still holding it would end the next read at once.
       feeder.kill();
-      await new Promise((resolve) => (feeder.exitCode === null && feeder.signalCode === null ? feeder.on('close', resolve) : resolve(undefined)));
+      await new Promise((resolve) =>
+        feeder.exitCode === null && feeder.signalCode === null ? feeder.on('close', resolve) : resolve(undefined),
+      );
       expect(one?.unreadable?.rule).toBe(rule);
       if (!rule) expect(one?.payload).toEqual(example?.payload);
     }
-    const [stalled] = await all(fileRecords([fifo], { operationId: 'tokenizeCard', direction: 'request', waitMs: 200 }));
-    expect(stalled?.unreadable).toEqual({ rule: 'readable', message: 'The input sent nothing for 200 ms (see --timeout-ms).' });
+    const [stalled] = await all(
+      fileRecords([fifo], { operationId: 'tokenizeCard', direction: 'request', waitMs: 200 }),
+    );
+    expect(stalled?.unreadable).toEqual({
+      rule: 'readable',
+      message: 'The input sent nothing for 200 ms (see --timeout-ms).',
+    });
     rmSync(fifo);
   });
 
   it('fails a file that cannot be read as one case', async () => {
     expect(await all(ndjsonFileRecords('missing.ndjson'))).toEqual([
-      { name: 'missing.ndjson', source: { file: 'missing.ndjson', line: 1 }, unreadable: { rule: 'readable', message: 'The input cannot be read (ENOENT).' } },
+      {
+        name: 'missing.ndjson',
+        source: { file: 'missing.ndjson', line: 1 },
+        unreadable: { rule: 'readable', message: 'The input cannot be read (ENOENT).' },
+      },
     ]);
     writeFileSync('two.ndjson', `${record()}\n${record()}\n`);
     expect((await all(ndjsonFileRecords('two.ndjson'))).map((r) => r.source?.line)).toEqual([1, 2]);
@@ -382,13 +473,25 @@ describe('HAR', () => {
 
   const har = harOf([
     // 1: pay on the router, under a base path, its answer as base64.
-    harEntry('POST', 'https://router.example/staging/aoa-acquiring-biz/v2/payment?mid=MERCHANT0001&orderId=ORDER-1001', pay.payload, payAnswer.payload, {
-      base64: true,
-    }),
+    harEntry(
+      'POST',
+      'https://router.example/staging/aoa-acquiring-biz/v2/payment?mid=MERCHANT0001&orderId=ORDER-1001',
+      pay.payload,
+      payAnswer.payload,
+      {
+        base64: true,
+      },
+    ),
     // 2: tokenize on the gateway: mid in the path, requestId in the query.
-    harEntry('POST', `https://gateway.example/coft-center/coft/merchant/MERCHANT0001/tokenize?requestId=${tokenize.payload.head.requestId}`, tokenize.payload),
+    harEntry(
+      'POST',
+      `https://gateway.example/coft-center/coft/merchant/MERCHANT0001/tokenize?requestId=${tokenize.payload.head.requestId}`,
+      tokenize.payload,
+    ),
     // 3: pay without its query: requiredParameters. Its answer is an HTML error page: not judged.
-    harEntry('POST', 'https://router.example/aoa-acquiring-biz/v2/payment', pay.payload, '<html>Bad gateway</html>', { mimeType: 'text/html' }),
+    harEntry('POST', 'https://router.example/aoa-acquiring-biz/v2/payment', pay.payload, '<html>Bad gateway</html>', {
+      mimeType: 'text/html',
+    }),
     // 4: another host altogether; 5: the browser's preflight of a contract path.
     harEntry('GET', 'https://cdn.example/assets/4929180731215548/app.js?token=Zq7s3cr3T', undefined, 'x'),
     harEntry('OPTIONS', 'https://router.example/aoa-acquiring-biz/v2/payment?mid=M', undefined, ''),
@@ -397,7 +500,13 @@ describe('HAR', () => {
     // 7: a body that is not JSON; 8: no body recorded; 9: a JSON answer that is broken.
     harEntry('POST', 'https://router.example/aoa-acquiring-biz/v2/modifyOrder?mid=M&orderId=O', 'mid=M&orderId=O'),
     harEntry('POST', 'https://router.example/aoa-acquiring-biz/v2/modifyOrder?mid=M&orderId=O', undefined),
-    harEntry('POST', 'https://gateway.example/order/v2/preAuth', find('preAuthorize', 'request').payload, '{"head": {', { mimeType: 'application/json' }),
+    harEntry(
+      'POST',
+      'https://gateway.example/order/v2/preAuth',
+      find('preAuthorize', 'request').payload,
+      '{"head": {',
+      { mimeType: 'application/json' },
+    ),
     // 10: no URL at all.
     { request: { method: 'POST' }, response: {} },
   ]);
@@ -405,7 +514,13 @@ describe('HAR', () => {
   it('validates each entry posted to a path of the contract, on any host and under any base path, and skips the others', async () => {
     const records = [...harRecords(har, { file: 'traffic.har' })];
     const result = await validateMany(records);
-    const summary = result.cases.map((c) => [c.name.replace('traffic.har entry ', '#'), c.operationId, c.direction, c.valid, c.errors.map((e) => e.rule)]);
+    const summary = result.cases.map((c) => [
+      c.name.replace('traffic.har entry ', '#'),
+      c.operationId,
+      c.direction,
+      c.valid,
+      c.errors.map((e) => e.rule),
+    ]);
     expect(summary).toEqual([
       ['#1', 'initiatePayment', 'request', true, []],
       ['#1', 'initiatePayment', 'response', true, []],
@@ -419,8 +534,16 @@ describe('HAR', () => {
       ['#9', 'preAuthorize', 'response', false, ['json']],
     ]);
     expect(result.skipped).toEqual([
-      { index: 4, name: 'traffic.har entry 4', reason: 'GET cdn.example/assets/<...>/app.js: no operation of the contract at this address' },
-      { index: 5, name: 'traffic.har entry 5', reason: 'OPTIONS router.example/aoa-acquiring-biz/v2/payment: not a POST, the method of initiatePayment' },
+      {
+        index: 4,
+        name: 'traffic.har entry 4',
+        reason: 'GET cdn.example/assets/<...>/app.js: no operation of the contract at this address',
+      },
+      {
+        index: 5,
+        name: 'traffic.har entry 5',
+        reason: 'OPTIONS router.example/aoa-acquiring-biz/v2/payment: not a POST, the method of initiatePayment',
+      },
       { index: 12, name: 'traffic.har entry 10', reason: 'the entry has no URL' },
     ]);
     const text = JSON.stringify(result);
@@ -431,7 +554,10 @@ describe('HAR', () => {
     const url = 'https://router.example/aoa-acquiring-biz/v2/payment?mid=M&orderId=O';
     const page = `<html>${'word '.repeat(1_100_000)}</html>`;
     const many = `[${'0,'.repeat(1_000_000)}0]`;
-    const text = harOf([harEntry('POST', url, pay.payload, page, { mimeType: 'text/html' }), harEntry('POST', url, many, many, { mimeType: 'text/plain' })]);
+    const text = harOf([
+      harEntry('POST', url, pay.payload, page, { mimeType: 'text/html' }),
+      harEntry('POST', url, many, many, { mimeType: 'text/plain' }),
+    ]);
     const records = [...harRecords(text, { file: 'big.har' })].map((r) => [r.name, r.direction, r.unreadable?.rule]);
     expect(records).toEqual([
       ['big.har entry 1', 'request', undefined],
@@ -464,8 +590,19 @@ describe('HAR', () => {
 
   it('places entries on their lines in one pass over the file, whatever the order of their members', async () => {
     // The response recorded before the request: each entry's lines are found out of order.
-    const swapped = (entry: any) => ({ response: entry.response, request: entry.request, startedDateTime: entry.startedDateTime });
-    const entry = swapped(harEntry('POST', 'https://router.example/aoa-acquiring-biz/v2/payment?mid=M&orderId=O', pay.payload, payAnswer.payload));
+    const swapped = (entry: any) => ({
+      response: entry.response,
+      request: entry.request,
+      startedDateTime: entry.startedDateTime,
+    });
+    const entry = swapped(
+      harEntry(
+        'POST',
+        'https://router.example/aoa-acquiring-biz/v2/payment?mid=M&orderId=O',
+        pay.payload,
+        payAnswer.payload,
+      ),
+    );
     const small = harOf([entry, entry, entry], 2);
     const lines = small.split('\n');
     const textLines = lines.flatMap((l, i) => (l.includes('"text"') ? [i + 1] : []));
@@ -496,7 +633,11 @@ describe('HAR', () => {
     expect(count).toBeGreaterThan(5000);
     // The last record is the last entry's response, whose body is the file's last but one.
     const bigLines = big.split('\n');
-    expect(last).toBe(bigLines.findLastIndex((l, i) => l.includes('"text"') && bigLines.slice(i + 1).some((m) => m.includes('"text"'))) + 1);
+    expect(last).toBe(
+      bigLines.findLastIndex(
+        (l, i) => l.includes('"text"') && bigLines.slice(i + 1).some((m) => m.includes('"text"')),
+      ) + 1,
+    );
     expect(elapsed, `${Math.round(elapsed)} ms`).toBeLessThan(2000);
   });
 

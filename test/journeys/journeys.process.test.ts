@@ -35,7 +35,11 @@ const notified: string[] = [];
 let receiver: { url: string; close: () => Promise<void> };
 
 /** Starts `node <args>` and waits for the line of its standard output that names its address. */
-async function start(args: string[], ready: RegExp, env: NodeJS.ProcessEnv = {}): Promise<{ url: string; child: ChildProcess; done: Promise<CliResult> }> {
+async function start(
+  args: string[],
+  ready: RegExp,
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ url: string; child: ChildProcess; done: Promise<CliResult> }> {
   const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   const done = collectOutput(child);
@@ -60,7 +64,9 @@ const startSandbox = (port: number, webhookUrl: string) =>
 
 /** The inputs of every journey against a sandbox at `sandboxUrl`, the signatures and the encrypted card computed (D-99). */
 async function inputsFor(sandboxUrl: string, run: string): Promise<Record<string, unknown>> {
-  const { publicKeyPem } = (await (await fetch(`${sandboxUrl}/sandbox/card-encryption-key`)).json()) as { publicKeyPem: string };
+  const { publicKeyPem } = (await (await fetch(`${sandboxUrl}/sandbox/card-encryption-key`)).json()) as {
+    publicKeyPem: string;
+  };
   const day = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
   const given = {
     sandboxUrl,
@@ -75,7 +81,11 @@ async function inputsFor(sandboxUrl: string, run: string): Promise<Record<string
     ssoToken: SSO,
   };
   let inputs: Record<string, unknown> = given;
-  for (const j of JOURNEYS) inputs = { ...inputs, ...(await journeyInputs(j.file, j.workflowId, inputs, { merchantKey: KEY, card: CARD, publicKeyPem })) };
+  for (const j of JOURNEYS)
+    inputs = {
+      ...inputs,
+      ...(await journeyInputs(j.file, j.workflowId, inputs, { merchantKey: KEY, card: CARD, publicKeyPem })),
+    };
   return inputs;
 }
 
@@ -86,7 +96,11 @@ interface RespectRun extends CliResult {
       {
         executedWorkflows: {
           workflowId: string;
-          executedSteps: { stepId: string; retriesLeft?: number; checks: { name: string; passed: boolean; severity: string }[] }[];
+          executedSteps: {
+            stepId: string;
+            retriesLeft?: number;
+            checks: { name: string; passed: boolean; severity: string }[];
+          }[];
         }[];
       }
     >;
@@ -95,7 +109,12 @@ interface RespectRun extends CliResult {
 }
 
 /** `redocly respect` on every journey, the contract's two hosts at `apiUrl`, the inputs through the environment (never on a command line). */
-async function respect(apiUrl: string, inputs: Record<string, unknown>, name: string, journeys = JOURNEYS): Promise<RespectRun> {
+async function respect(
+  apiUrl: string,
+  inputs: Record<string, unknown>,
+  name: string,
+  journeys = JOURNEYS,
+): Promise<RespectRun> {
   const jsonOutput = join(dir, `${name}.respect.json`);
   const child = spawn(
     process.execPath,
@@ -115,7 +134,15 @@ async function respect(apiUrl: string, inputs: Record<string, unknown>, name: st
       '--json-output',
       jsonOutput,
     ],
-    { env: { ...process.env, REDOCLY_CLI_RESPECT_INPUT: JSON.stringify(inputs), REDOCLY_TELEMETRY: 'off', NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] },
+    {
+      env: {
+        ...process.env,
+        REDOCLY_CLI_RESPECT_INPUT: JSON.stringify(inputs),
+        REDOCLY_TELEMETRY: 'off',
+        NO_COLOR: '1',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
   );
   children.push(child);
   const result = await collectOutput(child);
@@ -126,7 +153,9 @@ async function respect(apiUrl: string, inputs: Record<string, unknown>, name: st
 /** Every step respect counted: the retried attempt of a step is not one (respect's own rule). */
 function countedSteps(run: RespectRun) {
   return Object.values(run.json.files).flatMap((f) =>
-    f.executedWorkflows.flatMap((w) => w.executedSteps.filter((s) => !s.retriesLeft).map((s) => ({ workflowId: w.workflowId, ...s }))),
+    f.executedWorkflows.flatMap((w) =>
+      w.executedSteps.filter((s) => !s.retriesLeft).map((s) => ({ workflowId: w.workflowId, ...s })),
+    ),
   );
 }
 
@@ -134,7 +163,12 @@ function expectRespectPassed(run: RespectRun, lostAttempt: string) {
   const failed = Object.values(run.json.files).flatMap((f) =>
     f.executedWorkflows.flatMap((w) =>
       w.executedSteps.flatMap((st) =>
-        st.checks.filter((c) => !c.passed).map((c) => `${w.workflowId}/${st.stepId}: ${c.name} ${(c as { message?: string }).message?.slice(0, 300) ?? ''}`),
+        st.checks
+          .filter((c) => !c.passed)
+          .map(
+            (c) =>
+              `${w.workflowId}/${st.stepId}: ${c.name} ${(c as { message?: string }).message?.slice(0, 300) ?? ''}`,
+          ),
       ),
     ),
   );
@@ -144,9 +178,12 @@ function expectRespectPassed(run: RespectRun, lostAttempt: string) {
   const steps = countedSteps(run);
   expect(steps.length).toBeGreaterThanOrEqual(14);
   for (const step of steps)
-    for (const check of step.checks) expect(check.passed || check.severity === 'warn', `${step.workflowId}/${step.stepId}: ${check.name}`).toBe(true);
+    for (const check of step.checks)
+      expect(check.passed || check.severity === 'warn', `${step.workflowId}/${step.stepId}: ${check.name}`).toBe(true);
   // The one warning: respect's closed reading of list subscriptions' open answer (D-101).
-  const warned = steps.filter((s) => s.checks.some((c) => !c.passed)).map((s) => `${s.stepId}:${s.checks.filter((c) => !c.passed).map((c) => c.name)}`);
+  const warned = steps
+    .filter((s) => s.checks.some((c) => !c.passed))
+    .map((s) => `${s.stepId}:${s.checks.filter((c) => !c.passed).map((c) => c.name)}`);
   expect(warned).toEqual(['listSubscriptions:schema check']);
   // The payment whose answer was lost: its first attempt failed, its retry was refused 201.
   const attempts = Object.values(run.json.files)
@@ -157,7 +194,8 @@ function expectRespectPassed(run: RespectRun, lostAttempt: string) {
 }
 
 /** Every value of a sensitive field, from texts that hold them in clear. */
-const SENSITIVE = /"(cardNumber|securityCode|cvv|encryptedCardData|token|txnToken|svcSsoToken|signature|checksumHash)"\s*:\s*"([^"*]{8,})"/g;
+const SENSITIVE =
+  /"(cardNumber|securityCode|cvv|encryptedCardData|token|txnToken|svcSsoToken|signature|checksumHash)"\s*:\s*"([^"*]{8,})"/g;
 /** The key, the card, the CVV, the wallet's SSO token, and the encrypted card and signatures computed for the run. */
 const plantedIn = (inputs: Record<string, unknown>) =>
   new Set([
@@ -171,7 +209,10 @@ const plantedIn = (inputs: Record<string, unknown>) =>
 function expectClean(text: string, where: string, planted: Set<string>) {
   for (const s of planted) {
     const at = text.indexOf(s);
-    expect(at, `${where} holds a planted value of ${s.length} characters: ${text.slice(Math.max(0, at - 80), at)}`).toBe(-1);
+    expect(
+      at,
+      `${where} holds a planted value of ${s.length} characters: ${text.slice(Math.max(0, at - 80), at)}`,
+    ).toBe(-1);
   }
 }
 
@@ -266,8 +307,16 @@ describe('the journeys under redocly respect', () => {
     expect(problems.map((p) => [p.operationId, p.rule])).toEqual([['initiatePayment', 'upstream-reset']]);
     expect(stopped.status).toBe(1);
     expect(stopped.stdout).toMatch(/1 invalid/);
-    const coverage = Object.fromEntries(lines.filter((l) => 'coverage' in l).map((l) => [l.coverage.operationId, l.coverage]));
-    expect(Object.keys(coverage).sort()).toEqual(['createSubscription', 'initiatePayment', 'listSubscriptions', 'notifyTokenStatus', 'tokenizeCard']);
+    const coverage = Object.fromEntries(
+      lines.filter((l) => 'coverage' in l).map((l) => [l.coverage.operationId, l.coverage]),
+    );
+    expect(Object.keys(coverage).sort()).toEqual([
+      'createSubscription',
+      'initiatePayment',
+      'listSubscriptions',
+      'notifyTokenStatus',
+      'tokenizeCard',
+    ]);
     expect(coverage.tokenizeCard.codesMet).toEqual(['100']);
     expect(coverage.initiatePayment.codesMet.sort()).toEqual(['0000', '201']);
     expect(coverage.initiatePayment.exchanges).toBe(3);
@@ -280,7 +329,9 @@ describe('the journeys under redocly respect', () => {
     for (const m of run.jsonText.matchAll(SENSITIVE)) planted.add(m[2] as string);
     expect(planted.size).toBeGreaterThan(10);
     const recording = readFileSync(har, 'utf8');
-    expect(JSON.parse(recording).log.entries.length).toBe(coverage.tokenizeCard.exchanges + 3 + 2 + coverage.notifyTokenStatus.exchanges);
+    expect(JSON.parse(recording).log.entries.length).toBe(
+      coverage.tokenizeCard.exchanges + 3 + 2 + coverage.notifyTokenStatus.exchanges,
+    );
     for (const [where, text] of [
       ['report', readFileSync(output, 'utf8')],
       ['HAR', recording],
@@ -297,7 +348,9 @@ describe('the journeys against canned answers', () => {
     const prism = await startPrism({ port: await freePort() });
     try {
       const given = { mid: MID, ssoToken: SSO };
-      const inputs = await journeyInputs(subscription[0]!.file, 'createAndListSubscription', given, { merchantKey: KEY });
+      const inputs = await journeyInputs(subscription[0]!.file, 'createAndListSubscription', given, {
+        merchantKey: KEY,
+      });
       // A new customer and order each run, the time as epoch milliseconds.
       expect(inputs.custId).toMatch(/^CUST_[0-9A-F]{12}$/);
       expect(inputs.orderId).toMatch(/^ORDER-[0-9A-F]{12}$/);
@@ -305,7 +358,11 @@ describe('the journeys against canned answers', () => {
       const run = await respect(prism.url, inputs, 'prism', subscription);
       expect(run.status).not.toBe(0);
       const failed = Object.values(run.json.files).flatMap((f) =>
-        f.executedWorkflows.flatMap((w) => w.executedSteps.flatMap((st) => st.checks.filter((c) => !c.passed && c.severity !== 'warn').map(() => st.stepId))),
+        f.executedWorkflows.flatMap((w) =>
+          w.executedSteps.flatMap((st) =>
+            st.checks.filter((c) => !c.passed && c.severity !== 'warn').map(() => st.stepId),
+          ),
+        ),
       );
       expect(failed).toContain('createSubscription');
     } finally {
@@ -323,7 +380,10 @@ describe('openapi/journeys/inputs.mjs as a command', () => {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
     // The command starts first: the sandbox comes up a moment later, as a background job does.
-    const pending = runNode([SCRIPT, inputsFile, ...JOURNEYS.map((j) => j.file), '--sandbox', url, '--wait-ms', '20000'], { env: { MERCHANT_KEY: KEY } });
+    const pending = runNode(
+      [SCRIPT, inputsFile, ...JOURNEYS.map((j) => j.file), '--sandbox', url, '--wait-ms', '20000'],
+      { env: { MERCHANT_KEY: KEY } },
+    );
     await new Promise((resolve) => setTimeout(resolve, 500));
     const sandbox = await startSandbox(port, receiver.url);
     try {
@@ -355,12 +415,18 @@ describe('openapi/journeys/inputs.mjs as a command', () => {
   it('says in one line, with no stack trace, when nothing answers or the key is missing', async () => {
     writeFileSync(inputsFile, JSON.stringify({ mid: MID, ssoToken: SSO }));
     const url = `http://127.0.0.1:${await freePort()}`;
-    const silent = await runNode([SCRIPT, inputsFile, JOURNEYS[2]!.file, '--sandbox', url, '--wait-ms', '300'], { env: { MERCHANT_KEY: KEY } });
+    const silent = await runNode([SCRIPT, inputsFile, JOURNEYS[2]!.file, '--sandbox', url, '--wait-ms', '300'], {
+      env: { MERCHANT_KEY: KEY },
+    });
     expect(silent.status).toBe(1);
-    expect(silent.stderr).toBe(`inputs.mjs: ${url}/sandbox/card-encryption-key did not answer within the wait (--wait-ms).\n`);
+    expect(silent.stderr).toBe(
+      `inputs.mjs: ${url}/sandbox/card-encryption-key did not answer within the wait (--wait-ms).\n`,
+    );
     const keyless = await runNode([SCRIPT, inputsFile, JOURNEYS[2]!.file], { env: { MERCHANT_KEY: '' } });
     expect(keyless.status).toBe(1);
-    expect(keyless.stderr).toBe('inputs.mjs: The step createSubscription is signed: give the merchant key (MERCHANT_KEY).\n');
+    expect(keyless.stderr).toBe(
+      'inputs.mjs: The step createSubscription is signed: give the merchant key (MERCHANT_KEY).\n',
+    );
     const usage = await runNode([SCRIPT, inputsFile]);
     expect(usage.status).toBe(2);
     expect(usage.stderr.split('\n').length).toBe(2);

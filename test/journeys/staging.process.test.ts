@@ -31,7 +31,14 @@ async function runRecipe(upstream: string) {
   const script = stagingBlock().replaceAll('4030', String(port));
   const child = spawn('bash', ['-c', script], {
     cwd: app,
-    env: { ...process.env, GATEWAY_URL: upstream, ROUTER_URL: upstream, MERCHANT_KEY: KEY, REDOCLY_TELEMETRY: 'off', NO_COLOR: '1' },
+    env: {
+      ...process.env,
+      GATEWAY_URL: upstream,
+      ROUTER_URL: upstream,
+      MERCHANT_KEY: KEY,
+      REDOCLY_TELEMETRY: 'off',
+      NO_COLOR: '1',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const done = await collectOutput(child);
@@ -49,7 +56,10 @@ beforeAll(() => {
     writeFileSync(join(app, 'node_modules/.bin', name), `#!/bin/sh\nexec "${process.execPath}" "${target}" "$@"\n`);
     chmodSync(join(app, 'node_modules/.bin', name), 0o755);
   }
-  writeFileSync(join(app, 'staging-inputs.json'), JSON.stringify({ mid: 'MERCHANT0001', custId: 'CUST_STAGING', ssoToken: 'sso-funded-wallet' }));
+  writeFileSync(
+    join(app, 'staging-inputs.json'),
+    JSON.stringify({ mid: 'MERCHANT0001', custId: 'CUST_STAGING', ssoToken: 'sso-funded-wallet' }),
+  );
 });
 
 afterAll(() => rmSync(app, { recursive: true, force: true }));
@@ -74,7 +84,11 @@ describe('the staging recipe of docs/journeys.md', () => {
     const broken = createServer(async (req, res) => {
       const chunks: Buffer[] = [];
       for await (const c of req) chunks.push(c as Buffer);
-      const answer = await fetch(`${sandbox.url}${req.url}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: Buffer.concat(chunks) });
+      const answer = await fetch(`${sandbox.url}${req.url}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: Buffer.concat(chunks),
+      });
       const json = (await answer.json()) as { body?: { resultInfo?: Record<string, unknown> } };
       delete json.body?.resultInfo?.resultMsg;
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(json));

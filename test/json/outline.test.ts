@@ -149,7 +149,8 @@ describe('outlineObject: where members lie, read without their values', () => {
           for (const name of NAMES) {
             const span = outline.members.get(name);
             expect(span && text.slice(span.start, span.end)).toBe(memberText(text, name));
-            if (span) expect(JSON.parse(text.slice(span.start, span.end))).toEqual((parsed as Record<string, unknown>)[name]);
+            if (span)
+              expect(JSON.parse(text.slice(span.start, span.end))).toEqual((parsed as Record<string, unknown>)[name]);
           }
         }
       }),
@@ -184,10 +185,23 @@ describe('outlineObject: where members lie, read without their values', () => {
     expect(names('{"bo\\u0064y":1,"\\u0068\\u0045\\u0041\\u0064":2}')).toEqual(['body']);
     expect(names('{"\\u0068\\u0065\\u0041\\u0044":2}')).toEqual([]);
     expect(names('{"\\u0062\\u006F\\u0064\\u0079":1}')).toEqual(['body']);
-    for (const other of ['bo\\u0064', 'bo\\u0064yy', 'bo\\u064y', 'bo\\u00\u0016\u0014y', 'bo\\x64y', 'b\\ody', 'bod', ''])
+    for (const other of [
+      'bo\\u0064',
+      'bo\\u0064yy',
+      'bo\\u064y',
+      'bo\\u00\u0016\u0014y',
+      'bo\\x64y',
+      'b\\ody',
+      'bod',
+      '',
+    ])
       expect(names(`{"${other}":1}`)).toEqual([]);
     // The first of a repeated name is the one located.
-    expect(outlineObject('{"body":1,"body":2}', 0, NAMES)).toEqual({ ok: true, members: new Map([['body', { start: 8, end: 9 }]]), end: 19 });
+    expect(outlineObject('{"body":1,"body":2}', 0, NAMES)).toEqual({
+      ok: true,
+      members: new Map([['body', { start: 8, end: 9 }]]),
+      end: 19,
+    });
   });
 });
 
@@ -248,7 +262,8 @@ describe('checkJson, the reading after the signature', () => {
         }
         const checked = checkJson(text);
         expect(checked.ok).toBe(parses && !plainRepeatedKey(text));
-        if (!checked.ok) expect(checked.message).toMatch(parses ? /^duplicate key at / : /^malformed JSON|^the input is empty$/);
+        if (!checked.ok)
+          expect(checked.message).toMatch(parses ? /^duplicate key at / : /^malformed JSON|^the input is empty$/);
       }),
       fcParameters(3000),
     );
@@ -261,13 +276,24 @@ describe('pointerOffset: where the value a pointer names starts, for reports', (
     const here: [string, unknown][] = [[at, value]];
     if (value === null || typeof value !== 'object') return here;
     const entries = Array.isArray(value) ? value.map((v, i) => [String(i), v] as const) : Object.entries(value);
-    return here.concat(...entries.map(([key, v]) => pointersOf(v, `${at}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`)));
+    return here.concat(
+      ...entries.map(([key, v]) => pointersOf(v, `${at}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`)),
+    );
   }
   /** Keys that need `~`, `/` and escapes in the text (a quote, a backslash, a control character), beside plain ones. */
-  const key = fc.oneof(fc.string({ maxLength: 4 }), fc.string({ unit: fc.constantFrom('~', '/', '"', '\\', '\n', 'a', 'é'), maxLength: 4 }));
+  const key = fc.oneof(
+    fc.string({ maxLength: 4 }),
+    fc.string({ unit: fc.constantFrom('~', '/', '"', '\\', '\n', 'a', 'é'), maxLength: 4 }),
+  );
   const tree = fc.letrec((tie) => ({
     node: fc.oneof({ depthSize: 'small', withCrossShrink: true }, tie('leaf'), tie('array'), tie('object')),
-    leaf: fc.oneof(fc.constant(null), fc.boolean(), fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.string({ maxLength: 6 })),
+    leaf: fc.oneof(
+      fc.constant(null),
+      fc.boolean(),
+      fc.integer(),
+      fc.double({ noNaN: true, noDefaultInfinity: true }),
+      fc.string({ maxLength: 6 }),
+    ),
     array: fc.array(tie('node'), { maxLength: 4 }),
     object: fc.dictionary(key, tie('node'), { maxKeys: 4 }),
   })).node;
@@ -291,7 +317,9 @@ describe('pointerOffset: where the value a pointer names starts, for reports', (
       fc.property(fc.dictionary(key, fc.integer(), { maxKeys: 4 }), key, (object, missing) => {
         fc.pre(!Object.hasOwn(object, missing));
         const text = ` ${JSON.stringify({ a: object })}`;
-        expect(pointerOffset(text, `/a/${missing.replace(/~/g, '~0').replace(/\//g, '~1')}`)).toBe(text.indexOf(':') + 1);
+        expect(pointerOffset(text, `/a/${missing.replace(/~/g, '~0').replace(/\//g, '~1')}`)).toBe(
+          text.indexOf(':') + 1,
+        );
       }),
       fcParameters(500),
     );

@@ -44,7 +44,9 @@ async function post(mock: Mock, path: string, bytes: string | Buffer, headers: R
 
 /** A valid pay request, answered 200 with the named example. */
 async function expectAlive(mock: Mock) {
-  const answer = await post(mock, PAY, JSON.stringify(doc.components.examples.PayWithUpi.value), { prefer: 'example=paySucceeded' });
+  const answer = await post(mock, PAY, JSON.stringify(doc.components.examples.PayWithUpi.value), {
+    prefer: 'example=paySucceeded',
+  });
   expect(answer.status).toBe(200);
   expect(JSON.parse(answer.text).body.resultInfo.resultCode).toBe('0000');
 }
@@ -66,21 +68,28 @@ describe('the mock gateway with hostile bodies', () => {
     await expectAlive(mock);
   });
 
-  it.each(hostileBodies().map((b) => [b.what, b] as const))('answers %s with a 4xx, then still answers', async (_what, body) => {
-    // Large bodies go to one path (Prism lists every error it finds, see below); the others to every operation's path.
-    for (const path of body.bytes.length > LARGE ? [PAY] : paths) {
-      const answer = await post(mock, path, body.bytes);
-      expect(answer.status, path).toBeGreaterThanOrEqual(400);
-      expect(answer.status, path).toBeLessThan(500);
-    }
-    await expectAlive(mock);
-  });
+  it.each(hostileBodies().map((b) => [b.what, b] as const))(
+    'answers %s with a 4xx, then still answers',
+    async (_what, body) => {
+      // Large bodies go to one path (Prism lists every error it finds, see below); the others to every operation's path.
+      for (const path of body.bytes.length > LARGE ? [PAY] : paths) {
+        const answer = await post(mock, path, body.bytes);
+        expect(answer.status, path).toBeGreaterThanOrEqual(400);
+        expect(answer.status, path).toBeLessThan(500);
+      }
+      await expectAlive(mock);
+    },
+  );
 
   it('answers 20 000 invalid items where the contract describes each item, then still answers', async () => {
     // Prism describes every failing item: the answer grows with the input (about 540 bytes per
     // item), so this stays far below the 200 000 items sent to the pay path above.
     const modify = paths.find((p) => p.startsWith('/aoa-acquiring-biz/v2/modifyOrder'))!;
-    const answer = await post(mock, modify, `{"head":{"tokenType":"TXN_TOKEN","token":"T"},"body":{"goodsInfo":[${Array(20_000).fill('{}').join(',')}]}}`);
+    const answer = await post(
+      mock,
+      modify,
+      `{"head":{"tokenType":"TXN_TOKEN","token":"T"},"body":{"goodsInfo":[${Array(20_000).fill('{}').join(',')}]}}`,
+    );
     expect(answer.status).toBe(422);
     await expectAlive(mock);
   }, 60_000);

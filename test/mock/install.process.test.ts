@@ -14,7 +14,8 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 /** A shell text with its line continuations joined, as the shell reads it. */
 const joined = (text: string) => text.replace(/ *\\\n\s*/g, ' ');
 /** The shell code blocks of a page. */
-const shellBlocks = (page: string) => [...readFileSync(join(root, page), 'utf8').matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => joined(m[1] ?? ''));
+const shellBlocks = (page: string) =>
+  [...readFileSync(join(root, page), 'utf8').matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => joined(m[1] ?? ''));
 /** The README's section under a heading. */
 function section(heading: string) {
   const readme = readFileSync(join(root, 'README.md'), 'utf8');

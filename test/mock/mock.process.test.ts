@@ -8,7 +8,15 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
-import { createChecksumSigner, createGatewayClient, type GatewayClient, GatewayHttpError, namedChecks, operations, resultCodes } from '../../src/index.js';
+import {
+  createChecksumSigner,
+  createGatewayClient,
+  type GatewayClient,
+  GatewayHttpError,
+  namedChecks,
+  operations,
+  resultCodes,
+} from '../../src/index.js';
 import { type MockGateway, startMockGateway } from '../../src/mock/launch.js';
 import { BIN } from '../helpers/cli.js';
 import { loadFixtures } from '../helpers/fixtures.js';
@@ -21,13 +29,19 @@ const MERCHANT_KEY = 'MockTestKey00001';
 const MID = 'MERCHANT0001';
 
 type OperationId = Exclude<(typeof operations)[number]['operationId'], 'notifyTokenStatus'>;
-const served = operations.filter((o) => o.kind === 'operation') as Extract<(typeof operations)[number], { kind: 'operation' }>[];
+const served = operations.filter((o) => o.kind === 'operation') as Extract<
+  (typeof operations)[number],
+  { kind: 'operation' }
+>[];
 
 /** A named example of an operation's request or answers, dereferenced. */
 function example(operationId: string, direction: 'request' | 'response', name: string) {
   const info = operations.find((o) => o.operationId === operationId)!;
   const op = doc.paths[info.path!].post;
-  const media = direction === 'request' ? op.requestBody.content['application/json'] : op.responses['200'].content['application/json'];
+  const media =
+    direction === 'request'
+      ? op.requestBody.content['application/json']
+      : op.responses['200'].content['application/json'];
   const ref: string = media.examples[name].$ref;
   return structuredClone(doc.components.examples[ref.slice(ref.lastIndexOf('/') + 1)]);
 }
@@ -42,18 +56,28 @@ function codeOf(operationId: OperationId, value: unknown) {
   return { code: holder[entry.fields.code] as string, status: holder[entry.fields.status] as string };
 }
 
-const OUTCOME: Record<string, string> = { SUCCESS: 'success', S: 'success', TXN_SUCCESS: 'success', PENDING: 'pending' };
+const OUTCOME: Record<string, string> = {
+  SUCCESS: 'success',
+  S: 'success',
+  TXN_SUCCESS: 'success',
+  PENDING: 'pending',
+};
 
 /** One call of the typed client per operation, with a request body and extra headers. */
 const call: Record<
   OperationId,
-  (c: GatewayClient, body: any, headers?: Record<string, string>) => Promise<{ outcome: string; code: unknown; data: unknown; httpStatus: number }>
+  (
+    c: GatewayClient,
+    body: any,
+    headers?: Record<string, string>,
+  ) => Promise<{ outcome: string; code: unknown; data: unknown; httpStatus: number }>
 > = {
   tokenizeCard: (c, body, headers) => c.tokenizeCard({ mid: body.mid ?? MID, body, headers }),
   preAuthorize: (c, body, headers) => c.preAuthorize({ body, headers }),
   listSubscriptions: (c, body, headers) => c.listSubscriptions({ token: 'SSO-TOKEN-TEST', body, headers }),
   initiatePayment: (c, body, headers) => c.initiatePayment({ txnToken: 'TXN-TOKEN-TEST', body, headers }),
-  modifyOrder: (c, body, headers) => c.modifyOrder({ mid: MID, orderId: 'ORDER-1001', txnToken: 'TXN-TOKEN-TEST', body, headers }),
+  modifyOrder: (c, body, headers) =>
+    c.modifyOrder({ mid: MID, orderId: 'ORDER-1001', txnToken: 'TXN-TOKEN-TEST', body, headers }),
   createSubscription: (c, body, headers) => c.createSubscription({ body, headers }),
 };
 
@@ -133,7 +157,9 @@ describe('the mock serves every operation to the typed client', () => {
       expectTypeOf(pending.code).toEqualTypeOf<'02'>();
       expect(pending.data.body.txnToken).toBeTypeOf('string');
     }
-    const created = await client.createSubscription({ body: example('createSubscription', 'request', 'createFixedUpiSubscription').value.body });
+    const created = await client.createSubscription({
+      body: example('createSubscription', 'request', 'createFixedUpiSubscription').value.body,
+    });
     expect(created.outcome).toBe('success');
     if (created.outcome === 'success') {
       expectTypeOf(created.code).toEqualTypeOf<'0'>();
@@ -143,7 +169,13 @@ describe('the mock serves every operation to the typed client', () => {
 
   it('answers an unknown example name with 404, a GatewayHttpError', async () => {
     const error = await client
-      .modifyOrder({ mid: MID, orderId: 'ORDER-1001', txnToken: 'T', body: {}, headers: { Prefer: 'example=noSuchAnswer' } })
+      .modifyOrder({
+        mid: MID,
+        orderId: 'ORDER-1001',
+        txnToken: 'T',
+        body: {},
+        headers: { Prefer: 'example=noSuchAnswer' },
+      })
       .catch((e) => e);
     expect(error).toBeInstanceOf(GatewayHttpError);
     expect(error.status).toBe(404);
@@ -170,7 +202,9 @@ describe('invalid input', () => {
     expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
     const problem = await res.json();
     expect(problem.status).toBe(422);
-    expect(problem.validation).toEqual(expect.arrayContaining([expect.objectContaining({ location: ['body', 'body', 'osType'] })]));
+    expect(problem.validation).toEqual(
+      expect.arrayContaining([expect.objectContaining({ location: ['body', 'body', 'osType'] })]),
+    );
   });
 
   it('answers malformed JSON with 400 at once, on every path', async () => {
@@ -189,11 +223,15 @@ describe('invalid input', () => {
 
   it('refuses bad per-call headers before sending anything', async () => {
     const body = example('initiatePayment', 'request', 'payWithUpi').value.body;
-    await expect(client.initiatePayment({ txnToken: 'T', body, headers: { 'Content-Type': 'text/plain' } })).rejects.toThrow(
-      /Content-Type header is always application\/json/,
+    await expect(
+      client.initiatePayment({ txnToken: 'T', body, headers: { 'Content-Type': 'text/plain' } }),
+    ).rejects.toThrow(/Content-Type header is always application\/json/);
+    await expect(client.initiatePayment({ txnToken: 'T', body, headers: { 'Bad Name': 'x' } })).rejects.toThrow(
+      /not a valid HTTP header name/,
     );
-    await expect(client.initiatePayment({ txnToken: 'T', body, headers: { 'Bad Name': 'x' } })).rejects.toThrow(/not a valid HTTP header name/);
-    await expect(client.initiatePayment({ txnToken: 'T', body, headers: { Prefer: 'a\r\nX-Injected: 1' } })).rejects.toThrow(TypeError);
+    await expect(
+      client.initiatePayment({ txnToken: 'T', body, headers: { Prefer: 'a\r\nX-Injected: 1' } }),
+    ).rejects.toThrow(TypeError);
   });
 });
 
@@ -233,14 +271,21 @@ describe('which rules the mock enforces', () => {
     const section = guide.slice(0, guide.indexOf('## The reference docs'));
     for (const rule of notRun) if (rule !== 'requiredParameters') expect(section, rule).toContain(`\`${rule}\``);
     // And only those: a named check listed as not enforced really is not.
-    const listed = [...section.slice(section.indexOf('**Not enforced**, answered `200`')).matchAll(/`(\w+)` \(/g)].map((m) => m[1]).filter(isCheck);
+    const listed = [...section.slice(section.indexOf('**Not enforced**, answered `200`')).matchAll(/`(\w+)` \(/g)]
+      .map((m) => m[1])
+      .filter(isCheck);
     expect(new Set(listed)).toEqual(new Set([...notRun].filter((r) => r !== 'requiredParameters')));
   });
 
   it('matches query parameter names regardless of case (documented)', async () => {
     const body = example('tokenizeCard', 'request', 'tokenizeCardRequest').value;
     const url = `${gateway.mockUrl}/coft-center/coft/merchant/${MID}/tokenize`;
-    const post = (q: string) => fetch(`${url}${q}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const post = (q: string) =>
+      fetch(`${url}${q}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
     expect((await post('?requestid=R-1')).status).toBe(200);
     expect((await post('')).status).toBe(422);
     expect(guide).toContain('`?requestid=` passes for `requestId`');
@@ -267,7 +312,9 @@ describe('the list of named answers (generated/mock-answers.md, linked by docs/m
   };
 
   it("every named answer with its code, in the contract's order", () => {
-    const listed = rows(/\| operation \| `Prefer: example=` \|/).map(([op, name, code]) => [op, name, code].map((c) => c.replace(/`/g, '')));
+    const listed = rows(/\| operation \| `Prefer: example=` \|/).map(([op, name, code]) =>
+      [op, name, code].map((c) => c.replace(/`/g, '')),
+    );
     const expected = served.flatMap((info) =>
       info.response.examples.map((name) => [
         info.operationId,
@@ -326,7 +373,9 @@ describe('the mock command (npm start)', () => {
   });
 
   it('takes HOST, PORT and DOCS_PORT, prints both addresses, and stops both servers on Ctrl-C', async () => {
-    expect(JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).scripts.start).toBe('node dist/cli/bin.js mock');
+    expect(JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).scripts.start).toBe(
+      'node dist/cli/bin.js mock',
+    );
     const port = await freePort();
     const docsPort = await freePort();
     // Its own process group, like a terminal's foreground job: Ctrl-C signals the whole group.
@@ -341,7 +390,9 @@ describe('the mock command (npm start)', () => {
     child.stderr!.setEncoding('utf8').on('data', (d) => {
       stderr += d;
     });
-    const closed = new Promise<{ code: number | null; signal: string | null }>((resolve) => child!.once('close', (code, signal) => resolve({ code, signal })));
+    const closed = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
+      child!.once('close', (code, signal) => resolve({ code, signal })),
+    );
     await new Promise<void>((resolve, reject) => {
       child!.stdout!.on('data', (d) => {
         stdout += d;
@@ -351,13 +402,17 @@ describe('the mock command (npm start)', () => {
     });
     expect(stdout).toContain(`Mock gateway: http://127.0.0.1:${port}`);
     expect(stdout).toContain(`Reference docs: http://127.0.0.1:${docsPort}`);
-    for (const info of served) expect(stdout).toContain(`POST http://127.0.0.1:${port}${info.path}  (${info.operationId})`);
+    for (const info of served)
+      expect(stdout).toContain(`POST http://127.0.0.1:${port}${info.path}  (${info.operationId})`);
     expect((await fetch(`http://127.0.0.1:${docsPort}/`)).status).toBe(200);
-    const answer = await fetch(`http://127.0.0.1:${port}/aoa-acquiring-biz/v2/modifyOrder?mid=${MID}&orderId=ORDER-1001`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', prefer: 'example=modifyOrderInProcess' },
-      body: JSON.stringify({ head: { tokenType: 'TXN_TOKEN', token: 'T' }, body: {} }),
-    });
+    const answer = await fetch(
+      `http://127.0.0.1:${port}/aoa-acquiring-biz/v2/modifyOrder?mid=${MID}&orderId=ORDER-1001`,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', prefer: 'example=modifyOrderInProcess' },
+        body: JSON.stringify({ head: { tokenType: 'TXN_TOKEN', token: 'T' }, body: {} }),
+      },
+    );
     expect((await answer.json()).body.resultInfo.resultCode).toBe('1111');
 
     process.kill(-child.pid!, 'SIGINT');

@@ -23,7 +23,8 @@ function prismProcesses(port: number): number[] {
       continue; // gone meanwhile
     }
     const at = args.indexOf('--port');
-    if (args.some((a) => a.includes('prism-cli')) && at !== -1 && args[at + 1] === String(port)) found.push(Number(entry));
+    if (args.some((a) => a.includes('prism-cli')) && at !== -1 && args[at + 1] === String(port))
+      found.push(Number(entry));
   }
   return found;
 }

@@ -11,18 +11,32 @@ import { runNode } from '../helpers/cli.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const HOOK = fileURLToPath(new URL('../helpers/moduleLog.mjs', import.meta.url));
-const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { exports: Record<string, unknown>; files: string[] };
+const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+  exports: Record<string, unknown>;
+  files: string[];
+};
 
 /** What a program importing `specifier` (resolved by the package's own name) and running `program` loaded, and its output. */
-async function loadedBy(specifier: string, program = 'return Object.keys(entry).length > 0;'): Promise<{ modules: string[]; builtins: string[]; output: any }> {
+async function loadedBy(
+  specifier: string,
+  program = 'return Object.keys(entry).length > 0;',
+): Promise<{ modules: string[]; builtins: string[]; output: any }> {
   const code = `const entry = await import(${JSON.stringify(specifier)});
 const output = await (async () => { ${program} })();
 process.stdout.write(JSON.stringify({ output, builtins: process.moduleLoadList }));`;
-  const { status, stdout, stderr } = await runNode(['--import', HOOK, '--input-type=module', '-e', code], { cwd: root });
+  const { status, stdout, stderr } = await runNode(['--import', HOOK, '--input-type=module', '-e', code], {
+    cwd: root,
+  });
   expect(status, stderr).toBe(0);
   const { output, builtins } = JSON.parse(stdout);
-  const modules = [...new Set([...stderr.matchAll(/^module: (file:.*)$/gm)].map((m) => fileURLToPath(m[1] as string)))].map((p) =>
-    p.includes('/node_modules/') ? p.slice(p.lastIndexOf('/node_modules/') + 1) : p.startsWith(root) ? p.slice(root.length) : p,
+  const modules = [
+    ...new Set([...stderr.matchAll(/^module: (file:.*)$/gm)].map((m) => fileURLToPath(m[1] as string))),
+  ].map((p) =>
+    p.includes('/node_modules/')
+      ? p.slice(p.lastIndexOf('/node_modules/') + 1)
+      : p.startsWith(root)
+        ? p.slice(root.length)
+        : p,
   );
   const nodeBuiltins = (builtins as string[])
     .filter((b) => b.startsWith('NativeModule '))
@@ -47,10 +61,24 @@ const NODE_ONLY = [
   /^dist\/inputs\/(read|files|glob|harFile|ndjsonFile)\.js$/,
 ];
 /** Built-in modules a web entry must never load beyond those Node loads for any program. */
-const NODE_BUILTINS = ['fs', 'fs/promises', 'path', 'http', 'https', 'net', 'crypto', 'child_process', 'zlib', 'module', 'stream', 'url'];
+const NODE_BUILTINS = [
+  'fs',
+  'fs/promises',
+  'path',
+  'http',
+  'https',
+  'net',
+  'crypto',
+  'child_process',
+  'zlib',
+  'module',
+  'stream',
+  'url',
+];
 /** What Node itself loads for a program that imports nothing. */
 let baseline: string[] = [];
-const beyondBaseline = (builtins: string[]) => builtins.filter((b) => NODE_BUILTINS.includes(b) && !baseline.includes(b));
+const beyondBaseline = (builtins: string[]) =>
+  builtins.filter((b) => NODE_BUILTINS.includes(b) && !baseline.includes(b));
 
 const matching = (modules: string[], patterns: RegExp[]) => modules.filter((m) => patterns.some((p) => p.test(m)));
 
@@ -73,7 +101,14 @@ describe('each entry point loads its part and no other', () => {
       'generated/validators/initiatePaymentResponse.js',
     ]);
     expect(
-      matching(modules, [...NODE_ONLY, /^dist\/client\//, /^dist\/webhook\//, /openapi-fetch/, /^generated\/validators\.js$/, /^generated\/openapi\.json$/]),
+      matching(modules, [
+        ...NODE_ONLY,
+        /^dist\/client\//,
+        /^dist\/webhook\//,
+        /openapi-fetch/,
+        /^generated\/validators\.js$/,
+        /^generated\/openapi\.json$/,
+      ]),
     ).toEqual([]);
     expect(beyondBaseline(builtins)).toEqual([]);
   });
@@ -86,16 +121,32 @@ describe('each entry point loads its part and no other', () => {
        return (await receiver.receive('{}')).accepted;`,
     );
     expect(output).toBe(false);
-    expect(modules.filter((m) => m.startsWith('generated/validators/')).every((m) => m.includes('notifyTokenStatus'))).toBe(true);
-    expect(matching(modules, [...NODE_ONLY, /^dist\/client\//, /openapi-fetch/, /^dist\/webhook\/(send|suite)\.js$/])).toEqual([]);
+    expect(
+      modules.filter((m) => m.startsWith('generated/validators/')).every((m) => m.includes('notifyTokenStatus')),
+    ).toBe(true);
+    expect(
+      matching(modules, [...NODE_ONLY, /^dist\/client\//, /openapi-fetch/, /^dist\/webhook\/(send|suite)\.js$/]),
+    ).toEqual([]);
     expect(beyondBaseline(builtins)).toEqual([]);
   });
 
   it('the replay stores and their test kit load no client library and nothing Node-only', async () => {
-    for (const entry of ['gateway-contract/webhook/redis', 'gateway-contract/webhook/postgres', 'gateway-contract/webhook/store-test-kit']) {
+    for (const entry of [
+      'gateway-contract/webhook/redis',
+      'gateway-contract/webhook/postgres',
+      'gateway-contract/webhook/store-test-kit',
+    ]) {
       const { modules, builtins, output } = await loadedBy(entry, 'return Object.keys(entry).sort();');
       expect(output.length, entry).toBeGreaterThan(0);
-      expect(matching(modules, [...NODE_ONLY, /^dist\/client\//, /^node_modules\/(redis|@redis|ioredis|pg)\//, /^generated\//]), entry).toEqual([]);
+      expect(
+        matching(modules, [
+          ...NODE_ONLY,
+          /^dist\/client\//,
+          /^node_modules\/(redis|@redis|ioredis|pg)\//,
+          /^generated\//,
+        ]),
+        entry,
+      ).toEqual([]);
       expect(beyondBaseline(builtins), entry).toEqual([]);
     }
   });

@@ -14,14 +14,19 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 
 /** The files `npm pack` puts in the tarball, as paths inside the package (scripts not run: no build). */
 function packedFiles(): Set<string> {
-  const run = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8', maxBuffer: 32 * 1024 * 1024 });
+  const run = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+    cwd: root,
+    encoding: 'utf8',
+    maxBuffer: 32 * 1024 * 1024,
+  });
   expect(run.status, run.stderr.slice(-2000)).toBe(0);
   const [pack] = JSON.parse(run.stdout) as { files: { path: string }[] }[];
   return new Set(pack?.files.map((f) => f.path));
 }
 
 /** The shipped file a relative link of `page` points at (anchor and query dropped). */
-const targetOf = (page: string, link: string) => normalize(join(dirname(page), decodeURI(link.split('#')[0] ?? ''))).replace(/\\/g, '/');
+const targetOf = (page: string, link: string) =>
+  normalize(join(dirname(page), decodeURI(link.split('#')[0] ?? ''))).replace(/\\/g, '/');
 
 /** The relative links of a shipped page that point at no file of the tarball. */
 function unshippedLinks(page: string, files: Set<string>): string[] {
@@ -42,17 +47,28 @@ describe('the package as published', () => {
   });
 
   it('ships every file a relative link of the README (the npm page) points at', () => {
-    const readmeLinks = links(readFileSync(join(root, 'README.md'), 'utf8')).filter((l) => !isExternal(l) && !l.startsWith('#'));
+    const readmeLinks = links(readFileSync(join(root, 'README.md'), 'utf8')).filter(
+      (l) => !isExternal(l) && !l.startsWith('#'),
+    );
     expect(readmeLinks.length).toBeGreaterThan(20);
     expect(unshippedLinks('README.md', files)).toEqual([]);
   });
 
   it("ships the guides, the decisions, the mock's answers and the journeys, and every file their links point at", () => {
-    for (const page of ['docs/mock.md', 'docs/sandbox.md', 'docs/journeys.md', 'docs/decisions.md', 'openapi/DECISIONS.md', 'generated/mock-answers.md'])
+    for (const page of [
+      'docs/mock.md',
+      'docs/sandbox.md',
+      'docs/journeys.md',
+      'docs/decisions.md',
+      'openapi/DECISIONS.md',
+      'generated/mock-answers.md',
+    ])
       expect(files, page).toContain(page);
     // CONTRIBUTING.md is shipped for the README's link; it is the repository's guide, and its
     // links are to the repository's folders.
-    const pages = [...files].filter((f) => f.endsWith('.md') && f !== 'CONTRIBUTING.md' && !f.startsWith('src/') && !f.startsWith('dist/'));
+    const pages = [...files].filter(
+      (f) => f.endsWith('.md') && f !== 'CONTRIBUTING.md' && !f.startsWith('src/') && !f.startsWith('dist/'),
+    );
     expect(pages.length).toBeGreaterThan(15);
     expect(pages.flatMap((page) => unshippedLinks(page, files))).toEqual([]);
   });

@@ -11,7 +11,9 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const src = join(root, 'src');
 
 function files(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : [join(dir, e.name)]));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? files(join(dir, e.name)) : [join(dir, e.name)],
+  );
 }
 
 /** The table's first column, in order: `types.ts`, `json/`, ... */
@@ -47,7 +49,9 @@ describe('the layout of src/', () => {
   });
 
   it('takes diagnostics_channel from the runtime in one module, which the tracing of the client and the receiver share', () => {
-    const naming = sources.filter((f) => readFileSync(f, 'utf8').includes('node:diagnostics_channel')).map((f) => relative(root, f));
+    const naming = sources
+      .filter((f) => readFileSync(f, 'utf8').includes('node:diagnostics_channel'))
+      .map((f) => relative(root, f));
     expect(naming).toEqual(['src/runtime/diagnostics.ts']);
   });
 
@@ -58,7 +62,10 @@ describe('the layout of src/', () => {
 
 describe('rooms a reader can step into', () => {
   /** The sources of the package and of its scripts. */
-  const readable = [...files(src).filter((f) => f.endsWith('.ts')), ...files(join(root, 'scripts')).filter((f) => f.endsWith('.mjs'))];
+  const readable = [
+    ...files(src).filter((f) => f.endsWith('.ts')),
+    ...files(join(root, 'scripts')).filter((f) => f.endsWith('.mjs')),
+  ];
 
   it('no source file over 500 lines and no function over 200, in src/ and scripts/', () => {
     const long: string[] = [];
@@ -71,7 +78,8 @@ describe('rooms a reader can step into', () => {
         if (ts.isFunctionLike(node) && 'body' in node && node.body) {
           const first = source.getLineAndCharacterOfPosition(node.getStart()).line;
           const last = source.getLineAndCharacterOfPosition(node.end).line;
-          if (last - first + 1 > 200) long.push(`${relative(root, file)}:${first + 1}: a function of ${last - first + 1} lines`);
+          if (last - first + 1 > 200)
+            long.push(`${relative(root, file)}:${first + 1}: a function of ${last - first + 1} lines`);
         }
         ts.forEachChild(node, visit);
       };

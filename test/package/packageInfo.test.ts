@@ -12,13 +12,18 @@ const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.me
 
 describe('the package information in src/', () => {
   it('names the package and its version as package.json does', () => {
-    expect({ name: PACKAGE_NAME, version: PACKAGE_VERSION }).toEqual({ name: manifest.name, version: manifest.version });
+    expect({ name: PACKAGE_NAME, version: PACKAGE_VERSION }).toEqual({
+      name: manifest.name,
+      version: manifest.version,
+    });
   });
 
   it('pins Prism at the versions of the peer dependency and its overrides', () => {
     const fromManifest = {
       '@stoplight/prism-cli': manifest.peerDependencies['@stoplight/prism-cli'],
-      ...Object.fromEntries(Object.entries(manifest.overrides).filter(([name]) => name.startsWith('@stoplight/prism-'))),
+      ...Object.fromEntries(
+        Object.entries(manifest.overrides).filter(([name]) => name.startsWith('@stoplight/prism-')),
+      ),
     };
     expect(PRISM_VERSIONS).toEqual(fromManifest);
   });

@@ -29,8 +29,11 @@ describe('the projects of the suite', () => {
     expect(testFiles.filter((file) => posix.dirname(file) === 'test')).toEqual([]);
   });
 
-  it.each(testFiles.filter((f) => !isProcessLevel(f)))('%s starts no process, or it would be a process-level test', (file) => {
-    const starters = importsOf(file, readFileSync(new URL(file, root), 'utf8')).filter((m) => STARTERS.includes(m));
-    expect(starters, `${file} starts processes: name it *${PROCESS_SUFFIX}`).toEqual([]);
-  });
+  it.each(testFiles.filter((f) => !isProcessLevel(f)))(
+    '%s starts no process, or it would be a process-level test',
+    (file) => {
+      const starters = importsOf(file, readFileSync(new URL(file, root), 'utf8')).filter((m) => STARTERS.includes(m));
+      expect(starters, `${file} starts processes: name it *${PROCESS_SUFFIX}`).toEqual([]);
+    },
+  );
 });

@@ -23,14 +23,22 @@ describe('the note on skipped store tests', () => {
     const both = skippedServicesNote([redis, postgres, postgres]);
     expect(both).toContain('3 test(s) skipped: no PostgreSQL or Redis server');
     expect(both).toContain('  eval "$(test/services/run.sh start postgres /tmp/gc-postgres)"');
-    expect(both).toContain('test/services/run.sh stop postgres /tmp/gc-postgres; test/services/run.sh stop redis /tmp/gc-redis');
+    expect(both).toContain(
+      'test/services/run.sh stop postgres /tmp/gc-postgres; test/services/run.sh stop redis /tmp/gc-redis',
+    );
   });
 
   it('is printed once, after the summary, by a run without the servers; and not when no store test was skipped', async () => {
     const env: NodeJS.ProcessEnv = { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' };
-    for (const name of ['CI', 'TEST_REDIS_URL', 'TEST_POSTGRES_URL', 'TEST_REDIS_DIR', 'TEST_POSTGRES_DIR']) delete env[name];
+    for (const name of ['CI', 'TEST_REDIS_URL', 'TEST_POSTGRES_URL', 'TEST_REDIS_DIR', 'TEST_POSTGRES_DIR'])
+      delete env[name];
     const run = async (file: string) => {
-      const child = spawn(process.execPath, [VITEST, 'run', file], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 });
+      const child = spawn(process.execPath, [VITEST, 'run', file], {
+        cwd: root,
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        timeout: 120_000,
+      });
       const result = await collectOutput(child);
       return { status: result.status, out: stripVTControlCharacters(result.stdout) };
     };

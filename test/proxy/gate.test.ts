@@ -10,7 +10,9 @@ import { contractExamples } from '../helpers/examples.js';
 import { startServer, type TestServer } from '../helpers/servers.js';
 
 const example = (operationId: string, direction: 'request' | 'response', name?: string) => {
-  const found = contractExamples().find((e) => e.operationId === operationId && e.direction === direction && (name === undefined || e.name === name));
+  const found = contractExamples().find(
+    (e) => e.operationId === operationId && e.direction === direction && (name === undefined || e.name === name),
+  );
   if (!found) throw new Error(`no example ${operationId} ${direction}`);
   return found;
 };
@@ -31,12 +33,21 @@ beforeAll(async () => {
     const answer = next ?? {
       status: 200,
       headers: { 'content-type': 'application/json' },
-      body: request.url.startsWith('/order/') ? PRE_AUTH_ANSWER : request.url.startsWith('/coft-center/') ? TOKENIZE_ANSWER : PAY_ANSWER,
+      body: request.url.startsWith('/order/')
+        ? PRE_AUTH_ANSWER
+        : request.url.startsWith('/coft-center/')
+          ? TOKENIZE_ANSWER
+          : PAY_ANSWER,
     };
     res.writeHead(answer.status, { ...answer.headers, 'content-length': answer.body.byteLength });
     res.end(answer.body);
   });
-  proxy = await startProxy({ gatewayUpstream: upstream.url, routerUpstream: upstream.url, port: 0, maxAnswerBytes: 64 * 1024 });
+  proxy = await startProxy({
+    gatewayUpstream: upstream.url,
+    routerUpstream: upstream.url,
+    port: 0,
+    maxAnswerBytes: 64 * 1024,
+  });
   enforcing = await startProxy({ gatewayUpstream: upstream.url, routerUpstream: upstream.url, port: 0, enforce: true });
 });
 
@@ -55,11 +66,17 @@ const rules = (p: RunningProxy = proxy) => lastCase(p)?.errors.map((e) => e.rule
 async function rawAnswer(path: string, body: string, headers: Record<string, string> = {}, base = proxy.url) {
   const { request } = await import('node:http');
   return new Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }>((resolve, reject) => {
-    const req = request(`${base}/`, { method: 'POST', path, headers: { 'content-type': 'application/json', ...headers } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-    });
+    const req = request(
+      `${base}/`,
+      { method: 'POST', path, headers: { 'content-type': 'application/json', ...headers } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+        );
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -73,7 +90,11 @@ describe('compressed answers', () => {
   ] as const) {
     it(`decodes a ${encoding} answer for the check and forwards its bytes and content-encoding as they came`, async () => {
       const bytes = encode(PRE_AUTH_ANSWER);
-      next = { status: 200, headers: { 'content-type': 'application/json', 'content-encoding': encoding }, body: bytes };
+      next = {
+        status: 200,
+        headers: { 'content-type': 'application/json', 'content-encoding': encoding },
+        body: bytes,
+      };
       try {
         const answer = await rawAnswer('/order/v2/preAuth', PRE_AUTH, { 'accept-encoding': 'gzip, deflate, br' });
         expect(answer.status).toBe(200);
@@ -88,7 +109,11 @@ describe('compressed answers', () => {
 
   it('answers a compression bomb with upstream-too-large, holding no more than the limit', async () => {
     // 64 KiB allowed; 50 MB of zeros compress to about 50 KB.
-    next = { status: 200, headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, body: gzipSync(Buffer.alloc(50_000_000, 0x20)) };
+    next = {
+      status: 200,
+      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      body: gzipSync(Buffer.alloc(50_000_000, 0x20)),
+    };
     try {
       const answer = await post(proxy.url, '/order/v2/preAuth', PRE_AUTH);
       expect(answer.status).toBe(502);
@@ -162,17 +187,32 @@ describe('path parameters', () => {
     for (const p of [proxy, enforcing])
       for (const mid of ['..', '%2e%2e', '%2E.', 'x%2F..%2F..', 'a%5Cb', '..;x']) {
         const before = upstream.requests.length;
-        const answer = await rawAnswer(`/coft-center/coft/merchant/${mid}/tokenize?requestId=REQ-1`, TOKENIZE, {}, p.url);
+        const answer = await rawAnswer(
+          `/coft-center/coft/merchant/${mid}/tokenize?requestId=REQ-1`,
+          TOKENIZE,
+          {},
+          p.url,
+        );
         expect(answer.status, mid).toBe(400);
-        expect(JSON.parse(answer.body.toString())).toMatchObject({ type: 'urn:gateway-contract:proxy:unsafe-path', operationId: 'tokenizeCard' });
+        expect(JSON.parse(answer.body.toString())).toMatchObject({
+          type: 'urn:gateway-contract:proxy:unsafe-path',
+          operationId: 'tokenizeCard',
+        });
         expect(upstream.requests.length).toBe(before);
-        expect(lastCase(p)?.errors.map((e) => [e.in, e.pointer, e.rule])).toEqual([['path', '/mid', 'safePathParameter']]);
+        expect(lastCase(p)?.errors.map((e) => [e.in, e.pointer, e.rule])).toEqual([
+          ['path', '/mid', 'safePathParameter'],
+        ]);
       }
   });
 
   it('forwards a plain path parameter', async () => {
-    const answer = await rawAnswer('/coft-center/coft/merchant/MERCHANT0001/tokenize?requestId=REQ-20260121-0001', TOKENIZE);
+    const answer = await rawAnswer(
+      '/coft-center/coft/merchant/MERCHANT0001/tokenize?requestId=REQ-20260121-0001',
+      TOKENIZE,
+    );
     expect(answer.status).toBe(200);
-    expect(upstream.requests.at(-1)?.url).toBe('/coft-center/coft/merchant/MERCHANT0001/tokenize?requestId=REQ-20260121-0001');
+    expect(upstream.requests.at(-1)?.url).toBe(
+      '/coft-center/coft/merchant/MERCHANT0001/tokenize?requestId=REQ-20260121-0001',
+    );
   });
 });

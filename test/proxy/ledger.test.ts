@@ -27,7 +27,11 @@ function operation(operationId: string): OperationInfo {
 const tableOf = (op: OperationInfo) => resultCodes[op.operationId].codes.map((c) => c.code as string);
 
 type Request = Exchange['req'];
-const request = (host = 'proxy.test', url = '/order/v2/preAuth'): Request => ({ method: 'POST', url, headers: { host } });
+const request = (host = 'proxy.test', url = '/order/v2/preAuth'): Request => ({
+  method: 'POST',
+  url,
+  headers: { host },
+});
 
 const issue = (rule: string, side: ExchangeIssue['side'] = 'request'): ExchangeIssue => ({
   side,
@@ -73,7 +77,13 @@ describe('ExchangeLedger', () => {
           const table = tableOf(s.op);
           const met = s.met === undefined ? undefined : table[s.met % table.length];
           // As checkRequest gives them: each check that fired, once.
-          const fired = [...new Set(s.fired.flatMap((i) => (s.op.namedChecks.length ? [s.op.namedChecks[i % s.op.namedChecks.length] as string] : [])))];
+          const fired = [
+            ...new Set(
+              s.fired.flatMap((i) =>
+                s.op.namedChecks.length ? [s.op.namedChecks[i % s.op.namedChecks.length] as string] : [],
+              ),
+            ),
+          ];
           const issues = Array.from({ length: s.problems }, (_, i) => issue(`rule${i}`));
           ledger.record(ended(ledger, s.op, requests[s.req] as Request, { issues, met, fired }));
           if (!seen.has(s.req)) counted.push({ op: s.op, problems: s.problems, met, fired });
@@ -83,7 +93,9 @@ describe('ExchangeLedger', () => {
         const invalid = counted.filter((c) => c.problems > 0).length;
         expect(report.counts).toEqual({ cases: counted.length, valid: counted.length - invalid, invalid, skipped: 0 });
         expect(report.truncated).toBe(false);
-        expect(report.cases.map((c) => c.name)).toEqual(counted.map((c, i) => `exchange ${i + 1} POST ${c.op.operationId}`));
+        expect(report.cases.map((c) => c.name)).toEqual(
+          counted.map((c, i) => `exchange ${i + 1} POST ${c.op.operationId}`),
+        );
         expect(report.cases.map((c) => c.index)).toEqual(counted.map((_, i) => i));
         expect(report.cases.map((c) => c.errorCount)).toEqual(counted.map((c) => c.problems));
         expect(lines).toHaveLength(counted.length);
@@ -96,7 +108,9 @@ describe('ExchangeLedger', () => {
           expect(cov.exchanges).toBe(mine.length);
           expect(cov.codesMet).toEqual(table.filter((code) => mine.some((c) => c.met === code)));
           expect([...cov.codesMet, ...cov.codesNotMet].sort()).toEqual([...table].sort());
-          expect(cov.namedChecks).toEqual(op.namedChecks.map((name) => ({ name, fired: mine.filter((c) => c.fired.includes(name)).length })));
+          expect(cov.namedChecks).toEqual(
+            op.namedChecks.map((name) => ({ name, fired: mine.filter((c) => c.fired.includes(name)).length })),
+          );
         }
       }),
       fcParameters(200),
@@ -115,7 +129,11 @@ describe('ExchangeLedger', () => {
           ...ended(ledger, op, request(secret, `/order/v2/preAuth?token=${secret}`)),
           issues: broken ? [issue('signature')] : [],
           request: ledger.message({ authorization: secret }, bytes, text, { ok: true, value: JSON.parse(text) }),
-          response: { ...ledger.message({ 'x-token': secret }, bytes, text, { ok: true, value: JSON.parse(text) }), status: 200, statusText: 'OK' },
+          response: {
+            ...ledger.message({ 'x-token': secret }, bytes, text, { ok: true, value: JSON.parse(text) }),
+            status: 200,
+            statusText: 'OK',
+          },
           secrets: new Secrets(),
         });
         expect(lines.join('\n')).not.toContain(secret);
@@ -129,7 +147,13 @@ describe('ExchangeLedger', () => {
     const ledger = new ExchangeLedger({});
     const op = operation('preAuthorize');
     const code = tableOf(op)[1] as string;
-    ledger.record(ended(ledger, op, request(), { issues: [issue('required'), issue('resultStatus', 'answer')], resultCode: code, note: 'refused' }));
+    ledger.record(
+      ended(ledger, op, request(), {
+        issues: [issue('required'), issue('resultStatus', 'answer')],
+        resultCode: code,
+        note: 'refused',
+      }),
+    );
     const [only] = ledger.report().cases;
     expect(only?.name).toBe('exchange 1 POST preAuthorize (refused)');
     expect(only?.errors.map((e) => e.message)).toEqual(['Request: broken required', 'Answer: broken resultStatus']);
@@ -159,11 +183,16 @@ describe('ExchangeLedger', () => {
     const first = request();
     ledger.record(ended(ledger, op, first));
     ledger.record(ended(ledger, op, first, { issues: [issue('shutdown')] }));
-    ledger.record(ended(ledger, op, request(), { issues: [issue('required'), { ...issue('json', 'answer'), pointer: '' }] }));
+    ledger.record(
+      ended(ledger, op, request(), { issues: [issue('required'), { ...issue('json', 'answer'), pointer: '' }] }),
+    );
     ledger.close();
     ledger.close();
     const entries = JSON.parse(readFileSync(file, 'utf8')).log.entries;
-    expect(entries.map((e: { comment: string }) => e.comment)).toEqual(['valid', '2 problem(s): request /body/mid required; answer (the payload) json']);
+    expect(entries.map((e: { comment: string }) => e.comment)).toEqual([
+      'valid',
+      '2 problem(s): request /body/mid required; answer (the payload) json',
+    ]);
     expect(entries[0].request.url).toBe('http://proxy.test/order/v2/preAuth');
   });
 

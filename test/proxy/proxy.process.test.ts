@@ -36,7 +36,8 @@ const SENSITIVE =
 function gather(text: string) {
   // A cardUniqueId that is a token index number is not secret where it is the token's own field (tokenIndexNumber).
   for (const m of text.matchAll(SENSITIVE))
-    if ((m[2] as string).length >= 8 && !(m[1] === 'cardUniqueId' && !/^[0-9]+$/.test(m[2] as string))) secrets.add(m[2] as string);
+    if ((m[2] as string).length >= 8 && !(m[1] === 'cardUniqueId' && !/^[0-9]+$/.test(m[2] as string)))
+      secrets.add(m[2] as string);
 }
 /** Asserts that no planted or exchanged secret, and no CVV as a field's value, is in `text`. */
 function expectClean(text: string, where: string) {
@@ -64,14 +65,23 @@ const capturing = async (request: Request) => {
 };
 
 beforeAll(async () => {
-  const receiverApp = createWebhookReceiver({ verifier: createChecksumVerifier(KEY), expectedMid: 'MERCHANT0001', now: () => sandbox.clock.now() });
+  const receiverApp = createWebhookReceiver({
+    verifier: createChecksumVerifier(KEY),
+    expectedMid: 'MERCHANT0001',
+    now: () => sandbox.clock.now(),
+  });
   receiver = await listenWith(
     receiverApp.nodeHandler(async (event) => {
       notifications.push(event.body.tokenInfo.tokenStatus);
     }),
   );
   const proxyPort = await freePort();
-  sandbox = await startSandbox({ port: 0, now: () => T0, checkAnswers: true, webhookUrl: `http://127.0.0.1:${proxyPort}/hooks/token` });
+  sandbox = await startSandbox({
+    port: 0,
+    now: () => T0,
+    checkAnswers: true,
+    webhookUrl: `http://127.0.0.1:${proxyPort}/hooks/token`,
+  });
   proxy = await startProxy({
     gatewayUpstream: sandbox.url,
     routerUpstream: sandbox.url,
@@ -105,7 +115,13 @@ describe('the proxy in front of the sandbox, report mode', () => {
     secrets.add(order.txnToken);
     const paid = await client.initiatePayment({
       txnToken: order.txnToken,
-      body: { mid: order.mid, orderId: order.orderId, requestType: 'PAYMENT', paymentMode: 'WALLET', walletInfo: { paymentFlow: 'PAY' } },
+      body: {
+        mid: order.mid,
+        orderId: order.orderId,
+        requestType: 'PAYMENT',
+        paymentMode: 'WALLET',
+        walletInfo: { paymentFlow: 'PAY' },
+      },
     });
     expect(paid.code).toBe('0000');
     const last = proxy.report().cases.at(-1);
@@ -115,7 +131,10 @@ describe('the proxy in front of the sandbox, report mode', () => {
   });
 
   it('tokenizes a card, carries the notification to the merchant and checks both legs, then pays with the token', async () => {
-    const encryptedCardData = await encryptCardData({ cardNumber: CARD, expiryMonth: '12', expiryYear: '2030', securityCode: CVV }, sandbox.publicKeyPem);
+    const encryptedCardData = await encryptCardData(
+      { cardNumber: CARD, expiryMonth: '12', expiryYear: '2030', securityCode: CVV },
+      sandbox.publicKeyPem,
+    );
     secrets.add(encryptedCardData);
     const tokenized = await client.tokenizeCard({
       mid: 'MERCHANT0001',
@@ -152,8 +171,20 @@ describe('the proxy in front of the sandbox, report mode', () => {
     const order = sandbox.createOrder({ txnAmount: { value: '100.00' } });
     secrets.add(order.txnToken);
     const text = JSON.stringify({
-      head: { requestTimeStamp: String(T0), channelId: 'WEB', tokenType: 'TXN_TOKEN', token: order.txnToken, version: 'v1' },
-      body: { mid: order.mid, orderId: order.orderId, requestType: 'PAYMENT', paymentMode: 'WALLET', walletInfo: { paymentFlow: 'PAY' } },
+      head: {
+        requestTimeStamp: String(T0),
+        channelId: 'WEB',
+        tokenType: 'TXN_TOKEN',
+        token: order.txnToken,
+        version: 'v1',
+      },
+      body: {
+        mid: order.mid,
+        orderId: order.orderId,
+        requestType: 'PAYMENT',
+        paymentMode: 'WALLET',
+        walletInfo: { paymentFlow: 'PAY' },
+      },
     });
     // The query's orderId is missing: requiredParameters (1007).
     const answer = await fetch(`${proxy.url}/aoa-acquiring-biz/v2/payment?mid=${order.mid}`, {
@@ -162,10 +193,16 @@ describe('the proxy in front of the sandbox, report mode', () => {
       body: text,
     });
     expect(answer.status).toBe(200);
-    expect([...answer.headers.keys()].some((h) => /violation|issue|problem/i.test(h) && !h.startsWith('x-sandbox'))).toBe(false);
+    expect(
+      [...answer.headers.keys()].some((h) => /violation|issue|problem/i.test(h) && !h.startsWith('x-sandbox')),
+    ).toBe(false);
     const last = proxy.report().cases.at(-1);
     expect(last?.valid).toBe(false);
-    expect(last?.errors.map((e) => [e.in, e.pointer, e.rule])).toContainEqual(['query', '/orderId', 'requiredParameters']);
+    expect(last?.errors.map((e) => [e.in, e.pointer, e.rule])).toContainEqual([
+      'query',
+      '/orderId',
+      'requiredParameters',
+    ]);
     expect(last?.resultCode?.code).toBe('1007');
   });
 
@@ -181,17 +218,37 @@ describe('the proxy in front of the sandbox, report mode', () => {
     const before = proxy.report().counts.cases;
     sandbox.faults.arm({ operationId: 'listSubscriptions', fault: 'http-503' });
     const body = JSON.stringify({
-      head: { tokenType: 'SSO', token: SSO, clientId: 'C11', version: 'v1', requestTimestamp: String(T0), signature: 'x' },
+      head: {
+        tokenType: 'SSO',
+        token: SSO,
+        clientId: 'C11',
+        version: 'v1',
+        requestTimestamp: String(T0),
+        signature: 'x',
+      },
       body: {},
     });
-    const bad = await fetch(`${proxy.url}/subscription/list/all`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    const bad = await fetch(`${proxy.url}/subscription/list/all`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    });
     expect(bad.status).toBe(502);
     expect(bad.headers.get('content-type')).toBe('application/problem+json');
     expect(await bad.json()).toMatchObject({ status: 502, upstreamStatus: 503, operationId: 'listSubscriptions' });
-    const slow = await startProxy({ gatewayUpstream: sandbox.url, routerUpstream: sandbox.url, port: 0, upstreamTimeoutMs: 200 });
+    const slow = await startProxy({
+      gatewayUpstream: sandbox.url,
+      routerUpstream: sandbox.url,
+      port: 0,
+      upstreamTimeoutMs: 200,
+    });
     try {
       sandbox.faults.arm({ operationId: 'listSubscriptions', fault: 'delay', delayMs: 2_000 });
-      const late = await fetch(`${slow.url}/subscription/list/all`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      const late = await fetch(`${slow.url}/subscription/list/all`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
       expect(late.status).toBe(504);
       expect(slow.report().cases[0]?.errors.map((e) => e.rule)).toContain('upstream-timeout');
     } finally {
@@ -210,7 +267,11 @@ describe('the proxy in front of the sandbox, report mode', () => {
     const nowhere = `http://127.0.0.1:${await freePort()}`;
     const lost = await startProxy({ gatewayUpstream: nowhere, routerUpstream: nowhere, port: 0 });
     try {
-      const answer = await fetch(`${lost.url}/order/v2/preAuth`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      const answer = await fetch(`${lost.url}/order/v2/preAuth`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
       expect(answer.status).toBe(502);
       expect(lost.report().cases[0]?.errors.map((e) => e.rule)).toContain('upstream-refused');
     } finally {
@@ -236,11 +297,23 @@ describe('the proxy in front of the sandbox, report mode', () => {
 
 describe('enforce mode', () => {
   it('answers a request that breaks the contract with a 422 problem and never forwards it', async () => {
-    const enforcing = await startProxy({ gatewayUpstream: sandbox.url, routerUpstream: sandbox.url, port: 0, enforce: true, merchantKey: KEY });
+    const enforcing = await startProxy({
+      gatewayUpstream: sandbox.url,
+      routerUpstream: sandbox.url,
+      port: 0,
+      enforce: true,
+      merchantKey: KEY,
+    });
     try {
       const order = sandbox.createOrder({ txnAmount: { value: '100.00' } });
       const text = JSON.stringify({
-        head: { requestTimeStamp: String(T0), channelId: 'WEB', tokenType: 'TXN_TOKEN', token: order.txnToken, version: 'v1' },
+        head: {
+          requestTimeStamp: String(T0),
+          channelId: 'WEB',
+          tokenType: 'TXN_TOKEN',
+          token: order.txnToken,
+          version: 'v1',
+        },
         body: {
           mid: order.mid,
           orderId: order.orderId,
@@ -249,21 +322,30 @@ describe('enforce mode', () => {
           cardInfo: { cardFlowType: 'NEW_CARD', cardUniqueId: CARD, cvv: CVV, expiryDate: 'no' },
         },
       });
-      const answer = await fetch(`${enforcing.url}/aoa-acquiring-biz/v2/payment?mid=${order.mid}&orderId=${order.orderId}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: text,
-      });
+      const answer = await fetch(
+        `${enforcing.url}/aoa-acquiring-biz/v2/payment?mid=${order.mid}&orderId=${order.orderId}`,
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: text,
+        },
+      );
       expect(answer.status).toBe(422);
       expect(answer.headers.get('content-type')).toBe('application/problem+json');
-      const problem = (await answer.json()) as { errors: { pointer: string; rule: string; resultCode?: string }[]; resultCode: string; operationId: string };
+      const problem = (await answer.json()) as {
+        errors: { pointer: string; rule: string; resultCode?: string }[];
+        resultCode: string;
+        operationId: string;
+      };
       expect(problem.operationId).toBe('initiatePayment');
       expect(problem.errors.length).toBeGreaterThan(0);
       for (const e of problem.errors) expect(e.pointer).toMatch(/^(\/[^/]*)*$/);
       expect(problem.resultCode).toBe(problem.errors.find((e) => e.resultCode)?.resultCode);
       expectClean(JSON.stringify(problem), 'the problem');
       // Never reached the sandbox: the order is still waiting for a payment.
-      expect((await (await fetch(`${sandbox.url}/sandbox/orders/${order.orderId}`)).json()) as object).toMatchObject({ status: 'CREATED' });
+      expect((await (await fetch(`${sandbox.url}/sandbox/orders/${order.orderId}`)).json()) as object).toMatchObject({
+        status: 'CREATED',
+      });
       expect(enforcing.report().counts.invalid).toBe(1);
     } finally {
       await enforcing.stop();
@@ -277,7 +359,10 @@ describe('the recording', () => {
     await proxy.stop();
     const text = readFileSync(harFile, 'utf8');
     const har = JSON.parse(text) as {
-      log: { version: string; entries: { request: { postData?: { text: string } }; response: { content: { text?: string } } }[] };
+      log: {
+        version: string;
+        entries: { request: { postData?: { text: string } }; response: { content: { text?: string } } }[];
+      };
     };
     expect(har.log.version).toBe('1.2');
     expect(har.log.entries.length).toBe(proxy.report().counts.cases);
@@ -376,7 +461,18 @@ describe('the command', () => {
     const port = await freePort();
     const child = spawn(
       process.execPath,
-      [BIN, 'proxy', '--gateway-upstream', sandbox.url, '--router-upstream', sandbox.url, '--port', String(port), '--format', 'json'],
+      [
+        BIN,
+        'proxy',
+        '--gateway-upstream',
+        sandbox.url,
+        '--router-upstream',
+        sandbox.url,
+        '--port',
+        String(port),
+        '--format',
+        'json',
+      ],
       {
         stdio: ['ignore', 'pipe', 'pipe'],
       },
@@ -391,8 +487,12 @@ describe('the command', () => {
 });
 
 describe('stopping with exchanges in flight', () => {
-  const preAuth = contractExamples().find((e) => e.operationId === 'preAuthorize' && e.direction === 'request')?.payload;
-  const preAuthAnswer = JSON.stringify(contractExamples().find((e) => e.operationId === 'preAuthorize' && e.direction === 'response')?.payload);
+  const preAuth = contractExamples().find(
+    (e) => e.operationId === 'preAuthorize' && e.direction === 'request',
+  )?.payload;
+  const preAuthAnswer = JSON.stringify(
+    contractExamples().find((e) => e.operationId === 'preAuthorize' && e.direction === 'response')?.payload,
+  );
 
   /**
    * Starts the command in front of an upstream that answers `delayMs` after a request arrived; SIGTERM once

@@ -6,7 +6,13 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type OperationInfo, operations } from '../../generated/operations.js';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_REQUEST_TIMEOUT_MS } from '../../src/http/limits.js';
-import { DEFAULT_GRACE_MS, DEFAULT_MAX_ANSWER_BYTES, DEFAULT_UPSTREAM_TIMEOUT_MS, type ProxyOptions, proxySettings } from '../../src/proxy/options.js';
+import {
+  DEFAULT_GRACE_MS,
+  DEFAULT_MAX_ANSWER_BYTES,
+  DEFAULT_UPSTREAM_TIMEOUT_MS,
+  type ProxyOptions,
+  proxySettings,
+} from '../../src/proxy/options.js';
 import { type Route, routeRequest, type Upstreams } from '../../src/proxy/routes.js';
 import { NOTIFICATION, webhookPassThrough } from '../../src/proxy/webhook.js';
 import { fcParameters } from '../helpers/arbitraries.js';
@@ -53,7 +59,15 @@ describe('proxySettings', () => {
       requestTimeoutMs: 40,
       graceMs: 0,
     });
-    expect(settings).toMatchObject({ key: KEY, enforce: true, maxBodyBytes: 10, maxAnswerBytes: 20, upstreamTimeoutMs: 30, requestTimeoutMs: 40, graceMs: 0 });
+    expect(settings).toMatchObject({
+      key: KEY,
+      enforce: true,
+      maxBodyBytes: 10,
+      maxAnswerBytes: 20,
+      upstreamTimeoutMs: 30,
+      requestTimeoutMs: 40,
+      graceMs: 0,
+    });
   });
 
   it.each([
@@ -63,8 +77,14 @@ describe('proxySettings', () => {
     [{ routerUpstream: 'http://router.test/#top' }, 'routerUpstream must have no query or fragment.'],
     [{ webhookUpstream: 'merchant.test/hook' }, 'webhookUpstream must be an http(s) address.'],
     [{ webhookPath: '/hook' }, 'webhookPath needs webhookUpstream: the address notifications are forwarded to.'],
-    [{ webhookUpstream: 'http://merchant.test/hook', webhookPath: 'hook' }, 'webhookPath must be a URL path, e.g. /webhooks/token.'],
-    [{ webhookUpstream: 'http://merchant.test/hook', webhookPath: '/hook?x' }, 'webhookPath must be a URL path, e.g. /webhooks/token.'],
+    [
+      { webhookUpstream: 'http://merchant.test/hook', webhookPath: 'hook' },
+      'webhookPath must be a URL path, e.g. /webhooks/token.',
+    ],
+    [
+      { webhookUpstream: 'http://merchant.test/hook', webhookPath: '/hook?x' },
+      'webhookPath must be a URL path, e.g. /webhooks/token.',
+    ],
     [{ webhookUpstream: 'http://merchant.test/order/v2/preAuth' }, "webhookPath is one of the contract's paths."],
     [{ merchantKey: 'short' }, 'The merchant key must be 16 bytes.'],
     [{ merchantKey: 'SandboxTestKey0é' }, 'The merchant key must be 16 bytes.'],
@@ -73,7 +93,9 @@ describe('proxySettings', () => {
   });
 
   it('names the first wrong option, in the order they are read, and never the key', () => {
-    expect(() => proxySettings({ gatewayUpstream: 'x', routerUpstream: 'y', merchantKey: 'NotSixteenBytes!!' })).toThrow('gatewayUpstream');
+    expect(() =>
+      proxySettings({ gatewayUpstream: 'x', routerUpstream: 'y', merchantKey: 'NotSixteenBytes!!' }),
+    ).toThrow('gatewayUpstream');
     expect(() => proxySettings({ ...BASE, webhookPath: 'x', merchantKey: 'NotSixteenBytes!!' })).toThrow('webhookPath');
     try {
       proxySettings({ ...BASE, merchantKey: 'NotSixteenBytes!!' });
@@ -86,7 +108,9 @@ describe('proxySettings', () => {
 describe('webhookPassThrough', () => {
   it('is none without the merchant address, and its path is the address path by default', () => {
     expect(webhookPassThrough(undefined, undefined)).toBeUndefined();
-    expect(webhookPassThrough('http://merchant.test/webhooks/token', undefined)).toMatchObject({ path: '/webhooks/token' });
+    expect(webhookPassThrough('http://merchant.test/webhooks/token', undefined)).toMatchObject({
+      path: '/webhooks/token',
+    });
     expect(webhookPassThrough('http://merchant.test/webhooks/token', '/in')).toMatchObject({ path: '/in' });
   });
 
@@ -97,29 +121,36 @@ describe('webhookPassThrough', () => {
 
 /** A segment a path parameter may hold and that the router reads back as itself. */
 const safeSegment = fc.stringMatching(/^[A-Za-z0-9_~-]{1,12}$/).filter((s) => s !== '.' && s !== '..');
-const query = fc.array(fc.tuple(fc.stringMatching(/^[a-zA-Z]{1,8}$/), fc.stringMatching(/^[A-Za-z0-9%+._~-]{0,12}$/)), { maxLength: 4 });
+const query = fc.array(fc.tuple(fc.stringMatching(/^[a-zA-Z]{1,8}$/), fc.stringMatching(/^[A-Za-z0-9%+._~-]{0,12}$/)), {
+  maxLength: 4,
+});
 const pathOperations = operations.filter((o): o is OperationInfo & { path: string } => o.path !== null);
 
 describe('routeRequest', () => {
   it("sends every operation's path, with any safe path parameters and query, to its host under the host's base path", () => {
     fc.assert(
-      fc.property(fc.constantFrom(...pathOperations), fc.array(safeSegment, { minLength: 3, maxLength: 3 }), query, (op, values, pairs) => {
-        let i = 0;
-        const expected: Record<string, string> = {};
-        const pathname = op.path.replace(/\{([^}]+)\}/g, (_, name: string) => {
-          const value = values[i++] as string;
-          expected[name] = value;
-          return value;
-        });
-        const search = pairs.map(([k, v]) => `${k}=${v}`).join('&');
-        const route = routed(routeRequest(upstreams(), 'POST', search ? `${pathname}?${search}` : pathname));
-        expect(route.op.operationId).toBe(op.operationId);
-        const base = op.host === 'router' ? 'https://router.test:8443/' : 'http://gateway.test/base/';
-        expect(route.upstream.href).toBe(base);
-        expect(route.path).toBe(`${op.host === 'router' ? '' : '/base'}${pathname}`);
-        expect(route.params.query).toBe(search);
-        expect(route.params.path).toEqual(i > 0 ? expected : undefined);
-      }),
+      fc.property(
+        fc.constantFrom(...pathOperations),
+        fc.array(safeSegment, { minLength: 3, maxLength: 3 }),
+        query,
+        (op, values, pairs) => {
+          let i = 0;
+          const expected: Record<string, string> = {};
+          const pathname = op.path.replace(/\{([^}]+)\}/g, (_, name: string) => {
+            const value = values[i++] as string;
+            expected[name] = value;
+            return value;
+          });
+          const search = pairs.map(([k, v]) => `${k}=${v}`).join('&');
+          const route = routed(routeRequest(upstreams(), 'POST', search ? `${pathname}?${search}` : pathname));
+          expect(route.op.operationId).toBe(op.operationId);
+          const base = op.host === 'router' ? 'https://router.test:8443/' : 'http://gateway.test/base/';
+          expect(route.upstream.href).toBe(base);
+          expect(route.path).toBe(`${op.host === 'router' ? '' : '/base'}${pathname}`);
+          expect(route.params.query).toBe(search);
+          expect(route.params.path).toEqual(i > 0 ? expected : undefined);
+        },
+      ),
       fcParameters(200),
     );
   });

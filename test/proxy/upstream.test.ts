@@ -39,9 +39,14 @@ describe('upstreamUrl', () => {
     expect(upstreamUrl('HTTP://[::1]:8080/', 'gatewayUpstream').host).toBe('[::1]:8080');
   });
 
-  it.each(['gateway.test', 'ftp://gateway.test', 'http:// gateway.test', 'http://'])('refuses %j, naming the option and not the value', (value) => {
-    expect(() => upstreamUrl(value, 'routerUpstream')).toThrow(new TypeError('routerUpstream must be an http(s) address.'));
-  });
+  it.each(['gateway.test', 'ftp://gateway.test', 'http:// gateway.test', 'http://'])(
+    'refuses %j, naming the option and not the value',
+    (value) => {
+      expect(() => upstreamUrl(value, 'routerUpstream')).toThrow(
+        new TypeError('routerUpstream must be an http(s) address.'),
+      );
+    },
+  );
 
   it('refuses a query or a fragment', () => {
     expect(() => upstreamUrl('http://gateway.test/?x', 'gatewayUpstream')).toThrow('must have no query or fragment');
@@ -52,12 +57,17 @@ describe('upstreamUrl', () => {
 describe('endToEndHeaders', () => {
   it('passes every header but those of one hop, unchanged', () => {
     const name = fc.oneof(fc.constantFrom(...HOP_BY_HOP), fc.stringMatching(/^[a-z][a-z0-9-]{0,15}$/));
-    const value = fc.oneof(fc.string({ maxLength: 20 }), fc.array(fc.string({ maxLength: 10 }), { maxLength: 3 }), fc.constant(undefined));
+    const value = fc.oneof(
+      fc.string({ maxLength: 20 }),
+      fc.array(fc.string({ maxLength: 10 }), { maxLength: 3 }),
+      fc.constant(undefined),
+    );
     fc.assert(
       fc.property(fc.dictionary(name, value), (headers) => {
         const out = endToEndHeaders(headers);
         for (const hop of HOP_BY_HOP) expect(out).not.toHaveProperty(hop);
-        for (const [k, v] of Object.entries(headers)) if (!HOP_BY_HOP.includes(k) && v !== undefined) expect(out[k]).toBe(v);
+        for (const [k, v] of Object.entries(headers))
+          if (!HOP_BY_HOP.includes(k) && v !== undefined) expect(out[k]).toBe(v);
         expect(Object.values(out)).not.toContain(undefined);
       }),
       fcParameters(200),
@@ -69,7 +79,13 @@ describe('upstreamRequest', () => {
   const to = { upstream: new URL('https://[::1]/base/'), path: '/base/order/v2/preAuth' };
 
   it("is a POST to the route's path with the query as sent, the upstream's host and the body's length", () => {
-    const headers: IncomingHttpHeaders = { host: 'proxy.test', connection: 'close', 'content-length': '99', 'x-request-id': 'r1', 'x-many': ['a', 'b'] };
+    const headers: IncomingHttpHeaders = {
+      host: 'proxy.test',
+      connection: 'close',
+      'content-length': '99',
+      'x-request-id': 'r1',
+      'x-many': ['a', 'b'],
+    };
     const target = upstreamRequest(to, { headers, url: '/order/v2/preAuth?mid=M%2F1&mid=2' }, 12);
     expect(target).toEqual({
       method: 'POST',
@@ -82,8 +98,12 @@ describe('upstreamRequest', () => {
   });
 
   it('takes the port of the address, or 80 for http', () => {
-    expect(upstreamRequest({ upstream: new URL('http://gateway.test'), path: '/p' }, { headers: {}, url: '/p' }, 0)).toMatchObject({ port: 80, path: '/p' });
-    expect(upstreamRequest({ upstream: new URL('http://gateway.test:81'), path: '/p' }, { headers: {}, url: undefined }, 0)).toMatchObject({
+    expect(
+      upstreamRequest({ upstream: new URL('http://gateway.test'), path: '/p' }, { headers: {}, url: '/p' }, 0),
+    ).toMatchObject({ port: 80, path: '/p' });
+    expect(
+      upstreamRequest({ upstream: new URL('http://gateway.test:81'), path: '/p' }, { headers: {}, url: undefined }, 0),
+    ).toMatchObject({
       port: '81',
       path: '/p',
     });
@@ -125,10 +145,17 @@ describe('Upstream', () => {
     req: Pick<IncomingMessage, 'headers' | 'url'> = { headers: { 'content-type': 'application/json' }, url: '/x?q=1' },
     res = client(),
     through = upstream,
-  ) => new Promise<Outcome>((resolve) => through.forward({ upstream: new URL(service.url), path: '/base/x' }, req, res, Buffer.from(body), resolve));
+  ) =>
+    new Promise<Outcome>((resolve) =>
+      through.forward({ upstream: new URL(service.url), path: '/base/x' }, req, res, Buffer.from(body), resolve),
+    );
 
   it('passes the answer on as its bytes came, parsed once, without headers of one hop', async () => {
-    next = { status: 200, headers: { 'content-type': 'application/json', 'keep-alive': 'timeout=5', 'x-trace': 't' }, body: Buffer.from('{"a": 1}') };
+    next = {
+      status: 200,
+      headers: { 'content-type': 'application/json', 'keep-alive': 'timeout=5', 'x-trace': 't' },
+      body: Buffer.from('{"a": 1}'),
+    };
     const outcome = (await call('{"b":2}')) as Answer;
     expect(outcome.status).toBe(200);
     expect(outcome.body.toString()).toBe('{"a": 1}');
@@ -144,15 +171,27 @@ describe('Upstream', () => {
 
   it('fails an answer larger than the bound, with its status, and one that is not JSON', async () => {
     next = { status: 200, headers: {}, body: Buffer.alloc(65, 0x20) };
-    expect(await call('{}')).toMatchObject({ failure: { status: 502, rule: 'upstream-too-large' }, upstreamStatus: 200 });
+    expect(await call('{}')).toMatchObject({
+      failure: { status: 502, rule: 'upstream-too-large' },
+      upstreamStatus: 200,
+    });
     next = { status: 500, headers: {}, body: Buffer.from('<html>') };
-    expect(await call('{}')).toMatchObject({ failure: { status: 502, rule: 'upstream-not-json' }, upstreamStatus: 500 });
+    expect(await call('{}')).toMatchObject({
+      failure: { status: 502, rule: 'upstream-not-json' },
+      upstreamStatus: 500,
+    });
   });
 
   it('fails a refused connection', async () => {
     const port = await freePort();
     const outcome = await new Promise<Outcome>((resolve) =>
-      upstream.forward({ upstream: new URL(`http://127.0.0.1:${port}`), path: '/' }, { headers: {}, url: '/' }, client(), Buffer.from('{}'), resolve),
+      upstream.forward(
+        { upstream: new URL(`http://127.0.0.1:${port}`), path: '/' },
+        { headers: {}, url: '/' },
+        client(),
+        Buffer.from('{}'),
+        resolve,
+      ),
     );
     expect(outcome).toEqual({ failure: connectionFailure('ECONNREFUSED') });
   });
@@ -172,7 +211,9 @@ describe('Upstream', () => {
   it('fails a call the upstream does not answer within its time', async () => {
     next = 'hold';
     const slow = new Upstream({ maxAnswerBytes: 64, timeoutMs: 50 });
-    expect(await call('{}', undefined, undefined, slow)).toMatchObject({ failure: { status: 504, rule: 'upstream-timeout' } });
+    expect(await call('{}', undefined, undefined, slow)).toMatchObject({
+      failure: { status: 504, rule: 'upstream-timeout' },
+    });
     slow.close();
   });
 

@@ -71,7 +71,9 @@ describe('reports', () => {
     expect(out).toMatch(/^ {2}line \d+:\d+ \/body\/paymentMode enum: "paymentMode" must be one of: /m);
     expect(out).toContain('invalid  standard input (modifyOrder request)');
     expect(out).toContain('  query /mid requiredParameters: The query parameter "mid" is missing: it is mandatory.');
-    expect(out).toContain('skipped  traffic.har entry 4: GET cdn.example/app.js: no operation of the contract at this address');
+    expect(out).toContain(
+      'skipped  traffic.har entry 4: GET cdn.example/app.js: no operation of the contract at this address',
+    );
     expect(out).toContain(
       [
         '  initiatePayment request   1 valid, 1 invalid',
@@ -110,14 +112,20 @@ describe('reports', () => {
   it('junit: a testsuite per operation and direction, a testcase per payload, a failure per invalid one; escaped', async () => {
     const xml = formatReport(await sampleReport(), 'junit', TOOL);
     expectWellFormedXml(xml);
-    expect(xml).toContain('<testsuites name="gateway-contract validate" tests="5" failures="3" errors="0" skipped="1">');
-    expect([...xml.matchAll(/<testsuite name="([^"]+)" tests="(\d+)" failures="(\d+)"/g)].map((m) => m.slice(1))).toEqual([
+    expect(xml).toContain(
+      '<testsuites name="gateway-contract validate" tests="5" failures="3" errors="0" skipped="1">',
+    );
+    expect(
+      [...xml.matchAll(/<testsuite name="([^"]+)" tests="(\d+)" failures="(\d+)"/g)].map((m) => m.slice(1)),
+    ).toEqual([
       ['initiatePayment request', '2', '1'],
       ['modifyOrder request', '1', '1'],
       ['initiatePayment response', '1', '1'],
       ['skipped', '1', '0'],
     ]);
-    expect(xml).toContain('<testcase name="samples/pay.json" classname="initiatePayment request" file="samples/pay.json" line="1"/>');
+    expect(xml).toContain(
+      '<testcase name="samples/pay.json" classname="initiatePayment request" file="samples/pay.json" line="1"/>',
+    );
     expect(xml).toContain(
       '<testcase name="samples/bad &lt;&amp;&gt; &quot;pay&quot;, 100%.json" classname="initiatePayment request" file="samples/bad &lt;&amp;&gt; &quot;pay&quot;, 100%.json" line="1">',
     );
@@ -147,14 +155,19 @@ describe('reports', () => {
       expect(r.level).toBe('error');
     }
     expect(new Set(run.tool.driver.rules.map((r: any) => r.id)).size).toBe(run.tool.driver.rules.length);
-    expect(run.tool.driver.rules.find((r: any) => r.id === 'requiredParameters').shortDescription.text).toMatch(/path and query parameters/);
+    expect(run.tool.driver.rules.find((r: any) => r.id === 'requiredParameters').shortDescription.text).toMatch(
+      /path and query parameters/,
+    );
     const enumResult = run.results.find((r: any) => r.ruleId === 'enum');
     const lines = JSON.stringify(broken, null, 2).split('\n');
     expect(enumResult.locations).toEqual([
       {
         physicalLocation: {
           artifactLocation: { uri: 'samples/bad%20%3C%26%3E%20%22pay%22%2C%20100%25.json' },
-          region: { startLine: lines.findIndex((l) => l.includes('"paymentMode"')) + 1, startColumn: expect.any(Number) },
+          region: {
+            startLine: lines.findIndex((l) => l.includes('"paymentMode"')) + 1,
+            startColumn: expect.any(Number),
+          },
         },
       },
     ]);
@@ -165,7 +178,8 @@ describe('reports', () => {
       resultCode: '317',
     });
     // Standard input has no file to point at.
-    for (const r of run.results.filter((x: any) => x.properties.case === 'standard input')) expect(r.locations).toEqual([]);
+    for (const r of run.results.filter((x: any) => x.properties.case === 'standard input'))
+      expect(r.locations).toEqual([]);
   });
 
   it('github: an ::error annotation per problem on its file and line, escaped, then the summary', async () => {
@@ -178,13 +192,28 @@ describe('reports', () => {
     expect(annotations[0]).toMatch(
       /^::error file=samples\/bad <&> "pay"%2C 100%25\.json,line=\d+,col=\d+,title=initiatePayment request%3A enum::samples\/bad <&> "pay", 100%25\.json: \/body\/paymentMode: /,
     );
-    expect(annotations.find((l) => l.includes('standard input'))).toMatch(/^::error title=modifyOrder request%3A [a-zA-Z]+::standard input: /);
+    expect(annotations.find((l) => l.includes('standard input'))).toMatch(
+      /^::error title=modifyOrder request%3A [a-zA-Z]+::standard input: /,
+    );
   });
 
   it('every format shows bidirectional-text characters in names as escapes, never as themselves', async () => {
     // A name that reads "invoice_fdp.json" on screen and is "invoice_<RLO>nosj.pdf": each control of
     // the direction of text (U+202A-202E, U+2066-2069, U+200E, U+200F, U+061C) is written as \uXXXX.
-    const controls = ['\u202a', '\u202b', '\u202c', '\u202d', '\u202e', '\u2066', '\u2067', '\u2068', '\u2069', '\u200e', '\u200f', '\u061c'];
+    const controls = [
+      '\u202a',
+      '\u202b',
+      '\u202c',
+      '\u202d',
+      '\u202e',
+      '\u2066',
+      '\u2067',
+      '\u2068',
+      '\u2069',
+      '\u200e',
+      '\u200f',
+      '\u061c',
+    ];
     const name = `invoice_\u202enosj.pdf ${controls.join('')}`;
     const run = await validateMany([
       { name, operationId: 'modifyOrder', direction: 'request', payload: {}, source: { file: `samples/${name}` } },
@@ -194,7 +223,9 @@ describe('reports', () => {
     for (const format of REPORT_FORMATS) {
       const out = formatReport(report, format, TOOL);
       expect(out, format).not.toMatch(/[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/);
-      expect(out, format).toMatch(format === 'sarif' || format === 'json' ? /invoice_\\\\u202Enosj\.pdf/ : /invoice_\\u202Enosj\.pdf/);
+      expect(out, format).toMatch(
+        format === 'sarif' || format === 'json' ? /invoice_\\\\u202Enosj\.pdf/ : /invoice_\\u202Enosj\.pdf/,
+      );
     }
     expect(run.cases[0]?.name).toBe(
       `invoice_\\u202Enosj.pdf ${controls.map((c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`).join('')}`,
@@ -206,14 +237,24 @@ describe('reports', () => {
     const sample = await sampleReport();
     const empty: Report = { ...(await validateMany([])), title: 'x' };
     const coverage = [
-      { operationId: 'initiatePayment', exchanges: 2, codesMet: ['0000 (success)'], codesNotMet: ['1001'], namedChecks: [{ name: 'amountsAdd', fired: 1 }] },
+      {
+        operationId: 'initiatePayment',
+        exchanges: 2,
+        codesMet: ['0000 (success)'],
+        codesNotMet: ['1001'],
+        namedChecks: [{ name: 'amountsAdd', fired: 1 }],
+      },
     ];
-    const one: Report = { ...(await validateMany([{ operationId: 'modifyOrder', direction: 'request', payload: {} }])), title: 'x' };
+    const one: Report = {
+      ...(await validateMany([{ operationId: 'modifyOrder', direction: 'request', payload: {} }])),
+      title: 'x',
+    };
     for (const report of [sample, empty, one, { ...sample, coverage }, { ...empty, coverage }]) {
       for (const format of REPORT_FORMATS) {
         const pieces = [...formatReportChunks(report, format, TOOL)];
         expect(pieces.join(''), format).toBe(formatReport(report, format, TOOL));
-        if (format !== 'text' && format !== 'github') expect(pieces.length, format).toBeGreaterThanOrEqual(report.counts.invalid);
+        if (format !== 'text' && format !== 'github')
+          expect(pieces.length, format).toBeGreaterThanOrEqual(report.counts.invalid);
       }
       const sarif = formatReport(report, 'sarif', TOOL);
       expect(sarif).toBe(`${JSON.stringify(JSON.parse(sarif), null, 2)}\n`);
@@ -226,7 +267,11 @@ describe('reports', () => {
     expect(formatReport(empty, 'json', TOOL)).toBe('');
     // A thousand invalid cases of a hundred problems each: the annotations stop at a thousand.
     const goods = Array.from({ length: 150 }, () => ({ unknown: 1 }));
-    const record = { operationId: 'modifyOrder', direction: 'request', payload: { head: {}, body: { goodsInfo: goods } } };
+    const record = {
+      operationId: 'modifyOrder',
+      direction: 'request',
+      payload: { head: {}, body: { goodsInfo: goods } },
+    };
     const big: Report = { ...(await validateMany(Array.from({ length: 30 }, () => record))), title: 'x' };
     expect(formatReport(big, 'github', TOOL).split('\n').length).toBeLessThan(1_010);
     expect(formatReport(big, 'text', TOOL).split('\n').length).toBeLessThan(30 * 25);

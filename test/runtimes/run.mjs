@@ -21,10 +21,18 @@ import { stripVTControlCharacters } from 'node:util';
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '../..');
 const bin = (name) => join(here, 'node_modules/.bin', name);
-const toolVersion = (name) => JSON.parse(readFileSync(join(here, 'node_modules', name, 'package.json'), 'utf8')).version;
+const toolVersion = (name) =>
+  JSON.parse(readFileSync(join(here, 'node_modules', name, 'package.json'), 'utf8')).version;
 
 const MINUTE = 60_000;
-const LIMITS = { pack: 5 * MINUTE, install: 3 * MINUTE, build: 2 * MINUTE, nextBuild: 5 * MINUTE, run: MINUTE, start: MINUTE };
+const LIMITS = {
+  pack: 5 * MINUTE,
+  install: 3 * MINUTE,
+  build: 2 * MINUTE,
+  nextBuild: 5 * MINUTE,
+  run: MINUTE,
+  start: MINUTE,
+};
 
 /** A step of a target that failed: its name and what it printed. */
 class StepError extends Error {
@@ -182,7 +190,10 @@ function freePort() {
 async function project(ctx, name, { extra = [], packages = [] } = {}) {
   const dir = join(ctx.work, name);
   mkdirSync(dir);
-  writeFileSync(join(dir, 'package.json'), `${JSON.stringify({ name: `merchant-${name}`, private: true, type: 'module' }, null, 2)}\n`);
+  writeFileSync(
+    join(dir, 'package.json'),
+    `${JSON.stringify({ name: `merchant-${name}`, private: true, type: 'module' }, null, 2)}\n`,
+  );
   for (const part of ['consumer', ...extra]) cpSync(join(here, part), join(dir, part), { recursive: true });
   await run('install', 'npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', ctx.tarball, ...packages], {
     cwd: dir,
@@ -218,10 +229,15 @@ function nodeBundle(kind, file) {
     sandbox: true,
     async run(ctx) {
       const dir = await project(ctx, kind);
-      await run('build', process.execPath, [join(here, 'tools/build.mjs'), kind, dir], { cwd: here, timeoutMs: LIMITS.build });
+      await run('build', process.execPath, [join(here, 'tools/build.mjs'), kind, dir], {
+        cwd: here,
+        timeoutMs: LIMITS.build,
+      });
       hideModules(dir);
       const out = join(dir, 'out');
-      return checksOf(await run('run', process.execPath, [join(out, file), ...sandboxArg(ctx)], { cwd: out, timeoutMs: LIMITS.run }));
+      return checksOf(
+        await run('run', process.execPath, [join(out, file), ...sandboxArg(ctx)], { cwd: out, timeoutMs: LIMITS.run }),
+      );
     },
   };
 }
@@ -232,7 +248,10 @@ function toolBundle(kind, tool, file, { sandbox }) {
     sandbox,
     async run(ctx) {
       const dir = await project(ctx, kind);
-      await run('build', process.execPath, [join(here, 'tools/build.mjs'), kind, dir], { cwd: here, timeoutMs: LIMITS.build });
+      await run('build', process.execPath, [join(here, 'tools/build.mjs'), kind, dir], {
+        cwd: here,
+        timeoutMs: LIMITS.build,
+      });
       hideModules(dir);
       const args = [join(here, 'tools', tool), join(dir, 'out', file), ...(sandbox ? sandboxArg(ctx) : [])];
       return checksOf(await run('run', process.execPath, args, { cwd: here, timeoutMs: LIMITS.run }));
@@ -256,7 +275,8 @@ function nextApp(name, flags) {
         timeoutMs: LIMITS.nextBuild,
       });
       const standalone = join(dir, '.next/standalone');
-      if (!existsSync(join(standalone, 'server.js'))) throw new StepError('next build', 'no .next/standalone/server.js');
+      if (!existsSync(join(standalone, 'server.js')))
+        throw new StepError('next build', 'no .next/standalone/server.js');
       hideModules(dir);
       const port = await freePort();
       const server = start(process.execPath, [join(standalone, 'server.js')], {
@@ -307,7 +327,9 @@ function nodeLine(alias) {
       const node = join(here, 'node_modules', alias, 'bin/node');
       if (!existsSync(node)) throw new StepError('run', `no Node binary at ${node}: npm ci --prefix test/runtimes`);
       const dir = await project(ctx, alias);
-      return checksOf(await run('run', node, ['consumer/main.mjs', ...sandboxArg(ctx)], { cwd: dir, timeoutMs: LIMITS.run }));
+      return checksOf(
+        await run('run', node, ['consumer/main.mjs', ...sandboxArg(ctx)], { cwd: dir, timeoutMs: LIMITS.run }),
+      );
     },
   };
 }
@@ -317,7 +339,12 @@ const TARGETS = {
     sandbox: true,
     async run(ctx) {
       const dir = await project(ctx, 'node');
-      return checksOf(await run('run', process.execPath, ['consumer/main.mjs', ...sandboxArg(ctx)], { cwd: dir, timeoutMs: LIMITS.run }));
+      return checksOf(
+        await run('run', process.execPath, ['consumer/main.mjs', ...sandboxArg(ctx)], {
+          cwd: dir,
+          timeoutMs: LIMITS.run,
+        }),
+      );
     },
   },
   node22: nodeLine('node22'),
@@ -335,7 +362,13 @@ const TARGETS = {
       const dir = await project(ctx, 'bun');
       // --no-install: the package comes from node_modules, never from Bun's own installer.
       const args = ['--no-install', 'consumer/main.mjs', ...sandboxArg(ctx)];
-      return checksOf(await run('run', bin('bun'), args, { cwd: dir, env: { BUN_INSTALL_CACHE_DIR: join(ctx.work, '.bun-cache') }, timeoutMs: LIMITS.run }));
+      return checksOf(
+        await run('run', bin('bun'), args, {
+          cwd: dir,
+          env: { BUN_INSTALL_CACHE_DIR: join(ctx.work, '.bun-cache') },
+          timeoutMs: LIMITS.run,
+        }),
+      );
     },
   },
   deno: {
@@ -371,7 +404,8 @@ function parseArgs(argv) {
   if (options.tarball && !(options.tarball.endsWith('.tgz') && existsSync(options.tarball)))
     throw new Error(`--tarball: no such .tgz file: ${options.tarball}`);
   const unknown = (options.only ?? []).filter((name) => !(name in TARGETS));
-  if (unknown.length) throw new Error(`unknown target(s): ${unknown.join(', ')}; targets: ${Object.keys(TARGETS).join(', ')}`);
+  if (unknown.length)
+    throw new Error(`unknown target(s): ${unknown.join(', ')}; targets: ${Object.keys(TARGETS).join(', ')}`);
   return options;
 }
 
@@ -412,14 +446,18 @@ async function main() {
   const names = options.only ?? Object.keys(TARGETS);
   const started = Date.now();
   const work = mkdtempSync(join(tmpdir(), 'gateway-contract-runtimes-'));
-  cleanUp = () => (options.keep ? console.log(`runtimes: kept ${work}`) : rmSync(work, { recursive: true, force: true }));
+  cleanUp = () =>
+    options.keep ? console.log(`runtimes: kept ${work}`) : rmSync(work, { recursive: true, force: true });
   const ctx = { work, tarball: options.tarball, host: null, sandboxUrl: null };
   let sandbox = null;
   let failures = 0;
   try {
     if (!ctx.tarball) {
       // `npm pack` runs `prepare`, which builds the package.
-      const packed = await run('npm pack', 'npm', ['pack', '--pack-destination', work, '--silent'], { cwd: root, timeoutMs: LIMITS.pack });
+      const packed = await run('npm pack', 'npm', ['pack', '--pack-destination', work, '--silent'], {
+        cwd: root,
+        timeoutMs: LIMITS.pack,
+      });
       ctx.tarball = join(work, packed.split('\n').pop().trim());
     }
     console.log(`runtimes: ${ctx.tarball.split('/').pop()}, targets ${names.join(', ')}`);
@@ -434,7 +472,8 @@ async function main() {
         timeoutMs: 30 * MINUTE,
       });
       ctx.sandboxUrl = sandbox.match[1];
-      for (const line of sandbox.before) if (line.startsWith('NOTE ')) console.log(`runtimes: ${line.slice('NOTE '.length)}`);
+      for (const line of sandbox.before)
+        if (line.startsWith('NOTE ')) console.log(`runtimes: ${line.slice('NOTE '.length)}`);
       console.log(`runtimes: sandbox at ${ctx.sandboxUrl}`);
     }
 
@@ -458,7 +497,9 @@ async function main() {
     }
     cleanUp();
   }
-  console.log(`runtimes: ${names.length - failures} PASS, ${failures} FAIL in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  console.log(
+    `runtimes: ${names.length - failures} PASS, ${failures} FAIL in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
   return failures ? 1 : 0;
 }
 

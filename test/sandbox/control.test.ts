@@ -12,7 +12,14 @@ import { clientFor, control, sandboxTest as it, MID, order, payBody, sandboxFor,
 function raw(sandbox: Sandbox, method: string, path: string, headers: Record<string, string> = {}, body?: string) {
   return new Promise<{ status: number; json: any }>((resolve, reject) => {
     const req = request(
-      { host: '127.0.0.1', port: sandbox.port, method, path, headers: { host: `127.0.0.1:${sandbox.port}`, ...headers }, setHost: false },
+      {
+        host: '127.0.0.1',
+        port: sandbox.port,
+        method,
+        path,
+        headers: { host: `127.0.0.1:${sandbox.port}`, ...headers },
+        setHost: false,
+      },
       (res) => {
         let text = '';
         res.setEncoding('utf8').on('data', (d) => {
@@ -29,11 +36,15 @@ function raw(sandbox: Sandbox, method: string, path: string, headers: Record<str
 /** A payment of an order left in process (the slow wallet), and its order id. */
 async function pendingPayment(sandbox: Sandbox) {
   const o = order(sandbox, '1.00', { svcSsoToken: 'sso-pending-wallet' });
-  await clientFor(sandbox).initiatePayment({ txnToken: o.txnToken, body: payBody(o.orderId, { paymentMode: 'WALLET', walletInfo: { paymentFlow: 'PAY' } }) });
+  await clientFor(sandbox).initiatePayment({
+    txnToken: o.txnToken,
+    body: payBody(o.orderId, { paymentMode: 'WALLET', walletInfo: { paymentFlow: 'PAY' } }),
+  });
   return o.orderId;
 }
 
-const status = async (sandbox: Sandbox, orderId: string) => (await control(sandbox, 'GET', `/sandbox/orders/${orderId}`)).json.status;
+const status = async (sandbox: Sandbox, orderId: string) =>
+  (await control(sandbox, 'GET', `/sandbox/orders/${orderId}`)).json.status;
 
 describe('control API: a foreign Origin is refused', () => {
   it('refuses a web page of another origin, whatever the call: 403, nothing changes', async ({ sandbox }) => {
@@ -67,9 +78,13 @@ describe('control API: a foreign Origin is refused', () => {
     expect((await raw(sandbox, 'GET', '/sandbox')).status).toBe(200);
   });
 
-  it('refuses a request a browser marks as cross-site (Sec-Fetch-Site), even without an Origin', async ({ sandbox }) => {
-    for (const site of ['cross-site', 'same-site']) expect((await raw(sandbox, 'GET', '/sandbox/faults', { 'sec-fetch-site': site })).status).toBe(403);
-    for (const site of ['same-origin', 'none']) expect((await raw(sandbox, 'GET', '/sandbox/faults', { 'sec-fetch-site': site })).status).toBe(200);
+  it('refuses a request a browser marks as cross-site (Sec-Fetch-Site), even without an Origin', async ({
+    sandbox,
+  }) => {
+    for (const site of ['cross-site', 'same-site'])
+      expect((await raw(sandbox, 'GET', '/sandbox/faults', { 'sec-fetch-site': site })).status).toBe(403);
+    for (const site of ['same-origin', 'none'])
+      expect((await raw(sandbox, 'GET', '/sandbox/faults', { 'sec-fetch-site': site })).status).toBe(200);
   });
 });
 
@@ -90,7 +105,12 @@ describe('control API: the Host must be the address the sandbox is bound to', ()
   });
 
   it('accepts 127.0.0.1, localhost and [::1] at its port, in any case', async ({ sandbox }) => {
-    for (const host of [`127.0.0.1:${sandbox.port}`, `localhost:${sandbox.port}`, `LOCALHOST:${sandbox.port}`, `[::1]:${sandbox.port}`])
+    for (const host of [
+      `127.0.0.1:${sandbox.port}`,
+      `localhost:${sandbox.port}`,
+      `LOCALHOST:${sandbox.port}`,
+      `[::1]:${sandbox.port}`,
+    ])
       expect((await raw(sandbox, 'GET', '/sandbox/clock', { host })).status).toBe(200);
   });
 
@@ -107,12 +127,24 @@ describe('control API: the Host must be the address the sandbox is bound to', ()
 
 describe('control API: a body must be JSON', () => {
   it('refuses text/plain and form bodies with 415: no fault armed, no payment completed', async ({ sandbox }) => {
-    const armed = await raw(sandbox, 'POST', '/sandbox/faults', { 'content-type': 'text/plain' }, '{"operationId":"initiatePayment","fault":"drop-answer"}');
+    const armed = await raw(
+      sandbox,
+      'POST',
+      '/sandbox/faults',
+      { 'content-type': 'text/plain' },
+      '{"operationId":"initiatePayment","fault":"drop-answer"}',
+    );
     expect(armed.status).toBe(415);
     expect(armed.json.error.code).toBe('unsupported-media-type');
     expect(sandbox.faults.list()).toEqual([]);
     const orderId = await pendingPayment(sandbox);
-    const form = await raw(sandbox, 'POST', `/sandbox/orders/${orderId}/complete`, { 'content-type': 'application/x-www-form-urlencoded' }, 'outcome=success');
+    const form = await raw(
+      sandbox,
+      'POST',
+      `/sandbox/orders/${orderId}/complete`,
+      { 'content-type': 'application/x-www-form-urlencoded' },
+      'outcome=success',
+    );
     expect(form.status).toBe(415);
     expect((await raw(sandbox, 'POST', '/sandbox/orders', {}, '{"txnAmount":{"value":"1.00"}}')).status).toBe(415);
     expect(await status(sandbox, orderId)).toBe('PENDING');
@@ -128,7 +160,9 @@ describe('control API: a body must be JSON', () => {
     expect((await raw(sandbox, 'DELETE', '/sandbox/faults')).status).toBe(200);
   });
 
-  it('the bank page takes the form its bankForm declares, from a caller that is not a web page of another origin', async ({ sandbox }) => {
+  it('the bank page takes the form its bankForm declares, from a caller that is not a web page of another origin', async ({
+    sandbox,
+  }) => {
     const o = order(sandbox);
     const paid = await clientFor(sandbox).initiatePayment({
       txnToken: o.txnToken,

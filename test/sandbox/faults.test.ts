@@ -4,7 +4,14 @@
 // answering other requests while an answer is held back.
 
 import { describe, expect } from 'vitest';
-import { createChecksumSigner, createGatewayClient, GatewayError, GatewayHttpError, GatewayNetworkError, GatewayTimeoutError } from '../../src/index.js';
+import {
+  createChecksumSigner,
+  createGatewayClient,
+  GatewayError,
+  GatewayHttpError,
+  GatewayNetworkError,
+  GatewayTimeoutError,
+} from '../../src/index.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { control, sandboxTest as it, KEY, MID, order, tokenizeBody, walletPay } from './support.js';
 
@@ -35,14 +42,26 @@ async function thrown(call: Promise<unknown>): Promise<GatewayError> {
 
 const pay = (sandbox: Sandbox, o: { orderId: string; txnToken: string }, c = client(sandbox)) =>
   c.initiatePayment({ txnToken: o.txnToken, body: walletPay(o.orderId) });
-const balance = async (sandbox: Sandbox) => (await control(sandbox, 'GET', '/sandbox/wallets')).json.wallets.find((w: any) => w.name === 'funded');
+const balance = async (sandbox: Sandbox) =>
+  (await control(sandbox, 'GET', '/sandbox/wallets')).json.wallets.find((w: any) => w.name === 'funded');
 
 describe('arming faults', () => {
   it('arms, lists and disarms faults through the control API', async ({ sandbox }) => {
-    const armed = await control(sandbox, 'POST', '/sandbox/faults', { operationId: 'initiatePayment', fault: 'delay', delayMs: 250, count: 2 });
+    const armed = await control(sandbox, 'POST', '/sandbox/faults', {
+      operationId: 'initiatePayment',
+      fault: 'delay',
+      delayMs: 250,
+      count: 2,
+    });
     expect(armed).toMatchObject({
       status: 201,
-      json: { id: expect.stringMatching(/^FLT\d+$/), operationId: 'initiatePayment', fault: 'delay', delayMs: 250, remaining: 2 },
+      json: {
+        id: expect.stringMatching(/^FLT\d+$/),
+        operationId: 'initiatePayment',
+        fault: 'delay',
+        delayMs: 250,
+        remaining: 2,
+      },
     });
     await control(sandbox, 'POST', '/sandbox/faults', { operationId: 'notifyTokenStatus', fault: 'duplicate-webhook' });
     const listed = await control(sandbox, 'GET', '/sandbox/faults');
@@ -55,7 +74,9 @@ describe('arming faults', () => {
     expect((await control(sandbox, 'GET', '/sandbox/faults')).json).toEqual({ faults: [] });
     // The overview lists the three calls.
     const calls = (await control(sandbox, 'GET', '/sandbox')).json.control.map((c: any) => `${c.method} ${c.path}`);
-    expect(calls).toEqual(expect.arrayContaining(['POST /sandbox/faults', 'GET /sandbox/faults', 'DELETE /sandbox/faults']));
+    expect(calls).toEqual(
+      expect.arrayContaining(['POST /sandbox/faults', 'GET /sandbox/faults', 'DELETE /sandbox/faults']),
+    );
   });
 
   it.for([
@@ -78,7 +99,10 @@ describe('arming faults', () => {
 
   it('holds at most 100 armed faults', async ({ sandbox }) => {
     for (let i = 0; i < 100; i++) sandbox.faults.arm({ operationId: 'listSubscriptions', fault: 'http-500' });
-    const refused = await control(sandbox, 'POST', '/sandbox/faults', { operationId: 'listSubscriptions', fault: 'http-500' });
+    const refused = await control(sandbox, 'POST', '/sandbox/faults', {
+      operationId: 'listSubscriptions',
+      fault: 'http-500',
+    });
     expect(refused.status).toBe(400);
     expect(refused.json.error.message).toMatch(/At most 100/);
     expect(sandbox.faults.clear()).toBe(100);
@@ -86,7 +110,9 @@ describe('arming faults', () => {
 });
 
 describe('answers that go wrong', () => {
-  it('drop-answer: the payment is made and the answer lost; the order shows it paid, and paying again is refused 201', async ({ sandbox }) => {
+  it('drop-answer: the payment is made and the answer lost; the order shows it paid, and paying again is refused 201', async ({
+    sandbox,
+  }) => {
     const o = order(sandbox);
     const before = await balance(sandbox);
     sandbox.faults.arm({ operationId: 'initiatePayment', fault: 'drop-answer' });
@@ -112,7 +138,9 @@ describe('answers that go wrong', () => {
     expect((await control(sandbox, 'GET', '/sandbox/tokens?limit=1000')).json.tokens).toHaveLength(before + 1);
   });
 
-  it('delay: the operation is carried out at once, the answer comes later; a client that gives up first is told to query the status', async ({ sandbox }) => {
+  it('delay: the operation is carried out at once, the answer comes later; a client that gives up first is told to query the status', async ({
+    sandbox,
+  }) => {
     const o = order(sandbox);
     sandbox.faults.arm({ operationId: 'initiatePayment', fault: 'delay', delayMs: 1_500 });
     const error = await thrown(pay(sandbox, o, client(sandbox, { timeoutMs: 150 })));
@@ -121,7 +149,9 @@ describe('answers that go wrong', () => {
     expect((await control(sandbox, 'GET', `/sandbox/orders/${o.orderId}`)).json).toMatchObject({ status: 'PAID' });
   });
 
-  it('delay: the sandbox answers other requests while an answer is held back, and the held answer is the real one', async ({ sandbox }) => {
+  it('delay: the sandbox answers other requests while an answer is held back, and the held answer is the real one', async ({
+    sandbox,
+  }) => {
     const slow = order(sandbox);
     const fast = order(sandbox);
     sandbox.faults.arm({ operationId: 'initiatePayment', fault: 'delay', delayMs: 600 });
@@ -131,7 +161,8 @@ describe('answers that go wrong', () => {
       return r;
     });
     // Let the held request reach the sandbox before the others.
-    while ((await control(sandbox, 'GET', `/sandbox/orders/${slow.orderId}`)).json.status !== 'PAID') await new Promise((r) => setTimeout(r, 5));
+    while ((await control(sandbox, 'GET', `/sandbox/orders/${slow.orderId}`)).json.status !== 'PAID')
+      await new Promise((r) => setTimeout(r, 5));
     const other = await pay(sandbox, fast);
     finished.push('other payment');
     expect((await control(sandbox, 'GET', '/sandbox/clock')).status).toBe(200);
@@ -145,7 +176,12 @@ describe('answers that go wrong', () => {
     const o = order(sandbox, '100.00');
     sandbox.faults.arm({ operationId: 'modifyOrder', fault: 'reset' });
     const error = await thrown(
-      client(sandbox).modifyOrder({ mid: MID, orderId: o.orderId, txnToken: o.txnToken, body: { txnAmount: { value: '250.00', currency: 'INR' } } }),
+      client(sandbox).modifyOrder({
+        mid: MID,
+        orderId: o.orderId,
+        txnToken: o.txnToken,
+        body: { txnAmount: { value: '250.00', currency: 'INR' } },
+      }),
     );
     expect(error).toBeInstanceOf(GatewayNetworkError);
     expect(error.nextStep).toMatchObject({ action: 'query-status' });
@@ -153,16 +189,18 @@ describe('answers that go wrong', () => {
     expect(seen).toMatchObject({ status: 'CREATED', txnAmount: { value: '100.00' } });
   });
 
-  it('http-500: plain text before anything is carried out; the order is still open and pays afterwards', async ({ sandbox }) => {
+  it('http-500: plain text before anything is carried out; the order is still open and pays afterwards', async ({
+    sandbox,
+  }) => {
     const o = order(sandbox);
     sandbox.faults.arm({ operationId: 'initiatePayment', fault: 'http-500' });
-    const raw = await fetch(`${sandbox.url}/aoa-acquiring-biz/v2/payment?mid=${MID}&orderId=${o.orderId}`, { method: 'POST', body: '{}' });
-    expect([raw.status, raw.headers.get('content-type'), raw.headers.get('x-sandbox-fault'), await raw.text()]).toEqual([
-      500,
-      'text/plain; charset=utf-8',
-      'http-500',
-      'Internal Server Error',
-    ]);
+    const raw = await fetch(`${sandbox.url}/aoa-acquiring-biz/v2/payment?mid=${MID}&orderId=${o.orderId}`, {
+      method: 'POST',
+      body: '{}',
+    });
+    expect([raw.status, raw.headers.get('content-type'), raw.headers.get('x-sandbox-fault'), await raw.text()]).toEqual(
+      [500, 'text/plain; charset=utf-8', 'http-500', 'Internal Server Error'],
+    );
     sandbox.faults.arm({ operationId: 'initiatePayment', fault: 'http-500' });
     const error = await thrown(pay(sandbox, o));
     expect(error).toBeInstanceOf(GatewayHttpError);
@@ -174,7 +212,8 @@ describe('answers that go wrong', () => {
   it('http-503 with a count: the next two calls fail with Retry-After, the third is answered; an opted-in retry of list subscriptions gets through', async ({
     sandbox,
   }) => {
-    const list = (c = client(sandbox)) => c.listSubscriptions({ token: 'SSO-TOKEN', body: { mid: MID, custId: 'CUST_NONE' } as any });
+    const list = (c = client(sandbox)) =>
+      c.listSubscriptions({ token: 'SSO-TOKEN', body: { mid: MID, custId: 'CUST_NONE' } as any });
     sandbox.faults.arm({ operationId: 'listSubscriptions', fault: 'http-503', count: 2 });
     const first = await thrown(list());
     expect(first).toMatchObject({ status: 503, nextStep: { action: 'retry-later' } });

@@ -8,7 +8,12 @@ import type { Sandbox } from '../../src/sandbox/index.js';
 import { clientFor, control, sandboxTest as it, KEY, newCard, order, payBody } from './support.js';
 
 /** Pays a new order of `value` with `how`; answers the call result and the order. */
-async function pay(sandbox: Sandbox, how: Record<string, unknown>, value = '100.00', extra: Record<string, unknown> = {}) {
+async function pay(
+  sandbox: Sandbox,
+  how: Record<string, unknown>,
+  value = '100.00',
+  extra: Record<string, unknown> = {},
+) {
   const o = order(sandbox, value, extra);
   const result = await clientFor(sandbox).initiatePayment({ txnToken: o.txnToken, body: payBody(o.orderId, how) });
   return { o, result, body: result.data.body as any };
@@ -17,15 +22,26 @@ async function pay(sandbox: Sandbox, how: Record<string, unknown>, value = '100.
 /** Submits (or cancels) the bank form of a pay answer, as the customer's browser would. */
 async function submitForm(body: any, action: 'submit' | 'cancel' = 'submit') {
   const form = body.bankForm.redirectForm ?? body.bankForm.directForms.find((f: any) => f.type === action);
-  const response = await fetch(form.actionURL, { method: 'POST', headers: form.headers, body: new URLSearchParams({ ...form.content, action }).toString() });
+  const response = await fetch(form.actionURL, {
+    method: 'POST',
+    headers: form.headers,
+    body: new URLSearchParams({ ...form.content, action }).toString(),
+  });
   return { status: response.status, json: (await response.json()) as any };
 }
 
-const orderStatus = async (sandbox: Sandbox, orderId: string) => (await control(sandbox, 'GET', `/sandbox/orders/${orderId}`)).json.status;
+const orderStatus = async (sandbox: Sandbox, orderId: string) =>
+  (await control(sandbox, 'GET', `/sandbox/orders/${orderId}`)).json.status;
 
 describe('sandbox pay: wallet and digital credit answer txnInfo at once', () => {
-  it('the wallet pays when its balance covers the amount; txnInfo.checksumHash verifies with the merchant key', async ({ sandbox }) => {
-    const { o, result, body } = await pay(sandbox, { paymentMode: 'WALLET', walletInfo: { walletType: 'SVC', paymentFlow: 'PAY' } }, '25.50');
+  it('the wallet pays when its balance covers the amount; txnInfo.checksumHash verifies with the merchant key', async ({
+    sandbox,
+  }) => {
+    const { o, result, body } = await pay(
+      sandbox,
+      { paymentMode: 'WALLET', walletInfo: { walletType: 'SVC', paymentFlow: 'PAY' } },
+      '25.50',
+    );
     expect(result).toMatchObject({ outcome: 'success', code: '0000' });
     expect(body.txnInfo).toMatchObject({
       MID: 'MERCHANT0001',
@@ -47,7 +63,9 @@ describe('sandbox pay: wallet and digital credit answer txnInfo at once', () => 
     expect(await orderStatus(sandbox, o.orderId)).toBe('PAID');
   });
 
-  it("txnInfo.checksumHash meets the service's published checksum utility once checksumHash is taken out", async ({ sandbox }) => {
+  it("txnInfo.checksumHash meets the service's published checksum utility once checksumHash is taken out", async ({
+    sandbox,
+  }) => {
     // The utility's map reading: sorted keys, only a key spelled CHECKSUMHASH left out, null and "null" as "".
     const utilityText = (params: Record<string, unknown>) => {
       const copy = { ...params };
@@ -65,32 +83,45 @@ describe('sandbox pay: wallet and digital credit answer txnInfo at once', () => 
     expect(await verifySignature(utilityText(rest), KEY, checksumHash)).toBe(true);
     // verifyTxnInfoChecksum takes the object as received, and reads values as the utility does.
     expect(await verifyTxnInfoChecksum(received, KEY)).toBe(true);
-    expect(txnInfoChecksumText({ a: 'NULL', b: 'x', CHECKSUMHASH: 'y' })).toBe(utilityText({ a: 'NULL', b: 'x', CHECKSUMHASH: 'y' }));
+    expect(txnInfoChecksumText({ a: 'NULL', b: 'x', CHECKSUMHASH: 'y' })).toBe(
+      utilityText({ a: 'NULL', b: 'x', CHECKSUMHASH: 'y' }),
+    );
   });
 
   it('the wallet of a low balance fails the payment (TXN_FAILURE) and the order closes', async ({ sandbox }) => {
-    const { o, result, body } = await pay(sandbox, { paymentMode: 'WALLET', walletInfo: { paymentFlow: 'PAY' } }, '50.00', { svcSsoToken: 'sso-low-balance' });
+    const { o, result, body } = await pay(
+      sandbox,
+      { paymentMode: 'WALLET', walletInfo: { paymentFlow: 'PAY' } },
+      '50.00',
+      { svcSsoToken: 'sso-low-balance' },
+    );
     expect(result.code).toBe('0000');
     expect(body.txnInfo.status).toBe('TXN_FAILURE');
     expect(await orderStatus(sandbox, o.orderId)).toBe('CLOSED');
   });
 
   it('the slow wallet leaves the payment PENDING until a control call completes it', async ({ sandbox }) => {
-    const { o, body } = await pay(sandbox, { paymentMode: 'WALLET', walletInfo: { paymentFlow: 'PAY' } }, '5.00', { svcSsoToken: 'sso-pending-wallet' });
+    const { o, body } = await pay(sandbox, { paymentMode: 'WALLET', walletInfo: { paymentFlow: 'PAY' } }, '5.00', {
+      svcSsoToken: 'sso-pending-wallet',
+    });
     expect(body.txnInfo.status).toBe('PENDING');
     expect(await orderStatus(sandbox, o.orderId)).toBe('PENDING');
     const done = await control(sandbox, 'POST', `/sandbox/orders/${o.orderId}/complete`, { outcome: 'success' });
     expect(done.json.txnInfo).toMatchObject({ status: 'TXN_SUCCESS', orderID: o.orderId });
     expect(await verifyTxnInfoChecksum(done.json.txnInfo, KEY)).toBe(true);
     expect(await orderStatus(sandbox, o.orderId)).toBe('PAID');
-    expect((await control(sandbox, 'POST', `/sandbox/orders/${o.orderId}/complete`, { outcome: 'success' })).status).toBe(409);
+    expect(
+      (await control(sandbox, 'POST', `/sandbox/orders/${o.orderId}/complete`, { outcome: 'success' })).status,
+    ).toBe(409);
   });
 
   it('PAYMENT_DIGITAL_CREDIT pays from the digital credit line, and fails above it', async ({ sandbox }) => {
     const ok = await pay(sandbox, { paymentMode: 'PAYMENT_DIGITAL_CREDIT' }, '500.00');
     expect(ok.body.txnInfo).toMatchObject({ status: 'TXN_SUCCESS', gatewayName: 'DIGITAL_CREDIT' });
     expect(ok.body.txnInfo).not.toHaveProperty('paymentMode');
-    const over = await pay(sandbox, { paymentMode: 'PAYMENT_DIGITAL_CREDIT' }, '1.00', { svcSsoToken: 'sso-low-balance' });
+    const over = await pay(sandbox, { paymentMode: 'PAYMENT_DIGITAL_CREDIT' }, '1.00', {
+      svcSsoToken: 'sso-low-balance',
+    });
     expect(over.body.txnInfo.status).toBe('TXN_FAILURE');
   });
 });
@@ -99,18 +130,30 @@ describe('sandbox pay: bank forms', () => {
   it.for([
     ['4111111111111111', 'TXN_SUCCESS', 'PAID'],
     ['4000000000000002', 'TXN_FAILURE', 'CLOSED'],
-  ])('a new card %s continues on a bank form whose submission ends %s', async ([card, txnStatus, finalStatus], { sandbox }) => {
-    const { o, result, body } = await pay(sandbox, newCard(card));
-    expect(result.code).toBe('0000');
-    expect(body.bankForm).toMatchObject({ pageType: 'redirect', redirectForm: { method: 'post', type: 'redirect' }, displayField: { amount: '100.00' } });
-    expect(body.bankForm.redirectForm.actionURL.startsWith(`${sandbox.url}/sandbox/bank-form/`)).toBe(true);
-    expect(await orderStatus(sandbox, o.orderId)).toBe('PENDING');
-    const submitted = await submitForm(body);
-    expect(submitted).toMatchObject({ status: 200, json: { txnInfo: { status: txnStatus }, order: { status: finalStatus } } });
-    expect((await submitForm(body)).status).toBe(409);
-  });
+  ])(
+    'a new card %s continues on a bank form whose submission ends %s',
+    async ([card, txnStatus, finalStatus], { sandbox }) => {
+      const { o, result, body } = await pay(sandbox, newCard(card));
+      expect(result.code).toBe('0000');
+      expect(body.bankForm).toMatchObject({
+        pageType: 'redirect',
+        redirectForm: { method: 'post', type: 'redirect' },
+        displayField: { amount: '100.00' },
+      });
+      expect(body.bankForm.redirectForm.actionURL.startsWith(`${sandbox.url}/sandbox/bank-form/`)).toBe(true);
+      expect(await orderStatus(sandbox, o.orderId)).toBe('PENDING');
+      const submitted = await submitForm(body);
+      expect(submitted).toMatchObject({
+        status: 200,
+        json: { txnInfo: { status: txnStatus }, order: { status: finalStatus } },
+      });
+      expect((await submitForm(body)).status).toBe(409);
+    },
+  );
 
-  it('the pending test card stays PENDING after the bank form until a control call completes it', async ({ sandbox }) => {
+  it('the pending test card stays PENDING after the bank form until a control call completes it', async ({
+    sandbox,
+  }) => {
     const { o, body } = await pay(sandbox, newCard('4000000000000010', 'CREDIT_CARD'));
     expect((await submitForm(body)).status).toBe(202);
     expect(await orderStatus(sandbox, o.orderId)).toBe('PENDING');
@@ -121,13 +164,22 @@ describe('sandbox pay: bank forms', () => {
   it('an invalid card is refused at once with 312 and the order stays payable', async ({ sandbox }) => {
     const { o, result } = await pay(sandbox, newCard('4000000000000036'));
     expect(result).toMatchObject({ outcome: 'failure', code: '312', message: 'Invalid card details' });
-    const luhn = await clientFor(sandbox).initiatePayment({ txnToken: o.txnToken, body: payBody(o.orderId, newCard('4111111111111112')) });
+    const luhn = await clientFor(sandbox).initiatePayment({
+      txnToken: o.txnToken,
+      body: payBody(o.orderId, newCard('4111111111111112')),
+    });
     expect(luhn.code).toBe('312');
     const expired = await clientFor(sandbox).initiatePayment({
       txnToken: o.txnToken,
       body: payBody(o.orderId, {
         paymentMode: 'DEBIT_CARD',
-        cardInfo: { cardFlowType: 'NEW_CARD', cardUniqueId: '4111111111111111', cvv: '123', expiryMonth: '12', expiryYear: '2025' },
+        cardInfo: {
+          cardFlowType: 'NEW_CARD',
+          cardUniqueId: '4111111111111111',
+          cvv: '123',
+          expiryMonth: '12',
+          expiryYear: '2025',
+        },
       }),
     });
     expect(expired.code).toBe('312');
@@ -191,7 +243,11 @@ describe('sandbox pay: bank forms', () => {
     const ok = await pay(sandbox, { paymentMode: 'UPI', payerAccount: 'success@upi' });
     expect(ok.body.bankForm.pageType).toBe('direct');
     expect(ok.body.bankForm.directForms.map((f: any) => f.type)).toEqual(['submit', 'cancel']);
-    expect((await submitForm(ok.body)).json.txnInfo).toMatchObject({ status: 'TXN_SUCCESS', paymentMode: 'UPI', VPA: 'success@upi' });
+    expect((await submitForm(ok.body)).json.txnInfo).toMatchObject({
+      status: 'TXN_SUCCESS',
+      paymentMode: 'UPI',
+      VPA: 'success@upi',
+    });
     const cancelled = await pay(sandbox, { paymentMode: 'UPI', payerAccount: 'success@upi' });
     expect((await submitForm(cancelled.body, 'cancel')).json.txnInfo.status).toBe('TXN_FAILURE');
   });
@@ -201,7 +257,11 @@ describe('sandbox pay: bank forms', () => {
       sandbox,
       {
         paymentMode: 'WALLET',
-        walletInfo: { walletType: 'SVC', paymentFlow: 'ADDNAPAY', addMoneyPaymentDetails: { payMethod: 'NET_BANKING', bankCode: 'SBI' } },
+        walletInfo: {
+          walletType: 'SVC',
+          paymentFlow: 'ADDNAPAY',
+          addMoneyPaymentDetails: { payMethod: 'NET_BANKING', bankCode: 'SBI' },
+        },
       },
       '40.00',
       { svcSsoToken: 'sso-low-balance' },
@@ -222,27 +282,38 @@ describe('sandbox pay: UPI intent', () => {
     expect(await orderStatus(sandbox, o.orderId)).toBe('PENDING');
     const done = await control(sandbox, 'POST', `/sandbox/orders/${o.orderId}/complete`, { outcome: 'success' });
     expect(done.json.txnInfo).toMatchObject({ status: 'TXN_SUCCESS', paymentMode: 'UPI' });
-    expect((await control(sandbox, 'POST', `/sandbox/orders/${o.orderId}/complete`, { outcome: 'maybe' })).status).toBe(400);
+    expect((await control(sandbox, 'POST', `/sandbox/orders/${o.orderId}/complete`, { outcome: 'maybe' })).status).toBe(
+      400,
+    );
   });
 });
 
 describe('sandbox pay: what the wallet balance shows', () => {
   it('a wallet payment lowers the balance the control API shows', async ({ sandbox }) => {
     const before = (await control(sandbox, 'GET', '/sandbox/wallets')).json.wallets.find((w: any) => w.name === 'slow');
-    const { o } = await pay(sandbox, { paymentMode: 'WALLET', walletInfo: { paymentFlow: 'PAY' } }, '100.00', { svcSsoToken: 'sso-pending-wallet' });
+    const { o } = await pay(sandbox, { paymentMode: 'WALLET', walletInfo: { paymentFlow: 'PAY' } }, '100.00', {
+      svcSsoToken: 'sso-pending-wallet',
+    });
     sandbox.completePayment(o.orderId, 'success');
     const after = (await control(sandbox, 'GET', '/sandbox/wallets')).json.wallets.find((w: any) => w.name === 'slow');
     expect(Number(before.balance) - Number(after.balance)).toBe(100);
   });
 
-  it('every wallet conserves money: payments in process hold their amount, and no balance goes below zero', async ({ sandbox }) => {
-    const slow = async () => (await control(sandbox, 'GET', '/sandbox/wallets')).json.wallets.find((w: any) => w.name === 'slow');
+  it('every wallet conserves money: payments in process hold their amount, and no balance goes below zero', async ({
+    sandbox,
+  }) => {
+    const slow = async () =>
+      (await control(sandbox, 'GET', '/sandbox/wallets')).json.wallets.find((w: any) => w.name === 'slow');
     const start = await slow();
     // Three payments that together ask more than the wallet holds: the third cannot be held.
     const amount = ((Number(start.balanceUnblocked) * 0.6) | 0).toFixed(2);
     const results = [];
     for (let i = 0; i < 3; i++)
-      results.push(await pay(sandbox, { paymentMode: 'WALLET', walletInfo: { paymentFlow: 'PAY' } }, amount, { svcSsoToken: 'sso-pending-wallet' }));
+      results.push(
+        await pay(sandbox, { paymentMode: 'WALLET', walletInfo: { paymentFlow: 'PAY' } }, amount, {
+          svcSsoToken: 'sso-pending-wallet',
+        }),
+      );
     expect(results.map((r) => r.body.txnInfo.status)).toEqual(['PENDING', 'TXN_FAILURE', 'TXN_FAILURE']);
     expect(Number((await slow()).balanceUnblocked)).toBeCloseTo(Number(start.balanceUnblocked) - Number(amount), 2);
     sandbox.completePayment(results[0]!.o.orderId, 'success');
@@ -253,9 +324,12 @@ describe('sandbox pay: what the wallet balance shows', () => {
   });
 
   it('a payment in process that fails gives its held amount back', async ({ sandbox }) => {
-    const slow = async () => (await control(sandbox, 'GET', '/sandbox/wallets')).json.wallets.find((w: any) => w.name === 'slow');
+    const slow = async () =>
+      (await control(sandbox, 'GET', '/sandbox/wallets')).json.wallets.find((w: any) => w.name === 'slow');
     const start = await slow();
-    const { o } = await pay(sandbox, { paymentMode: 'WALLET', walletInfo: { paymentFlow: 'PAY' } }, '7.00', { svcSsoToken: 'sso-pending-wallet' });
+    const { o } = await pay(sandbox, { paymentMode: 'WALLET', walletInfo: { paymentFlow: 'PAY' } }, '7.00', {
+      svcSsoToken: 'sso-pending-wallet',
+    });
     expect(Number((await slow()).balanceUnblocked)).toBeCloseTo(Number(start.balanceUnblocked) - 7, 2);
     sandbox.completePayment(o.orderId, 'failure');
     expect(await slow()).toMatchObject({ balance: start.balance, balanceUnblocked: start.balanceUnblocked });

@@ -18,7 +18,8 @@ const walletPreAuth = (extra: Record<string, unknown> = {}) =>
     userInfo: { custId: 'CUST_001' },
     ...extra,
   }) as any;
-const wallet = async (sandbox: Sandbox, name: string) => (await control(sandbox, 'GET', '/sandbox/wallets')).json.wallets.find((w: any) => w.name === name);
+const wallet = async (sandbox: Sandbox, name: string) =>
+  (await control(sandbox, 'GET', '/sandbox/wallets')).json.wallets.find((w: any) => w.name === name);
 
 describe('sandbox pre-auth (section 3.3)', () => {
   it('row 6: STANDARD_AUTH on the balance blocks the amount and answers blockedAmount, signed', async ({ sandbox }) => {
@@ -28,7 +29,14 @@ describe('sandbox pre-auth (section 3.3)', () => {
     expect(result).toMatchObject({
       outcome: 'success',
       code: '01',
-      data: { body: { orderId: body.orderId, blockedAmount: '150.00', status: 'TXN_SUCCESS', statusMessage: 'Txn Successful' } },
+      data: {
+        body: {
+          orderId: body.orderId,
+          blockedAmount: '150.00',
+          status: 'TXN_SUCCESS',
+          statusMessage: 'Txn Successful',
+        },
+      },
     });
     expect((result.data.body as any).preAuthId).toMatch(/^[0-9]{1,64}$/);
     expect(result.data.head).toMatchObject({ clientId: 'C11', version: 'v2' });
@@ -43,11 +51,22 @@ describe('sandbox pre-auth (section 3.3)', () => {
     });
   });
 
-  it('row 6: SVC_DIGITAL_CREDIT blocks the digital credit; the block ends after preAuthBlockSeconds', async ({ sandbox }) => {
-    const body = walletPreAuth({ paymentMode: 'SVC_DIGITAL_CREDIT', txnAmount: '1000.00', preAuthBlockSeconds: '3600' });
+  it('row 6: SVC_DIGITAL_CREDIT blocks the digital credit; the block ends after preAuthBlockSeconds', async ({
+    sandbox,
+  }) => {
+    const body = walletPreAuth({
+      paymentMode: 'SVC_DIGITAL_CREDIT',
+      txnAmount: '1000.00',
+      preAuthBlockSeconds: '3600',
+    });
     const before = await wallet(sandbox, 'funded');
-    expect((await clientFor(sandbox).preAuthorize({ body })).data.body).toMatchObject({ statusCode: '01', blockedAmount: '1000.00' });
-    expect(Number(before.digitalCreditUnblocked) - Number((await wallet(sandbox, 'funded')).digitalCreditUnblocked)).toBe(1000);
+    expect((await clientFor(sandbox).preAuthorize({ body })).data.body).toMatchObject({
+      statusCode: '01',
+      blockedAmount: '1000.00',
+    });
+    expect(
+      Number(before.digitalCreditUnblocked) - Number((await wallet(sandbox, 'funded')).digitalCreditUnblocked),
+    ).toBe(1000);
     await sandbox.clock.advance(3600 * 1000);
     expect((await wallet(sandbox, 'funded')).digitalCreditUnblocked).toBe(before.digitalCreditUnblocked);
   });
@@ -70,7 +89,12 @@ describe('sandbox pre-auth (section 3.3)', () => {
       userInfo: { custId: 'CUST_001' },
     } as any;
     const result = await clientFor(sandbox).preAuthorize({ body });
-    expect(result).toMatchObject({ outcome: 'pending', code: '02', status: 'PENDING', data: { body: { statusMessage: 'Txn Pending' } } });
+    expect(result).toMatchObject({
+      outcome: 'pending',
+      code: '02',
+      status: 'PENDING',
+      data: { body: { statusMessage: 'Txn Pending' } },
+    });
     const txnToken = (result.data.body as any).txnToken;
     expect(txnToken).toMatch(/^[0-9a-f]{32}$/);
     // A card is not this pre-auth's mode (317); UPI intent is.
@@ -78,23 +102,46 @@ describe('sandbox pre-auth (section 3.3)', () => {
       txnToken,
       body: payBody(body.orderId, {
         paymentMode: 'CREDIT_CARD',
-        cardInfo: { cardFlowType: 'NEW_CARD', cardUniqueId: '4111111111111111', cvv: '123', expiryMonth: '12', expiryYear: '2030' },
+        cardInfo: {
+          cardFlowType: 'NEW_CARD',
+          cardUniqueId: '4111111111111111',
+          cvv: '123',
+          expiryMonth: '12',
+          expiryYear: '2030',
+        },
       }),
     });
     expect(card.code).toBe('317');
-    const paid = await clientFor(sandbox).initiatePayment({ txnToken, body: payBody(body.orderId, { paymentMode: 'UPI_INTENT' }) });
+    const paid = await clientFor(sandbox).initiatePayment({
+      txnToken,
+      body: payBody(body.orderId, { paymentMode: 'UPI_INTENT' }),
+    });
     expect((paid.data.body as any).deepLinkInfo.url).toContain('am=75.00');
     expect((await control(sandbox, 'GET', `/sandbox/pre-auths/${body.orderId}`)).json.status).toBe('PENDING');
     sandbox.completePayment(body.orderId, 'success');
-    expect((await control(sandbox, 'GET', `/sandbox/pre-auths/${body.orderId}`)).json).toMatchObject({ status: 'BLOCKED', blockedAmount: '75.00' });
+    expect((await control(sandbox, 'GET', `/sandbox/pre-auths/${body.orderId}`)).json).toMatchObject({
+      status: 'BLOCKED',
+      blockedAmount: '75.00',
+    });
   });
 
-  it('row 5: a card pre-auth and one with no mode run the multi-step flow too (no mode needs websiteName: 805)', async ({ sandbox }) => {
+  it('row 5: a card pre-auth and one with no mode run the multi-step flow too (no mode needs websiteName: 805)', async ({
+    sandbox,
+  }) => {
     const card = await clientFor(sandbox).preAuthorize({
-      body: { mid: MID, orderId: nextOrderId(), txnAmount: '10.00', paymentMode: 'DEBIT_CARD', websiteName: 'W', userInfo: { custId: 'C' } },
+      body: {
+        mid: MID,
+        orderId: nextOrderId(),
+        txnAmount: '10.00',
+        paymentMode: 'DEBIT_CARD',
+        websiteName: 'W',
+        userInfo: { custId: 'C' },
+      },
     });
     expect(card.code).toBe('02');
-    const noMode = await clientFor(sandbox).preAuthorize({ body: { mid: MID, orderId: nextOrderId(), txnAmount: '10.00', userInfo: { custId: 'C' } } });
+    const noMode = await clientFor(sandbox).preAuthorize({
+      body: { mid: MID, orderId: nextOrderId(), txnAmount: '10.00', userInfo: { custId: 'C' } },
+    });
     expect(noMode).toMatchObject({ code: '805', message: 'websiteName is required for a transaction' });
   });
 
@@ -102,29 +149,60 @@ describe('sandbox pre-auth (section 3.3)', () => {
     const body = walletPreAuth();
     expect((await clientFor(sandbox).preAuthorize({ body })).code).toBe('01');
     const again = await clientFor(sandbox).preAuthorize({ body });
-    expect(again).toMatchObject({ outcome: 'failure', code: 'SR_1004', status: 'TXN_FAILURE', message: 'Duplicate block request for Merchant Order ID' });
+    expect(again).toMatchObject({
+      outcome: 'failure',
+      code: 'SR_1004',
+      status: 'TXN_FAILURE',
+      message: 'Duplicate block request for Merchant Order ID',
+    });
     expect(again.data.body).toMatchObject({ orderId: body.orderId });
   });
 
-  it('row 9: insufficient balance is WM_1006; the same orderId is then refused (350) and a new one works', async ({ sandbox }) => {
+  it('row 9: insufficient balance is WM_1006; the same orderId is then refused (350) and a new one works', async ({
+    sandbox,
+  }) => {
     const body = walletPreAuth({ svcSsoToken: 'sso-low-balance', txnAmount: '10.01' });
-    expect(await clientFor(sandbox).preAuthorize({ body })).toMatchObject({ code: 'WM_1006', message: 'Balance is insufficient for this request' });
-    expect(await clientFor(sandbox).preAuthorize({ body: { ...body, txnAmount: '10.00' } })).toMatchObject({ code: '350' });
-    expect((await clientFor(sandbox).preAuthorize({ body: { ...body, orderId: nextOrderId(), txnAmount: '10.00' } })).code).toBe('01');
+    expect(await clientFor(sandbox).preAuthorize({ body })).toMatchObject({
+      code: 'WM_1006',
+      message: 'Balance is insufficient for this request',
+    });
+    expect(await clientFor(sandbox).preAuthorize({ body: { ...body, txnAmount: '10.00' } })).toMatchObject({
+      code: '350',
+    });
+    expect(
+      (await clientFor(sandbox).preAuthorize({ body: { ...body, orderId: nextOrderId(), txnAmount: '10.00' } })).code,
+    ).toBe('01');
   });
 
-  it('orderId limits: longer than 50 characters is 332 (validate() names it), in the signed pre-auth envelope', async ({ sandbox }) => {
-    const result = await clientFor(sandbox, { requests: false }).preAuthorize({ body: walletPreAuth({ orderId: 'O'.repeat(51) }) });
+  it('orderId limits: longer than 50 characters is 332 (validate() names it), in the signed pre-auth envelope', async ({
+    sandbox,
+  }) => {
+    const result = await clientFor(sandbox, { requests: false }).preAuthorize({
+      body: walletPreAuth({ orderId: 'O'.repeat(51) }),
+    });
     expect(result).toMatchObject({ code: '332', message: "Order id can't be greater than 50 characters" });
     expect(result.data.body).not.toHaveProperty('orderId');
     expect(await verifySignature(JSON.stringify(result.data.body), KEY, result.data.head.signature)).toBe(true);
   });
 
-  it('authentication: 330 for a signature under another key or an unknown clientId, 804 without a signature', async ({ sandbox }) => {
-    expect(await clientFor(sandbox, { key: OTHER_KEY }).preAuthorize({ body: walletPreAuth() })).toMatchObject({ code: '330', message: 'Checksum mismatch' });
+  it('authentication: 330 for a signature under another key or an unknown clientId, 804 without a signature', async ({
+    sandbox,
+  }) => {
+    expect(await clientFor(sandbox, { key: OTHER_KEY }).preAuthorize({ body: walletPreAuth() })).toMatchObject({
+      code: '330',
+      message: 'Checksum mismatch',
+    });
     expect((await clientFor(sandbox, { clientId: 'C99' }).preAuthorize({ body: walletPreAuth() })).code).toBe('330');
-    const unsigned = await rawCall(sandbox, '/order/v2/preAuth', JSON.stringify({ head: { clientId: 'C11' }, body: walletPreAuth() }));
-    expect(unsigned.json.body).toMatchObject({ statusCode: '804', statusMessage: 'signature is required', status: 'TXN_FAILURE' });
+    const unsigned = await rawCall(
+      sandbox,
+      '/order/v2/preAuth',
+      JSON.stringify({ head: { clientId: 'C11' }, body: walletPreAuth() }),
+    );
+    expect(unsigned.json.body).toMatchObject({
+      statusCode: '804',
+      statusMessage: 'signature is required',
+      status: 'TXN_FAILURE',
+    });
     expect(unsigned.status).toBe(200);
   });
 

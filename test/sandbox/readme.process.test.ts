@@ -22,7 +22,8 @@ function sandboxCurlCommands(page: string): string[] {
   const commands: string[] = [];
   for (const [, block] of text.matchAll(/```(?:sh|bash|shell)\n([\s\S]*?)```/g)) {
     const lines = (block ?? '').replace(/\\\n/g, ' ').split('\n');
-    for (const line of lines) if (/^curl\s/.test(line) && line.includes(':4020/sandbox') && !line.includes(' | ')) commands.push(line);
+    for (const line of lines)
+      if (/^curl\s/.test(line) && line.includes(':4020/sandbox') && !line.includes(' | ')) commands.push(line);
   }
   return commands;
 }

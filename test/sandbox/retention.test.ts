@@ -19,7 +19,10 @@ describe('sandbox retention', () => {
     const client = clientFor(s);
     // The first order's payment stays in process (the slow wallet), so it is kept.
     const pending = order(s, '1.00', { svcSsoToken: 'sso-pending-wallet' });
-    await client.initiatePayment({ txnToken: pending.txnToken, body: payBody(pending.orderId, { paymentMode: 'WALLET', walletInfo: { paymentFlow: 'PAY' } }) });
+    await client.initiatePayment({
+      txnToken: pending.txnToken,
+      body: payBody(pending.orderId, { paymentMode: 'WALLET', walletInfo: { paymentFlow: 'PAY' } }),
+    });
     const created = Array.from({ length: 12 }, () => order(s, '1.00'));
     const known = async (orderId: string) => (await control(s, 'GET', `/sandbox/orders/${orderId}`)).status;
     expect(await known(pending.orderId)).toBe(200);
@@ -44,13 +47,18 @@ describe('sandbox retention', () => {
       tins.push(r.data.body.tokenIndexNumber as string);
     }
     await s.idle();
-    expect((await control(s, 'GET', '/sandbox/tokens')).json.tokens.map((t: { tokenIndexNumber: string }) => t.tokenIndexNumber)).toEqual(tins.slice(-3));
+    expect(
+      (await control(s, 'GET', '/sandbox/tokens')).json.tokens.map(
+        (t: { tokenIndexNumber: string }) => t.tokenIndexNumber,
+      ),
+    ).toEqual(tins.slice(-3));
     expect(s.deliveries().length).toBeLessThanOrEqual(3 + 1);
   });
 });
 
 describe('sandbox retention: every kind of record', () => {
-  const walletOf = async (s: Sandbox, name: string) => (await control(s, 'GET', '/sandbox/wallets')).json.wallets.find((w: any) => w.name === name);
+  const walletOf = async (s: Sandbox, name: string) =>
+    (await control(s, 'GET', '/sandbox/wallets')).json.wallets.find((w: any) => w.name === name);
   const kept = async (s: Sandbox) => (await control(s, 'GET', '/sandbox')).json.retention.kept;
 
   it('payments in process at the head do not stop forgetting behind them; past the retention the longest kept end, their money back', async () => {
@@ -60,12 +68,17 @@ describe('sandbox retention: every kind of record', () => {
     const pending: string[] = [];
     for (let i = 0; i < 70; i++) {
       const o = order(s, '1.00', { svcSsoToken: 'sso-pending-wallet' });
-      await client.initiatePayment({ txnToken: o.txnToken, body: payBody(o.orderId, { paymentMode: 'WALLET', walletInfo: { paymentFlow: 'PAY' } }) });
+      await client.initiatePayment({
+        txnToken: o.txnToken,
+        body: payBody(o.orderId, { paymentMode: 'WALLET', walletInfo: { paymentFlow: 'PAY' } }),
+      });
       pending.push(o.orderId);
     }
     const created = Array.from({ length: 20 }, () => order(s, '1.00').orderId);
     const known = async (ids: string[]) =>
-      (await Promise.all(ids.map(async (id) => (await control(s, 'GET', `/sandbox/orders/${id}`)).status))).filter((x) => x === 200).length;
+      (await Promise.all(ids.map(async (id) => (await control(s, 'GET', `/sandbox/orders/${id}`)).status))).filter(
+        (x) => x === 200,
+      ).length;
     // The 5 newest orders, and 5 payments in process set aside: past 5, the one set aside longest went.
     expect(await known(created)).toBe(5);
     expect(await known(created.slice(-5))).toBe(5);
@@ -74,7 +87,9 @@ describe('sandbox retention: every kind of record', () => {
     // What the forgotten payments held in the slow wallet is available again.
     expect((await walletOf(s, 'slow')).balanceUnblocked).toBe('9995.00');
     // A payment in process that is kept completes.
-    expect((await control(s, 'POST', `/sandbox/orders/${pending[69]}/complete`, { outcome: 'success' })).json.order.status).toBe('PAID');
+    expect(
+      (await control(s, 'POST', `/sandbox/orders/${pending[69]}/complete`, { outcome: 'success' })).json.order.status,
+    ).toBe('PAID');
     expect(await kept(s)).toMatchObject({ orders: 10, transactions: 5 });
   });
 
@@ -82,19 +97,28 @@ describe('sandbox retention: every kind of record', () => {
     const s = await sandboxFor({ retention: 3 });
     sandbox = s;
     const client = clientFor(s);
-    for (let i = 0; i < 70; i++) await client.tokenizeCard({ mid: MID, body: await tokenizeBody(s, '5555555555554444') });
+    for (let i = 0; i < 70; i++)
+      await client.tokenizeCard({ mid: MID, body: await tokenizeBody(s, '5555555555554444') });
     const active: string[] = [];
     for (let i = 0; i < 10; i++)
-      active.push((await client.tokenizeCard({ mid: MID, body: await tokenizeBody(s, '4111111111111111') })).data.body.tokenIndexNumber as string);
-    const tokens = (await control(s, 'GET', '/sandbox/tokens?limit=1000')).json.tokens as { tokenIndexNumber: string; tokenStatus: string }[];
+      active.push(
+        (await client.tokenizeCard({ mid: MID, body: await tokenizeBody(s, '4111111111111111') })).data.body
+          .tokenIndexNumber as string,
+      );
+    const tokens = (await control(s, 'GET', '/sandbox/tokens?limit=1000')).json.tokens as {
+      tokenIndexNumber: string;
+      tokenStatus: string;
+    }[];
     expect(tokens.filter((t) => t.tokenStatus === 'ACTIVE').map((t) => t.tokenIndexNumber)).toEqual(active.slice(-3));
     expect(tokens.filter((t) => t.tokenStatus === 'INIT')).toHaveLength(3);
     expect((await control(s, 'GET', '/sandbox/clock')).json.pendingTokenChanges).toBe(3);
     await s.idle();
     await s.clock.advance(60_000);
-    expect((await control(s, 'GET', '/sandbox/tokens?limit=1000')).json.tokens.map((t: { tokenStatus: string }) => t.tokenStatus)).toEqual(
-      Array(6).fill('ACTIVE'),
-    );
+    expect(
+      (await control(s, 'GET', '/sandbox/tokens?limit=1000')).json.tokens.map(
+        (t: { tokenStatus: string }) => t.tokenStatus,
+      ),
+    ).toEqual(Array(6).fill('ACTIVE'));
   });
 
   it('transaction tokens: at most `retention`, the oldest forgotten first (1006), whatever their expiry', async () => {
@@ -102,9 +126,13 @@ describe('sandbox retention: every kind of record', () => {
     sandbox = s;
     const first = order(s, '1.00');
     const later: string[] = [];
-    for (let i = 0; i < 5; i++) later.push((await control(s, 'POST', `/sandbox/orders/${first.orderId}/token`)).json.txnToken);
+    for (let i = 0; i < 5; i++)
+      later.push((await control(s, 'POST', `/sandbox/orders/${first.orderId}/token`)).json.txnToken);
     const pay = (txnToken: string) =>
-      clientFor(s).initiatePayment({ txnToken, body: payBody(first.orderId, { paymentMode: 'WALLET', walletInfo: { paymentFlow: 'PAY' } }) });
+      clientFor(s).initiatePayment({
+        txnToken,
+        body: payBody(first.orderId, { paymentMode: 'WALLET', walletInfo: { paymentFlow: 'PAY' } }),
+      });
     expect((await pay(first.txnToken)).code).toBe('1006');
     expect((await pay(later[1]!)).code).toBe('1006');
     expect((await pay(later[4]!)).code).toBe('0000');
@@ -137,8 +165,10 @@ describe('sandbox retention: every kind of record', () => {
   it("a token's history keeps its latest 20 changes", async () => {
     const s = await sandboxFor();
     sandbox = s;
-    const tin = (await clientFor(s).tokenizeCard({ mid: MID, body: await tokenizeBody(s, '4111111111111111') })).data.body.tokenIndexNumber as string;
-    for (let i = 0; i < 30; i++) await control(s, 'POST', `/sandbox/tokens/${tin}/status`, { status: i % 2 ? 'ACTIVE' : 'SUSPENDED' });
+    const tin = (await clientFor(s).tokenizeCard({ mid: MID, body: await tokenizeBody(s, '4111111111111111') })).data
+      .body.tokenIndexNumber as string;
+    for (let i = 0; i < 30; i++)
+      await control(s, 'POST', `/sandbox/tokens/${tin}/status`, { status: i % 2 ? 'ACTIVE' : 'SUSPENDED' });
     const { history, tokenStatus } = (await control(s, 'GET', `/sandbox/tokens/${tin}`)).json;
     expect(history).toHaveLength(20);
     expect(history.at(-1).status).toBe(tokenStatus);
@@ -170,7 +200,8 @@ describe('sandbox retention: every kind of record', () => {
         } as any,
       });
     }
-    for (let i = 0; i < 8; i++) await client.tokenizeCard({ mid: MID, body: await tokenizeBody(s, '4111111111111111') });
+    for (let i = 0; i < 8; i++)
+      await client.tokenizeCard({ mid: MID, body: await tokenizeBody(s, '4111111111111111') });
     const list = (custId: string) => client.listSubscriptions({ token: 'SSO', body: { mid: MID, custId } as any });
     expect((await list('CUST_0')).code).toBe('200');
     expect((await list('CUST_7')).code).toBe('3006');
@@ -206,7 +237,10 @@ describe('sandbox control listings', () => {
     const client = clientFor(s);
     const tins: string[] = [];
     for (let i = 0; i < 7; i++)
-      tins.push((await client.tokenizeCard({ mid: MID, body: await tokenizeBody(s, '4111111111111111') })).data.body.tokenIndexNumber as string);
+      tins.push(
+        (await client.tokenizeCard({ mid: MID, body: await tokenizeBody(s, '4111111111111111') })).data.body
+          .tokenIndexNumber as string,
+      );
     const first = await control(s, 'GET', '/sandbox/tokens?limit=3');
     expect(first.json.tokens.map((t: { tokenIndexNumber: string }) => t.tokenIndexNumber)).toEqual(tins.slice(0, 3));
     const second = await control(s, 'GET', `/sandbox/tokens?limit=3&after=${first.json.next}`);

@@ -37,29 +37,48 @@ const OPERATIONS = [
 const codeOf = (answer: any) => answer.body.resultInfo?.resultCode ?? answer.body.statusCode;
 
 describe("sandbox server: bad input gets the operation's envelope", () => {
-  it.each(OPERATIONS)('%s: malformed JSON, a non-object, invalid UTF-8 and repeated keys get %s', async (operationId, path, code) => {
-    for (const text of ['{"head": {', '[1,2]', '"text"', 'null', '', Buffer.from([0x7b, 0xff, 0x7d]), '{"head":{},"head":{}}']) {
-      const answer = await rawCall(sandbox, path, text);
-      expect(answer.status).toBe(200);
+  it.each(OPERATIONS)(
+    '%s: malformed JSON, a non-object, invalid UTF-8 and repeated keys get %s',
+    async (operationId, path, code) => {
+      for (const text of [
+        '{"head": {',
+        '[1,2]',
+        '"text"',
+        'null',
+        '',
+        Buffer.from([0x7b, 0xff, 0x7d]),
+        '{"head":{},"head":{}}',
+      ]) {
+        const answer = await rawCall(sandbox, path, text);
+        expect(answer.status).toBe(200);
+        expect(codeOf(answer.json)).toBe(code);
+        expectValidAnswer(operationId, answer.json);
+      }
+    },
+  );
+
+  it.each(OPERATIONS)(
+    '%s: a body above the size limit gets HTTP 413 with the envelope, and the sandbox goes on',
+    async (operationId, path, code) => {
+      const answer = await rawCall(sandbox, path, JSON.stringify({ head: {}, body: { pad: 'x'.repeat(5000) } }));
+      expect(answer.status).toBe(413);
       expect(codeOf(answer.json)).toBe(code);
       expectValidAnswer(operationId, answer.json);
-    }
-  });
-
-  it.each(OPERATIONS)('%s: a body above the size limit gets HTTP 413 with the envelope, and the sandbox goes on', async (operationId, path, code) => {
-    const answer = await rawCall(sandbox, path, JSON.stringify({ head: {}, body: { pad: 'x'.repeat(5000) } }));
-    expect(answer.status).toBe(413);
-    expect(codeOf(answer.json)).toBe(code);
-    expectValidAnswer(operationId, answer.json);
-    const o = order(sandbox);
-    expect((await clientFor(sandbox).initiatePayment({ txnToken: o.txnToken, body: walletPay(o.orderId) })).code).toBe('0000');
-  });
+      const o = order(sandbox);
+      expect(
+        (await clientFor(sandbox).initiatePayment({ txnToken: o.txnToken, body: walletPay(o.orderId) })).code,
+      ).toBe('0000');
+    },
+  );
 
   it('any JSON at all gets HTTP 200 and a valid envelope of the operation (property)', async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.constantFrom(...OPERATIONS),
-        fc.oneof(fc.jsonValue({ maxDepth: 4 }), fc.record({ head: fc.jsonValue({ maxDepth: 2 }), body: fc.jsonValue({ maxDepth: 3 }) })),
+        fc.oneof(
+          fc.jsonValue({ maxDepth: 4 }),
+          fc.record({ head: fc.jsonValue({ maxDepth: 2 }), body: fc.jsonValue({ maxDepth: 3 }) }),
+        ),
         async ([operationId, path], value) => {
           const answer = await rawCall(sandbox, path, JSON.stringify(value));
           expect(answer.status).toBe(200);
@@ -75,11 +94,20 @@ describe("sandbox server: bad input gets the operation's envelope", () => {
     const answer = await rawCall(
       sandbox,
       `/aoa-acquiring-biz/v2/payment?mid=${MID}&orderId=${o.orderId}`,
-      JSON.stringify({ head: { tokenType: 'TXN_TOKEN', token: o.txnToken }, body: { ...walletPay(o.orderId), requestType: 'PAYMNT' } }),
+      JSON.stringify({
+        head: { tokenType: 'TXN_TOKEN', token: o.txnToken },
+        body: { ...walletPay(o.orderId), requestType: 'PAYMNT' },
+      }),
     );
     expect(answer.status).toBe(200);
-    expect(answer.json.body.resultInfo).toMatchObject({ resultCode: '1001', resultStatus: 'F', resultMsg: 'Invalid requestType' });
-    expect(JSON.parse(answer.headers.get('x-sandbox-issues')!)).toEqual([expect.objectContaining({ in: 'body', pointer: '/body/requestType', rule: 'enum' })]);
+    expect(answer.json.body.resultInfo).toMatchObject({
+      resultCode: '1001',
+      resultStatus: 'F',
+      resultMsg: 'Invalid requestType',
+    });
+    expect(JSON.parse(answer.headers.get('x-sandbox-issues')!)).toEqual([
+      expect.objectContaining({ in: 'body', pointer: '/body/requestType', rule: 'enum' }),
+    ]);
   });
 
   it('never echoes a card number, CVV, MPIN, token, SSO token or signature: not in answers, headers or logs', async () => {
@@ -93,7 +121,13 @@ describe("sandbox server: bad input gets the operation's envelope", () => {
           body: {
             ...walletPay(o.orderId),
             paymentMode: 'CREDIT_CARD',
-            cardInfo: { cardFlowType: 'NEW_CARD', cardUniqueId: '4111111111111111', cvv: '987', expiryMonth: '13', expiryYear: '2030' },
+            cardInfo: {
+              cardFlowType: 'NEW_CARD',
+              cardUniqueId: '4111111111111111',
+              cvv: '987',
+              expiryMonth: '13',
+              expiryYear: '2030',
+            },
             mpin: '135790',
           },
         },
@@ -102,13 +136,26 @@ describe("sandbox server: bad input gets the operation's envelope", () => {
         '/order/v2/preAuth',
         {
           head: { clientId: 'C11', signature: 'SECRET-SIGNATURE-VALUE' },
-          body: { mid: MID, orderId: 'P-SECRET', txnAmount: '1.00', paymentMode: 'BALANCE', svcSsoToken: 'sso-funded-wallet', userInfo: { custId: 'C' } },
+          body: {
+            mid: MID,
+            orderId: 'P-SECRET',
+            txnAmount: '1.00',
+            paymentMode: 'BALANCE',
+            svcSsoToken: 'sso-funded-wallet',
+            userInfo: { custId: 'C' },
+          },
         },
       ],
       [
         `/coft-center/coft/merchant/${MID}/tokenize?requestId=R9`,
         {
-          head: { version: 'v1', requestTimestamp: '1768989600000', requestId: 'R9', signature: 'SECRET-SIGNATURE-VALUE', signatureType: 'CHECKSUM' },
+          head: {
+            version: 'v1',
+            requestTimestamp: '1768989600000',
+            requestId: 'R9',
+            signature: 'SECRET-SIGNATURE-VALUE',
+            signatureType: 'CHECKSUM',
+          },
           body: {
             cardSource: 'CARD_ON_FILE',
             encryptedCardData: '4111111111111111',
@@ -133,10 +180,21 @@ describe("sandbox server: bad input gets the operation's envelope", () => {
 
 describe("sandbox server: signatures cover the body's exact bytes", () => {
   it('verifies the signature over the body as sent (spacing kept), not over a re-serialization', async () => {
-    const body = { mid: MID, orderId: 'P-BYTES-1', txnAmount: '1.00', paymentMode: 'BALANCE', svcSsoToken: 'sso-funded-wallet', userInfo: { custId: 'C' } };
+    const body = {
+      mid: MID,
+      orderId: 'P-BYTES-1',
+      txnAmount: '1.00',
+      paymentMode: 'BALANCE',
+      svcSsoToken: 'sso-funded-wallet',
+      userInfo: { custId: 'C' },
+    };
     const pretty = JSON.stringify(body, null, 2);
     const send = (text: string, signature: string) =>
-      rawCall(sandbox, '/order/v2/preAuth', `{\n  "head": {"clientId": "C11", "signature": "${signature}"},\n  "body": ${text}\n}`);
+      rawCall(
+        sandbox,
+        '/order/v2/preAuth',
+        `{\n  "head": {"clientId": "C11", "signature": "${signature}"},\n  "body": ${text}\n}`,
+      );
     expect((await send(pretty, await generateSignature(pretty, KEY))).json.body.statusCode).toBe('01');
     const compact = { ...body, orderId: 'P-BYTES-2' };
     const answer = await send(JSON.stringify(compact, null, 1), await generateSignature(JSON.stringify(compact), KEY));
@@ -165,7 +223,11 @@ describe('sandbox server: routes and control API', () => {
   });
 
   it('answers 431 to headers too large, and 413 to a body too large that a fetch client streams', async () => {
-    const headers = await fetch(`${sandbox.url}/order/v2/preAuth`, { method: 'POST', headers: { 'x-large': 'a'.repeat(20_000) }, body: '{}' });
+    const headers = await fetch(`${sandbox.url}/order/v2/preAuth`, {
+      method: 'POST',
+      headers: { 'x-large': 'a'.repeat(20_000) },
+      body: '{}',
+    });
     expect(headers.status).toBe(431);
     const chunk = new Uint8Array(65_536).fill(0x20);
     let sent = 0;
@@ -178,7 +240,11 @@ describe('sandbox server: routes and control API', () => {
         }
       },
     });
-    const large = await fetch(`${sandbox.url}/aoa-acquiring-biz/v2/payment?mid=${MID}&orderId=O1`, { method: 'POST', body, duplex: 'half' } as RequestInit);
+    const large = await fetch(`${sandbox.url}/aoa-acquiring-biz/v2/payment?mid=${MID}&orderId=O1`, {
+      method: 'POST',
+      body,
+      duplex: 'half',
+    } as RequestInit);
     expect(large.status).toBe(413);
     expect(codeOf(await large.json())).toBe('2222');
   });
@@ -188,7 +254,9 @@ describe('sandbox server: routes and control API', () => {
     try {
       const answer = await new Promise<string>((resolve) => {
         const socket = connect(slow.port, '127.0.0.1', () =>
-          socket.write(`POST /order/v2/preAuth HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"head":`),
+          socket.write(
+            `POST /order/v2/preAuth HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"head":`,
+          ),
         );
         let text = '';
         socket.on('data', (d) => {
@@ -213,22 +281,30 @@ describe('sandbox server: routes and control API', () => {
       'createSubscription',
     ]);
     expect(json.control.map((c: any) => `${c.method} ${c.path}`)).toContain('POST /sandbox/orders/{orderId}/complete');
-    expect(json.merchant).toMatchObject({ mids: [MID], clientId: 'C11', merchantKey: 'the documented default test key' });
+    expect(json.merchant).toMatchObject({
+      mids: [MID],
+      clientId: 'C11',
+      merchantKey: 'the documented default test key',
+    });
     expect(JSON.stringify(json)).not.toContain('SandboxTestKey01');
     expect((await control(sandbox, 'GET', '/sandbox/instruments')).json.cards.numbers.length).toBeGreaterThan(5);
   });
 
   it('docs/sandbox.md documents every control call and every test card', async () => {
     const section = readFileSync(new URL('../../docs/sandbox.md', import.meta.url), 'utf8');
-    for (const { method, path } of (await control(sandbox, 'GET', '/sandbox')).json.control) expect(section).toContain(`${method} ${path}`);
-    for (const card of (await control(sandbox, 'GET', '/sandbox/instruments')).json.cards.numbers) expect(section).toContain(`\`${card.number}\``);
+    for (const { method, path } of (await control(sandbox, 'GET', '/sandbox')).json.control)
+      expect(section).toContain(`${method} ${path}`);
+    for (const card of (await control(sandbox, 'GET', '/sandbox/instruments')).json.cards.numbers)
+      expect(section).toContain(`\`${card.number}\``);
   });
 
   it('the clock moves only forward, by a positive amount', async () => {
     const before = (await control(sandbox, 'GET', '/sandbox/clock')).json.epochMs;
     expect((await control(sandbox, 'POST', '/sandbox/clock/advance', { minutes: -1 })).status).toBe(400);
     expect((await control(sandbox, 'POST', '/sandbox/clock/advance', {})).status).toBe(400);
-    expect((await control(sandbox, 'POST', '/sandbox/clock/advance', { minutes: 2 })).json.epochMs).toBe(before + 120_000);
+    expect((await control(sandbox, 'POST', '/sandbox/clock/advance', { minutes: 2 })).json.epochMs).toBe(
+      before + 120_000,
+    );
   });
 
   it('refuses an advance above its maximum, or past the year 9999, with a 400 problem; the sandbox goes on', async () => {
@@ -237,7 +313,10 @@ describe('sandbox server: routes and control API', () => {
       for (const body of [{ ms: 1e17 }, { minutes: 1e12 }, { ms: 3661 * 86_400_000 }]) {
         const refused = await control(s, 'POST', '/sandbox/clock/advance', body);
         expect(refused.status).toBe(400);
-        expect(refused.json.error).toMatchObject({ code: 'invalid-request', message: expect.stringContaining('at most 3660 days') });
+        expect(refused.json.error).toMatchObject({
+          code: 'invalid-request',
+          message: expect.stringContaining('at most 3660 days'),
+        });
       }
       await expect(s.clock.advance(1e17)).rejects.toThrow(RangeError);
       expect(s.clock.now()).toBe(Date.parse('2026-01-21T10:00:00.000Z'));
@@ -265,7 +344,10 @@ describe('sandbox server: routes and control API', () => {
     try {
       const o = s.createOrder({ mid: 'MERCHANT0002', orderId: 'SAME-ID', txnAmount: { value: '5.00' } });
       s.createOrder({ mid: 'MERCHANT0001', orderId: 'SAME-ID', txnAmount: { value: '6.00' } });
-      const result = await clientFor(s).initiatePayment({ txnToken: o.txnToken, body: { ...walletPay('SAME-ID'), mid: 'MERCHANT0002' } });
+      const result = await clientFor(s).initiatePayment({
+        txnToken: o.txnToken,
+        body: { ...walletPay('SAME-ID'), mid: 'MERCHANT0002' },
+      });
       expect((result.data.body as any).txnInfo).toMatchObject({ MID: 'MERCHANT0002', txnAmount: '5.00' });
       expect((await control(s, 'GET', '/sandbox/orders/SAME-ID?mid=MERCHANT0001')).json.status).toBe('CREATED');
     } finally {
@@ -280,7 +362,10 @@ describe('listening', () => {
     try {
       const s = await sandboxFor();
       await s.stop();
-      expect(listen).toHaveBeenCalledWith(expect.objectContaining({ host: '127.0.0.1', port: 0, backlog: 2048 }), expect.any(Function));
+      expect(listen).toHaveBeenCalledWith(
+        expect.objectContaining({ host: '127.0.0.1', port: 0, backlog: 2048 }),
+        expect.any(Function),
+      );
     } finally {
       listen.mockRestore();
     }
@@ -309,7 +394,10 @@ describe('gateway-contract sandbox (command line)', () => {
     expect(help.stdout).toMatch(guide);
     // Started elsewhere than the package, the banner's path still leads to the guide.
     const cwd = tmpdir();
-    const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '--quiet'], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '--quiet'], {
+      cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     try {
       const banner = await new Promise<string>((resolve, reject) => {
         let out = '';
@@ -320,16 +408,22 @@ describe('gateway-contract sandbox (command line)', () => {
         child.on('exit', (code) => reject(new Error(`exited ${code}`)));
       });
       const path = guide.exec(banner)?.[1] ?? '';
-      expect(banner).toMatch(/^Merchant: MERCHANT0001 \(clientId C11; merchant key: the test key SandboxTestKey01 \(documented in /m);
+      expect(banner).toMatch(
+        /^Merchant: MERCHANT0001 \(clientId C11; merchant key: the test key SandboxTestKey01 \(documented in /m,
+      );
       expect(existsSync(resolvePath(cwd, path)), path).toBe(true);
-      expect(readFileSync(resolvePath(cwd, path), 'utf8')).toContain('`SandboxTestKey01`, a test key for the sandbox only');
+      expect(readFileSync(resolvePath(cwd, path), 'utf8')).toContain(
+        '`SandboxTestKey01`, a test key for the sandbox only',
+      );
     } finally {
       child.kill('SIGTERM');
     }
   });
 
   it('starts on a free port, serves the operations and stops on SIGINT', async () => {
-    const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '--webhook-retries', '0', '--quiet'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '--webhook-retries', '0', '--quiet'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     try {
       const url = await new Promise<string>((resolve, reject) => {
         let out = '';
@@ -340,7 +434,10 @@ describe('gateway-contract sandbox (command line)', () => {
         });
         child.on('exit', (code) => reject(new Error(`exited ${code}`)));
       });
-      const answer = await fetch(`${url}/aoa-acquiring-biz/v2/payment?mid=${MID}&orderId=X`, { method: 'POST', body: '{}' });
+      const answer = await fetch(`${url}/aoa-acquiring-biz/v2/payment?mid=${MID}&orderId=X`, {
+        method: 'POST',
+        body: '{}',
+      });
       expect((await answer.json()).body.resultInfo.resultCode).toBe('1007');
       const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
       child.kill('SIGINT');

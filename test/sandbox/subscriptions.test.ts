@@ -48,7 +48,9 @@ const list = (sandbox: Sandbox, body: Record<string, unknown>, client = clientFo
   client.listSubscriptions({ token: 'SSO-TOKEN', body: { mid: MID, custId: 'CUST_SUBS', ...body } as any });
 
 describe('sandbox create subscription', () => {
-  it('creates a FIX UPI subscription: 0 Success with subscriptionId and txnToken, signed; the first payment makes it ACTIVE', async ({ sandbox }) => {
+  it('creates a FIX UPI subscription: 0 Success with subscriptionId and txnToken, signed; the first payment makes it ACTIVE', async ({
+    sandbox,
+  }) => {
     const body = fixUpi();
     const created = await clientFor(sandbox).createSubscription({ body });
     expect(created).toMatchObject({ outcome: 'success', code: '0', message: 'Success' });
@@ -63,25 +65,51 @@ describe('sandbox create subscription', () => {
     });
     // The first payment: requestType SUBSCRIPTION, in the subscription's payment mode.
     const client = clientFor(sandbox);
-    expect((await client.initiatePayment({ txnToken, body: payBody(body.orderId, { paymentMode: 'UPI', payerAccount: 'success@upi' }) })).code).toBe('1001');
     expect(
       (
         await client.initiatePayment({
           txnToken,
-          body: { ...payBody(body.orderId, { paymentMode: 'NET_BANKING', channelCode: 'SBI' }), requestType: 'SUBSCRIPTION' },
+          body: payBody(body.orderId, { paymentMode: 'UPI', payerAccount: 'success@upi' }),
+        })
+      ).code,
+    ).toBe('1001');
+    expect(
+      (
+        await client.initiatePayment({
+          txnToken,
+          body: {
+            ...payBody(body.orderId, { paymentMode: 'NET_BANKING', channelCode: 'SBI' }),
+            requestType: 'SUBSCRIPTION',
+          },
         })
       ).code,
     ).toBe('317');
     const first = await client.initiatePayment({
       txnToken,
-      body: { ...payBody(body.orderId, { paymentMode: 'UPI', payerAccount: 'success@upi' }), requestType: 'SUBSCRIPTION' },
+      body: {
+        ...payBody(body.orderId, { paymentMode: 'UPI', payerAccount: 'success@upi' }),
+        requestType: 'SUBSCRIPTION',
+      },
     });
     const form = (first.data.body as any).bankForm.directForms[0];
-    await fetch(form.actionURL, { method: 'POST', headers: form.headers, body: new URLSearchParams(form.content).toString() });
+    await fetch(form.actionURL, {
+      method: 'POST',
+      headers: form.headers,
+      body: new URLSearchParams(form.content).toString(),
+    });
     const listed = await list(sandbox, { subscriptionId });
     expect(listed).toMatchObject({
       code: '3006',
-      data: { body: { subscriptionDetails: { subscriptionId, status: 'ACTIVE', renewalAmount: '299.00', subscriptionFrequencyUnit: 'MONTH' } } },
+      data: {
+        body: {
+          subscriptionDetails: {
+            subscriptionId,
+            status: 'ACTIVE',
+            renewalAmount: '299.00',
+            subscriptionFrequencyUnit: 'MONTH',
+          },
+        },
+      },
     });
   });
 
@@ -103,12 +131,32 @@ describe('sandbox create subscription', () => {
 
   it.for<[string, Record<string, unknown>, string, string]>([
     ['a start date in the past', { subscriptionStartDate: '2026-01-20' }, '1102', 'Invalid subscription start date'],
-    ['an expiry not after the start', { subscriptionExpiryDate: '2026-02-01' }, '1102', 'Invalid subscription expiry date'],
-    ['a first payment above the renewal amount (UPI)', { txnAmount: { value: '300.00', currency: 'INR' } }, '2007', 'Txn amount is invalid'],
+    [
+      'an expiry not after the start',
+      { subscriptionExpiryDate: '2026-02-01' },
+      '1102',
+      'Invalid subscription expiry date',
+    ],
+    [
+      'a first payment above the renewal amount (UPI)',
+      { txnAmount: { value: '300.00', currency: 'INR' } },
+      '2007',
+      'Txn amount is invalid',
+    ],
     ['a zero first payment', { txnAmount: { value: '0', currency: 'INR' } }, '2007', 'Txn amount is invalid'],
-    ['a renewal above the UPI limit', { renewalAmount: '15000.01' }, '4001', 'Subscription Amount Limit For UPI Breached'],
+    [
+      'a renewal above the UPI limit',
+      { renewalAmount: '15000.01' },
+      '4001',
+      'Subscription Amount Limit For UPI Breached',
+    ],
     ['a zero renewal amount', { renewalAmount: '0', subscriptionPaymentMode: 'CC' }, '1102', 'Invalid renewal amount'],
-    ['more than 3 grace days for cards', { subscriptionPaymentMode: 'CC', subscriptionGraceDays: '4' }, '1102', 'Invalid grace days for subscription'],
+    [
+      'more than 3 grace days for cards',
+      { subscriptionPaymentMode: 'CC', subscriptionGraceDays: '4' },
+      '1102',
+      'Invalid grace days for subscription',
+    ],
     ['an unknown frequency unit', { subscriptionFrequencyUnit: 'FORTNIGHT' }, '4001', 'Invalid Subscription Frequency'],
     ['a missing websiteName', { websiteName: undefined }, '1007', 'Missing mandatory element'],
   ])('refuses %s', async ([_what, change, code, message], { sandbox }) => {
@@ -119,18 +167,41 @@ describe('sandbox create subscription', () => {
   });
 
   it.for<[string, Record<string, unknown>, string, string]>([
-    ['a max amount below the first payment', { txnAmount: { value: '6000.00', currency: 'INR' } }, '4001', 'Invalid Max Amount'],
-    ['a max amount above the sandbox limit', { subscriptionMaxAmount: '1000000.01' }, '1102', 'Maximum Subscription Amount limit breached'],
+    [
+      'a max amount below the first payment',
+      { txnAmount: { value: '6000.00', currency: 'INR' } },
+      '4001',
+      'Invalid Max Amount',
+    ],
+    [
+      'a max amount above the sandbox limit',
+      { subscriptionMaxAmount: '1000000.01' },
+      '1102',
+      'Maximum Subscription Amount limit breached',
+    ],
   ])('refuses a VARIABLE subscription with %s', async ([_what, change, code, message], { sandbox }) => {
-    expect(await clientFor(sandbox).createSubscription({ body: variableMandate(change) })).toMatchObject({ code, message });
+    expect(await clientFor(sandbox).createSubscription({ body: variableMandate(change) })).toMatchObject({
+      code,
+      message,
+    });
   });
 
-  it('refuses a reused orderId (1102 Subscription already in progress), an unknown mid and a bad signature (2006)', async ({ sandbox }) => {
+  it('refuses a reused orderId (1102 Subscription already in progress), an unknown mid and a bad signature (2006)', async ({
+    sandbox,
+  }) => {
     const body = fixUpi();
     expect((await clientFor(sandbox).createSubscription({ body })).code).toBe('0');
-    expect(await clientFor(sandbox).createSubscription({ body })).toMatchObject({ code: '1102', message: 'Subscription already in progress' });
-    expect(await clientFor(sandbox).createSubscription({ body: fixUpi({ mid: 'NOTAMERCHANT' }) })).toMatchObject({ code: '2006' });
-    expect(await clientFor(sandbox, { key: OTHER_KEY }).createSubscription({ body: fixUpi() })).toMatchObject({ code: '2006', message: 'Mid is invalid' });
+    expect(await clientFor(sandbox).createSubscription({ body })).toMatchObject({
+      code: '1102',
+      message: 'Subscription already in progress',
+    });
+    expect(await clientFor(sandbox).createSubscription({ body: fixUpi({ mid: 'NOTAMERCHANT' }) })).toMatchObject({
+      code: '2006',
+    });
+    expect(await clientFor(sandbox, { key: OTHER_KEY }).createSubscription({ body: fixUpi() })).toMatchObject({
+      code: '2006',
+      message: 'Mid is invalid',
+    });
   });
 });
 
@@ -138,8 +209,11 @@ describe('sandbox list subscriptions', () => {
   it("lists a customer's subscriptions, most recent first, with the filters of section 4.4", async ({ sandbox }) => {
     const c = `CUST_LIST_${++n}`;
     const client = clientFor(sandbox);
-    const monthly = ((await client.createSubscription({ body: fixUpi({ userInfo: { custId: c } }) })).data.body as any).subscriptionId;
-    const yearly = ((await client.createSubscription({ body: variableMandate({ userInfo: { custId: c } }) })).data.body as any).subscriptionId;
+    const monthly = ((await client.createSubscription({ body: fixUpi({ userInfo: { custId: c } }) })).data.body as any)
+      .subscriptionId;
+    const yearly = (
+      (await client.createSubscription({ body: variableMandate({ userInfo: { custId: c } }) })).data.body as any
+    ).subscriptionId;
     const all = await list(sandbox, { custId: c });
     expect(all).toMatchObject({ code: '3006', status: 'SUCCESS', message: 'SUCCESS' });
     const details = (all.data.body as any).subscriptionDetails;
@@ -147,11 +221,19 @@ describe('sandbox list subscriptions', () => {
     expect(details.subscriptions.map((s: any) => s.subscriptionId)).toEqual([yearly, monthly]);
     expect(details).not.toHaveProperty('subscriptionStartDate');
     expect(
-      ((await list(sandbox, { custId: c, frequencyUnit: 'MONTH' })).data.body as any).subscriptionDetails.subscriptions.map((s: any) => s.subscriptionId),
+      (
+        (await list(sandbox, { custId: c, frequencyUnit: 'MONTH' })).data.body as any
+      ).subscriptionDetails.subscriptions.map((s: any) => s.subscriptionId),
     ).toEqual([monthly]);
-    expect(((await list(sandbox, { custId: c, subscriptionId: monthly })).data.body as any).subscriptionDetails.subscriptionId).toBe(monthly);
+    expect(
+      ((await list(sandbox, { custId: c, subscriptionId: monthly })).data.body as any).subscriptionDetails
+        .subscriptionId,
+    ).toBe(monthly);
     expect((await list(sandbox, { custId: c, subsStatusFilter: 'init, active' })).code).toBe('3006');
-    expect(await list(sandbox, { custId: c, subsStatusFilter: 'ACTIVE' })).toMatchObject({ code: '200', message: 'NO CONTENT FOUND' });
+    expect(await list(sandbox, { custId: c, subsStatusFilter: 'ACTIVE' })).toMatchObject({
+      code: '200',
+      message: 'NO CONTENT FOUND',
+    });
     expect((await list(sandbox, { custId: c, frequencyUnit: 'WEEK' })).code).toBe('200');
     expect(await list(sandbox, { custId: 'CUST_NOBODY' })).toMatchObject({ code: '200', status: 'SUCCESS' });
   });
@@ -160,7 +242,9 @@ describe('sandbox list subscriptions', () => {
     const c = `CUST_EXP_${++n}`;
     const s = await sandboxFor();
     try {
-      await clientFor(s).createSubscription({ body: fixUpi({ userInfo: { custId: c }, subscriptionExpiryDate: '2026-03-01' }) });
+      await clientFor(s).createSubscription({
+        body: fixUpi({ userInfo: { custId: c }, subscriptionExpiryDate: '2026-03-01' }),
+      });
       await s.clock.advance(40 * 24 * 3600 * 1000);
       const listed = await list(sandbox, { custId: c }, clientFor(s));
       expect((listed.data.body as any).subscriptionDetails.status).toBe('EXPIRED');
@@ -171,11 +255,19 @@ describe('sandbox list subscriptions', () => {
     expect(s.answerProblems).toEqual([]);
   });
 
-  it('answers 400 for a bad signature, an unknown mid and a request that breaks the contract; the version is echoed', async ({ sandbox }) => {
-    expect(await list(sandbox, {}, clientFor(sandbox, { key: OTHER_KEY }))).toMatchObject({ code: '400', status: 'FAILURE' });
+  it('answers 400 for a bad signature, an unknown mid and a request that breaks the contract; the version is echoed', async ({
+    sandbox,
+  }) => {
+    expect(await list(sandbox, {}, clientFor(sandbox, { key: OTHER_KEY }))).toMatchObject({
+      code: '400',
+      status: 'FAILURE',
+    });
     expect((await list(sandbox, { mid: 'NOTAMERCHANT' })).code).toBe('400');
     const invalid = await list(sandbox, { custId: undefined }, clientFor(sandbox, { requests: false }));
-    expect(invalid).toMatchObject({ code: '400', message: 'The request cannot be validated. Please refer to the doc and try again' });
+    expect(invalid).toMatchObject({
+      code: '400',
+      message: 'The request cannot be validated. Please refer to the doc and try again',
+    });
     expect(invalid.data.head).toMatchObject({ version: 'v2' });
     expect(invalid.data.head.timestamp).toMatch(/^[0-9]{10}$/);
   });

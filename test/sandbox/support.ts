@@ -2,7 +2,13 @@
 // answer checked against the contract (and `sandboxTest`, which gives each file one), typed clients
 // for it, its control calls, and the request bodies the scenarios start from.
 import { test as base, expect } from 'vitest';
-import { createChecksumSigner, createGatewayClient, encryptCardData, type GatewayClient, validate } from '../../src/index.js';
+import {
+  createChecksumSigner,
+  createGatewayClient,
+  encryptCardData,
+  type GatewayClient,
+  validate,
+} from '../../src/index.js';
 import { type Sandbox, type SandboxOptions, startSandbox } from '../../src/sandbox/index.js';
 
 /** The sandbox clock's base: a fixed moment, so tokens, dates and expiries are deterministic. */
@@ -62,7 +68,12 @@ export function clientFor(
 }
 
 /** Calls the control API and returns its HTTP status and JSON. */
-export async function control(sandbox: Sandbox, method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ status: number; json: any }> {
+export async function control(
+  sandbox: Sandbox,
+  method: 'GET' | 'POST',
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; json: any }> {
   const response = await fetch(`${sandbox.url}${path}`, {
     method,
     ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
@@ -88,9 +99,11 @@ export function expectValidAnswer(operationId: Parameters<typeof validate>[0], a
   expect(verdict.valid ? [] : verdict.errors).toEqual([]);
 }
 
-export const payBody = (orderId: string, rest: Record<string, unknown>) => ({ mid: MID, orderId, requestType: 'PAYMENT', ...rest }) as any;
+export const payBody = (orderId: string, rest: Record<string, unknown>) =>
+  ({ mid: MID, orderId, requestType: 'PAYMENT', ...rest }) as any;
 
-export const walletPay = (orderId: string) => payBody(orderId, { paymentMode: 'WALLET', walletInfo: { walletType: 'SVC', paymentFlow: 'PAY' } });
+export const walletPay = (orderId: string) =>
+  payBody(orderId, { paymentMode: 'WALLET', walletInfo: { walletType: 'SVC', paymentFlow: 'PAY' } });
 
 export const newCard = (number: string, mode: 'CREDIT_CARD' | 'DEBIT_CARD' = 'CREDIT_CARD') => ({
   paymentMode: mode,
@@ -101,9 +114,13 @@ export const newCard = (number: string, mode: 'CREDIT_CARD' | 'DEBIT_CARD' = 'CR
 export async function tokenizeBody(sandbox: Sandbox, cardNumber: string, extra: Record<string, unknown> = {}) {
   return {
     cardSource: 'MANUAL_ENTERED',
-    encryptedCardData: await encryptCardData({ cardNumber, expiryMonth: '12', expiryYear: '2030', securityCode: '123' }, sandbox.publicKeyPem, {
-      now: new Date(sandbox.clock.now()),
-    }),
+    encryptedCardData: await encryptCardData(
+      { cardNumber, expiryMonth: '12', expiryYear: '2030', securityCode: '123' },
+      sandbox.publicKeyPem,
+      {
+        now: new Date(sandbox.clock.now()),
+      },
+    ),
     userInfo: { custId: 'CUST_001', firstName: 'Asha' },
     tokenizationConsent: { userConsent: 1, createdAt: 'Jan 21, 2026 10:15:30 AM', platform: 'APP' },
     ...extra,

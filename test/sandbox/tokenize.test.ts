@@ -7,7 +7,12 @@ import { generateKeyPairSync } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { type AddressInfo, createServer as createTcpServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createChecksumVerifier, createWebhookReceiver, encryptCardData, type TokenStatusEvent } from '../../src/index.js';
+import {
+  createChecksumVerifier,
+  createWebhookReceiver,
+  encryptCardData,
+  type TokenStatusEvent,
+} from '../../src/index.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { clientFor, control, KEY, MID, OTHER_KEY, order, payBody, sandboxFor, tokenizeBody } from './support.js';
 
@@ -46,13 +51,18 @@ afterAll(async () => {
 
 const tokenize = async (card: string, extra: Record<string, unknown> = {}, client = clientFor(sandbox)) =>
   client.tokenizeCard({ mid: MID, body: await tokenizeBody(sandbox, card, extra) });
-const eventsOf = (tin: string) => merchant.events.filter((e) => e.body.tokenInfo.tokenIndexNumber === tin).map((e) => e.body.tokenInfo.tokenStatus);
+const eventsOf = (tin: string) =>
+  merchant.events.filter((e) => e.body.tokenInfo.tokenIndexNumber === tin).map((e) => e.body.tokenInfo.tokenStatus);
 const deliveriesOf = (tin: string) => sandbox.deliveries().filter((d) => d.tokenIndexNumber === tin);
 
 describe('sandbox tokenize and token status notifications', () => {
   it('an ACTIVE test card answers 00 ACTIVE and notifies the merchant, whose reply is validated and recorded', async () => {
     const result = await tokenize('4111111111111111');
-    expect(result).toMatchObject({ outcome: 'success', code: '00', data: { body: { mid: MID, tokenStatus: 'ACTIVE' } } });
+    expect(result).toMatchObject({
+      outcome: 'success',
+      code: '00',
+      data: { body: { mid: MID, tokenStatus: 'ACTIVE' } },
+    });
     const tin = (result.data.body as any).tokenIndexNumber;
     expect(tin).toMatch(/^TIN[A-Z0-9]+$/);
     await sandbox.idle();
@@ -60,11 +70,26 @@ describe('sandbox tokenize and token status notifications', () => {
     expect(event.head).toMatchObject({ signatureType: 'CHECKSUM', version: 'v1' });
     expect(event.body).toMatchObject({
       mid: MID,
-      tokenInfo: { tokenStatus: 'ACTIVE', cardScheme: 'VISA', cardType: 'CC', cardSuffix: '1111', tokenExpiry: '122030', issuingBankName: 'Sandbox Bank' },
+      tokenInfo: {
+        tokenStatus: 'ACTIVE',
+        cardScheme: 'VISA',
+        cardType: 'CC',
+        cardSuffix: '1111',
+        tokenExpiry: '122030',
+        issuingBankName: 'Sandbox Bank',
+      },
     });
     expect(event.body.tokenInfo.tokenUniqueReference).toBeTruthy();
     expect(deliveriesOf(tin)).toMatchObject([
-      { tokenStatus: 'ACTIVE', state: 'delivered', httpStatus: 200, code: '00', valid: true, outcome: 'success', url: merchant.url },
+      {
+        tokenStatus: 'ACTIVE',
+        state: 'delivered',
+        httpStatus: 200,
+        code: '00',
+        valid: true,
+        outcome: 'success',
+        url: merchant.url,
+      },
     ]);
     const listed = await control(sandbox, 'GET', '/sandbox/webhooks/deliveries');
     expect(listed.json.deliveries.some((d: any) => d.tokenIndexNumber === tin && d.state === 'delivered')).toBe(true);
@@ -74,17 +99,29 @@ describe('sandbox tokenize and token status notifications', () => {
   it('an ACTIVE token pays with cardFlowType TOKEN_INDEX_NO; a SUSPENDED one is refused (312) until ACTIVE again; DEAD is final', async () => {
     const tin = ((await tokenize('4111111111111111')).data.body as any).tokenIndexNumber;
     const saved = (o: { orderId: string }) =>
-      payBody(o.orderId, { paymentMode: 'CREDIT_CARD', cardInfo: { cardFlowType: 'TOKEN_INDEX_NO', cardUniqueId: tin, cvv: '123' } });
+      payBody(o.orderId, {
+        paymentMode: 'CREDIT_CARD',
+        cardInfo: { cardFlowType: 'TOKEN_INDEX_NO', cardUniqueId: tin, cvv: '123' },
+      });
     const first = order(sandbox);
     const paid = await clientFor(sandbox).initiatePayment({ txnToken: first.txnToken, body: saved(first) });
     expect((paid.data.body as any).bankForm.pageType).toBe('redirect');
 
     const suspended = await control(sandbox, 'POST', `/sandbox/tokens/${tin}/status`, { status: 'SUSPENDED' });
-    expect(suspended).toMatchObject({ status: 200, json: { token: { tokenStatus: 'SUSPENDED' }, delivery: { tokenStatus: 'SUSPENDED', state: 'delivered' } } });
+    expect(suspended).toMatchObject({
+      status: 200,
+      json: { token: { tokenStatus: 'SUSPENDED' }, delivery: { tokenStatus: 'SUSPENDED', state: 'delivered' } },
+    });
     const second = order(sandbox);
-    expect((await clientFor(sandbox).initiatePayment({ txnToken: second.txnToken, body: saved(second) })).code).toBe('312');
-    expect((await control(sandbox, 'POST', `/sandbox/tokens/${tin}/status`, { status: 'ACTIVE' })).json.delivery.state).toBe('delivered');
-    expect((await clientFor(sandbox).initiatePayment({ txnToken: second.txnToken, body: saved(second) })).code).toBe('0000');
+    expect((await clientFor(sandbox).initiatePayment({ txnToken: second.txnToken, body: saved(second) })).code).toBe(
+      '312',
+    );
+    expect(
+      (await control(sandbox, 'POST', `/sandbox/tokens/${tin}/status`, { status: 'ACTIVE' })).json.delivery.state,
+    ).toBe('delivered');
+    expect((await clientFor(sandbox).initiatePayment({ txnToken: second.txnToken, body: saved(second) })).code).toBe(
+      '0000',
+    );
     expect((await control(sandbox, 'POST', `/sandbox/tokens/${tin}/status`, { status: 'DEAD' })).status).toBe(200);
     const revive = await control(sandbox, 'POST', `/sandbox/tokens/${tin}/status`, { status: 'ACTIVE' });
     expect(revive).toMatchObject({ status: 409, json: { error: { code: 'transition-not-allowed' } } });
@@ -93,13 +130,20 @@ describe('sandbox tokenize and token status notifications', () => {
 
   it('an INIT test card answers 100 INIT; the token becomes ACTIVE with a notification when the delay has passed', async () => {
     const result = await tokenize('5555555555554444');
-    expect(result).toMatchObject({ outcome: 'pending', code: '100', message: 'Pending', data: { body: { tokenStatus: 'INIT' } } });
+    expect(result).toMatchObject({
+      outcome: 'pending',
+      code: '100',
+      message: 'Pending',
+      data: { body: { tokenStatus: 'INIT' } },
+    });
     const tin = (result.data.body as any).tokenIndexNumber;
     await sandbox.clock.advance(4_999);
     expect(eventsOf(tin)).toEqual([]);
     await sandbox.clock.advance(1);
     expect(eventsOf(tin)).toEqual(['ACTIVE']);
-    expect(merchant.events.find((e) => e.body.tokenInfo.tokenIndexNumber === tin)!.body.tokenInfo.cardScheme).toBe('MASTER');
+    expect(merchant.events.find((e) => e.body.tokenInfo.tokenIndexNumber === tin)!.body.tokenInfo.cardScheme).toBe(
+      'MASTER',
+    );
     expect((await control(sandbox, 'GET', `/sandbox/tokens/${tin}`)).json).toMatchObject({
       tokenStatus: 'ACTIVE',
       history: [{ status: 'INIT' }, { status: 'ACTIVE' }],
@@ -117,14 +161,21 @@ describe('sandbox tokenize and token status notifications', () => {
   it('a control call completes an INIT token before the delay, and the delay then changes nothing', async () => {
     const tin = ((await tokenize('5555555555554444')).data.body as any).tokenIndexNumber;
     expect((await control(sandbox, 'POST', `/sandbox/tokens/${tin}/status`, { status: 'SUSPENDED' })).status).toBe(409);
-    expect((await control(sandbox, 'POST', `/sandbox/tokens/${tin}/status`, { status: 'ACTIVE' })).json.delivery.state).toBe('delivered');
+    expect(
+      (await control(sandbox, 'POST', `/sandbox/tokens/${tin}/status`, { status: 'ACTIVE' })).json.delivery.state,
+    ).toBe('delivered');
     await sandbox.clock.advance(10_000);
     expect(eventsOf(tin)).toEqual(['ACTIVE']);
   });
 
   it('the FAILED test card answers 730 with a FAILED token and notifies it', async () => {
     const result = await tokenize('4000000000000069');
-    expect(result).toMatchObject({ outcome: 'failure', code: '730', message: 'Error from card network', data: { body: { tokenStatus: 'FAILED' } } });
+    expect(result).toMatchObject({
+      outcome: 'failure',
+      code: '730',
+      message: 'Error from card network',
+      data: { body: { tokenStatus: 'FAILED' } },
+    });
     await sandbox.idle();
     expect(eventsOf((result.data.body as any).tokenIndexNumber)).toEqual(['FAILED']);
   });
@@ -153,12 +204,25 @@ describe('sandbox tokenize and token status notifications', () => {
       publicKeyEncoding: { type: 'spki', format: 'pem' },
       privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
     });
-    const foreign = await encryptCardData({ cardNumber: '4111111111111111', expiryMonth: '12', expiryYear: '2030', securityCode: '123' }, publicKey, {
-      now: new Date(sandbox.clock.now()),
+    const foreign = await encryptCardData(
+      { cardNumber: '4111111111111111', expiryMonth: '12', expiryYear: '2030', securityCode: '123' },
+      publicKey,
+      {
+        now: new Date(sandbox.clock.now()),
+      },
+    );
+    expect(await tokenize('4111111111111111', { encryptedCardData: foreign })).toMatchObject({
+      code: '711',
+      message: 'Invalid card details',
     });
-    expect(await tokenize('4111111111111111', { encryptedCardData: foreign })).toMatchObject({ code: '711', message: 'Invalid card details' });
-    expect(await tokenize('4111111111111111', { encryptedCardData: 'bm90IGVuY3J5cHRlZA==' })).toMatchObject({ code: '711' });
-    expect(await tokenize('4111111111111111', { tokenizationConsent: { userConsent: 0, createdAt: 'Jan 21, 2026 10:15:30 AM' } })).toMatchObject({
+    expect(await tokenize('4111111111111111', { encryptedCardData: 'bm90IGVuY3J5cHRlZA==' })).toMatchObject({
+      code: '711',
+    });
+    expect(
+      await tokenize('4111111111111111', {
+        tokenizationConsent: { userConsent: 0, createdAt: 'Jan 21, 2026 10:15:30 AM' },
+      }),
+    ).toMatchObject({
       code: '409',
     });
   });
@@ -171,15 +235,25 @@ describe('sandbox tokenize and token status notifications', () => {
     const client = clientFor(sandbox);
     const body = await tokenizeBody(sandbox, '4111111111111111');
     expect((await client.tokenizeCard({ mid: MID, requestId: 'REQ-FIXED-1', body })).code).toBe('00');
-    expect(await client.tokenizeCard({ mid: MID, requestId: 'REQ-FIXED-1', body })).toMatchObject({ code: '412', message: 'DUPLICATE_REQUEST' });
+    expect(await client.tokenizeCard({ mid: MID, requestId: 'REQ-FIXED-1', body })).toMatchObject({
+      code: '412',
+      message: 'DUPLICATE_REQUEST',
+    });
     expect((await client.tokenizeCard({ mid: 'OTHERMID', body })).code).toBe('407');
     const loose = clientFor(sandbox, { requests: false });
-    expect(await loose.tokenizeCard({ mid: MID, body: { ...body, mid: 'OTHERMID' } })).toMatchObject({ code: '407', message: 'Incorrect mid' });
+    expect(await loose.tokenizeCard({ mid: MID, body: { ...body, mid: 'OTHERMID' } })).toMatchObject({
+      code: '407',
+      message: 'Incorrect mid',
+    });
   });
 
   it('the card encryption key is published by a control call', async () => {
     const { json } = await control(sandbox, 'GET', '/sandbox/card-encryption-key');
-    expect(json).toMatchObject({ publicKeyPem: sandbox.publicKeyPem, padding: 'RSA_PKCS1_OAEP_PADDING', oaepHash: 'sha256' });
+    expect(json).toMatchObject({
+      publicKeyPem: sandbox.publicKeyPem,
+      padding: 'RSA_PKCS1_OAEP_PADDING',
+      oaepHash: 'sha256',
+    });
     expect(json.publicKeyPem).toMatch(/^-----BEGIN PUBLIC KEY-----/);
   });
 });
@@ -229,7 +303,10 @@ describe('sandbox webhook deliveries that do not succeed', () => {
       more();
     });
     await new Promise<void>((resolve) => endless.listen(0, '127.0.0.1', resolve));
-    const s = await sandboxFor({ webhookUrl: `http://127.0.0.1:${(endless.address() as AddressInfo).port}/`, now: Date.now });
+    const s = await sandboxFor({
+      webhookUrl: `http://127.0.0.1:${(endless.address() as AddressInfo).port}/`,
+      now: Date.now,
+    });
     try {
       await clientFor(s).tokenizeCard({ mid: MID, body: await tokenizeBody(s, '4111111111111111') });
       await s.idle();
@@ -255,7 +332,10 @@ describe('sandbox webhook deliveries that do not succeed', () => {
       held.push(() => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
     });
     await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
-    const s = await sandboxFor({ webhookUrl: `http://127.0.0.1:${(slow.address() as AddressInfo).port}/`, webhookTimeoutMs: 400 });
+    const s = await sandboxFor({
+      webhookUrl: `http://127.0.0.1:${(slow.address() as AddressInfo).port}/`,
+      webhookTimeoutMs: 400,
+    });
     try {
       const tokenized = await clientFor(s).tokenizeCard({ mid: MID, body: await tokenizeBody(s, '4111111111111111') });
       expect(tokenized.code).toBe('00');

@@ -101,7 +101,8 @@ describe('Turns', () => {
         await settled();
         expect(grantedOrder).toEqual(expectedOrder);
         // Every place no longer in line was granted or dropped, once; those in line are neither.
-        for (const id of handles.keys()) expect(outcome.get(id)).toBe(line.includes(id) ? undefined : expectedOrder.includes(id));
+        for (const id of handles.keys())
+          expect(outcome.get(id)).toBe(line.includes(id) ? undefined : expectedOrder.includes(id));
       }),
       { numRuns: 200 },
     );

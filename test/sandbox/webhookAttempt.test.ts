@@ -3,7 +3,14 @@
 // what it keeps of anything a sender throws, and the signers of an original and of its copy.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { attemptError, keepingSigner, MAX_REPLY_BYTES, repeatingSigner, sendAttempt, verdictOf } from '../../src/sandbox/webhooks/attempt.js';
+import {
+  attemptError,
+  keepingSigner,
+  MAX_REPLY_BYTES,
+  repeatingSigner,
+  sendAttempt,
+  verdictOf,
+} from '../../src/sandbox/webhooks/attempt.js';
 import type { SendTokenNotificationOptions, SendTokenNotificationResult } from '../../src/webhook/send.js';
 
 const tokenInfo = { tokenIndexNumber: 'TIN123', tokenStatus: 'ACTIVE' } as any;
@@ -15,7 +22,16 @@ function sender(result: Partial<SendTokenNotificationResult> | { throws: unknown
   const send = async (options: SendTokenNotificationOptions): Promise<SendTokenNotificationResult> => {
     given.push(options);
     if ('throws' in result) throw result.throws;
-    return { httpStatus: 200, reply: {}, valid: true, issues: [], outcome: 'success', nextStep: { action: 'none' } as any, requestId: 'R', ...result };
+    return {
+      httpStatus: 200,
+      reply: {},
+      valid: true,
+      issues: [],
+      outcome: 'success',
+      nextStep: { action: 'none' } as any,
+      requestId: 'R',
+      ...result,
+    };
   };
   return { given, send };
 }
@@ -79,16 +95,21 @@ describe('one attempt', () => {
 
   it('never rejects: of anything a sender throws it keeps a name, a kind that is a string, and 300 characters of message', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.anything(), fc.option(fc.string({ maxLength: 500 })), fc.anything(), async (thrownMessage, kind, other) => {
-        const thrown = { name: 'SomeError', message: thrownMessage, kind: kind ?? other, extra: 'not kept' };
-        const { send } = sender({ throws: thrown });
-        const outcome = await sendAttempt(request(send));
-        expect(outcome.state).toBe('failed');
-        if (outcome.state !== 'failed') return;
-        expect(Object.keys(outcome.error).every((k) => ['name', 'kind', 'message'].includes(k))).toBe(true);
-        expect(outcome.error.message.length).toBeLessThanOrEqual(300);
-        expect(outcome.error.kind === undefined || typeof outcome.error.kind === 'string').toBe(true);
-      }),
+      fc.asyncProperty(
+        fc.anything(),
+        fc.option(fc.string({ maxLength: 500 })),
+        fc.anything(),
+        async (thrownMessage, kind, other) => {
+          const thrown = { name: 'SomeError', message: thrownMessage, kind: kind ?? other, extra: 'not kept' };
+          const { send } = sender({ throws: thrown });
+          const outcome = await sendAttempt(request(send));
+          expect(outcome.state).toBe('failed');
+          if (outcome.state !== 'failed') return;
+          expect(Object.keys(outcome.error).every((k) => ['name', 'kind', 'message'].includes(k))).toBe(true);
+          expect(outcome.error.message.length).toBeLessThanOrEqual(300);
+          expect(outcome.error.kind === undefined || typeof outcome.error.kind === 'string').toBe(true);
+        },
+      ),
       { numRuns: 200 },
     );
     for (const thrown of [undefined, null, 'a string', 42, Symbol('s'), new TypeError('bad')]) {
@@ -97,13 +118,22 @@ describe('one attempt', () => {
     }
     expect(attemptError(null)).toEqual({ name: 'Error', message: 'the delivery failed' });
     // A message or name that is no string, even one String() cannot convert, is not kept (it threw before).
-    expect(attemptError({ name: { toString: 1 }, message: { toString: 1 } })).toEqual({ name: 'Error', message: 'the delivery failed' });
-    expect(attemptError(Object.assign(new Error('x'.repeat(400)), { kind: 'network' }))).toEqual({ name: 'Error', kind: 'network', message: 'x'.repeat(300) });
+    expect(attemptError({ name: { toString: 1 }, message: { toString: 1 } })).toEqual({
+      name: 'Error',
+      message: 'the delivery failed',
+    });
+    expect(attemptError(Object.assign(new Error('x'.repeat(400)), { kind: 'network' }))).toEqual({
+      name: 'Error',
+      kind: 'network',
+      message: 'x'.repeat(300),
+    });
   });
 
   it("an original's signer tells each signature it makes; a copy's repeats one byte for byte", async () => {
     const seen: string[] = [];
-    const keeping = keepingSigner({ signatureType: 'CHECKSUM', sign: async (text) => `signed:${text}` }, (s) => seen.push(s));
+    const keeping = keepingSigner({ signatureType: 'CHECKSUM', sign: async (text) => `signed:${text}` }, (s) =>
+      seen.push(s),
+    );
     expect(await keeping.sign('body')).toBe('signed:body');
     expect(seen).toEqual(['signed:body']);
     expect(keeping.signatureType).toBe('CHECKSUM');

@@ -5,19 +5,75 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { WebhookDelivery } from '../../src/sandbox/records.js';
 import type { AttemptOutcome } from '../../src/sandbox/webhooks/attempt.js';
-import { attempted, attemptLine, created, ended, goingOut, isAttempted, retryDue, show, skipped } from '../../src/sandbox/webhooks/deliveries.js';
+import {
+  attempted,
+  attemptLine,
+  created,
+  ended,
+  goingOut,
+  isAttempted,
+  retryDue,
+  show,
+  skipped,
+} from '../../src/sandbox/webhooks/deliveries.js';
 
 const tokenInfo = { tokenIndexNumber: 'TIN123', tokenStatus: 'ACTIVE' } as any;
 const fresh = (extra: { duplicateOf?: string; reordered?: boolean } = {}) =>
-  created({ id: 'DLV1', mid: 'MID1', tokenInfo, url: 'http://127.0.0.1:9/hook', requestId: 'NTF1', createdAt: 't0', ...extra });
+  created({
+    id: 'DLV1',
+    mid: 'MID1',
+    tokenInfo,
+    url: 'http://127.0.0.1:9/hook',
+    requestId: 'NTF1',
+    createdAt: 't0',
+    ...extra,
+  });
 
-const OK: AttemptOutcome = { state: 'delivered', httpStatus: 200, code: '00', outcome: 'success', valid: true, issues: [], reply: { body: {} } };
-const REFUSED: AttemptOutcome = { state: 'not-accepted', httpStatus: 200, code: '500', outcome: 'failure', valid: true, issues: [], reply: {} };
-const NO_CODE: AttemptOutcome = { state: 'invalid-reply', httpStatus: 502, outcome: 'failure', valid: false, issues: [], reply: null };
-const DOWN: AttemptOutcome = { state: 'failed', error: { name: 'GatewayNetworkError', kind: 'network', message: 'refused' } };
+const OK: AttemptOutcome = {
+  state: 'delivered',
+  httpStatus: 200,
+  code: '00',
+  outcome: 'success',
+  valid: true,
+  issues: [],
+  reply: { body: {} },
+};
+const REFUSED: AttemptOutcome = {
+  state: 'not-accepted',
+  httpStatus: 200,
+  code: '500',
+  outcome: 'failure',
+  valid: true,
+  issues: [],
+  reply: {},
+};
+const NO_CODE: AttemptOutcome = {
+  state: 'invalid-reply',
+  httpStatus: 502,
+  outcome: 'failure',
+  valid: false,
+  issues: [],
+  reply: null,
+};
+const DOWN: AttemptOutcome = {
+  state: 'failed',
+  error: { name: 'GatewayNetworkError', kind: 'network', message: 'refused' },
+};
 
 /** The fields each state may have besides those every delivery has. */
-const COMMON = ['id', 'tokenIndexNumber', 'tokenStatus', 'mid', 'url', 'requestId', 'createdAt', 'state', 'attempts', 'duplicateOf', 'reordered'];
+const COMMON = [
+  'id',
+  'tokenIndexNumber',
+  'tokenStatus',
+  'mid',
+  'url',
+  'requestId',
+  'createdAt',
+  'state',
+  'attempts',
+  'duplicateOf',
+  'reordered',
+];
 const REPLY = ['httpStatus', 'code', 'outcome', 'valid', 'issues', 'reply', 'completedAt'];
 const FAILURE = ['error', 'completedAt'];
 
@@ -34,9 +90,17 @@ function keepsItsState(d: WebhookDelivery): boolean {
     case 'skipped':
       return only([...REPLY, ...FAILURE, 'reason']) && typeof d.reason === 'string' && lastOk;
     case 'failed':
-      return only([...FAILURE, 'nextAttemptAt', 'reason']) && d.error !== undefined && !('nextAttemptAt' in d && 'reason' in d);
+      return (
+        only([...FAILURE, 'nextAttemptAt', 'reason']) &&
+        d.error !== undefined &&
+        !('nextAttemptAt' in d && 'reason' in d)
+      );
     default:
-      return only([...REPLY, 'nextAttemptAt', 'reason']) && typeof d.httpStatus === 'number' && !('nextAttemptAt' in d && 'reason' in d);
+      return (
+        only([...REPLY, 'nextAttemptAt', 'reason']) &&
+        typeof d.httpStatus === 'number' &&
+        !('nextAttemptAt' in d && 'reason' in d)
+      );
   }
 }
 
@@ -60,7 +124,12 @@ describe('a delivery record by state', () => {
 
   it('an answer replaces a failure before it, and a failure an answer: no field of the other stays', () => {
     const failed = attempted(fresh(), DOWN, 'a1', 'c1');
-    expect(failed).toMatchObject({ state: 'failed', error: DOWN.error, completedAt: 'c1', attempts: [{ at: 'a1', state: 'failed', error: DOWN.error }] });
+    expect(failed).toMatchObject({
+      state: 'failed',
+      error: DOWN.error,
+      completedAt: 'c1',
+      attempts: [{ at: 'a1', state: 'failed', error: DOWN.error }],
+    });
     const retry = retryDue(failed, 'n1');
     expect(retry.nextAttemptAt).toBe('n1');
     const going = goingOut(retry);
@@ -109,7 +178,12 @@ describe('a delivery record by state', () => {
 
   it('every sequence of transitions leaves the shown record equal to the last one made, with the fields of its state', () => {
     const outcome = fc.constantFrom(OK, REFUSED, NO_CODE, DOWN);
-    type Move = { kind: 'attempt'; outcome: AttemptOutcome } | { kind: 'retry' } | { kind: 'end' } | { kind: 'skip' } | { kind: 'go' };
+    type Move =
+      | { kind: 'attempt'; outcome: AttemptOutcome }
+      | { kind: 'retry' }
+      | { kind: 'end' }
+      | { kind: 'skip' }
+      | { kind: 'go' };
     const move: fc.Arbitrary<Move> = fc.oneof(
       fc.record({ kind: fc.constant('attempt' as const), outcome }),
       fc.constantFrom<Move>({ kind: 'retry' }, { kind: 'end' }, { kind: 'skip' }, { kind: 'go' }),

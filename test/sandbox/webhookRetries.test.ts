@@ -50,7 +50,8 @@ describe('nextAttempt', () => {
   it('never follows a copy, nor a retry refused 406; a first attempt refused 406 is retried; retries 0 says nothing', () => {
     expect(nextAttempt(last(notification(1, ['406'], true)), true, RETRY, T0)).toEqual({});
     expect(nextAttempt(last(notification(1, ['500', '406'])), false, RETRY, T0)).toEqual({
-      reason: 'No further attempt: the merchant refuses the repeated requestId (406), so an earlier attempt reached it.',
+      reason:
+        'No further attempt: the merchant refuses the repeated requestId (406), so an earlier attempt reached it.',
     });
     expect(nextAttempt(last(notification(1, ['406'])), false, RETRY, T0)).toEqual({ due: T0 + 1_000 });
     expect(nextAttempt(last(notification(1, ['500'])), false, { ...RETRY, retries: 0 }, T0)).toEqual({});
@@ -62,7 +63,12 @@ describe('createRetries', () => {
     const clock = createClock(() => T0);
     const scheduler = createScheduler(clock);
     const sent: number[] = [];
-    const retries = createRetries<ReturnType<typeof notification>>({ scheduler, clock, retry: RETRY, send: (n) => sent.push(n.seq) });
+    const retries = createRetries<ReturnType<typeof notification>>({
+      scheduler,
+      clock,
+      retry: RETRY,
+      send: (n) => sent.push(n.seq),
+    });
     const attemptEnded = (n: ReturnType<typeof notification>) => retries.after(n, last(n));
     return { clock, scheduler, retries, sent, attemptEnded };
   }
@@ -90,7 +96,9 @@ describe('createRetries', () => {
     attemptEnded(older);
     attemptEnded(newer);
     attemptEnded(notification(2, ['00']));
-    expect(older.record).toMatchObject({ reason: 'No further attempt: DLV2, a later status of this token, was delivered.' });
+    expect(older.record).toMatchObject({
+      reason: 'No further attempt: DLV2, a later status of this token, was delivered.',
+    });
     expect(older.record.nextAttemptAt).toBeUndefined();
     expect(newer.record.nextAttemptAt).toBe(iso(T0 + 1_000));
     // Its copy delivered ends the original's retries too.

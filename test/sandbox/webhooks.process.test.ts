@@ -7,7 +7,12 @@ import { createServer, type Server } from 'node:http';
 import { type AddressInfo, createServer as createTcpServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createChecksumVerifier, createWebhookReceiver, sendTokenNotification, type TokenStatusEvent } from '../../src/index.js';
+import {
+  createChecksumVerifier,
+  createWebhookReceiver,
+  sendTokenNotification,
+  type TokenStatusEvent,
+} from '../../src/index.js';
 import type { Sandbox, SandboxOptions } from '../../src/sandbox/index.js';
 import { FORCED_GC, runNode } from '../helpers/cli.js';
 import { clientFor, control, KEY, MID, sandboxFor, T0, tokenizeBody } from './support.js';
@@ -76,7 +81,12 @@ describe('webhook retries', () => {
     const tin = await tokenize();
     await sandbox.idle();
     const [delivery] = sandbox.deliveries();
-    expect(delivery).toMatchObject({ tokenIndexNumber: tin, state: 'not-accepted', code: '500', nextAttemptAt: iso(T0 + minutes(1)) });
+    expect(delivery).toMatchObject({
+      tokenIndexNumber: tin,
+      state: 'not-accepted',
+      code: '500',
+      nextAttemptAt: iso(T0 + minutes(1)),
+    });
     expect(delivery?.attempts).toEqual([{ at: iso(T0), state: 'not-accepted', httpStatus: 200, code: '500' }]);
     // Not yet due: nothing is sent.
     await sandbox.clock.advance(minutes(1) - 1);
@@ -141,7 +151,9 @@ describe('webhook retries', () => {
           redirecting.close(resolve);
         }),
     );
-    const sandbox = await sandboxFor({ webhookUrl: `http://127.0.0.1:${(redirecting.address() as AddressInfo).port}/hook` });
+    const sandbox = await sandboxFor({
+      webhookUrl: `http://127.0.0.1:${(redirecting.address() as AddressInfo).port}/hook`,
+    });
     cleanups.push(() => sandbox.stop());
     await clientFor(sandbox).tokenizeCard({ mid: MID, body: await tokenizeBody(sandbox, '4111111111111111') });
     await sandbox.idle();
@@ -160,7 +172,13 @@ describe('webhook retries', () => {
     await sandbox.clock.advance(minutes(60));
     expect(sandbox.deliveries()[0]).toMatchObject({ state: 'not-accepted', attempts: [{ code: '500' }] });
     expect(sandbox.deliveries()[0]?.nextAttemptAt).toBeUndefined();
-    for (const webhookRetry of [{ retries: 11 }, { retries: -1 }, { factor: 0.5 }, { firstDelayMs: 1.5 }, { factor: Number.NaN }])
+    for (const webhookRetry of [
+      { retries: 11 },
+      { retries: -1 },
+      { factor: 0.5 },
+      { firstDelayMs: 1.5 },
+      { factor: Number.NaN },
+    ])
       await expect(sandboxFor({ webhookRetry })).rejects.toThrow(/webhookRetry/);
   });
 
@@ -174,7 +192,9 @@ describe('webhook retries', () => {
     expect(moved.json.delivery).toMatchObject({ tokenStatus: 'SUSPENDED', state: 'delivered' });
     const [active] = sandbox.deliveries();
     expect(active?.nextAttemptAt).toBeUndefined();
-    expect(active?.reason).toBe(`No further attempt: ${moved.json.delivery.id}, a later status of this token, was delivered.`);
+    expect(active?.reason).toBe(
+      `No further attempt: ${moved.json.delivery.id}, a later status of this token, was delivered.`,
+    );
     await sandbox.clock.advance(minutes(60));
     expect(merchant.statuses()).toEqual(['SUSPENDED']);
   });
@@ -227,7 +247,10 @@ merchant.close();
 process.stdout.write(JSON.stringify({ state: delivery?.state, attempts: delivery?.attempts.map((a) => a.error?.kind), open: open.size }));
 `;
     const root = fileURLToPath(new URL('../../', import.meta.url));
-    const { status, stdout, stderr } = await runNode([...FORCED_GC, '--input-type=module', '-e', code], { cwd: root, timeoutMs: 40_000 });
+    const { status, stdout, stderr } = await runNode([...FORCED_GC, '--input-type=module', '-e', code], {
+      cwd: root,
+      timeoutMs: 40_000,
+    });
     expect(stdout, stderr).not.toBe('STUCK');
     expect(status, stderr).toBe(0);
     expect(JSON.parse(stdout)).toEqual({ state: 'failed', attempts: ['timeout', 'timeout'], open: 0 });
@@ -247,7 +270,10 @@ process.stdout.write(JSON.stringify({ state: delivery?.state, attempts: delivery
           silent.close(resolve);
         }),
     );
-    const sandbox = await sandboxFor({ webhookUrl: `http://127.0.0.1:${(silent.address() as AddressInfo).port}/hook`, webhookTimeoutMs: 60_000 });
+    const sandbox = await sandboxFor({
+      webhookUrl: `http://127.0.0.1:${(silent.address() as AddressInfo).port}/hook`,
+      webhookTimeoutMs: 60_000,
+    });
     await clientFor(sandbox).tokenizeCard({ mid: MID, body: await tokenizeBody(sandbox, '4111111111111111') });
     await until(() => sandbox.deliveries()[0]?.state === 'pending');
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -268,7 +294,13 @@ describe('webhook faults', () => {
     await sandbox.idle();
     const [original, copy] = sandbox.deliveries();
     expect(original).toMatchObject({ state: 'delivered', code: '00' });
-    expect(copy).toMatchObject({ duplicateOf: original?.id, requestId: original?.requestId, state: 'not-accepted', code: '406', attempts: [{ code: '406' }] });
+    expect(copy).toMatchObject({
+      duplicateOf: original?.id,
+      requestId: original?.requestId,
+      state: 'not-accepted',
+      code: '406',
+      attempts: [{ code: '406' }],
+    });
     // A copy is not sent again.
     expect(copy?.nextAttemptAt).toBeUndefined();
     expect(merchant.statuses()).toEqual(['ACTIVE']);
@@ -310,7 +342,10 @@ describe('webhook faults', () => {
     await other.tokenize();
     await other.sandbox.stop();
     await other.sandbox.idle();
-    expect(other.sandbox.deliveries()[0]).toMatchObject({ state: 'skipped', reason: expect.stringMatching(/reorder-webhooks/) });
+    expect(other.sandbox.deliveries()[0]).toMatchObject({
+      state: 'skipped',
+      reason: expect.stringMatching(/reorder-webhooks/),
+    });
     expect(other.merchant.statuses()).toEqual([]);
   });
 });
@@ -323,7 +358,16 @@ function heldSender() {
       sent.push({
         status: options.body.tokenInfo.tokenStatus,
         answer: () =>
-          resolve({ httpStatus: 200, reply: {}, valid: true, issues: [], code: '00', outcome: 'success', nextStep: { action: 'none' } as any, requestId: 'R' }),
+          resolve({
+            httpStatus: 200,
+            reply: {},
+            valid: true,
+            issues: [],
+            code: '00',
+            outcome: 'success',
+            nextStep: { action: 'none' } as any,
+            requestId: 'R',
+          }),
       }),
     );
   return { sent, sendNotification };
@@ -385,7 +429,12 @@ describe('deliveries at once', () => {
         counts.sending--;
       }
     };
-    return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`, counts, sendNotification, sockets };
+    return {
+      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`,
+      counts,
+      sendNotification,
+      sockets,
+    };
   }
 
   it('sends at most webhookConcurrency notifications at once; the others wait their turn and all go out', async () => {
@@ -399,7 +448,8 @@ describe('deliveries at once', () => {
     });
     cleanups.push(() => sandbox.stop());
     const client = clientFor(sandbox);
-    for (let i = 0; i < 10; i++) await client.tokenizeCard({ mid: MID, body: await tokenizeBody(sandbox, '4111111111111111') });
+    for (let i = 0; i < 10; i++)
+      await client.tokenizeCard({ mid: MID, body: await tokenizeBody(sandbox, '4111111111111111') });
     expect(merchant.sockets.size).toBeLessThanOrEqual(2 * 3);
     await sandbox.idle();
     expect(merchant.counts.most).toBe(3);
@@ -418,11 +468,13 @@ describe('deliveries at once', () => {
     });
     cleanups.push(() => sandbox.stop());
     const client = clientFor(sandbox);
-    for (let i = 0; i < 40; i++) await client.tokenizeCard({ mid: MID, body: await tokenizeBody(sandbox, '4111111111111111') });
+    for (let i = 0; i < 40; i++)
+      await client.tokenizeCard({ mid: MID, body: await tokenizeBody(sandbox, '4111111111111111') });
     await sandbox.idle();
     expect(merchant.counts.most).toBe(16);
     expect(merchant.counts.received).toBe(40);
-    for (const webhookConcurrency of [0, 1.5, 1001, Number.NaN]) await expect(sandboxFor({ webhookConcurrency })).rejects.toThrow(/webhookConcurrency/);
+    for (const webhookConcurrency of [0, 1.5, 1001, Number.NaN])
+      await expect(sandboxFor({ webhookConcurrency })).rejects.toThrow(/webhookConcurrency/);
   });
 });
 
@@ -442,9 +494,15 @@ describe('deliveries forgotten past the retention', () => {
 
   it('are not sent when they were still waiting for their turn', async () => {
     const { sent, sendNotification } = heldSender();
-    const sandbox = await sandboxFor({ webhookUrl: 'http://127.0.0.1:9/webhooks', sendNotification, webhookConcurrency: 1, retention: 3 });
+    const sandbox = await sandboxFor({
+      webhookUrl: 'http://127.0.0.1:9/webhooks',
+      sendNotification,
+      webhookConcurrency: 1,
+      retention: 3,
+    });
     cleanups.push(() => sandbox.stop());
-    for (let i = 0; i < 10; i++) await clientFor(sandbox).tokenizeCard({ mid: MID, body: await tokenizeBody(sandbox, '4111111111111111') });
+    for (let i = 0; i < 10; i++)
+      await clientFor(sandbox).tokenizeCard({ mid: MID, body: await tokenizeBody(sandbox, '4111111111111111') });
     await until(() => sent.length === 1);
     const kept = sandbox.deliveries();
     expect(kept.length).toBeLessThanOrEqual(4);
@@ -465,7 +523,16 @@ describe('POST /sandbox/webhook-url', () => {
     const urls: string[] = [];
     const sendNotification: NonNullable<SandboxOptions['sendNotification']> = async (options) => {
       urls.push(options.url);
-      return { httpStatus: 200, reply: {}, valid: true, issues: [], code: '00', outcome: 'success', nextStep: { action: 'none' } as any, requestId: 'R' };
+      return {
+        httpStatus: 200,
+        reply: {},
+        valid: true,
+        issues: [],
+        code: '00',
+        outcome: 'success',
+        nextStep: { action: 'none' } as any,
+        requestId: 'R',
+      };
     };
     return { urls, sendNotification };
   }
@@ -493,7 +560,10 @@ describe('POST /sandbox/webhook-url', () => {
     await tokenize();
     expect(urls).toHaveLength(2);
 
-    expect(await control(sandbox, 'POST', '/sandbox/webhook-url', { url: null })).toEqual({ status: 200, json: { webhookUrl: null } });
+    expect(await control(sandbox, 'POST', '/sandbox/webhook-url', { url: null })).toEqual({
+      status: 200,
+      json: { webhookUrl: null },
+    });
     await tokenize();
     expect(urls).toHaveLength(2);
     expect(sandbox.deliveries().at(-1)?.state).toBe('skipped');
@@ -519,9 +589,14 @@ describe('POST /sandbox/webhook-url', () => {
         answerFirst = () => resolve(answer);
       });
     };
-    const sandbox = await sandboxFor({ webhookUrl: 'http://127.0.0.1:9/hook', sendNotification, webhookConcurrency: 1 });
+    const sandbox = await sandboxFor({
+      webhookUrl: 'http://127.0.0.1:9/hook',
+      sendNotification,
+      webhookConcurrency: 1,
+    });
     cleanups.push(() => sandbox.stop());
-    for (let i = 0; i < 2; i++) await clientFor(sandbox).tokenizeCard({ mid: MID, body: await tokenizeBody(sandbox, '4111111111111111') });
+    for (let i = 0; i < 2; i++)
+      await clientFor(sandbox).tokenizeCard({ mid: MID, body: await tokenizeBody(sandbox, '4111111111111111') });
     await until(() => urls.length === 1);
     expect((await control(sandbox, 'POST', '/sandbox/webhook-url', { url: null })).status).toBe(200);
     answerFirst();
@@ -536,7 +611,14 @@ describe('POST /sandbox/webhook-url', () => {
   it('refuses what the webhookUrl option refuses (400), and keeps the URL it had', async () => {
     const sandbox = await sandboxFor({ webhookUrl: 'http://127.0.0.1:9/kept' });
     cleanups.push(() => sandbox.stop());
-    for (const body of [{}, { url: 'ftp://127.0.0.1/x' }, { url: 'http://a b' }, { url: 42 }, [], { uri: 'http://127.0.0.1/' }]) {
+    for (const body of [
+      {},
+      { url: 'ftp://127.0.0.1/x' },
+      { url: 'http://a b' },
+      { url: 42 },
+      [],
+      { uri: 'http://127.0.0.1/' },
+    ]) {
       const answer = await control(sandbox, 'POST', '/sandbox/webhook-url', body);
       expect(answer.status).toBe(400);
       expect(answer.json.error.code).toBe('invalid-request');

@@ -6,7 +6,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validate } from '../../src/index.js';
 import { HIDDEN_KEY } from '../../src/json/pointer.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { type Direction, fcParameters, openMapLocations, openMapSitesOf, operationViews, plant, type Sample, sampleArbitrary } from '../helpers/arbitraries.js';
+import {
+  type Direction,
+  fcParameters,
+  openMapLocations,
+  openMapSitesOf,
+  operationViews,
+  plant,
+  type Sample,
+  sampleArbitrary,
+} from '../helpers/arbitraries.js';
 import { runCli } from '../helpers/cli.js';
 import { control, MID, rawCall, sandboxFor } from '../sandbox/support.js';
 
@@ -50,15 +59,25 @@ describe('a secret sent as the key of an open map', () => {
 });
 
 describe('the size of an error output', () => {
-  const modify = (extendInfo: Record<string, unknown>) => ({ head: { tokenType: 'TXN_TOKEN', token: 'T' }, body: { extendInfo } });
+  const modify = (extendInfo: Record<string, unknown>) => ({
+    head: { tokenType: 'TXN_TOKEN', token: 'T' },
+    body: { extendInfo },
+  });
 
   it('stays small for a 10 MB key and for a thousand keys', () => {
-    const huge = validate('modifyOrder', 'request', modify({ [`${SECRET}${'9'.repeat(10_000_000)}`]: 1 }), { query: { mid: MID, orderId: 'O' } });
-    expect(huge.valid).toBe(false);
-    expect(JSON.stringify(huge).length).toBeLessThan(10_000);
-    const many = validate('modifyOrder', 'request', modify(Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`${SECRET}${i}`, i]))), {
+    const huge = validate('modifyOrder', 'request', modify({ [`${SECRET}${'9'.repeat(10_000_000)}`]: 1 }), {
       query: { mid: MID, orderId: 'O' },
     });
+    expect(huge.valid).toBe(false);
+    expect(JSON.stringify(huge).length).toBeLessThan(10_000);
+    const many = validate(
+      'modifyOrder',
+      'request',
+      modify(Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`${SECRET}${i}`, i]))),
+      {
+        query: { mid: MID, orderId: 'O' },
+      },
+    );
     expect(many.valid).toBe(false);
     expect(JSON.stringify(many).length).toBeLessThan(100_000);
     expect(JSON.stringify(many)).not.toContain(SECRET);
@@ -67,14 +86,19 @@ describe('the size of an error output', () => {
   it('names a place nested thousands of levels deep in a bounded pointer', () => {
     let deep: unknown = 1;
     for (let i = 0; i < 3000; i++) deep = { mid: deep };
-    const result = validate('modifyOrder', 'request', modify({ udf1: deep as Record<string, unknown> }), { query: { mid: MID, orderId: 'O' } });
+    const result = validate('modifyOrder', 'request', modify({ udf1: deep as Record<string, unknown> }), {
+      query: { mid: MID, orderId: 'O' },
+    });
     expect(result.valid).toBe(false);
     if (!result.valid) for (const e of result.errors) expect(e.pointer.length).toBeLessThanOrEqual(600);
   });
 
   it('stays small from the CLI for a 15 MB input of keys', async () => {
     const text = JSON.stringify(modify({ [`${SECRET}${'7'.repeat(15_000_000)}`]: 1 }));
-    const run = await runCli(['validate', 'modifyOrder', 'request', '-', '--query', `mid=${MID}`, '--query', 'orderId=O'], text);
+    const run = await runCli(
+      ['validate', 'modifyOrder', 'request', '-', '--query', `mid=${MID}`, '--query', 'orderId=O'],
+      text,
+    );
     expect(run.status).toBe(1);
     expect(run.stdout.length + run.stderr.length).toBeLessThan(10_000);
     expect(run.stdout + run.stderr).not.toContain(SECRET);
@@ -97,7 +121,10 @@ describe('the sandbox', () => {
     const issues = answer.headers.get('x-sandbox-issues') ?? '';
     expect(issues).toContain(HIDDEN_KEY);
     expect(issues).not.toContain(SECRET);
-    const created = await control(sandbox, 'POST', '/sandbox/orders', { txnAmount: { value: '10.00' }, extendInfo: { [SECRET]: 1 } });
+    const created = await control(sandbox, 'POST', '/sandbox/orders', {
+      txnAmount: { value: '10.00' },
+      extendInfo: { [SECRET]: 1 },
+    });
     expect(created.status).toBe(400);
     expect(JSON.stringify(created.json)).not.toContain(SECRET);
     const unknown = await control(sandbox, 'POST', '/sandbox/orders', { txnAmount: { value: '10.00' }, [SECRET]: 1 });

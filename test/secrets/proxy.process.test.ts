@@ -53,7 +53,15 @@ interface Planted {
 function spellings(value: string): string[] {
   const u = [...value].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
   const b64 = Buffer.from(value).toString('base64');
-  return [value, encodeURIComponent(value), u, u.toUpperCase().replace(/\\U/g, '\\u'), b64, b64.replace(/=+$/, ''), Buffer.from(value).toString('base64url')];
+  return [
+    value,
+    encodeURIComponent(value),
+    u,
+    u.toUpperCase().replace(/\\U/g, '\\u'),
+    b64,
+    b64.replace(/=+$/, ''),
+    Buffer.from(value).toString('base64url'),
+  ];
 }
 
 /** Asserts that no planted value, in any spelling, and no CVV as a field's value, is in `text`. */
@@ -61,15 +69,27 @@ function expectClean(text: string, planted: Planted, where: string): void {
   for (const value of [KEY, planted.card, planted.token, planted.signature])
     for (const spelled of spellings(value)) {
       const at = text.indexOf(spelled);
-      expect(at, `${where} holds a planted value (${spelled.length} characters) near: ${text.slice(Math.max(0, at - 60), at)}`).toBe(-1);
+      expect(
+        at,
+        `${where} holds a planted value (${spelled.length} characters) near: ${text.slice(Math.max(0, at - 60), at)}`,
+      ).toBe(-1);
     }
-  expect(new RegExp(`cvv[^0-9A-Za-z]{0,6}${planted.cvv}(?![0-9])`, 'i').test(text), `${where} holds the CVV as a field's value`).toBe(false);
+  expect(
+    new RegExp(`cvv[^0-9A-Za-z]{0,6}${planted.cvv}(?![0-9])`, 'i').test(text),
+    `${where} holds the CVV as a field's value`,
+  ).toBe(false);
 }
 
 /** Percent-encodes every other character of `value`: a partly encoded spelling. */
-const partlyEncoded = (value: string) => [...value].map((c, i) => (i % 2 === 0 ? `%${c.charCodeAt(0).toString(16).padStart(2, '0')}` : c)).join('');
+const partlyEncoded = (value: string) =>
+  [...value].map((c, i) => (i % 2 === 0 ? `%${c.charCodeAt(0).toString(16).padStart(2, '0')}` : c)).join('');
 const escaped = (value: string, upper: boolean) =>
-  [...value].map((c) => `\\u${upper ? c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0') : c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+  [...value]
+    .map(
+      (c) =>
+        `\\u${upper ? c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0') : c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+    )
+    .join('');
 
 interface Exchange {
   what: string;
@@ -96,7 +116,10 @@ const envelope = (p: Planted) => ({
 const goodAnswer = (p: Planted) =>
   JSON.stringify({
     head: { responseTimestamp: '1768989600000', echo: p.signature },
-    body: { resultInfo: { resultCode: '0000', resultStatus: 'S', resultMsg: `paid with ${p.card}` }, nested: { deeper: [{ token: p.token }] } },
+    body: {
+      resultInfo: { resultCode: '0000', resultStatus: 'S', resultMsg: `paid with ${p.card}` },
+      nested: { deeper: [{ token: p.token }] },
+    },
   });
 
 /** The shapes of a request and its answer, each with the planted values somewhere a field rule would not look. */
@@ -120,7 +143,13 @@ const SHAPES: Record<string, (p: Planted) => Exchange> = {
     query: '?mid=MERCHANT0001&orderId=ORDER_1',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(envelope(p)),
-    answer: { headers: {}, body: JSON.stringify({ head: {}, body: { resultInfo: { resultCode: '0000' }, list: [p.card, [p.token, { a: [p.signature] }]] } }) },
+    answer: {
+      headers: {},
+      body: JSON.stringify({
+        head: {},
+        body: { resultInfo: { resultCode: '0000' }, list: [p.card, [p.token, { a: [p.signature] }]] },
+      }),
+    },
   }),
   'a card number in a request header': (p) => ({
     what: 'headers',
@@ -169,8 +198,15 @@ const SHAPES: Record<string, (p: Planted) => Exchange> = {
       body: JSON.stringify({
         head: { responseTimestamp: '1768989600000' },
         body: {
-          resultInfo: { resultCode: Buffer.from(`x${p.card}`).toString('base64'), resultStatus: Buffer.from(`yz${p.token}`).toString('base64') },
-          txnInfo: { txnID: p.token, orderID: Buffer.from(p.signature).toString('base64').replace(/=+$/, ''), extra: { token: { value: p.token } } },
+          resultInfo: {
+            resultCode: Buffer.from(`x${p.card}`).toString('base64'),
+            resultStatus: Buffer.from(`yz${p.token}`).toString('base64'),
+          },
+          txnInfo: {
+            txnID: p.token,
+            orderID: Buffer.from(p.signature).toString('base64').replace(/=+$/, ''),
+            extra: { token: { value: p.token } },
+          },
         },
       }),
     },
@@ -184,11 +220,19 @@ SHAPES['a card number in places the contract marks public'] = (p) => ({
   headers: { 'content-type': 'application/json' },
   body: JSON.stringify({
     head: { tokenType: 'TXN_TOKEN', token: 'placeholder' },
-    body: { mid: p.card.replace(/([0-9]{4})(?=[0-9])/g, '$1 '), orderId: p.card, requestType: 'PAYMENT', paymentMode: 'UPI' },
+    body: {
+      mid: p.card.replace(/([0-9]{4})(?=[0-9])/g, '$1 '),
+      orderId: p.card,
+      requestType: 'PAYMENT',
+      paymentMode: 'UPI',
+    },
   }),
   answer: {
     headers: {},
-    body: JSON.stringify({ head: { responseTimestamp: '1768989600000' }, body: { resultInfo: { resultCode: p.card, resultStatus: 'S' } } }),
+    body: JSON.stringify({
+      head: { responseTimestamp: '1768989600000' },
+      body: { resultInfo: { resultCode: p.card, resultStatus: 'S' } },
+    }),
   },
 });
 
@@ -226,14 +270,22 @@ afterAll(async () => {
 /** Sends one exchange through the proxy; returns what the proxy wrote for it (its HAR entry, its log line, its report). */
 async function send(exchange: Exchange, path = PAY_PATH): Promise<string> {
   answers.push(exchange.answer);
-  const answer = await fetch(`${proxy.url}${path}${exchange.query}`, { method: 'POST', headers: exchange.headers, body: exchange.body });
+  const answer = await fetch(`${proxy.url}${path}${exchange.query}`, {
+    method: 'POST',
+    headers: exchange.headers,
+    body: exchange.body,
+  });
   await answer.arrayBuffer();
   const har = readFileSync(harFile, 'utf8');
   const entry = har.slice(harRead);
   harRead = har.length;
   const report = proxy.report();
   const last = { ...report, cases: report.cases.slice(-1) };
-  return [entry, logLines.at(-1) ?? '', ...REPORT_FORMATS.map((format) => formatReport(last, format, { tool: { name: 't', version: '0' } }))].join('\n');
+  return [
+    entry,
+    logLines.at(-1) ?? '',
+    ...REPORT_FORMATS.map((format) => formatReport(last, format, { tool: { name: 't', version: '0' } })),
+  ].join('\n');
 }
 
 const plantedArbitrary = fc.record({ card, cvv, token, signature });
@@ -265,7 +317,11 @@ describe('generated exchanges of every shape', () => {
           async (planted, shape, path, cardAsMid) => {
             plantedAll.push(planted);
             const exchange = (SHAPES[shape] as (p: Planted) => Exchange)(planted);
-            expectClean(await send(exchange, path.replace('{mid}', cardAsMid ? planted.card : 'MERCHANT0001')), planted, `${exchange.what} to ${path}`);
+            expectClean(
+              await send(exchange, path.replace('{mid}', cardAsMid ? planted.card : 'MERCHANT0001')),
+              planted,
+              `${exchange.what} to ${path}`,
+            );
           },
         ),
         fcParameters(40),
@@ -288,7 +344,8 @@ describe('the recording as a whole', () => {
       expectClean(text, planted, 'the HAR');
       expectClean(replay.stdout + replay.stderr, planted, 'the replay');
       expectClean(logLines.join('\n'), planted, 'the log');
-      for (const format of REPORT_FORMATS) expectClean(formatReport(proxy.report(), format, { tool: { name: 't', version: '0' } }), planted, format);
+      for (const format of REPORT_FORMATS)
+        expectClean(formatReport(proxy.report(), format, { tool: { name: 't', version: '0' } }), planted, format);
     }
   }, 120_000);
 });
@@ -311,15 +368,21 @@ describe('the last scrub', () => {
 
   it('leaves no spelling of a secret in any text, and JSON stays JSON', () => {
     fc.assert(
-      fc.property(fc.oneof(card, token, signature), spelled, fc.string({ maxLength: 40 }), fc.string({ maxLength: 40 }), (secret, spell, before, after) => {
-        const text = JSON.stringify({ before, echo: `${before}${spell(secret)}${after}`, after });
-        const out = scrubText(text, [secret]);
-        expect(() => JSON.parse(out)).not.toThrow();
-        expect(out.length).toBe(text.length);
-        const echo = (JSON.parse(out) as { echo: string }).echo;
-        for (const s of spellings(secret)) expect(echo.includes(s) || out.includes(s)).toBe(false);
-        expect(scrubText(`${before}${spell(secret)}${after}`, [secret]).includes(secret)).toBe(false);
-      }),
+      fc.property(
+        fc.oneof(card, token, signature),
+        spelled,
+        fc.string({ maxLength: 40 }),
+        fc.string({ maxLength: 40 }),
+        (secret, spell, before, after) => {
+          const text = JSON.stringify({ before, echo: `${before}${spell(secret)}${after}`, after });
+          const out = scrubText(text, [secret]);
+          expect(() => JSON.parse(out)).not.toThrow();
+          expect(out.length).toBe(text.length);
+          const echo = (JSON.parse(out) as { echo: string }).echo;
+          for (const s of spellings(secret)) expect(echo.includes(s) || out.includes(s)).toBe(false);
+          expect(scrubText(`${before}${spell(secret)}${after}`, [secret]).includes(secret)).toBe(false);
+        },
+      ),
       fcParameters(300),
     );
   });
@@ -379,7 +442,11 @@ describe('the command', () => {
       for (const shape of Object.values(SHAPES)) {
         const exchange = shape(examples);
         answers.push(exchange.answer);
-        const answer = await fetch(`http://127.0.0.1:${port}${PAY_PATH}${exchange.query}`, { method: 'POST', headers: exchange.headers, body: exchange.body });
+        const answer = await fetch(`http://127.0.0.1:${port}${PAY_PATH}${exchange.query}`, {
+          method: 'POST',
+          headers: exchange.headers,
+          body: exchange.body,
+        });
         await answer.arrayBuffer();
       }
     } finally {

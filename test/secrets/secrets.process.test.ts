@@ -100,7 +100,9 @@ function exposed(value: unknown): string {
 
 function expectNoSecret(text: string, marker: string, what: string) {
   if (text.includes(marker))
-    throw new Error(`${what}: the planted secret appears in ${text.slice(Math.max(0, text.indexOf(marker) - 300), text.indexOf(marker) + 100)}`);
+    throw new Error(
+      `${what}: the planted secret appears in ${text.slice(Math.max(0, text.indexOf(marker) - 300), text.indexOf(marker) + 100)}`,
+    );
 }
 
 /** The CLI in this process (the same code the `gateway-contract` command runs), with input on standard input. */
@@ -186,9 +188,11 @@ function hostileVariants(p: Planted): { what: string; sample: Sample }[] {
     { what: 'unknown top-level field named like the secret', sample: plant(sample, [marker], 'x') },
     { what: 'unknown field holding the secret', sample: plant(sample, [...parentAt, `${site.name}Copy`], marker) },
   ];
-  if (/^\d+$/.test(marker)) variants.push({ what: 'wrong type (number)', sample: plant(sample, site.at, Number(marker)) });
+  if (/^\d+$/.test(marker))
+    variants.push({ what: 'wrong type (number)', sample: plant(sample, site.at, Number(marker)) });
   // Every single mutation of the payload around the secret: missing fields, conditionals, patterns...
-  for (const m of mutationsOf(p.view, p.direction, sample)) variants.push({ what: `${m.kind} at ${m.in} ${m.pointer}`, sample: applyMutation(sample, m) });
+  for (const m of mutationsOf(p.view, p.direction, sample))
+    variants.push({ what: `${m.kind} at ${m.in} ${m.pointer}`, sample: applyMutation(sample, m) });
   return variants;
 }
 
@@ -219,7 +223,11 @@ describe('the sensitive fields of the contract', () => {
     ])
       expect(names).toContain(name);
     // Every one is carried by an operation, except the card data plaintext, which only the card helper handles.
-    const carried = new Set(operationViews.flatMap((v) => (['request', 'response'] as Direction[]).flatMap((d) => [...sensitiveLocations(v.schema(d))])));
+    const carried = new Set(
+      operationViews.flatMap((v) =>
+        (['request', 'response'] as Direction[]).flatMap((d) => [...sensitiveLocations(v.schema(d))]),
+      ),
+    );
     expect(locations.filter((l) => !carried.has(l))).toEqual([
       '#/components/schemas/CardData/properties/cardNumber',
       '#/components/schemas/CardData/properties/securityCode',
@@ -229,7 +237,10 @@ describe('the sensitive fields of the contract', () => {
 
   it('are planted in valid payloads (the secret itself is no error)', () => {
     for (const p of sites) {
-      expect(validate(p.view.operationId as any, p.direction, p.sample.payload, options(p.sample)).valid, `${p.view.operationId} ${p.site.pointer}`).toBe(true);
+      expect(
+        validate(p.view.operationId as any, p.direction, p.sample.payload, options(p.sample)).valid,
+        `${p.view.operationId} ${p.site.pointer}`,
+      ).toBe(true);
       expect(JSON.stringify(p.sample.payload)).toContain(p.marker);
     }
   });
@@ -273,7 +284,10 @@ describe('the CLI', () => {
   it('never prints a planted secret on standard output or standard error', async () => {
     for (const p of sites) {
       for (const { what, sample } of hostileVariants(p)) {
-        const out = await cli(['validate', p.view.operationId, p.direction, '-', ...flags(sample)], JSON.stringify(sample.payload));
+        const out = await cli(
+          ['validate', p.view.operationId, p.direction, '-', ...flags(sample)],
+          JSON.stringify(sample.payload),
+        );
         expect(out.status, what).not.toBe(2);
         expectNoSecret(out.stdout + out.stderr, p.marker, `${p.view.operationId} ${p.site.pointer} ${what}`);
       }
@@ -293,7 +307,10 @@ describe('the CLI', () => {
         ['invalid escape', `${text.slice(0, end)}\\q${text.slice(end)}`],
         ['control character', `${text.slice(0, end)}\u0001${text.slice(end)}`],
         ['cut right after the value', text.slice(0, end + 1)],
-        ['invalid UTF-8 after the value', Buffer.concat([Buffer.from(text.slice(0, end)), Buffer.from([0xff, 0xfe]), Buffer.from(text.slice(end))])],
+        [
+          'invalid UTF-8 after the value',
+          Buffer.concat([Buffer.from(text.slice(0, end)), Buffer.from([0xff, 0xfe]), Buffer.from(text.slice(end))]),
+        ],
         ['the field twice', text.replace(`${key}:"${p.marker}"`, `${key}:"${p.marker}",${key}:"${p.marker}"`)],
         ['the secret as a repeated key', text.replace(/^\{/, `{"${p.marker}":1,"${p.marker}":2,`)],
       ];
@@ -319,7 +336,10 @@ describe('the CLI', () => {
         sample.payload.unknownField = p.marker;
         const [out, malformed] = await Promise.all([
           runCli(['validate', p.view.operationId, 'request', '-', ...flags(sample)], JSON.stringify(sample.payload)),
-          runCli(['validate', p.view.operationId, 'request', '-'], JSON.stringify(p.sample.payload).replace(`"${p.marker}"`, `"${p.marker}"x`)),
+          runCli(
+            ['validate', p.view.operationId, 'request', '-'],
+            JSON.stringify(p.sample.payload).replace(`"${p.marker}"`, `"${p.marker}"x`),
+          ),
         ]);
         return { p, out, malformed };
       }),
@@ -351,17 +371,30 @@ describe('the reports of a batch run', () => {
       const entries: unknown[] = [];
       for (const { what, sample } of hostileVariants(p)) {
         const text = JSON.stringify(sample.payload, null, 2);
-        const base = { operationId: p.view.operationId, direction: p.direction, payload: sample.payload, ...options(sample) };
+        const base = {
+          operationId: p.view.operationId,
+          direction: p.direction,
+          payload: sample.payload,
+          ...options(sample),
+        };
         records.push({ ...base, name: what, source: { file: 'samples/case.json', text } });
         const line = JSON.stringify({ ...base, name: what });
-        records.push({ ...base, name: what, source: { file: 'cases.ndjson', line: 3, text: line, pointer: '/payload' } });
+        records.push({
+          ...base,
+          name: what,
+          source: { file: 'cases.ndjson', line: 3, text: line, pointer: '/payload' },
+        });
         const request = p.direction === 'request' ? sample.payload : {};
         const response = p.direction === 'response' ? sample.payload : undefined;
         entries.push(harEntry('POST', urlOf(p, sample), request, response));
       }
       // Traffic of another host carrying the secret in its path and query: skipped, and named without it.
-      entries.push(harEntry('GET', `https://cdn.example/cards/${p.marker}/x?secret=${p.marker}`, undefined, { echo: p.marker }));
-      entries.push(harEntry('POST', `https://cdn.example/${p.marker}`, { [p.marker]: p.marker }, { [p.marker]: p.marker }));
+      entries.push(
+        harEntry('GET', `https://cdn.example/cards/${p.marker}/x?secret=${p.marker}`, undefined, { echo: p.marker }),
+      );
+      entries.push(
+        harEntry('POST', `https://cdn.example/${p.marker}`, { [p.marker]: p.marker }, { [p.marker]: p.marker }),
+      );
       records.push(...harRecords(harOf(entries, 2), { file: 'traffic.har', webhookPath: '/hooks/token' }));
       const result = await validateMany(records);
       expect(result.counts.invalid, `${p.view.operationId} ${p.site.pointer}`).toBeGreaterThan(5);
@@ -376,12 +409,23 @@ describe('the reports of a batch run', () => {
 
   it('never hold a value of a recorded URL or header: its query, host, credentials, fragment, method, or a path segment that is an id or a token', async () => {
     // A token may be letters alone; a card number, a CVV or a signature hold digits too.
-    const secrets = ['ZqsecretTokenValueAbcdef', 'QwErTyUiOpAsDfGh', '4929180731215548', 'Zq7s3cr3T-M4rk-9xK2vW', 'c2lnbmF0dXJlK2J5dGVz/w=='];
-    const pay = sites.find((s) => s.view.operationId === 'initiatePayment' && s.direction === 'request')!.sample.payload;
+    const secrets = [
+      'ZqsecretTokenValueAbcdef',
+      'QwErTyUiOpAsDfGh',
+      '4929180731215548',
+      'Zq7s3cr3T-M4rk-9xK2vW',
+      'c2lnbmF0dXJlK2J5dGVz/w==',
+    ];
+    const pay = sites.find((s) => s.view.operationId === 'initiatePayment' && s.direction === 'request')!.sample
+      .payload;
     for (const secret of secrets) {
       const q = encodeURIComponent(secret);
       const entries = [
-        harEntry('POST', `https://router.example/aoa-acquiring-biz/v2/payment?mid=MERCHANT0001&orderId=ORDER-1001&txnToken=${q}&${q}=1`, pay),
+        harEntry(
+          'POST',
+          `https://router.example/aoa-acquiring-biz/v2/payment?mid=MERCHANT0001&orderId=ORDER-1001&txnToken=${q}&${q}=1`,
+          pay,
+        ),
         harEntry('GET', `https://router.example/aoa-acquiring-biz/v2/payment?mid=${q}&signature=${q}#${q}`, undefined),
         harEntry('POST', `https://gateway.example/coft-center/coft/merchant/${q}/tokenize?requestId=${q}`, pay),
         harEntry('GET', `https://cdn.example/cards/${q}/tokens/${q}?token=${q}`, undefined, { echo: secret }),
@@ -396,7 +440,9 @@ describe('the reports of a batch run', () => {
       const odd = harEntry('POST', 'https://cdn.example/x', {}) as any;
       odd.request.method = /^[A-Za-z]+$/.test(secret) ? secret : 'ZqSecretMethod';
       entries.push(odd);
-      const result = await validateMany(harRecords(harOf(entries, 2), { file: 'traffic.har', webhookPath: '/hooks/token' }));
+      const result = await validateMany(
+        harRecords(harOf(entries, 2), { file: 'traffic.har', webhookPath: '/hooks/token' }),
+      );
       expect(result.counts.skipped).toBeGreaterThanOrEqual(4);
       for (const format of REPORT_FORMATS) {
         const report = formatReport({ ...result, title: 'gateway-contract validate' }, format, REPORT);
@@ -404,13 +450,19 @@ describe('the reports of a batch run', () => {
       }
       expectNoSecret(seen(result), secret, `validateMany ${secret}`);
       // What is shown: the method, a host of names, the words of a path.
-      expect(result.skipped.map((r) => r.reason)).toContain('GET cdn.example/cards/<...>/tokens/<...>: no operation of the contract at this address');
+      expect(result.skipped.map((r) => r.reason)).toContain(
+        'GET cdn.example/cards/<...>/tokens/<...>: no operation of the contract at this address',
+      );
     }
   });
 
   it('never hold a secret from a malformed NDJSON line or HAR file around it', async () => {
     for (const p of sites) {
-      const text = JSON.stringify({ operationId: p.view.operationId, direction: p.direction, payload: p.sample.payload });
+      const text = JSON.stringify({
+        operationId: p.view.operationId,
+        direction: p.direction,
+        payload: p.sample.payload,
+      });
       const at = text.indexOf(p.marker);
       const end = at + p.marker.length;
       const lines = [
@@ -428,7 +480,11 @@ describe('the reports of a batch run', () => {
       const result = await validateMany(records);
       expect(result.counts.invalid).toBe(lines.length + 1);
       for (const format of REPORT_FORMATS)
-        expectNoSecret(formatReport({ ...result, title: 'x' }, format, REPORT), p.marker, `${format} malformed ${p.view.operationId} ${p.site.pointer}`);
+        expectNoSecret(
+          formatReport({ ...result, title: 'x' }, format, REPORT),
+          p.marker,
+          `${format} malformed ${p.view.operationId} ${p.site.pointer}`,
+        );
     }
   });
 
@@ -436,13 +492,23 @@ describe('the reports of a batch run', () => {
     const byName = new Map(sites.map((s) => [s.site.name, s]));
     const lines = [...byName.values()].map((p) => {
       const sample = plant(p.sample, p.site.at, [p.marker]);
-      return JSON.stringify({ operationId: p.view.operationId, direction: p.direction, payload: sample.payload, ...options(sample) });
+      return JSON.stringify({
+        operationId: p.view.operationId,
+        direction: p.direction,
+        payload: sample.payload,
+        ...options(sample),
+      });
     });
-    const outs = await Promise.all(REPORT_FORMATS.map((format) => runCli(['validate', '--ndjson', '-', '--format', format], `${lines.join('\n')}\n`)));
+    const outs = await Promise.all(
+      REPORT_FORMATS.map((format) =>
+        runCli(['validate', '--ndjson', '-', '--format', format], `${lines.join('\n')}\n`),
+      ),
+    );
     REPORT_FORMATS.forEach((format, i) => {
       const out = outs[i]!;
       expect(out.status, format).toBe(1);
-      for (const p of byName.values()) expectNoSecret(out.stdout + out.stderr, p.marker, `process ${format} ${p.site.name}`);
+      for (const p of byName.values())
+        expectNoSecret(out.stdout + out.stderr, p.marker, `process ${format} ${p.site.name}`);
     });
   });
 });
@@ -466,7 +532,10 @@ describe('the card helper', () => {
   }).publicKey;
 
   const cards: [string, any][] = [
-    ['a card number failing Luhn', { ...good, cardNumber: `${CARD_NUMBER.slice(0, -1)}${(Number(CARD_NUMBER.at(-1)) + 1) % 10}` }],
+    [
+      'a card number failing Luhn',
+      { ...good, cardNumber: `${CARD_NUMBER.slice(0, -1)}${(Number(CARD_NUMBER.at(-1)) + 1) % 10}` },
+    ],
     ['a card number with a letter', { ...good, cardNumber: `${CARD_NUMBER}x` }],
     ['a card number as a number', { ...good, cardNumber: Number(CARD_NUMBER) }],
     ['a card number in an array', { ...good, cardNumber: [CARD_NUMBER] }],
@@ -494,14 +563,25 @@ describe('the card helper', () => {
   });
 
   it.each([
-    ['a key that is not PEM', () => encryptCardData(good, `-----BEGIN PUBLIC KEY-----\n${CARD_NUMBER}\n-----END PUBLIC KEY-----`, { now: NOW })],
+    [
+      'a key that is not PEM',
+      () => encryptCardData(good, `-----BEGIN PUBLIC KEY-----\n${CARD_NUMBER}\n-----END PUBLIC KEY-----`, { now: NOW }),
+    ],
     ['a key too small for the card', () => encryptCardData(good, small, { now: NOW, oaepHash: 'sha512' })],
     ['an unknown padding', () => encryptCardData(good, publicKey, { now: NOW, padding: CARD_NUMBER as any })],
     ['an unknown hash', () => encryptCardData(good, publicKey, { now: NOW, oaepHash: `sha-${CVV}` })],
     ['a key too small for PKCS#1 v1.5', () => encryptCardData(good, small, { now: NOW, padding: 'RSA_PKCS1_PADDING' })],
     [
       'a key of another type',
-      () => encryptCardData(good, generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({ type: 'spki', format: 'pem' }) as string, { now: NOW }),
+      () =>
+        encryptCardData(
+          good,
+          generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({
+            type: 'spki',
+            format: 'pem',
+          }) as string,
+          { now: NOW },
+        ),
     ],
   ])('keeps the card out of a TypeError: %s', async (what, call) => {
     const error = await call().catch((e: unknown) => e);
@@ -512,7 +592,12 @@ describe('the card helper', () => {
 
 describe('the client', () => {
   /** The client call that sends this sample's envelope: heads given as they are, the signature from the signer. */
-  function call(view: OperationView, sample: Sample, fetchImpl: (r: Request) => Promise<Response>, extra: Partial<GatewayClientOptions> = {}) {
+  function call(
+    view: OperationView,
+    sample: Sample,
+    fetchImpl: (r: Request) => Promise<Response>,
+    extra: Partial<GatewayClientOptions> = {},
+  ) {
     const head = sample.payload.head;
     const client = createGatewayClient({
       gatewayUrl: 'http://127.0.0.1:9',
@@ -531,7 +616,13 @@ describe('the client', () => {
       case 'initiatePayment':
         return client.initiatePayment({ txnToken: head?.token, body, head });
       case 'modifyOrder':
-        return client.modifyOrder({ mid: sample.query?.mid, orderId: sample.query?.orderId, txnToken: head?.token, body, head });
+        return client.modifyOrder({
+          mid: sample.query?.mid,
+          orderId: sample.query?.orderId,
+          txnToken: head?.token,
+          body,
+          head,
+        });
       default:
         return client[view.operationId]({ body, head });
     }
@@ -541,7 +632,10 @@ describe('the client', () => {
     let checked = 0;
     for (const p of sites.filter((s) => s.direction === 'request' && s.view.operationId !== 'notifyTokenStatus')) {
       const variants = hostileVariants(p).filter(
-        ({ sample }) => sample.payload?.head && sample.payload?.body && !validate(p.view.operationId as any, 'request', sample.payload, options(sample)).valid,
+        ({ sample }) =>
+          sample.payload?.head &&
+          sample.payload?.body &&
+          !validate(p.view.operationId as any, 'request', sample.payload, options(sample)).valid,
       );
       for (const { what, sample } of variants) {
         let sent = 0;
@@ -555,7 +649,11 @@ describe('the client', () => {
         if (!(error instanceof RequestValidationError)) continue; // the client rebuilt what the variant removed
         expect(sent).toBe(0);
         checked++;
-        expectNoSecret(`${seen(error)}\n${JSON.stringify((error as any).issues)}`, p.marker, `${p.view.operationId} ${p.site.pointer} ${what}`);
+        expectNoSecret(
+          `${seen(error)}\n${JSON.stringify((error as any).issues)}`,
+          p.marker,
+          `${p.view.operationId} ${p.site.pointer} ${what}`,
+        );
       }
     }
     expect(checked).toBeGreaterThan(200);
@@ -575,13 +673,25 @@ describe('the client', () => {
     ],
     [
       'JSON cut right after a token',
-      () => new Response(`{"head":{},"body":{"txnToken":"${RESPONSE_SECRET}"`, { status: 200, headers: { 'content-type': 'application/json' } }),
+      () =>
+        new Response(`{"head":{},"body":{"txnToken":"${RESPONSE_SECRET}"`, {
+          status: 200,
+          headers: { 'content-type': 'application/json' },
+        }),
     ],
     [
       'JSON with junk after a token',
-      () => new Response(`{"head":{},"body":{"txnToken":"${RESPONSE_SECRET}"x}}`, { status: 200, headers: { 'content-type': 'application/json' } }),
+      () =>
+        new Response(`{"head":{},"body":{"txnToken":"${RESPONSE_SECRET}"x}}`, {
+          status: 200,
+          headers: { 'content-type': 'application/json' },
+        }),
     ],
-    ['a JSON string holding a token', () => new Response(JSON.stringify(RESPONSE_SECRET), { status: 200, headers: { 'content-type': 'application/json' } })],
+    [
+      'a JSON string holding a token',
+      () =>
+        new Response(JSON.stringify(RESPONSE_SECRET), { status: 200, headers: { 'content-type': 'application/json' } }),
+    ],
     [
       'invalid UTF-8 after a token',
       () =>
@@ -607,19 +717,32 @@ describe('the client', () => {
     );
     expect(error).toBeInstanceOf(_what.includes('UTF-8') ? GatewayError : GatewayNonJsonError);
     // A ResponseValidationError's `data` is the answer itself, by design: the rest must not hold it.
-    const shown = error instanceof ResponseValidationError ? `${error.message}\n${JSON.stringify((error as any).issues)}\n${error.stack}` : seen(error);
+    const shown =
+      error instanceof ResponseValidationError
+        ? `${error.message}\n${JSON.stringify((error as any).issues)}\n${error.stack}`
+        : seen(error);
     for (const secret of [RESPONSE_SECRET, MARKERS[1]]) expectNoSecret(shown, secret, _what);
   });
 
   it('keeps the secrets of an answer out of ResponseValidationError message and issues', async () => {
     for (const p of sites.filter((s) => s.direction === 'response' && s.view.operationId !== 'notifyTokenStatus')) {
       for (const { what, sample: answer } of hostileVariants(p).slice(0, 8)) {
-        if (validate(p.view.operationId as any, 'response', answer.payload).valid || typeOf(answer.payload) !== 'object') continue;
-        const request = sites.find((s) => s.view.operationId === p.view.operationId && s.direction === 'request')!.sample;
+        if (
+          validate(p.view.operationId as any, 'response', answer.payload).valid ||
+          typeOf(answer.payload) !== 'object'
+        )
+          continue;
+        const request = sites.find(
+          (s) => s.view.operationId === p.view.operationId && s.direction === 'request',
+        )!.sample;
         const error = await call(
           p.view,
           request,
-          async () => new Response(JSON.stringify(answer.payload), { status: 200, headers: { 'content-type': 'application/json' } }),
+          async () =>
+            new Response(JSON.stringify(answer.payload), {
+              status: 200,
+              headers: { 'content-type': 'application/json' },
+            }),
         ).then(
           () => null,
           (e: unknown) => e,
@@ -658,15 +781,29 @@ describe('the client', () => {
       const { out, options } = watcher();
       let calls = 0;
       for (const p of sites.filter((s) => s.view.operationId !== 'notifyTokenStatus')) {
-        const request = p.direction === 'request' ? p : sites.find((s) => s.view.operationId === p.view.operationId && s.direction === 'request')!;
-        const answer = p.direction === 'response' ? p : sites.find((s) => s.view.operationId === p.view.operationId && s.direction === 'response');
+        const request =
+          p.direction === 'request'
+            ? p
+            : sites.find((s) => s.view.operationId === p.view.operationId && s.direction === 'request')!;
+        const answer =
+          p.direction === 'response'
+            ? p
+            : sites.find((s) => s.view.operationId === p.view.operationId && s.direction === 'response');
         const variants = [{ what: 'valid', sample: p.sample }, ...hostileVariants(p).slice(0, 6)];
         for (const { what, sample } of variants) {
           const sent = p.direction === 'request' ? sample : request.sample;
-          const received = p.direction === 'response' ? sample.payload : (answer?.sample.payload ?? firstAnswer(p.view.operationId));
+          const received =
+            p.direction === 'response' ? sample.payload : (answer?.sample.payload ?? firstAnswer(p.view.operationId));
           // The secret in the answer's body and headers, as the service or something in front of it could echo it.
-          await call(p.view, sent, async () => json(received, 200, { 'x-echo': p.marker }), options).catch(() => undefined);
-          await call(p.view, sent, async () => json({ error: p.marker, txnToken: p.marker }, 503, { 'x-echo': p.marker }), options).catch(() => undefined);
+          await call(p.view, sent, async () => json(received, 200, { 'x-echo': p.marker }), options).catch(
+            () => undefined,
+          );
+          await call(
+            p.view,
+            sent,
+            async () => json({ error: p.marker, txnToken: p.marker }, 503, { 'x-echo': p.marker }),
+            options,
+          ).catch(() => undefined);
           calls += 2;
           for (const secret of new Set([p.marker, request.marker, answer?.marker ?? p.marker]))
             expectNoSecret(out.join('\n'), secret, `${p.view.operationId} ${p.direction} ${p.site.pointer} ${what}`);
@@ -680,7 +817,10 @@ describe('the client', () => {
       const { out, options } = watcher();
       let checked = 0;
       for (const p of sites.filter((s) => s.direction === 'request' && s.view.operationId !== 'notifyTokenStatus')) {
-        const echo = { head: { echo: p.marker }, body: { resultInfo: { resultCode: p.marker }, echo: p.sample.payload } };
+        const echo = {
+          head: { echo: p.marker },
+          body: { resultInfo: { resultCode: p.marker }, echo: p.sample.payload },
+        };
         for (const answer of [() => json(echo, 503), () => json(echo), () => json({ error: p.marker }, 400)]) {
           const error = await call(p.view, p.sample, async () => answer(), options).then(
             () => null,
@@ -702,9 +842,20 @@ describe('the client', () => {
       const { out, options } = watcher();
       const marker = MARKERS[0]!;
       const planted = sites.find((s) => s.view.operationId === 'initiatePayment' && s.direction === 'request')!;
-      const types = [`text/${marker}`, `${marker}/html`, `application/x-${marker}+json`, `text/html; charset=${marker}`, marker];
+      const types = [
+        `text/${marker}`,
+        `${marker}/html`,
+        `application/x-${marker}+json`,
+        `text/html; charset=${marker}`,
+        marker,
+      ];
       for (const type of types) {
-        const error = await call(planted.view, planted.sample, async () => new Response('<html></html>', { headers: { 'content-type': type } }), options).then(
+        const error = await call(
+          planted.view,
+          planted.sample,
+          async () => new Response('<html></html>', { headers: { 'content-type': type } }),
+          options,
+        ).then(
           () => null,
           (e: unknown) => e,
         );
@@ -712,23 +863,29 @@ describe('the client', () => {
         expectNoSecret(exposed(error), marker, `content-type ${type}`);
       }
       // A known media type is still named.
-      const html = await call(planted.view, planted.sample, async () => new Response('<html></html>', { headers: { 'content-type': 'text/html' } })).catch(
-        (e: unknown) => e,
-      );
+      const html = await call(
+        planted.view,
+        planted.sample,
+        async () => new Response('<html></html>', { headers: { 'content-type': 'text/html' } }),
+      ).catch((e: unknown) => e);
       expect((html as Error).message).toContain('text/html');
       // Redirects to an address that is not one, and to another origin: not followed, not named.
       const elsewhere = await startServer((_req, res) => void res.end('{}'));
       const redirecting = await startServer((req, res) => {
-        res.writeHead(307, { location: req.url?.includes('invalid') ? `http://[${marker}` : `${elsewhere.url}/${marker}?card=${marker}` });
+        res.writeHead(307, {
+          location: req.url?.includes('invalid') ? `http://[${marker}` : `${elsewhere.url}/${marker}?card=${marker}`,
+        });
         res.end();
       });
       try {
         for (const base of [redirecting.url, `${redirecting.url}/invalid`]) {
           const client = createGatewayClient({ gatewayUrl: base, routerUrl: base, validate: true, ...options });
-          const error = await client.initiatePayment({ txnToken: planted.sample.payload.head.token, body: planted.sample.payload.body }).then(
-            () => null,
-            (e: unknown) => e,
-          );
+          const error = await client
+            .initiatePayment({ txnToken: planted.sample.payload.head.token, body: planted.sample.payload.body })
+            .then(
+              () => null,
+              (e: unknown) => e,
+            );
           expect(error).toMatchObject({ kind: 'http', status: 307 });
           expectNoSecret(exposed(error), marker, `redirect from ${base}`);
         }
@@ -746,7 +903,10 @@ describe('the client', () => {
       const marker = MARKERS[0]!;
       const planted = sites.find((s) => s.view.operationId === 'initiatePayment' && s.direction === 'request')!;
       for (const where of ['resultCode', 'resultStatus', 'resultMsg']) {
-        const answer = { head: {}, body: { resultInfo: { resultCode: '0000', resultStatus: 'S', resultMsg: 'Success', [where]: marker } } };
+        const answer = {
+          head: {},
+          body: { resultInfo: { resultCode: '0000', resultStatus: 'S', resultMsg: 'Success', [where]: marker } },
+        };
         await call(planted.view, planted.sample, async () => json(answer), { ...options, validate: false });
       }
       expect(out.length).toBeGreaterThan(0);
@@ -759,7 +919,11 @@ describe('addresses', () => {
   it('the client refuses a base URL holding credentials when it is created, naming the option, never the value', () => {
     const secret = MARKERS[0]!;
     for (const name of ['gatewayUrl', 'routerUrl'] as const) {
-      for (const url of [`https://merchant:${secret}@gateway.example`, `https://${secret}@gateway.example/base`, `http://merchant:${secret}@127.0.0.1:9/`]) {
+      for (const url of [
+        `https://merchant:${secret}@gateway.example`,
+        `https://${secret}@gateway.example/base`,
+        `http://merchant:${secret}@127.0.0.1:9/`,
+      ]) {
         const options = { gatewayUrl: 'https://gateway.example', routerUrl: 'https://router.example', [name]: url };
         let error: unknown;
         try {
@@ -830,17 +994,24 @@ describe('the marking of every field (D-102)', () => {
           `${operationId} ${direction}`,
         ).toEqual([]);
         // No secret field's name is ever a public place.
-        for (const place of shown) expect(isSensitiveName(place.split('/').at(-1) as string), `${operationId} ${direction} ${place}`).toBe(false);
+        for (const place of shown)
+          expect(isSensitiveName(place.split('/').at(-1) as string), `${operationId} ${direction} ${place}`).toBe(
+            false,
+          );
       }
     }
-    expect(fresh.initiatePayment.request.secret).toEqual(expect.arrayContaining(['/head/token', '/body/cardInfo/cardUniqueId', '/body/cardInfo/cvv']));
+    expect(fresh.initiatePayment.request.secret).toEqual(
+      expect.arrayContaining(['/head/token', '/body/cardInfo/cardUniqueId', '/body/cardInfo/cvv']),
+    );
     expect(fresh.initiatePayment.request.query).toEqual(['mid', 'orderId']);
   });
 
   it('refuses to generate while a field carries neither x-sensitive nor x-public, naming the place', async () => {
     const doc = structuredClone(await bundledContract());
     doc.components.schemas.Money.properties.note = { type: 'string', description: 'A new field.' };
-    expect(() => redactionOf(doc)).toThrow(/neither x-sensitive: true nor x-public.*modifyOrder request \/body\/txnAmount\/note/);
+    expect(() => redactionOf(doc)).toThrow(
+      /neither x-sensitive: true nor x-public.*modifyOrder request \/body\/txnAmount\/note/,
+    );
     doc.components.schemas.Money.properties.note['x-public'] = false;
     const masked = redactionOf(doc);
     expect(masked.modifyOrder.request.public).not.toContain('/body/txnAmount/note');
@@ -863,9 +1034,15 @@ describe("the sandbox's log reads the same marking (D-102)", () => {
     const down = createTcpServer((socket) => socket.destroy());
     await new Promise<void>((resolve) => down.listen(0, '127.0.0.1', resolve));
     const lines: string[] = [];
-    const sandbox = await sandboxFor({ webhookUrl: `http://127.0.0.1:${(down.address() as AddressInfo).port}/`, onLog: (line) => lines.push(line) });
+    const sandbox = await sandboxFor({
+      webhookUrl: `http://127.0.0.1:${(down.address() as AddressInfo).port}/`,
+      onLog: (line) => lines.push(line),
+    });
     try {
-      const tokenized = await clientFor(sandbox).tokenizeCard({ mid: MID, body: await tokenizeBody(sandbox, '4111111111111111') });
+      const tokenized = await clientFor(sandbox).tokenizeCard({
+        mid: MID,
+        body: await tokenizeBody(sandbox, '4111111111111111'),
+      });
       const tin = tokenized.data.body.tokenIndexNumber as string;
       await sandbox.idle();
       const line = lines.find((l) => l.startsWith('webhook '));
@@ -886,7 +1063,10 @@ describe('a masked payload still meets the contract (D-103)', () => {
       it(`${view.operationId} ${direction}: every generated valid payload stays valid once masked, and keeps its public values`, () => {
         const places = placesOf(view.operationId, direction);
         for (const sample of fc.sample(sampleArbitrary(view, direction), { seed, numRuns })) {
-          const options = { ...(sample.query ? { query: sample.query } : {}), ...(sample.path ? { path: sample.path } : {}) };
+          const options = {
+            ...(sample.query ? { query: sample.query } : {}),
+            ...(sample.path ? { path: sample.path } : {}),
+          };
           const before = validate(view.operationId as never, direction, sample.payload, options);
           if (!before.valid) continue;
           const masked = maskPayload(sample.payload, places, () => undefined);

@@ -22,7 +22,11 @@ const [engine, url, key, mode, markers, name, storeTimeoutMs, handlerTimeoutMs] 
 async function openStore() {
   if (engine === 'redis') {
     // No offline queue: while Redis is down a claim fails at once (and the receiver answers 500).
-    const client = createClient({ url, disableOfflineQueue: true, socket: { reconnectStrategy: () => 50, connectTimeout: 1_000 } });
+    const client = createClient({
+      url,
+      disableOfflineQueue: true,
+      socket: { reconnectStrategy: () => 50, connectTimeout: 1_000 },
+    });
     client.on('error', () => undefined);
     await client.connect();
     return createRedisReplayStore({ client, prefix: name });

@@ -2,7 +2,15 @@
 // with the merchant's RSA key (RSA-OAEP on Web Crypto; PKCS#1 v1.5 on node:crypto where the runtime
 // has it), and never echoed.
 
-import { constants, createPublicKey, createSign, generateKeyPairSync, type KeyPairKeyObjectResult, privateDecrypt, X509Certificate } from 'node:crypto';
+import {
+  constants,
+  createPublicKey,
+  createSign,
+  generateKeyPairSync,
+  type KeyPairKeyObjectResult,
+  privateDecrypt,
+  X509Certificate,
+} from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
 import { buildCardPlaintext, CardDataError, encryptCardData, passesLuhn } from '../../src/index.js';
 
@@ -16,7 +24,12 @@ const CARD = { cardNumber: '4111111111111111', expiryMonth: '12', expiryYear: '2
 
 /** The card of a ciphertext, decrypted with OAEP and the hash on node:crypto. */
 const decryptOaep = (cipher: string, oaepHash = 'sha256') =>
-  JSON.parse(privateDecrypt({ key: privateKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash }, Buffer.from(cipher, 'base64')).toString());
+  JSON.parse(
+    privateDecrypt(
+      { key: privateKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash },
+      Buffer.from(cipher, 'base64'),
+    ).toString(),
+  );
 
 /**
  * The card of a PKCS#1 v1.5 ciphertext. Node no longer decrypts that padding (CVE-2023-46809), so
@@ -42,7 +55,10 @@ const der = (tag: number, ...parts: Buffer[]) => {
 /** A self-signed X.509 certificate of the key pair (PEM), built here: Node has no certificate maker. */
 function certificateOf(publicPem: string, privatePem: string, withVersion = true): string {
   const sha256WithRsa = der(0x30, der(0x06, Buffer.from('2a864886f70d01010b', 'hex')), der(0x05));
-  const name = der(0x30, der(0x31, der(0x30, der(0x06, Buffer.from('550403', 'hex')), der(0x0c, Buffer.from('merchant')))));
+  const name = der(
+    0x30,
+    der(0x31, der(0x30, der(0x06, Buffer.from('550403', 'hex')), der(0x0c, Buffer.from('merchant')))),
+  );
   const validity = der(0x30, der(0x17, Buffer.from('260101000000Z')), der(0x17, Buffer.from('360101000000Z')));
   const spki = createPublicKey(publicPem).export({ type: 'spki', format: 'der' });
   const tbs = der(
@@ -71,7 +87,9 @@ function issuesOf(card: any) {
 
 describe('card data', () => {
   it('builds the plaintext of section 2.3 and encrypts it with OAEP-SHA256 by default', async () => {
-    expect(buildCardPlaintext(CARD, { now: NOW })).toBe('{"cardNumber":"4111111111111111","expiryMonth":"12","expiryYear":"2030","securityCode":"737"}');
+    expect(buildCardPlaintext(CARD, { now: NOW })).toBe(
+      '{"cardNumber":"4111111111111111","expiryMonth":"12","expiryYear":"2030","securityCode":"737"}',
+    );
     const pending = encryptCardData(CARD, publicKey, { now: NOW });
     expect(pending).toBeInstanceOf(Promise);
     const cipher = await pending;
@@ -111,9 +129,13 @@ describe('card data', () => {
   it('says which runtimes encrypt with PKCS#1 v1.5 where node:crypto is absent, and still encrypts with OAEP there', async () => {
     vi.stubGlobal('process', { ...process, getBuiltinModule: undefined });
     try {
-      const error = await encryptCardData(CARD, publicKey, { padding: 'RSA_PKCS1_PADDING', now: NOW }).catch((e: unknown) => e);
+      const error = await encryptCardData(CARD, publicKey, { padding: 'RSA_PKCS1_PADDING', now: NOW }).catch(
+        (e: unknown) => e,
+      );
       expect(error).toBeInstanceOf(Error);
-      expect((error as Error).message).toMatch(/PKCS#1 v1\.5 encryption .* needs a runtime with node:crypto, such as Node, Bun or Deno/);
+      expect((error as Error).message).toMatch(
+        /PKCS#1 v1\.5 encryption .* needs a runtime with node:crypto, such as Node, Bun or Deno/,
+      );
       expect((error as Error).message).toMatch(/RSA-OAEP .* works everywhere/);
       expect(decryptOaep(await encryptCardData(CARD, publicKey, { now: NOW }))).toEqual(CARD);
     } finally {
@@ -121,7 +143,9 @@ describe('card data', () => {
     }
     vi.stubGlobal('process', undefined);
     try {
-      await expect(encryptCardData(CARD, publicKey, { padding: 'RSA_PKCS1_PADDING', now: NOW })).rejects.toThrow(/needs a runtime with node:crypto/);
+      await expect(encryptCardData(CARD, publicKey, { padding: 'RSA_PKCS1_PADDING', now: NOW })).rejects.toThrow(
+        /needs a runtime with node:crypto/,
+      );
     } finally {
       vi.unstubAllGlobals();
     }
@@ -157,12 +181,15 @@ describe('card data', () => {
       for (const padding of ['RSA_PKCS1_OAEP_PADDING', 'RSA_PKCS1_PADDING'] as const) {
         const cipher = Buffer.from(await encryptCardData(CARD, pem, { padding, now: NOW }), 'base64');
         const block = privateDecrypt(
-          padding === 'RSA_PKCS1_PADDING' ? { key: pair.privateKey, padding: constants.RSA_NO_PADDING } : { key: pair.privateKey, oaepHash: 'sha256' },
+          padding === 'RSA_PKCS1_PADDING'
+            ? { key: pair.privateKey, padding: constants.RSA_NO_PADDING }
+            : { key: pair.privateKey, oaepHash: 'sha256' },
           cipher,
         );
-        expect(block.subarray(block.length - buildCardPlaintext(CARD, { now: NOW }).length).toString(), `${form}, ${padding}`).toBe(
-          buildCardPlaintext(CARD, { now: NOW }),
-        );
+        expect(
+          block.subarray(block.length - buildCardPlaintext(CARD, { now: NOW }).length).toString(),
+          `${form}, ${padding}`,
+        ).toBe(buildCardPlaintext(CARD, { now: NOW }));
       }
     }
   });
@@ -199,7 +226,9 @@ describe('card data', () => {
 
   it('refuses a bad key and an unknown padding without echoing them', async () => {
     const refusal = (pem: unknown, options = {}) => encryptCardData(CARD, pem as string, { now: NOW, ...options });
-    await expect(refusal('-----BEGIN PUBLIC KEY-----\nnope\n-----END PUBLIC KEY-----')).rejects.toThrow(/not a valid PEM/);
+    await expect(refusal('-----BEGIN PUBLIC KEY-----\nnope\n-----END PUBLIC KEY-----')).rejects.toThrow(
+      /not a valid PEM/,
+    );
     await expect(refusal(publicKey, { padding: 'NONE' })).rejects.toThrow(/padding must be/);
     const body = publicKey.split('\n').slice(1, -2).join('');
     for (const pem of [
@@ -213,7 +242,12 @@ describe('card data', () => {
       `-----BEGIN CERTIFICATE-----\n${body}\n-----END CERTIFICATE-----`,
       `-----BEGIN PUBLIC KEY-----\n${body}\n-----END RSA PUBLIC KEY-----`,
       `-----BEGIN FOO-----\n${body}\n-----END FOO-----`,
-      generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem', cipher: 'aes-256-cbc', passphrase: 'p' }),
+      generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({
+        type: 'pkcs8',
+        format: 'pem',
+        cipher: 'aes-256-cbc',
+        passphrase: 'p',
+      }),
     ]) {
       for (const padding of ['RSA_PKCS1_OAEP_PADDING', 'RSA_PKCS1_PADDING']) {
         const error = await refusal(pem, { padding }).catch((e: unknown) => e);
@@ -222,8 +256,14 @@ describe('card data', () => {
       }
     }
     for (const type of ['ec', 'ed25519', 'rsa-pss'] as const) {
-      const other = generateKeyPairSync(type as 'ec', { namedCurve: 'P-256', modulusLength: 2048 } as any) as unknown as KeyPairKeyObjectResult;
-      for (const pem of [other.publicKey.export({ type: 'spki', format: 'pem' }), other.privateKey.export({ type: 'pkcs8', format: 'pem' })]) {
+      const other = generateKeyPairSync(
+        type as 'ec',
+        { namedCurve: 'P-256', modulusLength: 2048 } as any,
+      ) as unknown as KeyPairKeyObjectResult;
+      for (const pem of [
+        other.publicKey.export({ type: 'spki', format: 'pem' }),
+        other.privateKey.export({ type: 'pkcs8', format: 'pem' }),
+      ]) {
         await expect(refusal(pem), type).rejects.toThrow(/must be an RSA key/);
         await expect(refusal(pem, { padding: 'RSA_PKCS1_PADDING' }), type).rejects.toThrow(/must be an RSA key/);
       }
@@ -233,14 +273,20 @@ describe('card data', () => {
   });
 
   it('refuses a key too small for the card, with either padding', async () => {
-    const small = generateKeyPairSync('rsa', { modulusLength: 512 }).publicKey.export({ type: 'spki', format: 'pem' }).toString();
+    const small = generateKeyPairSync('rsa', { modulusLength: 512 })
+      .publicKey.export({ type: 'spki', format: 'pem' })
+      .toString();
     for (const options of [{ oaepHash: 'sha512' }, { padding: 'RSA_PKCS1_PADDING' as const }]) {
-      await expect(encryptCardData(CARD, small, { now: NOW, ...options })).rejects.toThrow(/could not be encrypted with this key/);
+      await expect(encryptCardData(CARD, small, { now: NOW, ...options })).rejects.toThrow(
+        /could not be encrypted with this key/,
+      );
     }
   });
 
   it('checks the card before the key', async () => {
-    await expect(encryptCardData({ ...CARD, cardNumber: '4111111111111112' }, 'not a key', { now: NOW })).rejects.toThrow(CardDataError);
+    await expect(
+      encryptCardData({ ...CARD, cardNumber: '4111111111111112' }, 'not a key', { now: NOW }),
+    ).rejects.toThrow(CardDataError);
   });
 
   it('implements Luhn', () => {

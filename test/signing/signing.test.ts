@@ -7,10 +7,28 @@ import { createCipheriv, createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { constantTimeEqual, fromBase64, toBase64, toHex, utf8Bytes, utf8Length, utf8Text } from '../../src/encoding/bytes.js';
-import { createChecksumSigner, createChecksumVerifier, generateSignature, SIGNATURE_LENGTH, verifySignature } from '../../src/index.js';
+import {
+  constantTimeEqual,
+  fromBase64,
+  toBase64,
+  toHex,
+  utf8Bytes,
+  utf8Length,
+  utf8Text,
+} from '../../src/encoding/bytes.js';
+import {
+  createChecksumSigner,
+  createChecksumVerifier,
+  generateSignature,
+  SIGNATURE_LENGTH,
+  verifySignature,
+} from '../../src/index.js';
 import { generateSignatureWithSalt } from '../../src/signing/checksum.js';
-import { generateSignatureSync, generateSignatureWithSaltSync, verifySignatureSync } from '../../src/signing/checksumNode.js';
+import {
+  generateSignatureSync,
+  generateSignatureWithSaltSync,
+  verifySignatureSync,
+} from '../../src/signing/checksumNode.js';
 
 const KEY = 'k3yK3yk3yK3yk3yK';
 const BODY = '{"mid":"MERCHANT0001","tokenInfo":{"tokenStatus":"ACTIVE"}}';
@@ -54,9 +72,24 @@ describe('CHECKSUM', () => {
   it('gives, byte for byte, the signatures the package gave on node:crypto', async () => {
     // Signed by the package's earlier implementation (node:crypto's cipher and hash, Buffer's Base64).
     const earlier: [string, string, string, string][] = [
-      [BODY, KEY, 'aB3#', 'oFPApkHWKBDgUFMRTjsEXvFZUyvxN/QFLCsC11zRZiwAY875hLTScqeYWtNV3Ej7HhLyTe5cI83Bd9H+xTRse/loXYOsLuZHz0cTZ+fk3g8='],
-      ['', 'SandboxTestKey01', 'zzzz', 'hsKH7rVCLtmVeQTF5kJUS7W7z74+Dr6DscevB7wRX5IuDH6tPcU/FZlcLDn55e4uHm7lEBlm33d8Q51B7zxS+/pJyopM2amelXvyxfAIVVg='],
-      ['é€😀 and more', KEY, '@@##', 'ypAdBDRIpVILfzmMqH2tsZsBpwUQRMtz/ia0ZfDXAT7GOXp1imlOXv5jTkh0EDf+Ht182FRUlNqnuFJGHApCJgsLzmVLuo4ndvMuH3oH0Cs='],
+      [
+        BODY,
+        KEY,
+        'aB3#',
+        'oFPApkHWKBDgUFMRTjsEXvFZUyvxN/QFLCsC11zRZiwAY875hLTScqeYWtNV3Ej7HhLyTe5cI83Bd9H+xTRse/loXYOsLuZHz0cTZ+fk3g8=',
+      ],
+      [
+        '',
+        'SandboxTestKey01',
+        'zzzz',
+        'hsKH7rVCLtmVeQTF5kJUS7W7z74+Dr6DscevB7wRX5IuDH6tPcU/FZlcLDn55e4uHm7lEBlm33d8Q51B7zxS+/pJyopM2amelXvyxfAIVVg=',
+      ],
+      [
+        'é€😀 and more',
+        KEY,
+        '@@##',
+        'ypAdBDRIpVILfzmMqH2tsZsBpwUQRMtz/ia0ZfDXAT7GOXp1imlOXv5jTkh0EDf+Ht182FRUlNqnuFJGHApCJgsLzmVLuo4ndvMuH3oH0Cs=',
+      ],
     ];
     for (const [text, key, salt, signature] of earlier) {
       expect(await generateSignatureWithSalt(text, key, salt)).toBe(signature);
@@ -89,7 +122,17 @@ describe('CHECKSUM', () => {
     expect(await verifySignature(BODY.replace('ACTIVE', 'DEAD'), KEY, signature)).toBe(false);
     expect(await verifySignature(`${BODY} `, KEY, signature)).toBe(false);
     expect(await verifySignature(BODY, 'another-key-16by', signature)).toBe(false);
-    for (const bad of ['', 'short', 'x'.repeat(108), `${signature.slice(0, 107)}!`, signature.slice(1), null, 42, undefined, {}]) {
+    for (const bad of [
+      '',
+      'short',
+      'x'.repeat(108),
+      `${signature.slice(0, 107)}!`,
+      signature.slice(1),
+      null,
+      42,
+      undefined,
+      {},
+    ]) {
       expect(await verifySignature(BODY, KEY, bad)).toBe(false);
     }
   });
@@ -115,7 +158,9 @@ describe('CHECKSUM', () => {
     expect(readFileSync(new URL('../../src/encoding/bytes.ts', import.meta.url), 'utf8')).toMatch(
       /difference \|= \(a\[i\] as number\) \^ \(b\[i\] as number\)/,
     );
-    expect(readFileSync(new URL('../../src/signing/checksum.ts', import.meta.url), 'utf8')).toMatch(/return constantTimeEqual\(plain, /);
+    expect(readFileSync(new URL('../../src/signing/checksum.ts', import.meta.url), 'utf8')).toMatch(
+      /return constantTimeEqual\(plain, /,
+    );
     // The verifier's last step is this comparison: a one-character change in the digest is refused.
     const salt = 'zzzz';
     expect(await verifySignature(BODY, KEY, await generateSignatureWithSalt(`${BODY}x`, KEY, salt))).toBe(false);
@@ -149,7 +194,9 @@ describe('CHECKSUM', () => {
     expect(await verifier.verify(BODY, await signer.sign(BODY))).toBe(true);
     expect(await verifier.verify(BODY, await createChecksumSigner('0000000000000000').sign(BODY))).toBe(false);
     const signatures = await Promise.all(Array.from({ length: 20 }, (_, i) => signer.sign(`${BODY}${i}`)));
-    expect(await Promise.all(signatures.map((s, i) => verifier.verify(`${BODY}${i}`, s)))).toEqual(signatures.map(() => true));
+    expect(await Promise.all(signatures.map((s, i) => verifier.verify(`${BODY}${i}`, s)))).toEqual(
+      signatures.map(() => true),
+    );
     for (const bad of ['', 'x'.repeat(108), null, 42]) expect(await verifier.verify(BODY, bad as any)).toBe(false);
   });
 
@@ -214,7 +261,17 @@ describe('CHECKSUM, synchronous form of the sandbox (checksumNode.ts)', () => {
 
   it('refuses what the Web Crypto form refuses, without throwing', async () => {
     const signature = generateSignatureSync(BODY, KEY);
-    for (const bad of ['', 'short', 'x'.repeat(108), `${signature.slice(0, 107)}!`, signature.slice(1), null, 42, undefined, {}]) {
+    for (const bad of [
+      '',
+      'short',
+      'x'.repeat(108),
+      `${signature.slice(0, 107)}!`,
+      signature.slice(1),
+      null,
+      42,
+      undefined,
+      {},
+    ]) {
       expect(verifySignatureSync(BODY, KEY, bad)).toBe(false);
       expect(await verifySignature(BODY, KEY, bad)).toBe(false);
     }
@@ -224,7 +281,9 @@ describe('CHECKSUM, synchronous form of the sandbox (checksumNode.ts)', () => {
   });
 
   it('is imported only by Node-only modules; the Web Crypto form does not import it', () => {
-    expect(readFileSync(new URL('../../src/signing/checksum.ts', import.meta.url), 'utf8')).not.toMatch(/from '\.\/checksumNode/);
+    expect(readFileSync(new URL('../../src/signing/checksum.ts', import.meta.url), 'utf8')).not.toMatch(
+      /from '\.\/checksumNode/,
+    );
   });
 });
 
@@ -242,10 +301,14 @@ describe('bytes on Web APIs', () => {
   it("reads any spelling as Buffer.from(text, 'base64') reads it (missing padding, unused bits set)", () => {
     const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
     fc.assert(
-      fc.property(fc.string({ unit: fc.constantFrom(...alphabet), minLength: 1, maxLength: 60 }), fc.integer({ min: 0, max: 2 }), (body, padding) => {
-        const text = `${body}${'='.repeat(padding)}`;
-        expect(fromBase64(text)).toEqual(new Uint8Array(Buffer.from(text, 'base64')));
-      }),
+      fc.property(
+        fc.string({ unit: fc.constantFrom(...alphabet), minLength: 1, maxLength: 60 }),
+        fc.integer({ min: 0, max: 2 }),
+        (body, padding) => {
+          const text = `${body}${'='.repeat(padding)}`;
+          expect(fromBase64(text)).toEqual(new Uint8Array(Buffer.from(text, 'base64')));
+        },
+      ),
     );
     expect(fromBase64('ab!c')).toBeUndefined();
     expect(fromBase64('ab=c')).toBeUndefined();

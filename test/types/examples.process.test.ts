@@ -16,7 +16,13 @@ import { loadFixtures } from '../helpers/fixtures.js';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 /** The rules the types enforce (traceability `types`), each with the location of its conditional. */
 const typedRules = new Map(
-  (YAML.parse(readFileSync(join(root, 'openapi/traceability.yaml'), 'utf8')) as { id: string; where: string; types?: string[] }[])
+  (
+    YAML.parse(readFileSync(join(root, 'openapi/traceability.yaml'), 'utf8')) as {
+      id: string;
+      where: string;
+      types?: string[];
+    }[]
+  )
     .filter((e) => e.types)
     .map((e) => [e.id, e.where]),
 );
@@ -28,8 +34,14 @@ for (const item of [...Object.values<any>(doc.paths), ...Object.values<any>(doc.
   for (const op of Object.values<any>(item)) if (op?.operationId) examplesOf.set(op.operationId, op);
 function named(operationId: string, direction: 'request' | 'response'): [string, unknown][] {
   const op = examplesOf.get(operationId);
-  const media = direction === 'request' ? op.requestBody.content['application/json'] : op.responses['200'].content['application/json'];
-  return Object.entries<any>(media.examples).map(([name, ref]) => [name, doc.components.examples[ref.$ref.split('/').pop()].value]);
+  const media =
+    direction === 'request'
+      ? op.requestBody.content['application/json']
+      : op.responses['200'].content['application/json'];
+  return Object.entries<any>(media.examples).map(([name, ref]) => [
+    name,
+    doc.components.examples[ref.$ref.split('/').pop()].value,
+  ]);
 }
 
 interface Line {
@@ -62,7 +74,10 @@ function program(): Line[] {
       for (const [name, value] of named(info.operationId, direction) as [string, any][]) {
         lines.push({ what: `example ${name}`, code: `${type}<'${info.operationId}'> = ${JSON.stringify(value)};` });
         if (calls && direction === 'request')
-          lines.push({ what: `example ${name} in a call`, code: `CallBody<'${info.operationId}'> = ${JSON.stringify(value.body)};` });
+          lines.push({
+            what: `example ${name} in a call`,
+            code: `CallBody<'${info.operationId}'> = ${JSON.stringify(value.body)};`,
+          });
       }
     }
   }
@@ -84,7 +99,9 @@ function program(): Line[] {
 describe('the generated types and the contract payloads', () => {
   it('accept every named example, and refuse every fixture of a conditional rule naming its field', () => {
     const lines = program();
-    expect(lines.filter((l) => l.what.startsWith('example')).length).toBeGreaterThanOrEqual(Object.keys(doc.components.examples).length);
+    expect(lines.filter((l) => l.what.startsWith('example')).length).toBeGreaterThanOrEqual(
+      Object.keys(doc.components.examples).length,
+    );
     expect(lines.filter((l) => l.refused).length).toBeGreaterThanOrEqual(typedRules.size);
     const header = [
       "import type { GatewayClient, RequestOf, ResponseOf } from 'gateway-contract';",
@@ -113,9 +130,13 @@ describe('the generated types and the contract payloads', () => {
           files: [join(work, 'payloads.ts')],
         }),
       );
-      const run = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(work, 'tsconfig.json'), '--pretty', 'false'], {
-        encoding: 'utf8',
-      });
+      const run = spawnSync(
+        process.execPath,
+        [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(work, 'tsconfig.json'), '--pretty', 'false'],
+        {
+          encoding: 'utf8',
+        },
+      );
       // Each diagnostic starts with `payloads.ts(<line>,<column>)`; its further lines are indented.
       const byLine = new Map<number, string>();
       let current = -1;

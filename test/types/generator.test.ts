@@ -7,7 +7,15 @@ import { describe, expect, it } from 'vitest';
 import { createAjv, DOCUMENT_ID } from '../../scripts/lib/ajvBuild.mjs';
 import { ABSENT, ConditionalTypeError, withTypedConditionals } from '../../scripts/lib/conditionalTypes.mjs';
 import { buildTypes } from '../../scripts/lib/types.mjs';
-import { applyMutation, type Direction, fcParameters, fcTimeout, mutationsOf, operationViews, sampleArbitrary } from '../helpers/arbitraries.js';
+import {
+  applyMutation,
+  type Direction,
+  fcParameters,
+  fcTimeout,
+  mutationsOf,
+  operationViews,
+  sampleArbitrary,
+} from '../helpers/arbitraries.js';
 import { bundledContract, resolve } from '../helpers/contract.js';
 import { loadFixtures } from '../helpers/fixtures.js';
 
@@ -33,8 +41,12 @@ function asSchema(node: any): any {
 const rewritten = asSchema(withTypedConditionals(doc));
 const original = createAjv(doc);
 const typed = createAjv(rewritten);
-const schemaOf = (operationId: string, direction: Direction) => operationViews.find((v) => v.operationId === operationId)!.schema(direction).$ref as string;
-const verdicts = (ref: string, payload: unknown) => [original.getSchema(`${DOCUMENT_ID}${ref}`)!(payload), typed.getSchema(`${DOCUMENT_ID}${ref}`)!(payload)];
+const schemaOf = (operationId: string, direction: Direction) =>
+  operationViews.find((v) => v.operationId === operationId)!.schema(direction).$ref as string;
+const verdicts = (ref: string, payload: unknown) => [
+  original.getSchema(`${DOCUMENT_ID}${ref}`)!(payload),
+  typed.getSchema(`${DOCUMENT_ID}${ref}`)!(payload),
+];
 
 describe('the typed conditionals', () => {
   it('leave no if in the types, and the contract itself untouched', () => {
@@ -45,7 +57,9 @@ describe('the typed conditionals', () => {
   });
 
   it('mean what the contract means: the same verdict on every example and fixture', () => {
-    const views = operationViews.flatMap((v) => (['request', 'response'] as const).map((d) => ({ operationId: v.operationId, direction: d })));
+    const views = operationViews.flatMap((v) =>
+      (['request', 'response'] as const).map((d) => ({ operationId: v.operationId, direction: d })),
+    );
     let checked = 0;
     for (const [name, example] of Object.entries<any>(doc.components.examples))
       for (const { operationId, direction } of views) {
@@ -69,9 +83,15 @@ describe('the typed conditionals', () => {
           const ref = view.schema(direction).$ref as string;
           fc.assert(
             fc.property(sampleArbitrary(view, direction), (sample) => {
-              for (const payload of [sample.payload, ...mutationsOf(view, direction, sample).map((m) => applyMutation(sample, m).payload)]) {
+              for (const payload of [
+                sample.payload,
+                ...mutationsOf(view, direction, sample).map((m) => applyMutation(sample, m).payload),
+              ]) {
                 const [a, b] = verdicts(ref, payload);
-                if (a !== b) throw new Error(`the contract says ${a}, the typed schema ${b}: ${JSON.stringify(payload).slice(0, 2000)}`);
+                if (a !== b)
+                  throw new Error(
+                    `the contract says ${a}, the typed schema ${b}: ${JSON.stringify(payload).slice(0, 2000)}`,
+                  );
               }
             }),
             fcParameters(20),
@@ -82,8 +102,23 @@ describe('the typed conditionals', () => {
 
   it('narrow a pattern to the strings it leaves: at most 3 grace days for cards', () => {
     const body = rewritten.components.schemas.CreateSubscriptionRequestBody;
-    const cards = body.allOf.flatMap((m: any) => m.oneOf ?? []).find((b: any) => b.properties.subscriptionPaymentMode?.enum?.includes('CC'));
-    expect(cards.properties.subscriptionGraceDays.enum).toEqual(['0', '1', '2', '3', '00', '01', '02', '03', '000', '001', '002', '003']);
+    const cards = body.allOf
+      .flatMap((m: any) => m.oneOf ?? [])
+      .find((b: any) => b.properties.subscriptionPaymentMode?.enum?.includes('CC'));
+    expect(cards.properties.subscriptionGraceDays.enum).toEqual([
+      '0',
+      '1',
+      '2',
+      '3',
+      '00',
+      '01',
+      '02',
+      '03',
+      '000',
+      '001',
+      '002',
+      '003',
+    ]);
   });
 });
 
@@ -106,14 +141,24 @@ describe('a conditional the types cannot carry exactly', () => {
     expect(refusal(preAuthGuard, (m) => (m.then.properties.svcSsoToken = { maxLength: 3 }))).toMatch(
       /^#\/components\/schemas\/PreAuthRequestBody\/allOf\/0\/then\/properties\/svcSsoToken: "maxLength" has no exact type/,
     );
-    expect(refusal(preAuthGuard, (m) => (m.then.minProperties = 2))).toMatch(/^#\/components\/schemas\/PreAuthRequestBody\/allOf\/0\/then: "minProperties"/);
+    expect(refusal(preAuthGuard, (m) => (m.then.minProperties = 2))).toMatch(
+      /^#\/components\/schemas\/PreAuthRequestBody\/allOf\/0\/then: "minProperties"/,
+    );
     expect(refusal(preAuthGuard, (m) => (m.if.properties.paymentMode = { pattern: '^B' }))).toMatch(
       /^#\/components\/schemas\/PreAuthRequestBody\/allOf\/0\/if: only a guard/,
     );
-    expect(refusal(preAuthGuard, (m) => (m.if.required = []))).toMatch(/^#\/components\/schemas\/PreAuthRequestBody\/allOf\/0\/if: only a guard/);
-    expect(refusal(preAuthGuard, (m) => (m.if = { anyOf: [{ required: ['svcSsoToken'] }] }))).toMatch(/allOf\/0\/if: only a guard/);
-    expect(refusal(preAuthGuard, (m) => (m.then.required = ['nowhere']))).toMatch(/allOf\/0\/then\/required: "nowhere" is not a property/);
-    expect(refusal(preAuthGuard, (m) => (m.minProperties = 1))).toMatch(/allOf\/0: an if beside other keywords \(minProperties\)/);
+    expect(refusal(preAuthGuard, (m) => (m.if.required = []))).toMatch(
+      /^#\/components\/schemas\/PreAuthRequestBody\/allOf\/0\/if: only a guard/,
+    );
+    expect(refusal(preAuthGuard, (m) => (m.if = { anyOf: [{ required: ['svcSsoToken'] }] }))).toMatch(
+      /allOf\/0\/if: only a guard/,
+    );
+    expect(refusal(preAuthGuard, (m) => (m.then.required = ['nowhere']))).toMatch(
+      /allOf\/0\/then\/required: "nowhere" is not a property/,
+    );
+    expect(refusal(preAuthGuard, (m) => (m.minProperties = 1))).toMatch(
+      /allOf\/0: an if beside other keywords \(minProperties\)/,
+    );
     expect(refusal('#/components/schemas/CardTokenInfo', (s) => (s.if.not.required = ['TAVV', 'cardToken']))).toMatch(
       /^#\/components\/schemas\/CardTokenInfo\/if: only "not: \{required: \[one property\]\}"/,
     );
@@ -132,12 +177,16 @@ describe('a conditional the types cannot carry exactly', () => {
       refusal('#/components/schemas/CreateSubscriptionRequestBody/allOf/2', (m) => {
         m.then.properties.subscriptionGraceDays.pattern = '^[0-9]+$';
       }),
-    ).toMatch(/allOf\/2\/then\/properties\/subscriptionGraceDays: the strings matching "\^\[0-9\]\+\$" and "\^\[0-9\]\{1,3\}\$" are not a list of at most 64/);
+    ).toMatch(
+      /allOf\/2\/then\/properties\/subscriptionGraceDays: the strings matching "\^\[0-9\]\+\$" and "\^\[0-9\]\{1,3\}\$" are not a list of at most 64/,
+    );
   });
 
   it('fails the generation of the types with that message', async () => {
     const copy = structuredClone(doc);
     resolve(copy, preAuthGuard).then.properties.svcSsoToken = { maxLength: 3 };
-    await expect(buildTypes(copy, 'header')).rejects.toThrow(/PreAuthRequestBody\/allOf\/0\/then\/properties\/svcSsoToken/);
+    await expect(buildTypes(copy, 'header')).rejects.toThrow(
+      /PreAuthRequestBody\/allOf\/0\/then\/properties\/svcSsoToken/,
+    );
   });
 });

@@ -31,7 +31,9 @@ describe('validate()', () => {
     expect(!none.valid && none.resultCode?.code).toBe('1007');
     const tokenize = example('TokenizeCardRequest');
     const noPath = validate('tokenizeCard', 'request', tokenize, { query: { requestId: tokenize.head.requestId } });
-    expect(!noPath.valid && noPath.errors.map((e) => [e.in, e.pointer, e.resultCode])).toEqual([['path', '/mid', '1004']]);
+    expect(!noPath.valid && noPath.errors.map((e) => [e.in, e.pointer, e.resultCode])).toEqual([
+      ['path', '/mid', '1004'],
+    ]);
     expect(validate('initiatePayment', 'request', pay, { parameters: false })).toEqual({ valid: true });
     // Given parameters are still compared with the body.
     const other = validate('initiatePayment', 'request', pay, { parameters: false, query: { mid: 'OTHER' } });
@@ -63,11 +65,19 @@ describe('validate()', () => {
   it('compares the query with the body (2013, 2014)', () => {
     const pay = example('PayWithUpi');
     const mid = validate('initiatePayment', 'request', pay, { query: { ...QUERY, mid: 'OTHER' } });
-    expect(!mid.valid && mid.errors.map((e) => [e.pointer, e.rule, e.resultCode])).toEqual([['/body/mid', 'queryMatchesBody', '2013']]);
-    const order = validate('createSubscription', 'request', example('CreateFixedUpiSubscription'), { query: { mid: 'MERCHANT0001', orderId: 'OTHER' } });
-    expect(!order.valid && order.errors.map((e) => [e.pointer, e.rule, e.resultCode])).toEqual([['/body/orderId', 'queryMatchesBody', '2014']]);
+    expect(!mid.valid && mid.errors.map((e) => [e.pointer, e.rule, e.resultCode])).toEqual([
+      ['/body/mid', 'queryMatchesBody', '2013'],
+    ]);
+    const order = validate('createSubscription', 'request', example('CreateFixedUpiSubscription'), {
+      query: { mid: 'MERCHANT0001', orderId: 'OTHER' },
+    });
+    expect(!order.valid && order.errors.map((e) => [e.pointer, e.rule, e.resultCode])).toEqual([
+      ['/body/orderId', 'queryMatchesBody', '2014'],
+    ]);
     const missing = validate('initiatePayment', 'request', pay, { query: { mid: 'MERCHANT0001' } });
-    expect(!missing.valid && missing.errors.map((e) => [e.in, e.pointer, e.rule, e.resultCode])).toEqual([['query', '/orderId', 'requiredParameters', '1007']]);
+    expect(!missing.valid && missing.errors.map((e) => [e.in, e.pointer, e.rule, e.resultCode])).toEqual([
+      ['query', '/orderId', 'requiredParameters', '1007'],
+    ]);
   });
 
   it('keeps the first payment within the renewal amount for UPI and BANK_MANDATE', () => {
@@ -122,7 +132,9 @@ describe('validate()', () => {
     const check = namedChecks.firstPaymentWithinRenewalAmount;
     for (const first of amounts) {
       for (const renewal of amounts) {
-        const payload = { body: { subscriptionPaymentMode: 'UPI', txnAmount: { value: first }, renewalAmount: renewal } };
+        const payload = {
+          body: { subscriptionPaymentMode: 'UPI', txnAmount: { value: first }, renewalAmount: renewal },
+        };
         const a = hundredths(first);
         const b = hundredths(renewal);
         const expected = a !== null && b !== null && a > b ? ['firstPaymentWithinRenewalAmount'] : [];
@@ -192,7 +204,9 @@ describe('validate()', () => {
     const otherMid = example('TokenizeCardRequest');
     otherMid.body.mid = 'OTHER';
     const mismatch = validate('tokenizeCard', 'request', otherMid, { path, query });
-    expect(!mismatch.valid && mismatch.errors.map((e) => [e.rule, e.resultCode])).toEqual([['tokenizeMidMatchesPath', '407']]);
+    expect(!mismatch.valid && mismatch.errors.map((e) => [e.rule, e.resultCode])).toEqual([
+      ['tokenizeMidMatchesPath', '407'],
+    ]);
   });
 
   it('validates responses against their own table without result-code guesses', () => {

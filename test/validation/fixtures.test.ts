@@ -6,7 +6,8 @@ import { loadFixtures } from '../helpers/fixtures.js';
 
 const fixtures = loadFixtures();
 /** One issue as a line, so that two lists compare whatever their order: pointer, rule, result code. */
-const issue = (e: { pointer: string; rule: string; resultCode?: string | undefined }) => `${e.pointer} ${e.rule} ${e.resultCode ?? '(no code)'}`;
+const issue = (e: { pointer: string; rule: string; resultCode?: string | undefined }) =>
+  `${e.pointer} ${e.rule} ${e.resultCode ?? '(no code)'}`;
 
 describe('invalid payloads', () => {
   it('exist for every operation, in both directions', () => {
@@ -23,7 +24,10 @@ describe('invalid payloads', () => {
   for (const fixture of fixtures) {
     it(`${fixture.file}: ${fixture.description}`, () => {
       expect(fixture.file.startsWith(`${fixture.operationId}/`)).toBe(true);
-      const result = validate(fixture.operationId as any, fixture.direction, fixture.payload, { query: fixture.query, path: fixture.path });
+      const result = validate(fixture.operationId as any, fixture.direction, fixture.payload, {
+        query: fixture.query,
+        path: fixture.path,
+      });
       expect(result.valid).toBe(false);
       if (result.valid) return;
       const found = result.errors.map(({ pointer, rule, resultCode }) => issue({ pointer, rule, resultCode }));

@@ -38,7 +38,14 @@ const full: Record<string, any> = (formatsModule as any).fullFormats ?? (formats
 function rfc3339DateTime(s: string): boolean {
   const m = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:[Zz]|([+-])(\d{2}):(\d{2}))$/.exec(s);
   if (!m) return false;
-  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   const leapYear = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
   const days = [31, leapYear ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
   if (month < 1 || month > 12 || day < 1 || day > (days[month - 1] as number)) return false;
@@ -52,7 +59,11 @@ function rfc3339DateTime(s: string): boolean {
 const check =
   (f: unknown) =>
   (s: string): boolean =>
-    typeof f === 'function' ? f(s) : f instanceof RegExp ? f.test(s) : (f as { validate: (s: string) => boolean }).validate(s);
+    typeof f === 'function'
+      ? f(s)
+      : f instanceof RegExp
+        ? f.test(s)
+        : (f as { validate: (s: string) => boolean }).validate(s);
 const NAMES = ['date', 'time', 'date-time', 'uri', 'ipv6'] as const;
 const oursOf = (name: string) => check(ours.exactFormats[name]);
 /** What each check is held to: ajv-formats' full check, and RFC 3339 itself for date-time. */
@@ -259,7 +270,13 @@ describe('exact formats', () => {
       expect(ajv(laxer), JSON.stringify(laxer)).toBe(true);
       expect(dateTime(laxer), JSON.stringify(laxer)).toBe(false);
     }
-    for (const valid of ['2026-01-21T10:15:30Z', '2026-01-21t10:15:30z', '2026-01-21 10:15:30+05:30', '2026-07-01T00:59:60+01:00', '2026-06-30T23:59:60.5Z'])
+    for (const valid of [
+      '2026-01-21T10:15:30Z',
+      '2026-01-21t10:15:30z',
+      '2026-01-21 10:15:30+05:30',
+      '2026-07-01T00:59:60+01:00',
+      '2026-06-30T23:59:60.5Z',
+    ])
       expect(dateTime(valid), valid).toBe(true);
     // time keeps ajv-formats' full check.
     expect(oursOf('time')('10:15:30+0530')).toBe(true);
@@ -267,10 +284,20 @@ describe('exact formats', () => {
 
   it('refuse impossible days and accept leap days and leap seconds as the full checks do', () => {
     const date = oursOf('date');
-    expect([date('2026-02-30'), date('2026-04-31'), date('2023-02-29'), date('1900-02-29')]).toEqual([false, false, false, false]);
+    expect([date('2026-02-30'), date('2026-04-31'), date('2023-02-29'), date('1900-02-29')]).toEqual([
+      false,
+      false,
+      false,
+      false,
+    ]);
     expect([date('2024-02-29'), date('2000-02-29')]).toEqual([true, true]);
     const time = oursOf('time');
-    expect([time('23:59:60Z'), time('05:29:60+05:30'), time('23:59:60+05:30'), time('10:15:30')]).toEqual([true, true, false, false]);
+    expect([time('23:59:60Z'), time('05:29:60+05:30'), time('23:59:60+05:30'), time('10:15:30')]).toEqual([
+      true,
+      true,
+      false,
+      false,
+    ]);
   });
 
   // Strings built from the characters that matter to each format, around valid examples.
@@ -311,7 +338,8 @@ describe('exact formats', () => {
   });
 
   it('are what the package ships (generated/formats.js)', () => {
-    for (const name of NAMES) for (const s of CASES[name]) expect(check(shipped.exactFormats[name])(s)).toBe(oursOf(name)(s));
+    for (const name of NAMES)
+      for (const s of CASES[name]) expect(check(shipped.exactFormats[name])(s)).toBe(oursOf(name)(s));
   });
 
   it('keep the fast path of URIs free of catastrophic backtracking', () => {
@@ -322,7 +350,10 @@ describe('exact formats', () => {
     const sub = example('CreateFixedUpiSubscription');
     sub.body.subscriptionStartDate = '2026-02-30';
     const result = validate('createSubscription', 'request', sub, { parameters: false });
-    expect(!result.valid && result.errors.map((e) => [e.pointer, e.rule])).toContainEqual(['/body/subscriptionStartDate', 'format']);
+    expect(!result.valid && result.errors.map((e) => [e.pointer, e.rule])).toContainEqual([
+      '/body/subscriptionStartDate',
+      'format',
+    ]);
   });
 
   it('leave any other format ajv-formats checks with a function unknown, so that using one fails loudly', () => {
@@ -374,7 +405,11 @@ describe('keyword code of the generator', () => {
   it('additionalProperties: the same keys refused, for schemas of up to and past eight properties', () => {
     for (const size of [3, 8, 9, 24]) {
       const names = Array.from({ length: size }, (_, i) => `p${i}`);
-      const schema = { type: 'object', properties: Object.fromEntries(names.map((n) => [n, { type: 'string' }])), additionalProperties: false };
+      const schema = {
+        type: 'object',
+        properties: Object.fromEntries(names.map((n) => [n, { type: 'string' }])),
+        additionalProperties: false,
+      };
       const values = [
         {},
         Object.fromEntries(names.map((n) => [n, 'v'])),

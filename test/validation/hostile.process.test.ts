@@ -64,7 +64,10 @@ const hostile: [string, () => unknown][] = [
   ],
   [
     '__proto__ and constructor keys',
-    () => JSON.parse('{"head":{"__proto__":{"polluted":1},"constructor":{"prototype":{"polluted":1}}},"body":{"__proto__":{"polluted":1}}}'),
+    () =>
+      JSON.parse(
+        '{"head":{"__proto__":{"polluted":1},"constructor":{"prototype":{"polluted":1}}},"body":{"__proto__":{"polluted":1}}}',
+      ),
   ],
   ['true', () => true],
   ['undefined', () => undefined],
@@ -201,7 +204,10 @@ describe('validate() with hostile payloads', () => {
       ['a BigInt', 10n],
       ['a symbol', Symbol('payload')],
       ['a function', () => ({})],
-      ['an object without prototype', Object.assign(Object.create(null), { head: Object.create(null), body: Object.create(null) })],
+      [
+        'an object without prototype',
+        Object.assign(Object.create(null), { head: Object.create(null), body: Object.create(null) }),
+      ],
       ['a frozen payload', Object.freeze(example('PayWithUpi'))],
       ['a sparse array', [, , 1]],
     ];
@@ -376,7 +382,9 @@ describe('parsing untrusted JSON text', () => {
     const many = Array.from({ length: 100 }, (_, n) => `"k${n}":${n}`);
     expect(duplicateKey(`{"body":{${many.join(',')}}}`)).toBeNull();
     expect(duplicateKey(`{"body":{${[...many, '"k5":0'].join(',')}}}`)).toBe('/body/<unknown key>');
-    expect(duplicateKey(`{"body":{${[...many.slice(0, 40), '"mid":1', ...many.slice(40), '"mid":2'].join(',')}}}`)).toBe('/body/mid');
+    expect(
+      duplicateKey(`{"body":{${[...many.slice(0, 40), '"mid":1', ...many.slice(40), '"mid":2'].join(',')}}}`),
+    ).toBe('/body/mid');
   });
 
   it("checkJson gives parseJson's verdict without building the value, on JSON.parse's grammar, and its message for a repeated key", () => {
@@ -455,7 +463,8 @@ describe('parsing untrusted JSON text', () => {
       '{"head":{"token":"a","token":"b"},"body":{}}',
     ];
     for (const text of cases) expect(same(text), JSON.stringify(text)).toBe(true);
-    for (const body of hostileBodies()) expect(same(typeof body.bytes === 'string' ? body.bytes : new Uint8Array(body.bytes)), body.what).toBe(true);
+    for (const body of hostileBodies())
+      expect(same(typeof body.bytes === 'string' ? body.bytes : new Uint8Array(body.bytes)), body.what).toBe(true);
     // Valid JSON of every shape, then broken by a few edits of the characters that matter to the grammar.
     const key = fc.constantFrom('mid', 'a', 'b', 'x\\"y', 'm\\u0069d', '\\u0061');
     const text = fc.letrec<{ value: string }>((tie) => ({
@@ -495,7 +504,10 @@ describe('parsing untrusted JSON text', () => {
   });
 
   it('refuses invalid UTF-8, binary input and empty input', () => {
-    expect(parseJson(Buffer.from([0x7b, 0xff, 0xfe, 0x7d]))).toEqual({ ok: false, message: 'the input is not valid UTF-8 text' });
+    expect(parseJson(Buffer.from([0x7b, 0xff, 0xfe, 0x7d]))).toEqual({
+      ok: false,
+      message: 'the input is not valid UTF-8 text',
+    });
     expect(parseJson(Buffer.from([0x00, 0x01, 0x02, 0x89, 0x50, 0x4e, 0x47]))).toMatchObject({ ok: false });
     expect(parseJson('')).toEqual({ ok: false, message: 'the input is empty' });
     expect(parseJson(Buffer.from('\ufeff{}'))).toEqual({ ok: true, value: {} });
@@ -511,7 +523,11 @@ describe('the CLI with hostile input', () => {
   it.concurrent.for([
     ['duplicate keys', '{"head":{"token":1,"token":2},"body":{}}', /duplicate key at \/head\/token/],
     ['invalid UTF-8', Buffer.from([0x7b, 0x22, 0xc3, 0x28, 0x22, 0x7d]), /not valid UTF-8/],
-    ['binary input', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00]), /not valid UTF-8|malformed JSON/],
+    [
+      'binary input',
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00]),
+      /not valid UTF-8|malformed JSON/,
+    ],
     ['empty input', '', /the input is empty/],
     ['only whitespace', '  \n ', /the input is empty/],
   ])('fails the case on %s, with its reason in one line', async ([, input, message], { expect }) => {
@@ -519,20 +535,37 @@ describe('the CLI with hostile input', () => {
     expect(result.status).toBe(1);
     const lines = result.stdout.trim().split('\n');
     expect(lines).toHaveLength(1);
-    expect(JSON.parse(lines[0] as string)).toMatchObject({ name: 'standard input', pointer: '', rule: 'json', message });
+    expect(JSON.parse(lines[0] as string)).toMatchObject({
+      name: 'standard input',
+      pointer: '',
+      rule: 'json',
+      message,
+    });
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
   });
 
   it('fails the case on input over --max-bytes, without reading it', async () => {
-    const result = await runCli(['validate', 'modifyOrder', 'request', '-', '--max-bytes', '100'], JSON.stringify(example('ModifyOrderRequest')));
+    const result = await runCli(
+      ['validate', 'modifyOrder', 'request', '-', '--max-bytes', '100'],
+      JSON.stringify(example('ModifyOrderRequest')),
+    );
     expect(result.status).toBe(1);
-    expect(JSON.parse(result.stdout)).toMatchObject({ rule: 'maxBytes', message: expect.stringMatching(/larger than 100 bytes/) });
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      rule: 'maxBytes',
+      message: expect.stringMatching(/larger than 100 bytes/),
+    });
   });
 
   it('exits 1 on 10 000 levels of nesting and on a non-object root, quickly', async () => {
-    const deep = await runCli(['validate', 'modifyOrder', 'request', '-'], `${'['.repeat(10_000)}${']'.repeat(10_000)}`);
+    const deep = await runCli(
+      ['validate', 'modifyOrder', 'request', '-'],
+      `${'['.repeat(10_000)}${']'.repeat(10_000)}`,
+    );
     expect(deep.status).toBe(1);
-    const number = await runCli(['validate', 'modifyOrder', 'request', '-', '--query', 'mid=M', '--query', 'orderId=O'], '42');
+    const number = await runCli(
+      ['validate', 'modifyOrder', 'request', '-', '--query', 'mid=M', '--query', 'orderId=O'],
+      '42',
+    );
     expect(number.status).toBe(1);
     expect(JSON.parse(number.stdout)).toMatchObject({ pointer: '', rule: 'type' });
   });
@@ -543,11 +576,13 @@ describe('hostile bodies, parsed and validated as the CLI does', () => {
     const before = prototypeSnapshot();
     const parsed = parseJson(typeof body.bytes === 'string' ? body.bytes : body.bytes);
     expect(parsed.ok).toBe(body.json);
-    if (!parsed.ok) expect(parsed.message).toMatch(/^(the input is (empty|not valid UTF-8 text)|malformed JSON|duplicate key at )/);
+    if (!parsed.ok)
+      expect(parsed.message).toMatch(/^(the input is (empty|not valid UTF-8 text)|malformed JSON|duplicate key at )/);
     else {
       let invalid = 0;
       for (const op of operations)
-        for (const direction of ['request', 'response'] as const) if (!validate(op.operationId, direction, parsed.value).valid) invalid++;
+        for (const direction of ['request', 'response'] as const)
+          if (!validate(op.operationId, direction, parsed.value).valid) invalid++;
       expect(invalid).toBeGreaterThanOrEqual(13); // a head alone is a valid modify order request
     }
     expectPrototypesUnchanged(before);
@@ -563,35 +598,42 @@ describe('the CLI process with hostile bodies', () => {
   // A heap far smaller than the machine's: input handling that grew with anything but the input's size would fail.
   const BOUNDED = { NODE_OPTIONS: '--max-old-space-size=256' };
 
-  it.each(hostileBodies().map((b) => [b.what, b] as const))('%s: exit 1 with JSON lines, in bounded memory', async (_what, body) => {
-    const path = join(dir, 'body.json');
-    writeFileSync(path, body.bytes);
-    const [fromStdin, fromFile] = await Promise.all([
-      runCli(['validate', 'initiatePayment', 'request', '-', '--query', 'mid=M', '--query', 'orderId=O'], body.bytes as any, BOUNDED),
-      runCli(['validate', 'notifyTokenStatus', 'request', path], undefined, BOUNDED),
-    ]);
-    for (const result of [fromStdin, fromFile]) {
-      expect(result.status).toBe(1);
-      if (body.json) {
-        const lines = result.stdout.trim().split('\n');
-        expect(lines.length).toBeLessThanOrEqual(102);
-        for (const line of lines)
-          expect(JSON.parse(line)).toMatchObject({
-            in: expect.any(String),
-            pointer: expect.any(String),
-            rule: expect.any(String),
-            message: expect.any(String),
-          });
-        expect(result.stdout.length).toBeLessThan(50_000);
-      } else {
-        // Not JSON: one failed case with its reason.
-        expect(JSON.parse(result.stdout)).toMatchObject({ pointer: '', rule: 'json' });
-        expect(result.stdout.length).toBeLessThan(500);
-        expect(result.stderr.trim().split('\n')).toHaveLength(1);
+  it.each(hostileBodies().map((b) => [b.what, b] as const))(
+    '%s: exit 1 with JSON lines, in bounded memory',
+    async (_what, body) => {
+      const path = join(dir, 'body.json');
+      writeFileSync(path, body.bytes);
+      const [fromStdin, fromFile] = await Promise.all([
+        runCli(
+          ['validate', 'initiatePayment', 'request', '-', '--query', 'mid=M', '--query', 'orderId=O'],
+          body.bytes as any,
+          BOUNDED,
+        ),
+        runCli(['validate', 'notifyTokenStatus', 'request', path], undefined, BOUNDED),
+      ]);
+      for (const result of [fromStdin, fromFile]) {
+        expect(result.status).toBe(1);
+        if (body.json) {
+          const lines = result.stdout.trim().split('\n');
+          expect(lines.length).toBeLessThanOrEqual(102);
+          for (const line of lines)
+            expect(JSON.parse(line)).toMatchObject({
+              in: expect.any(String),
+              pointer: expect.any(String),
+              rule: expect.any(String),
+              message: expect.any(String),
+            });
+          expect(result.stdout.length).toBeLessThan(50_000);
+        } else {
+          // Not JSON: one failed case with its reason.
+          expect(JSON.parse(result.stdout)).toMatchObject({ pointer: '', rule: 'json' });
+          expect(result.stdout.length).toBeLessThan(500);
+          expect(result.stderr.trim().split('\n')).toHaveLength(1);
+        }
+        expect(result.stderr).not.toMatch(/\n\s+at |Error|EPIPE/);
       }
-      expect(result.stderr).not.toMatch(/\n\s+at |Error|EPIPE/);
-    }
-  });
+    },
+  );
 
   it('refuses nesting deeper than 1 000 levels before parsing, in every input form, within the heap --max-bytes allows', async () => {
     // 16 MB of brackets is 8 million levels: parsed, it took over 1 GB and the process died out
@@ -629,13 +671,21 @@ describe('the CLI process with hostile bodies', () => {
     // The runs at once: each is its own process with its own heap.
     const [judged, ...results] = await Promise.all([
       runCli(['validate', 'modifyOrder', 'request', atLimit, '--no-parameters']),
-      ...runs.map((args) => runCli([...args, '--format', 'json', '--max-bytes', String(17_000_000)], undefined, { NODE_OPTIONS: '--max-old-space-size=512' })),
+      ...runs.map((args) =>
+        runCli([...args, '--format', 'json', '--max-bytes', String(17_000_000)], undefined, {
+          NODE_OPTIONS: '--max-old-space-size=512',
+        }),
+      ),
     ]);
     for (const result of results) {
       expect(result.status, result.stderr.slice(0, 300)).toBe(1);
       const [line, ...more] = result.stdout.trim().split('\n');
       expect(more).toEqual([]);
-      expect(JSON.parse(line as string)).toMatchObject({ pointer: '', rule: 'maxDepth', message: expect.stringMatching(/nested deeper than 1000 levels/) });
+      expect(JSON.parse(line as string)).toMatchObject({
+        pointer: '',
+        rule: 'maxDepth',
+        message: expect.stringMatching(/nested deeper than 1000 levels/),
+      });
     }
     // 1 000 levels in all are read and judged.
     expect(JSON.parse(judged.stdout.trim().split('\n')[0] as string).rule).not.toBe('maxDepth');
@@ -643,7 +693,9 @@ describe('the CLI process with hostile bodies', () => {
 
   it('stops quietly when the reader closes the pipe early (`| head -1`)', async () => {
     const body = JSON.stringify({ head: {}, body: { goodsInfo: Array.from({ length: 3_000 }, () => ({})) } });
-    const child = spawn(process.execPath, [BIN, 'validate', 'modifyOrder', 'request', '-'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'validate', 'modifyOrder', 'request', '-'], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (d) => {
       stderr += d;

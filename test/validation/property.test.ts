@@ -21,7 +21,9 @@ import {
 } from '../helpers/arbitraries.js';
 
 const DIRECTIONS: Direction[] = ['request', 'response'];
-const cases = operationViews.flatMap((view) => DIRECTIONS.map((direction) => ({ view, direction, name: `${view.operationId} ${direction}` })));
+const cases = operationViews.flatMap((view) =>
+  DIRECTIONS.map((direction) => ({ view, direction, name: `${view.operationId} ${direction}` })),
+);
 
 function verdict(view: OperationView, direction: Direction, sample: Sample) {
   return validate(view.operationId as any, direction, sample.payload, {
@@ -38,8 +40,11 @@ function expectRejected(view: OperationView, direction: Direction, sample: Sampl
   const result = verdict(view, direction, applyMutation(sample, m));
   const describeIt = () => `${m.kind} at ${m.in} ${m.pointer} (${m.rules[0]}) -> ${JSON.stringify(result)}`;
   if (result.valid) throw new Error(`accepted: ${describeIt()}`);
-  if (!result.errors.some((e) => e.in === m.in && e.pointer === m.pointer)) throw new Error(`no error at the field: ${describeIt()}`);
-  const unrelated = result.errors.filter((e) => !(e.in === m.in && related(e.pointer, m.pointer)) && e.rule !== 'moreProblems');
+  if (!result.errors.some((e) => e.in === m.in && e.pointer === m.pointer))
+    throw new Error(`no error at the field: ${describeIt()}`);
+  const unrelated = result.errors.filter(
+    (e) => !(e.in === m.in && related(e.pointer, m.pointer)) && e.rule !== 'moreProblems',
+  );
   if (unrelated.length) throw new Error(`errors elsewhere: ${describeIt()}`);
 }
 
@@ -47,7 +52,15 @@ describe('payloads generated from the contract', () => {
   it('cover every operation and the webhook, in both directions', () => {
     expect(cases.map((c) => c.name)).toHaveLength(14);
     expect(new Set(operationViews.map((v) => v.operationId))).toEqual(
-      new Set(['tokenizeCard', 'preAuthorize', 'listSubscriptions', 'initiatePayment', 'modifyOrder', 'createSubscription', 'notifyTokenStatus']),
+      new Set([
+        'tokenizeCard',
+        'preAuthorize',
+        'listSubscriptions',
+        'initiatePayment',
+        'modifyOrder',
+        'createSubscription',
+        'notifyTokenStatus',
+      ]),
     );
   });
 
@@ -97,7 +110,10 @@ describe('single mutations of a valid payload', () => {
     for (const { view, direction, name } of cases) {
       const expected = ruleLocations(view.schema(direction));
       const reached = new Set<string>();
-      const pending = () => [...expected].flatMap(([kind, places]) => [...places].filter((p) => !reached.has(`${kind}@${p}`)).map((p) => `${kind}@${p}`));
+      const pending = () =>
+        [...expected].flatMap(([kind, places]) =>
+          [...places].filter((p) => !reached.has(`${kind}@${p}`)).map((p) => `${kind}@${p}`),
+        );
       // Samples until every rule has been broken once (bounded): rarer branches need more samples.
       for (let round = 0; round < 20 && pending().length; round++) {
         for (const sample of fc.sample(sampleArbitrary(view, direction), { seed: seed + round, numRuns: 25 })) {

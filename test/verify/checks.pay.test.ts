@@ -14,16 +14,39 @@ const budget = { maxRequests: 1_000, deadline: Number.POSITIVE_INFINITY, sent: 0
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0 });
-  target = { gatewayUrl: sandbox.url, routerUrl: sandbox.url, key: 'SandboxTestKey01', mid: MID, clientId: 'C11', timeoutMs: 10_000, maxAnswerBytes: 1 << 20 };
+  target = {
+    gatewayUrl: sandbox.url,
+    routerUrl: sandbox.url,
+    key: 'SandboxTestKey01',
+    mid: MID,
+    clientId: 'C11',
+    timeoutMs: 10_000,
+    maxAnswerBytes: 1 << 20,
+  };
 });
 afterAll(async () => {
   await sandbox?.stop();
 });
 
-const card = { cardFlowType: 'NEW_CARD', cardUniqueId: '4111111111111111', cvv: '123', expiryMonth: '12', expiryYear: '2030' };
+const card = {
+  cardFlowType: 'NEW_CARD',
+  cardUniqueId: '4111111111111111',
+  cvv: '123',
+  expiryMonth: '12',
+  expiryYear: '2030',
+};
 const MODES: [string, Record<string, unknown>][] = [
   ['WALLET', { walletInfo: { paymentFlow: 'PAY' } }],
-  ['WALLET', { walletInfo: { walletType: 'SVC', paymentFlow: 'ADDNAPAY', addMoneyPaymentDetails: { payMethod: 'NET_BANKING', bankCode: 'SBI' } } }],
+  [
+    'WALLET',
+    {
+      walletInfo: {
+        walletType: 'SVC',
+        paymentFlow: 'ADDNAPAY',
+        addMoneyPaymentDetails: { payMethod: 'NET_BANKING', bankCode: 'SBI' },
+      },
+    },
+  ],
   ['PAYMENT_DIGITAL_CREDIT', {}],
   ['UPI_INTENT', {}],
   ['UPI', { payerAccount: 'success@upi' }],
@@ -55,7 +78,9 @@ function answered(exchange: Exchange, edit: (body: Record<string, unknown>) => v
 describe("verify's checks of pay answers", () => {
   it.each(MODES)('finds nothing in the sandbox answer of a %s payment', async (mode, fields) => {
     const exchange = await pay(mode, fields);
-    expect((exchange.answer as { body: { resultInfo: { resultCode: string } } }).body.resultInfo.resultCode).toBe('0000');
+    expect((exchange.answer as { body: { resultInfo: { resultCode: string } } }).body.resultInfo.resultCode).toBe(
+      '0000',
+    );
     expect(checkExchange(target, exchange)).toEqual([]);
   });
 

@@ -26,7 +26,11 @@ const env = { MERCHANT_KEY: KEY };
 
 describe('gateway-contract verify', () => {
   it('finds nothing on the sandbox, and its JSON report carries coverage of operations, codes and state changes', async () => {
-    const { status, stdout, stderr } = await runCli(['verify', '--sandbox', sandbox.url, '--seed', '7', '--format', 'json'], undefined, env);
+    const { status, stdout, stderr } = await runCli(
+      ['verify', '--sandbox', sandbox.url, '--seed', '7', '--format', 'json'],
+      undefined,
+      env,
+    );
     expect(status, stderr + stdout).toBe(0);
     const lines = stdout
       .trim()
@@ -34,7 +38,14 @@ describe('gateway-contract verify', () => {
       .map((l) => JSON.parse(l));
     const coverage = lines.filter((l) => l.coverage).map((l) => l.coverage.operationId);
     expect(coverage).toEqual(
-      expect.arrayContaining(['tokenizeCard', 'preAuthorize', 'listSubscriptions', 'initiatePayment', 'modifyOrder', 'createSubscription']),
+      expect.arrayContaining([
+        'tokenizeCard',
+        'preAuthorize',
+        'listSubscriptions',
+        'initiatePayment',
+        'modifyOrder',
+        'createSubscription',
+      ]),
     );
     expect(stderr).toMatch(/^[0-9]+ checks: ([0-9]+) kept, 0 broken$/m);
     const states = lines.filter((l) => l.stateChange).map((l) => l.stateChange);
@@ -43,18 +54,33 @@ describe('gateway-contract verify', () => {
     expect(stdout + stderr).not.toContain(KEY);
   });
 
-  it.each(['text', 'junit', 'sarif', 'github'])('writes the %s report with its coverage, never the key', async (format) => {
-    const output = join(dir, `report.${format}`);
-    const { status, stdout, stderr } = await runCli(
-      ['verify', '--sandbox', sandbox.url, '--seed', '7', '--max-requests', '20', '--format', format, '--output', output],
-      undefined,
-      env,
-    );
-    expect(status, stderr + stdout).toBe(0);
-    const report = readFileSync(output, 'utf8');
-    expect(report).toMatch(/initiatePayment/);
-    expect(report + stdout + stderr).not.toContain(KEY);
-  });
+  it.each(['text', 'junit', 'sarif', 'github'])(
+    'writes the %s report with its coverage, never the key',
+    async (format) => {
+      const output = join(dir, `report.${format}`);
+      const { status, stdout, stderr } = await runCli(
+        [
+          'verify',
+          '--sandbox',
+          sandbox.url,
+          '--seed',
+          '7',
+          '--max-requests',
+          '20',
+          '--format',
+          format,
+          '--output',
+          output,
+        ],
+        undefined,
+        env,
+      );
+      expect(status, stderr + stdout).toBe(0);
+      const report = readFileSync(output, 'utf8');
+      expect(report).toMatch(/initiatePayment/);
+      expect(report + stdout + stderr).not.toContain(KEY);
+    },
+  );
 
   it('answers a usage error with exit status 2 and one line', async () => {
     const noKey = await runCli(['verify', '--sandbox', sandbox.url], undefined, { MERCHANT_KEY: '' });
@@ -62,7 +88,11 @@ describe('gateway-contract verify', () => {
     expect(noKey.stderr).toMatch(/MERCHANT_KEY/);
     const noTarget = await runCli(['verify'], undefined, env);
     expect(noTarget.status).toBe(2);
-    const noFixtures = await runCli(['verify', '--gateway-url', sandbox.url, '--router-url', sandbox.url, '--mid', 'MERCHANT0001'], undefined, env);
+    const noFixtures = await runCli(
+      ['verify', '--gateway-url', sandbox.url, '--router-url', sandbox.url, '--mid', 'MERCHANT0001'],
+      undefined,
+      env,
+    );
     expect(noFixtures.status).toBe(2);
     expect(noFixtures.stderr).toMatch(/--fixtures/);
     const noSandbox = await runCli(['verify', '--sandbox', 'http://127.0.0.1:9'], undefined, env);
@@ -79,7 +109,10 @@ describe('gateway-contract verify', () => {
   it('takes the fixtures from a module, and refuses one that lacks what verify needs', async () => {
     const good = join(dir, 'fixtures.mjs');
     const sandboxFixtures = pathToFileURL(join(process.cwd(), 'dist/verify/sandboxFixtures.js')).href;
-    writeFileSync(good, `import { sandboxFixtures } from ${JSON.stringify(sandboxFixtures)};\nexport default (ctx) => sandboxFixtures(ctx.gatewayUrl);\n`);
+    writeFileSync(
+      good,
+      `import { sandboxFixtures } from ${JSON.stringify(sandboxFixtures)};\nexport default (ctx) => sandboxFixtures(ctx.gatewayUrl);\n`,
+    );
     const run = await runCli(
       [
         'verify',

@@ -7,13 +7,21 @@ import { stepLine } from '../../src/verify/report.js';
 import type { Exchange } from '../../src/verify/types.js';
 import { fcParameters } from '../helpers/arbitraries.js';
 
-const answerWith = (resultCode: unknown, resultStatus: unknown) => ({ head: {}, body: { resultInfo: { resultCode, resultStatus, resultMsg: 'm' } } });
+const answerWith = (resultCode: unknown, resultStatus: unknown) => ({
+  head: {},
+  body: { resultInfo: { resultCode, resultStatus, resultMsg: 'm' } },
+});
 
 describe('the code verify shows', () => {
   it('is the service code when it reads like one, and a word otherwise', () => {
     expect(codeOf('initiatePayment', answerWith('0000', 'S'))).toEqual({ code: '0000', status: 'S' });
-    expect(codeOf('preAuthorize', { body: { statusCode: 'GE_1041', status: 'TXN_FAILURE' } })).toMatchObject({ code: 'GE_1041' });
-    expect(codeOf('initiatePayment', answerWith('4111111111111111'.repeat(5), 'S'))).toEqual({ code: '<not a code>', status: 'S' });
+    expect(codeOf('preAuthorize', { body: { statusCode: 'GE_1041', status: 'TXN_FAILURE' } })).toMatchObject({
+      code: 'GE_1041',
+    });
+    expect(codeOf('initiatePayment', answerWith('4111111111111111'.repeat(5), 'S'))).toEqual({
+      code: '<not a code>',
+      status: 'S',
+    });
     expect(codeOf('initiatePayment', answerWith(7, null))).toEqual({});
   });
 

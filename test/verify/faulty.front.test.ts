@@ -44,7 +44,11 @@ describe('the front without a fault', () => {
 
   it('refuses a webhook-url that is not an http(s) URL, and takes null or its own address as none', async () => {
     const post = (url: unknown) =>
-      fetch(`${clean.url}/sandbox/webhook-url`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url }) });
+      fetch(`${clean.url}/sandbox/webhook-url`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ url }),
+      });
     expect((await post('file:///etc/passwd')).status).toBe(400);
     expect((await post(null)).status).toBe(200);
     expect(clean.notifyTarget).toBeNull();
@@ -57,7 +61,9 @@ describe('the front without a fault', () => {
 describe('each fault changes what the sandbox says', () => {
   it('has at least 24 faults, of every kind, each with a probe', () => {
     expect(FAULTS.length).toBeGreaterThanOrEqual(24);
-    expect(new Set(FAULTS.map((f) => f.kind))).toEqual(new Set(['answer', 'refusal', 'acceptance', 'state', 'notification']));
+    expect(new Set(FAULTS.map((f) => f.kind))).toEqual(
+      new Set(['answer', 'refusal', 'acceptance', 'state', 'notification']),
+    );
     expect(new Set(FAULTS.map((f) => f.name)).size).toBe(FAULTS.length);
     expect(FAULTS.filter((f) => !PROBES[f.name]).map((f) => f.name)).toEqual([]);
   });

@@ -51,7 +51,9 @@ beforeAll(async () => {
         text = JSON.stringify(answer);
       }
     }
-    res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' }).end(text);
+    res
+      .writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' })
+      .end(text);
   });
   await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
   const address = front.address();
@@ -67,25 +69,45 @@ afterAll(async () => {
 const payPhase: Phase = {
   name: 'pay',
   async run(ctx) {
-    await runProperty(ctx, 'pay.wallet', fc.array(fc.integer({ min: 1, max: 2000 }), { minLength: 1, maxLength: 4 }), async (amounts, trial) => {
-      for (const rupees of amounts) {
-        const orderId = ctx.fresh('O');
-        const amount = `${rupees}.00`;
-        const { txnToken } = await ctx.fixtures.createOrder({ orderId, amount, custId: ctx.fresh('C') });
-        await trial.call({
-          operationId: 'initiatePayment',
-          token: txnToken,
-          body: { mid: ctx.target.mid, orderId, requestType: 'PAYMENT', paymentMode: 'WALLET', walletInfo: { paymentFlow: 'PAY' } },
-          note: `pay ${amount} by wallet`,
-        });
-      }
-    });
+    await runProperty(
+      ctx,
+      'pay.wallet',
+      fc.array(fc.integer({ min: 1, max: 2000 }), { minLength: 1, maxLength: 4 }),
+      async (amounts, trial) => {
+        for (const rupees of amounts) {
+          const orderId = ctx.fresh('O');
+          const amount = `${rupees}.00`;
+          const { txnToken } = await ctx.fixtures.createOrder({ orderId, amount, custId: ctx.fresh('C') });
+          await trial.call({
+            operationId: 'initiatePayment',
+            token: txnToken,
+            body: {
+              mid: ctx.target.mid,
+              orderId,
+              requestType: 'PAYMENT',
+              paymentMode: 'WALLET',
+              walletInfo: { paymentFlow: 'PAY' },
+            },
+            note: `pay ${amount} by wallet`,
+          });
+        }
+      },
+    );
   },
 };
 
 async function run(replay?: string) {
   return verify(
-    { gatewayUrl: frontUrl, routerUrl: frontUrl, key: KEY, mid: 'MERCHANT0001', fixtures: await sandboxFixtures(frontUrl), seed: 42, runs: 30, replay },
+    {
+      gatewayUrl: frontUrl,
+      routerUrl: frontUrl,
+      key: KEY,
+      mid: 'MERCHANT0001',
+      fixtures: await sandboxFixtures(frontUrl),
+      seed: 42,
+      runs: 30,
+      replay,
+    },
     [payPhase],
   );
 }
@@ -95,12 +117,19 @@ describe('a finding of verify', () => {
     const result = await run();
     expect(result.findings).toHaveLength(1);
     const [finding] = result.findings;
-    expect(finding).toMatchObject({ kind: 'answer', rule: 'required', operationId: 'initiatePayment', check: 'pay.wallet' });
+    expect(finding).toMatchObject({
+      kind: 'answer',
+      rule: 'required',
+      operationId: 'initiatePayment',
+      check: 'pay.wallet',
+    });
     // One payment of the smallest amount that shows it: fast-check shrank both the list and the amount.
     expect(finding?.steps).toHaveLength(1);
     expect(finding?.steps[0]?.note).toBe('pay 500.00 by wallet');
     expect(finding?.replay).toMatch(/^pay\.wallet:[0-9]+(:[0-9]+)*$/);
-    const text = formatReport(verifyReport(result, ['--sandbox', frontUrl]), 'text', { tool: { name: 't', version: '1' } });
+    const text = formatReport(verifyReport(result, ['--sandbox', frontUrl]), 'text', {
+      tool: { name: 't', version: '1' },
+    });
     expect(text).toContain('1. initiatePayment (pay 500.00 by wallet) -> HTTP 200, 0000 S');
     expect(text).toContain(`--seed 42 --replay ${finding?.replay}`);
     expect(text).not.toContain(KEY);

@@ -42,7 +42,13 @@ describe('the drafts of valid requests', () => {
   });
 
   it('write amounts as the contract takes them: whole rupees, one decimal or two', () => {
-    expect([rupees(100, 0), rupees(150, 1), rupees(101, 1), rupees(10000, 2), rupees(9999, 0)]).toEqual(['1', '1.5', '1.01', '100.00', '99.99']);
+    expect([rupees(100, 0), rupees(150, 1), rupees(101, 1), rupees(10000, 2), rupees(9999, 0)]).toEqual([
+      '1',
+      '1.5',
+      '1.01',
+      '100.00',
+      '99.99',
+    ]);
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 10 ** 9 }), fc.integer({ min: 0, max: 2 }), (paise, decimals) => {
         const text = rupees(paise, decimals);
@@ -91,13 +97,16 @@ describe("the generator's formats", () => {
       let taken = 0;
       let both = 0;
       fc.assert(
-        fc.property(fc.oneof(valid, edited(valid, fc.constantFrom('-', ':', '.', 'T', 'Z', '%', '@', ' ', '9', 'a'), 12)), (text) => {
-          const mine = formatHolds(name, text);
-          const theirs = fullHolds(name, text);
-          if (mine) expect(theirs, text).toBe(true);
-          if (theirs) taken += 1;
-          if (mine && theirs) both += 1;
-        }),
+        fc.property(
+          fc.oneof(valid, edited(valid, fc.constantFrom('-', ':', '.', 'T', 'Z', '%', '@', ' ', '9', 'a'), 12)),
+          (text) => {
+            const mine = formatHolds(name, text);
+            const theirs = fullHolds(name, text);
+            if (mine) expect(theirs, text).toBe(true);
+            if (theirs) taken += 1;
+            if (mine && theirs) both += 1;
+          },
+        ),
         { seed: 3, numRuns: 1000 },
       );
       expect(both * 10).toBeGreaterThan(taken * 8);

@@ -10,12 +10,26 @@ import { validate } from '../../src/index.js';
 import { parseJson } from '../../src/json/parse.js';
 import { generateSignatureSync } from '../../src/signing/checksumNode.js';
 import { Coverage } from '../../src/verify/coverage.js';
-import { NOTIFICATION_MAX_BYTES, NotificationReceiver, notificationProblems, TOKEN_TRANSITIONS, transitionAllowed } from '../../src/verify/notifications.js';
+import {
+  NOTIFICATION_MAX_BYTES,
+  NotificationReceiver,
+  notificationProblems,
+  TOKEN_TRANSITIONS,
+  transitionAllowed,
+} from '../../src/verify/notifications.js';
 import type { Target } from '../../src/verify/types.js';
 import { edited, fcParameters, operationViews, sampleArbitrary } from '../helpers/arbitraries.js';
 
 const KEY = 'SandboxTestKey01';
-const target: Target = { gatewayUrl: '', routerUrl: '', key: KEY, mid: 'MERCHANT0001', clientId: 'C11', timeoutMs: 1_000, maxAnswerBytes: 1 << 20 };
+const target: Target = {
+  gatewayUrl: '',
+  routerUrl: '',
+  key: KEY,
+  mid: 'MERCHANT0001',
+  clientId: 'C11',
+  timeoutMs: 1_000,
+  maxAnswerBytes: 1 << 20,
+};
 const view = operationViews.find((v) => v.operationId === 'notifyTokenStatus');
 if (!view) throw new Error('no notifyTokenStatus');
 
@@ -29,7 +43,10 @@ function signed(payload: { head: Record<string, unknown>; body: unknown }, key =
 const isJson = (text: string): boolean => parseJson(text).ok;
 
 /** Generated notifications of the contract, for the target's merchant. */
-const notifications = sampleArbitrary(view, 'request').map((s) => ({ ...s.payload, body: { ...s.payload.body, mid: target.mid } }));
+const notifications = sampleArbitrary(view, 'request').map((s) => ({
+  ...s.payload,
+  body: { ...s.payload.body, mid: target.mid },
+}));
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -49,7 +66,10 @@ describe('notificationProblems', () => {
   it('refuses the signature of a body changed after signing, or signed with another key, and never echoes a value', () => {
     fc.assert(
       fc.property(notifications, fc.boolean(), (generated, otherKey) => {
-        const payload = { ...generated, body: { ...generated.body, tokenInfo: { ...generated.body.tokenInfo, tokenIndexNumber: 'SECRETTOKEN4242' } } };
+        const payload = {
+          ...generated,
+          body: { ...generated.body, tokenInfo: { ...generated.body.tokenInfo, tokenIndexNumber: 'SECRETTOKEN4242' } },
+        };
         const text = signed(payload, otherKey ? 'WrongMerchantKey' : KEY);
         const body = JSON.stringify(payload.body);
         return fc.assert(
@@ -61,7 +81,9 @@ describe('notificationProblems', () => {
               text.replace(body, () => changed),
             );
             // An edit that leaves no JSON is refused before the signature is read; any other fails it.
-            expect(problems.map((p) => p.rule)).toContain(isJson(changed) ? 'notificationSignature' : 'notificationSchema');
+            expect(problems.map((p) => p.rule)).toContain(
+              isJson(changed) ? 'notificationSignature' : 'notificationSchema',
+            );
             for (const p of problems) expect(p.message).not.toContain('SECRETTOKEN4242');
           }),
           { numRuns: 5 },
@@ -74,9 +96,15 @@ describe('notificationProblems', () => {
   it('names a notification of another merchant (notificationMid) and one that breaks the schema (notificationSchema)', () => {
     fc.assert(
       fc.property(notifications, (payload) => {
-        const rules = notificationProblems(target, signed({ ...payload, body: { ...payload.body, mid: 'OTHERMERCHANT1' } })).problems.map((p) => p.rule);
+        const rules = notificationProblems(
+          target,
+          signed({ ...payload, body: { ...payload.body, mid: 'OTHERMERCHANT1' } }),
+        ).problems.map((p) => p.rule);
         expect(rules).toEqual(['notificationMid']);
-        const broken = notificationProblems(target, signed({ ...payload, body: { ...payload.body, tokenInfo: 7 } })).problems.map((p) => p.rule);
+        const broken = notificationProblems(
+          target,
+          signed({ ...payload, body: { ...payload.body, tokenInfo: 7 } }),
+        ).problems.map((p) => p.rule);
         expect(broken).toEqual(['notificationSchema']);
       }),
       fcParameters(30),
@@ -87,8 +115,16 @@ describe('notificationProblems', () => {
 describe('the state table of tokens (D-42)', () => {
   it('allows INIT -> ACTIVE|FAILED, ACTIVE -> SUSPENDED|DEAD, SUSPENDED -> ACTIVE|DEAD and a repeated status; nothing else', () => {
     const statuses = Object.keys(TOKEN_TRANSITIONS);
-    const allowed = new Set(['INIT>ACTIVE', 'INIT>FAILED', 'ACTIVE>SUSPENDED', 'ACTIVE>DEAD', 'SUSPENDED>ACTIVE', 'SUSPENDED>DEAD']);
-    for (const from of statuses) for (const to of statuses) expect(transitionAllowed(from, to)).toBe(from === to || allowed.has(`${from}>${to}`));
+    const allowed = new Set([
+      'INIT>ACTIVE',
+      'INIT>FAILED',
+      'ACTIVE>SUSPENDED',
+      'ACTIVE>DEAD',
+      'SUSPENDED>ACTIVE',
+      'SUSPENDED>DEAD',
+    ]);
+    for (const from of statuses)
+      for (const to of statuses) expect(transitionAllowed(from, to)).toBe(from === to || allowed.has(`${from}>${to}`));
   });
 });
 
@@ -99,10 +135,14 @@ describe('NotificationReceiver', () => {
     cleanups.push(() => receiver.close());
     return { receiver, coverage };
   }
-  const post = (url: string, text: string) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: text });
+  const post = (url: string, text: string) =>
+    fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: text });
   const sample = fc.sample(notifications, { seed: 7, numRuns: 1 })[0];
   const of = (token: string, status: string) =>
-    signed({ ...sample, body: { ...sample.body, tokenInfo: { ...sample.body.tokenInfo, tokenIndexNumber: token, tokenStatus: status } } });
+    signed({
+      ...sample,
+      body: { ...sample.body, tokenInfo: { ...sample.body.tokenInfo, tokenIndexNumber: token, tokenStatus: status } },
+    });
 
   it('listens on 127.0.0.1 and answers 00 in the reply envelope of the contract', async () => {
     const { receiver, coverage } = await started();

@@ -23,16 +23,27 @@ afterAll(async () => {
 });
 
 const summary = (result: VerifyResult) =>
-  result.findings.map((f) => ({ check: f.check, kind: f.kind, rule: f.rule, operationId: f.operationId, pointer: f.pointer, message: f.message }));
+  result.findings.map((f) => ({
+    check: f.check,
+    kind: f.kind,
+    rule: f.rule,
+    operationId: f.operationId,
+    pointer: f.pointer,
+    message: f.message,
+  }));
 
 describe('the requests phase against the sandbox', () => {
   it('finds nothing: valid requests are carried out, broken ones refused', async () => {
     const fixtures = await sandboxFixtures(sandbox.url);
-    const result = await verify({ gatewayUrl: sandbox.url, routerUrl: sandbox.url, key: KEY, mid: MID, fixtures, seed: 1 }, [requestsPhase]);
+    const result = await verify(
+      { gatewayUrl: sandbox.url, routerUrl: sandbox.url, key: KEY, mid: MID, fixtures, seed: 1 },
+      [requestsPhase],
+    );
     expect(summary(result)).toEqual([]);
     expect(result.notes).toEqual([]);
     expect(result.checks.map((c) => c.name)).toContain('refusal.initiatePayment');
-    for (const c of result.coverage.filter((c) => c.operationId !== 'notifyTokenStatus')) expect(c.exchanges, c.operationId).toBeGreaterThan(10);
+    for (const c of result.coverage.filter((c) => c.operationId !== 'notifyTokenStatus'))
+      expect(c.exchanges, c.operationId).toBeGreaterThan(10);
   }, 120_000);
 });
 
@@ -44,7 +55,10 @@ type Rewrite = (path: string, envelope: { head: Record<string, unknown>; body: a
  * request (`rewrite`), signs its body again with the merchant key where the signature was right (a
  * wrong or missing one stays as it came; with `anySignature`, any signature is taken as right), and forwards it.
  */
-async function faulty(rewrite: Rewrite, { anySignature = false } = {}): Promise<{ url: string; stop: () => Promise<void> }> {
+async function faulty(
+  rewrite: Rewrite,
+  { anySignature = false } = {},
+): Promise<{ url: string; stop: () => Promise<void> }> {
   const server: Server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -55,14 +69,19 @@ async function faulty(rewrite: Rewrite, { anySignature = false } = {}): Promise<
       const signedWell = verifySignatureSync(JSON.stringify(envelope.body), KEY, signature);
       rewrite(req.url ?? '', envelope);
       const body = JSON.stringify(envelope.body);
-      if (signedWell || (anySignature && signature !== undefined)) envelope.head.signature = generateSignatureSync(body, KEY);
+      if (signedWell || (anySignature && signature !== undefined))
+        envelope.head.signature = generateSignatureSync(body, KEY);
       else if (signature === undefined) delete envelope.head.signature;
       else envelope.head.signature = signature;
       text = `{"head":${JSON.stringify(envelope.head)},"body":${body}}`;
     } catch {
       // not an envelope: forwarded as it came
     }
-    const answer = await fetch(`${sandbox.url}${req.url}`, { method: req.method, headers: { 'content-type': 'application/json' }, body: text });
+    const answer = await fetch(`${sandbox.url}${req.url}`, {
+      method: req.method,
+      headers: { 'content-type': 'application/json' },
+      body: text,
+    });
     res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' });
     res.end(await answer.text());
   });
@@ -75,7 +94,9 @@ async function verifyAgainst(rewrite: Rewrite, operationId: SentOperation): Prom
   const double = await faulty(rewrite);
   try {
     const fixtures = await sandboxFixtures(sandbox.url);
-    return await verify({ gatewayUrl: double.url, routerUrl: double.url, key: KEY, mid: MID, fixtures, seed: 1 }, [requestsPhaseFor([operationId])]);
+    return await verify({ gatewayUrl: double.url, routerUrl: double.url, key: KEY, mid: MID, fixtures, seed: 1 }, [
+      requestsPhaseFor([operationId]),
+    ]);
   } finally {
     await double.stop();
   }
@@ -85,13 +106,19 @@ describe('the requests phase against faulty services', () => {
   it('finds a service that checks the signature of a request but none of its rules: invalidRequestAccepted, naming the field', async () => {
     // Every well-signed request is carried out as the one valid request of this merchant.
     const result = await verifyAgainst((_path, envelope) => {
-      envelope.head = { clientId: 'C11', requestTimestamp: String(Math.floor(Date.now() / 1000)), tokenType: 'AES', token: 'sso-funded-wallet' };
+      envelope.head = {
+        clientId: 'C11',
+        requestTimestamp: String(Math.floor(Date.now() / 1000)),
+        tokenType: 'AES',
+        token: 'sso-funded-wallet',
+      };
       envelope.body = { mid: MID, custId: 'CUSTOMER1' };
     }, 'listSubscriptions');
     // The sweep sends every rule broken once: each place is a finding of its own, of one exchange.
     const swept = result.findings.filter((f) => f.check === 'refusals.listSubscriptions');
     expect(swept.length).toBeGreaterThan(3);
-    for (const f of swept) expect(f).toMatchObject({ kind: 'refusal', rule: 'invalidRequestAccepted', steps: [expect.anything()] });
+    for (const f of swept)
+      expect(f).toMatchObject({ kind: 'refusal', rule: 'invalidRequestAccepted', steps: [expect.anything()] });
     expect(summary(result).filter((f) => f.check === 'refusal.listSubscriptions')).toEqual([
       {
         check: 'refusal.listSubscriptions',
@@ -113,11 +140,14 @@ describe('the requests phase against faulty services', () => {
     const double = await faulty(() => {}, { anySignature: true });
     try {
       const fixtures = await sandboxFixtures(sandbox.url);
-      const result = await verify({ gatewayUrl: double.url, routerUrl: double.url, key: KEY, mid: MID, fixtures, seed: 1 }, [
-        requestsPhaseFor(['preAuthorize']),
-      ]);
+      const result = await verify(
+        { gatewayUrl: double.url, routerUrl: double.url, key: KEY, mid: MID, fixtures, seed: 1 },
+        [requestsPhaseFor(['preAuthorize'])],
+      );
       const found = result.findings.filter((f) => f.rule === 'badCredentialAccepted');
-      expect(found.map((f) => [f.check, f.kind, f.pointer])).toEqual([['refusal.preAuthorize', 'refusal', '/head/signature']]);
+      expect(found.map((f) => [f.check, f.kind, f.pointer])).toEqual([
+        ['refusal.preAuthorize', 'refusal', '/head/signature'],
+      ]);
     } finally {
       await double.stop();
     }
@@ -130,7 +160,11 @@ describe('the requests phase against faulty services', () => {
     }, 'createSubscription');
     const found = result.findings.filter((f) => f.rule === 'validRequestRefused');
     expect(found).toHaveLength(1);
-    expect(found[0]).toMatchObject({ kind: 'acceptance', check: 'acceptance.createSubscription', operationId: 'createSubscription' });
+    expect(found[0]).toMatchObject({
+      kind: 'acceptance',
+      check: 'acceptance.createSubscription',
+      operationId: 'createSubscription',
+    });
     expect(found[0]?.steps).toHaveLength(1);
     expect(found[0]?.replay).toMatch(/^acceptance\.createSubscription:/);
   }, 120_000);
@@ -141,8 +175,12 @@ describe('the requests phase against faulty services', () => {
       if (typeof id === 'string' && [...id].length === 64) envelope.body.mid = 'NOT-THIS-MERCHANT';
     }, 'listSubscriptions');
     const found = result.findings.filter((f) => f.rule === 'validRequestRefused');
-    expect(found.map((f) => [f.check, f.kind, f.operationId])).toEqual([['acceptance.listSubscriptions', 'acceptance', 'listSubscriptions']]);
-    expect(found[0]?.message).toMatch(/^A valid listSubscriptions request was refused \(code 400\): the contract takes it\.$/);
+    expect(found.map((f) => [f.check, f.kind, f.operationId])).toEqual([
+      ['acceptance.listSubscriptions', 'acceptance', 'listSubscriptions'],
+    ]);
+    expect(found[0]?.message).toMatch(
+      /^A valid listSubscriptions request was refused \(code 400\): the contract takes it\.$/,
+    );
     expect(found[0]?.steps).toHaveLength(1);
     expect(found[0]?.steps[0]?.request.body).toMatchObject({ subscriptionId: expect.stringMatching(/^.{64}$/u) });
   }, 120_000);

@@ -27,10 +27,23 @@ async function sandboxFor(options: SandboxOptions = {}): Promise<Sandbox> {
 }
 
 /** Runs the state phase against `url` (the operations), with the sandbox's fixtures. */
-async function runState(sandbox: Sandbox, url = sandbox.url, options: { runs?: number; notificationWaitMs?: number } = {}) {
-  return verify({ gatewayUrl: url, routerUrl: url, key: KEY, mid: MID, fixtures: await sandboxFixtures(sandbox.url), seed: 1, runs: options.runs ?? 20 }, [
-    createStatePhase({ notificationWaitMs: options.notificationWaitMs ?? 3_000 }),
-  ]);
+async function runState(
+  sandbox: Sandbox,
+  url = sandbox.url,
+  options: { runs?: number; notificationWaitMs?: number } = {},
+) {
+  return verify(
+    {
+      gatewayUrl: url,
+      routerUrl: url,
+      key: KEY,
+      mid: MID,
+      fixtures: await sandboxFixtures(sandbox.url),
+      seed: 1,
+      runs: options.runs ?? 20,
+    },
+    [createStatePhase({ notificationWaitMs: options.notificationWaitMs ?? 3_000 })],
+  );
 }
 
 /**
@@ -54,10 +67,13 @@ async function payingTwice(sandbox: Sandbox): Promise<string> {
       if (url.pathname.endsWith('/v2/payment')) {
         const orderId = url.searchParams.get('orderId') ?? '';
         const code = JSON.parse(text)?.body?.resultInfo?.resultCode;
-        if (code === '0000' && JSON.parse(text)?.body?.txnInfo?.status === 'TXN_SUCCESS' && !paid.has(orderId)) paid.set(orderId, text);
+        if (code === '0000' && JSON.parse(text)?.body?.txnInfo?.status === 'TXN_SUCCESS' && !paid.has(orderId))
+          paid.set(orderId, text);
         else if (code === '201' && paid.has(orderId)) text = paid.get(orderId) ?? text;
       }
-      res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' }).end(text);
+      res
+        .writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' })
+        .end(text);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -100,7 +116,16 @@ describe('verify: the state phase finds a state rule broken, shrunk', () => {
     const sandbox = await sandboxFor();
     const front = await payingTwice(sandbox);
     const result = await verify(
-      { gatewayUrl: front, routerUrl: front, key: KEY, mid: MID, fixtures: await sandboxFixtures(sandbox.url), seed: 1, runs: 20, phases: ['state'] },
+      {
+        gatewayUrl: front,
+        routerUrl: front,
+        key: KEY,
+        mid: MID,
+        fixtures: await sandboxFixtures(sandbox.url),
+        seed: 1,
+        runs: 20,
+        phases: ['state'],
+      },
       [createStatePhase()],
     );
     const found = result.findings.filter((f) => f.rule === 'paidTwice');
@@ -112,10 +137,21 @@ describe('verify: the state phase finds a state rule broken, shrunk', () => {
     expect(result.findings.filter((f) => f.rule !== 'paidTwice')).toEqual([]);
     // Its replay value reruns exactly the shrunk sequence.
     const again = await verify(
-      { gatewayUrl: front, routerUrl: front, key: KEY, mid: MID, fixtures: await sandboxFixtures(sandbox.url), seed: 1, runs: 20, replay: found[0]?.replay },
+      {
+        gatewayUrl: front,
+        routerUrl: front,
+        key: KEY,
+        mid: MID,
+        fixtures: await sandboxFixtures(sandbox.url),
+        seed: 1,
+        runs: 20,
+        replay: found[0]?.replay,
+      },
       [createStatePhase()],
     );
-    expect(again.findings.map((f) => [f.rule, f.steps.map((s) => s.note)])).toEqual([['paidTwice', found[0]?.steps.map((s) => s.note)]]);
+    expect(again.findings.map((f) => [f.rule, f.steps.map((s) => s.note)])).toEqual([
+      ['paidTwice', found[0]?.steps.map((s) => s.note)],
+    ]);
   });
 
   it('notificationSignature: notifications signed with another key', async () => {
@@ -125,7 +161,11 @@ describe('verify: the state phase finds a state rule broken, shrunk', () => {
     const rules = new Set(result.findings.map((f) => f.rule));
     expect([...rules]).toEqual(['notificationSignature']);
     const [finding] = result.findings;
-    expect(finding).toMatchObject({ kind: 'notification', operationId: 'notifyTokenStatus', pointer: '/head/signature' });
+    expect(finding).toMatchObject({
+      kind: 'notification',
+      operationId: 'notifyTokenStatus',
+      pointer: '/head/signature',
+    });
     // The shortest trial: the tokenize whose notification it was.
     expect(finding?.steps.map((s) => s.operationId)).toEqual(['tokenizeCard']);
     expect(JSON.stringify(result.findings)).not.toContain(KEY);
@@ -143,7 +183,11 @@ describe('verify: the state phase finds a state rule broken, shrunk', () => {
     const result = await runState(sandbox, sandbox.url, { runs: 4, notificationWaitMs: 300 });
     expect(result.findings.map((f) => f.rule).sort()).toEqual(['notificationMissing', 'tokenTransition']);
     const transition = result.findings.find((f) => f.rule === 'tokenTransition');
-    expect(transition).toMatchObject({ kind: 'notification', pointer: '/body/tokenInfo/tokenStatus', check: 'state.token' });
+    expect(transition).toMatchObject({
+      kind: 'notification',
+      pointer: '/body/tokenInfo/tokenStatus',
+      check: 'state.token',
+    });
     expect(transition?.message).toContain('from ACTIVE to INIT');
     expect(transition?.steps.map((s) => s.operationId)).toEqual(['tokenizeCard']);
     const again = await verify(

@@ -31,7 +31,13 @@ const LEASE_MS = leaseFor(HANDLER_TIMEOUT_MS, STORE_TIMEOUT_MS);
 
 /** A delivery as the service sends it: signed anew each time. */
 function notification(requestId = 'CLAIM-1', at = NOW): string {
-  const head = { version: 'v1', requestTimestamp: String(at), requestId, signature: generateSignatureSync(BODY, KEY), signatureType: 'CHECKSUM' };
+  const head = {
+    version: 'v1',
+    requestTimestamp: String(at),
+    requestId,
+    signature: generateSignatureSync(BODY, KEY),
+    signatureType: 'CHECKSUM',
+  };
   return `{"head":${JSON.stringify(head)},"body":${BODY}}`;
 }
 
@@ -66,7 +72,11 @@ function instance(shared: Shared, onEvent: TokenStatusHandler, options: Partial<
   /** The reply's code. */
   return async (text: string): Promise<string> => {
     const response = await handle(
-      new Request('https://merchant.example/hook', { method: 'POST', headers: { 'content-type': 'application/json' }, body: text }),
+      new Request('https://merchant.example/hook', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: text,
+      }),
     );
     return ((await response.json()) as { body: { resultInfo: { resultCode: string } } }).body.resultInfo.resultCode;
   };
@@ -210,7 +220,9 @@ describe('a notification refused by every instance on its first delivery', () =>
     // A body of its own (another token) under the same salt is another signature: handled.
     const body = JSON.parse(BODY);
     body.tokenInfo.tokenIndexNumber = 'TIN7Q2ZB0K4XK2';
-    expect(await (fleet[1] as (text: string) => Promise<string>)(withSalt('OTHER-BODY-1', JSON.stringify(body), 'a1B2'))).toBe('00');
+    expect(
+      await (fleet[1] as (text: string) => Promise<string>)(withSalt('OTHER-BODY-1', JSON.stringify(body), 'a1B2')),
+    ).toBe('00');
   });
 });
 
@@ -230,7 +242,10 @@ const step: fc.Arbitrary<Step> = fc.oneof(
       outage: fc.constantFrom('none', 'during-handler', 'all'),
     }),
   },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('advance' as const), ms: fc.integer({ min: 0, max: 2 * LEASE_MS }) }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({ kind: fc.constant('advance' as const), ms: fc.integer({ min: 0, max: 2 * LEASE_MS }) }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('recover' as const) }) },
 );
 

@@ -104,7 +104,10 @@ function deliver(port: number, text: string): Promise<string> {
         response.on('end', () => {
           if (response.statusCode !== 200) return resolve(`http ${response.statusCode}`);
           try {
-            resolve((JSON.parse(body) as { body?: { resultInfo?: { resultCode?: string } } }).body?.resultInfo?.resultCode ?? 'none');
+            resolve(
+              (JSON.parse(body) as { body?: { resultInfo?: { resultCode?: string } } }).body?.resultInfo?.resultCode ??
+                'none',
+            );
           } catch {
             resolve('unreadable');
           }
@@ -145,7 +148,13 @@ function notificationOf(i: number): { id: string; body: string } {
 
 /** One delivery, signed anew (as the service does): the same bytes to each instance it goes to. */
 function signed(id: string, body: string): string {
-  const head = { version: 'v1', requestTimestamp: String(Date.now()), requestId: id, signature: generateSignatureSync(body, KEY), signatureType: 'CHECKSUM' };
+  const head = {
+    version: 'v1',
+    requestTimestamp: String(Date.now()),
+    requestId: id,
+    signature: generateSignatureSync(body, KEY),
+    signatureType: 'CHECKSUM',
+  };
   return `{"head":${JSON.stringify(head)},"body":${body}}`;
 }
 
@@ -176,7 +185,8 @@ async function pause(service: TestService, name: string): Promise<void> {
 async function fleet(service: TestService, delivery: Delivery): Promise<Outcome> {
   const startedAt = performance.now();
   const url = service.require();
-  const name = service.engine === 'redis' ? `fleet:${run}:${delivery}:` : `fleet_${run}_${delivery.replaceAll('-', '_')}`;
+  const name =
+    service.engine === 'redis' ? `fleet:${run}:${delivery}:` : `fleet_${run}_${delivery.replaceAll('-', '_')}`;
   let pool: pg.Pool | undefined;
   if (service.engine === 'postgres') {
     pool = new pg.Pool({ connectionString: url, max: 1 });
@@ -229,7 +239,10 @@ async function fleet(service: TestService, delivery: Delivery): Promise<Outcome>
     // The strict run's faults, by how many notifications are done: a restart, then three pauses.
     const faults =
       delivery === 'strict'
-        ? new Map<number, () => Promise<void>>([[150, () => service.restart()], ...[400, 600, 800].map((n) => [n, () => pause(service, name)] as const)])
+        ? new Map<number, () => Promise<void>>([
+            [150, () => service.restart()],
+            ...[400, 600, 800].map((n) => [n, () => pause(service, name)] as const),
+          ])
         : new Map();
     const faulted: Promise<void>[] = [];
     let done = 0;
@@ -260,7 +273,16 @@ async function fleet(service: TestService, delivery: Delivery): Promise<Outcome>
       if (what === 'failed') failed.set(id as string, (failed.get(id as string) ?? 0) + 1);
       if (what === 'store') storeEvents.set(`${id} ${outcome}`, (storeEvents.get(`${id} ${outcome}`) ?? 0) + 1);
     }
-    return { codes, lost, refusedAtOnce, handled, failed, storeEvents, doubled, seconds: Math.round((performance.now() - startedAt) / 1000) };
+    return {
+      codes,
+      lost,
+      refusedAtOnce,
+      handled,
+      failed,
+      storeEvents,
+      doubled,
+      seconds: Math.round((performance.now() - startedAt) / 1000),
+    };
   } finally {
     rmSync(markers, { recursive: true, force: true });
     if (pool) {
@@ -280,7 +302,10 @@ function expectExactlyOnce(outcome: Outcome) {
 }
 
 for (const engine of ['redis', 'postgres'] as const) {
-  const service = testService(engine, `four receivers sharing a replay store on ${engine === 'redis' ? 'Redis' : 'PostgreSQL'}`);
+  const service = testService(
+    engine,
+    `four receivers sharing a replay store on ${engine === 'redis' ? 'Redis' : 'PostgreSQL'}`,
+  );
   describe.skipIf(service.skip)(service.title, () => {
     it('each of 1 000 notifications delivered to all four at once is handled once: one 00, the others 406 (handled) or 500 (in progress)', async () => {
       const outcome = await fleet(service, 'all-at-once');
@@ -303,7 +328,8 @@ for (const engine of ['redis', 'postgres'] as const) {
       expect(other).toEqual({});
       expect(retried).toBeGreaterThan(NOTIFICATIONS / 4);
       // The faults were met: claims the store did not answer in time, and releases after a failed handler it could not take.
-      const failures = (operation: string) => [...outcome.storeEvents].filter(([what]) => what.startsWith(operation)).reduce((n, [, k]) => n + k, 0);
+      const failures = (operation: string) =>
+        [...outcome.storeEvents].filter(([what]) => what.startsWith(operation)).reduce((n, [, k]) => n + k, 0);
       expect(failures('claim')).toBeGreaterThan(0);
       expect(failures('release')).toBeGreaterThan(0);
     }, 180_000);

@@ -43,7 +43,11 @@ describe('a call of the store', () => {
         }, 50)
       ).result,
     ).toEqual({ ok: false, outcome: 'failed', error: thrown });
-    expect((await callStore(() => Promise.reject(thrown), 50)).result).toEqual({ ok: false, outcome: 'failed', error: thrown });
+    expect((await callStore(() => Promise.reject(thrown), 50)).result).toEqual({
+      ok: false,
+      outcome: 'failed',
+      error: thrown,
+    });
     const full = new ReplayStoreFullError('full');
     expect(
       (
@@ -174,7 +178,12 @@ describe("a notification's claim", () => {
   const head = (n: number) => ({ requestId: `REQ-${n}`, signature: Buffer.from(`signature ${n}`).toString('base64') });
 
   it('is settled by how its handler ended: succeeded, handled (406 after); failed, released (claimed again); late, once it ends', async () => {
-    const ends = fc.constantFrom<'succeeded' | 'failed' | 'late success' | 'late failure'>('succeeded', 'failed', 'late success', 'late failure');
+    const ends = fc.constantFrom<'succeeded' | 'failed' | 'late success' | 'late failure'>(
+      'succeeded',
+      'failed',
+      'late success',
+      'late failure',
+    );
     await fc.assert(
       fc.asyncProperty(fc.array(ends, { minLength: 1, maxLength: 12 }), async (runs) => {
         const clock = { t: 1_000 };
@@ -218,7 +227,13 @@ describe("a notification's claim", () => {
     expect(first.claim.owner).toMatch(/^[0-9a-f]{32}$/);
     expect(first.claim.owner).not.toBe(second.claim.owner);
     await settleClaim(ledger, first.claim, { ended: 'succeeded' });
-    expect(await claimNotification(ledger, { ...head(1), requestId: 'NEW' })).toEqual({ won: false, verdict: 'handled' });
-    expect(await claimNotification(ledger, { ...head(1), signature: 'b3RoZXI=' })).toEqual({ won: false, verdict: 'handled' });
+    expect(await claimNotification(ledger, { ...head(1), requestId: 'NEW' })).toEqual({
+      won: false,
+      verdict: 'handled',
+    });
+    expect(await claimNotification(ledger, { ...head(1), signature: 'b3RoZXI=' })).toEqual({
+      won: false,
+      verdict: 'handled',
+    });
   });
 });

@@ -71,15 +71,21 @@ describe('the receiver options', () => {
   it('check the verifier first, then `seen`, then the durations, then the store', () => {
     const seen = { has: () => false, add: () => undefined };
     expect(typeErrorOf(() => receiverSettings({ seen } as never))).toMatch(/^createWebhookReceiver needs a verifier/);
-    expect(typeErrorOf(() => receiverSettings({ verifier: { verify: () => true } } as never))).toMatch(/needs a verifier/);
-    expect(typeErrorOf(() => receiverSettings({ verifier, seen, maxBytes: 0 } as never))).toMatch(/`seen: \{ has, add \}` option is removed/);
+    expect(typeErrorOf(() => receiverSettings({ verifier: { verify: () => true } } as never))).toMatch(
+      /needs a verifier/,
+    );
+    expect(typeErrorOf(() => receiverSettings({ verifier, seen, maxBytes: 0 } as never))).toMatch(
+      /`seen: \{ has, add \}` option is removed/,
+    );
     expect(typeErrorOf(() => receiverSettings({ verifier, maxBytes: 0, store: seen } as never))).toMatch(/^maxBytes/);
     expect(typeErrorOf(() => receiverSettings({ verifier, store: seen } as never))).toMatch(/^store must have claim/);
     expect(typeErrorOf(() => receiverSettings({ verifier, maxRemembered: 0 }))).toMatch(/maxEntries/);
   });
 
   it('point a merchant still passing `seen` to the migration in the docs, in a short message', () => {
-    const message = typeErrorOf(() => receiverSettings({ verifier, seen: { has: () => false, add: () => undefined } } as never));
+    const message = typeErrorOf(() =>
+      receiverSettings({ verifier, seen: { has: () => false, add: () => undefined } } as never),
+    );
     expect(message.length).toBeLessThanOrEqual(120);
     expect(message).toMatch(/`seen: \{ has, add \}` option is removed.*Pass `store`/);
     const pointer = /(docs\/[\w-]+\.md), "([^"]+)"/.exec(message);

@@ -43,9 +43,13 @@ beforeAll(async () => {
       events.push(event);
     }),
   );
-  otherKeyMerchant = await listenWith(createWebhookReceiver({ verifier: createChecksumVerifier(OTHER_KEY) }).nodeHandler(() => undefined));
+  otherKeyMerchant = await listenWith(
+    createWebhookReceiver({ verifier: createChecksumVerifier(OTHER_KEY) }).nodeHandler(() => undefined),
+  );
   recorder = await startServer((_req, res) => json(res, example('ReplyAccepted')));
-  badEnvelope = await startServer((_req, res) => json(res, { head: { version: 'v1' }, body: { resultInfo: { resultCode: '00', resultStatus: 'FAILED' } } }));
+  badEnvelope = await startServer((_req, res) =>
+    json(res, { head: { version: 'v1' }, body: { resultInfo: { resultCode: '00', resultStatus: 'FAILED' } } }),
+  );
   html = await startServer((_req, res) => {
     res.writeHead(404, { 'content-type': 'text/html' });
     res.end('<h1>Not Found</h1>');
@@ -53,14 +57,26 @@ beforeAll(async () => {
   silent = await startServer(() => new Promise(() => undefined));
 });
 afterAll(async () => {
-  await Promise.all([merchant.close(), otherKeyMerchant.close(), recorder.close(), badEnvelope.close(), html.close(), silent.close()]);
+  await Promise.all([
+    merchant.close(),
+    otherKeyMerchant.close(),
+    recorder.close(),
+    badEnvelope.close(),
+    html.close(),
+    silent.close(),
+  ]);
 });
 
 describe('sendTokenNotification', () => {
   it("delivers a signed notification the merchant's receiver accepts", async () => {
     const body = example('TokenStatusActive').body;
     const before = events.length;
-    const result = await sendTokenNotification({ url: merchant.url, body, signer: createChecksumSigner(KEY), requestId: 'NTF-SEND-1' });
+    const result = await sendTokenNotification({
+      url: merchant.url,
+      body,
+      signer: createChecksumSigner(KEY),
+      requestId: 'NTF-SEND-1',
+    });
     expect(result).toMatchObject({
       httpStatus: 200,
       valid: true,
@@ -101,13 +117,27 @@ describe('sendTokenNotification', () => {
   });
 
   it('reports a receiver with another key: a valid reply carrying 1001', async () => {
-    const result = await sendTokenNotification({ url: otherKeyMerchant.url, body: example('TokenStatusActive').body, signer: createChecksumSigner(KEY) });
+    const result = await sendTokenNotification({
+      url: otherKeyMerchant.url,
+      body: example('TokenStatusActive').body,
+      signer: createChecksumSigner(KEY),
+    });
     // Sending it again gets the same refusal: the keys must be checked.
-    expect(result).toMatchObject({ httpStatus: 200, valid: true, code: '1001', outcome: 'failure', nextStep: { action: 'check-credentials' } });
+    expect(result).toMatchObject({
+      httpStatus: 200,
+      valid: true,
+      code: '1001',
+      outcome: 'failure',
+      nextStep: { action: 'check-credentials' },
+    });
   });
 
   it('reports an invalid reply envelope with its issues', async () => {
-    const result = await sendTokenNotification({ url: badEnvelope.url, body: example('TokenStatusActive').body, signer: createChecksumSigner(KEY) });
+    const result = await sendTokenNotification({
+      url: badEnvelope.url,
+      body: example('TokenStatusActive').body,
+      signer: createChecksumSigner(KEY),
+    });
     expect(result.valid).toBe(false);
     expect(result.issues.map((i) => i.pointer)).toEqual(expect.arrayContaining(['/head/responseTimestamp']));
     expect(result.issues.some((i) => i.pointer.startsWith('/body/resultInfo'))).toBe(true);
@@ -115,7 +145,12 @@ describe('sendTokenNotification', () => {
 
   it('rejects with a typed error: non-JSON reply, unreachable address, timeout', async () => {
     const send = (url: string, timeoutMs?: number) =>
-      sendTokenNotification({ url, body: example('TokenStatusActive').body, signer: createChecksumSigner(KEY), timeoutMs });
+      sendTokenNotification({
+        url,
+        body: example('TokenStatusActive').body,
+        signer: createChecksumSigner(KEY),
+        timeoutMs,
+      });
     const nonJson = await send(html.url).catch((e) => e);
     expect(nonJson).toBeInstanceOf(GatewayNonJsonError);
     expect(nonJson.status).toBe(404);
@@ -134,9 +169,11 @@ describe('sendTokenNotification', () => {
     try {
       for (status of [301, 302, 303, 307, 308]) {
         const before = redirecting.requests.length;
-        const sent = await sendTokenNotification({ url: redirecting.url, body: example('TokenStatusActive').body, signer: createChecksumSigner(KEY) }).catch(
-          (e) => e,
-        );
+        const sent = await sendTokenNotification({
+          url: redirecting.url,
+          body: example('TokenStatusActive').body,
+          signer: createChecksumSigner(KEY),
+        }).catch((e) => e);
         expect(sent, String(status)).toBeInstanceOf(GatewayHttpError);
         expect(sent).toMatchObject({ kind: 'http', status, sent: 'yes', nextStep: { action: 'retry-later' } });
         const posted = await postNotification({ url: redirecting.url, text: '{}' }).catch((e) => e);
@@ -154,7 +191,9 @@ describe('sendTokenNotification', () => {
     const body = example('TokenStatusActive').body;
     delete body.tokenInfo.cardScheme;
     const count = recorder.requests.length;
-    const error = await sendTokenNotification({ url: recorder.url, body, signer: createChecksumSigner(KEY) }).catch((e) => e);
+    const error = await sendTokenNotification({ url: recorder.url, body, signer: createChecksumSigner(KEY) }).catch(
+      (e) => e,
+    );
     expect(error).toBeInstanceOf(RequestValidationError);
     expect(error.issues[0]).toMatchObject({ pointer: '/body/tokenInfo/cardScheme', rule: 'required' });
     expect(recorder.requests.length).toBe(count);
@@ -199,7 +238,10 @@ await new Promise((resolve) => setTimeout(resolve, 200));
 server.close();
 process.stdout.write(JSON.stringify({ kinds, elapsed, open: open.size }));
 `;
-    const { status, stdout, stderr } = await runNode([...FORCED_GC, '--input-type=module', '-e', code], { cwd: root, timeoutMs: 40_000 });
+    const { status, stdout, stderr } = await runNode([...FORCED_GC, '--input-type=module', '-e', code], {
+      cwd: root,
+      timeoutMs: 40_000,
+    });
     expect(stdout, stderr).not.toBe('STUCK');
     expect(status, stderr).toBe(0);
     const { kinds, elapsed, open } = JSON.parse(stdout);
@@ -210,10 +252,13 @@ process.stdout.write(JSON.stringify({ kinds, elapsed, open: open.size }));
 
   it('send-webhook --timeout-ms gives up in time and exits', { timeout: 60_000 }, async () => {
     const started = performance.now();
-    const result = await runNode([...FORCED_GC, BIN, 'send-webhook', '--url', silent.url, '--status', 'ACTIVE', '--timeout-ms', '500'], {
-      env: { MERCHANT_KEY: KEY },
-      timeoutMs: 25_000,
-    });
+    const result = await runNode(
+      [...FORCED_GC, BIN, 'send-webhook', '--url', silent.url, '--status', 'ACTIVE', '--timeout-ms', '500'],
+      {
+        env: { MERCHANT_KEY: KEY },
+        timeoutMs: 25_000,
+      },
+    );
     expect(result.status, result.stderr).toBe(2);
     expect(result.stderr).toMatch(/no reply from the merchant within 500 ms/);
     expect(performance.now() - started).toBeLessThan(10_000);
@@ -232,7 +277,21 @@ describe('gateway-contract send-webhook', () => {
     // One run per status, at once: the merchant receives each status once.
     const results = await Promise.all(
       statuses.map((status) =>
-        runCli(['send-webhook', '--url', merchant.url, '--status', status, '--mid', 'MERCHANT0042', '--token-index', 'TIN42'], undefined, env),
+        runCli(
+          [
+            'send-webhook',
+            '--url',
+            merchant.url,
+            '--status',
+            status,
+            '--mid',
+            'MERCHANT0042',
+            '--token-index',
+            'TIN42',
+          ],
+          undefined,
+          env,
+        ),
       ),
     );
     results.forEach((result, i) => {
@@ -241,7 +300,9 @@ describe('gateway-contract send-webhook', () => {
       expect(result.stdout).toMatch(/accepted: HTTP 200, resultCode "00"/);
       neverShowsKey(result);
     });
-    const received = events.slice(before).map((e) => [e.body.mid, e.body.tokenInfo.tokenIndexNumber, e.body.tokenInfo.tokenStatus]);
+    const received = events
+      .slice(before)
+      .map((e) => [e.body.mid, e.body.tokenInfo.tokenIndexNumber, e.body.tokenInfo.tokenStatus]);
     expect(received.sort()).toEqual(statuses.map((status) => ['MERCHANT0042', 'TIN42', status]).sort());
   });
 
@@ -269,7 +330,11 @@ describe('gateway-contract send-webhook', () => {
   });
 
   it('takes the key from --key too', async () => {
-    const result = await runCli(['send-webhook', '--url', merchant.url, '--status', 'active', '--key', KEY], undefined, { MERCHANT_KEY: '' });
+    const result = await runCli(
+      ['send-webhook', '--url', merchant.url, '--status', 'active', '--key', KEY],
+      undefined,
+      { MERCHANT_KEY: '' },
+    );
     expect(result.status).toBe(0);
     neverShowsKey(result);
   });
@@ -277,7 +342,9 @@ describe('gateway-contract send-webhook', () => {
   it('exits 1 when the merchant answers 1001 (another key)', async () => {
     const result = await runCli(['send-webhook', '--url', otherKeyMerchant.url, '--status', 'ACTIVE'], undefined, env);
     expect(result.status).toBe(1);
-    expect(result.stdout).toMatch(/not accepted: HTTP 200, resultCode "1001", resultStatus "FAILED", resultMsg "Signature Validation Failure"/);
+    expect(result.stdout).toMatch(
+      /not accepted: HTTP 200, resultCode "1001", resultStatus "FAILED", resultMsg "Signature Validation Failure"/,
+    );
     neverShowsKey(result);
   });
 
@@ -294,23 +361,63 @@ describe('gateway-contract send-webhook', () => {
   });
 
   it('exits 2 when the address cannot be reached or does not answer in time', async () => {
-    const unreachable = await runCli(['send-webhook', '--url', `http://127.0.0.1:${await freePort()}/hook`, '--status', 'ACTIVE'], undefined, env);
+    const unreachable = await runCli(
+      ['send-webhook', '--url', `http://127.0.0.1:${await freePort()}/hook`, '--status', 'ACTIVE'],
+      undefined,
+      env,
+    );
     expect(unreachable.status).toBe(2);
-    expect(unreachable.stderr).toMatch(/^gateway-contract send-webhook: the notification could not be delivered \(ECONNREFUSED\); address http/);
-    const slow = await runCli(['send-webhook', '--url', silent.url, '--status', 'ACTIVE', '--timeout-ms', '300'], undefined, env);
+    expect(unreachable.stderr).toMatch(
+      /^gateway-contract send-webhook: the notification could not be delivered \(ECONNREFUSED\); address http/,
+    );
+    const slow = await runCli(
+      ['send-webhook', '--url', silent.url, '--status', 'ACTIVE', '--timeout-ms', '300'],
+      undefined,
+      env,
+    );
     expect(slow.status).toBe(2);
     expect(slow.stderr).toMatch(/no reply from the merchant within 300 ms/);
   });
 
   it.each([
     ['no --url', ['--status', 'ACTIVE'], env, /--url is required/],
-    ['a --url that is not http(s)', ['--url', 'ftp://x', '--status', 'ACTIVE'], env, /--url must be an http\(s\) address/],
-    ['no --status', ['--url', 'http://127.0.0.1:1/x'], env, /--status must be one of INIT, SUSPENDED, ACTIVE, DEAD, FAILED/],
+    [
+      'a --url that is not http(s)',
+      ['--url', 'ftp://x', '--status', 'ACTIVE'],
+      env,
+      /--url must be an http\(s\) address/,
+    ],
+    [
+      'no --status',
+      ['--url', 'http://127.0.0.1:1/x'],
+      env,
+      /--status must be one of INIT, SUSPENDED, ACTIVE, DEAD, FAILED/,
+    ],
     ['an unknown status', ['--url', 'http://127.0.0.1:1/x', '--status', 'GONE'], env, /--status must be one of/],
-    ['no key', ['--url', 'http://127.0.0.1:1/x', '--status', 'ACTIVE'], { MERCHANT_KEY: '' }, /a merchant key is needed: set MERCHANT_KEY/],
-    ['a key of the wrong length', ['--url', 'http://127.0.0.1:1/x', '--status', 'ACTIVE', '--key', 'short-secret'], {}, /must be 16 bytes/],
-    ['a bad timeout', ['--url', 'http://127.0.0.1:1/x', '--status', 'ACTIVE', '--timeout-ms', 'soon'], env, /--timeout-ms takes a positive whole number/],
-    ['an unknown option', ['--url', 'http://127.0.0.1:1/x', '--status', 'ACTIVE', '--verbose'], env, /unknown option "--verbose"/],
+    [
+      'no key',
+      ['--url', 'http://127.0.0.1:1/x', '--status', 'ACTIVE'],
+      { MERCHANT_KEY: '' },
+      /a merchant key is needed: set MERCHANT_KEY/,
+    ],
+    [
+      'a key of the wrong length',
+      ['--url', 'http://127.0.0.1:1/x', '--status', 'ACTIVE', '--key', 'short-secret'],
+      {},
+      /must be 16 bytes/,
+    ],
+    [
+      'a bad timeout',
+      ['--url', 'http://127.0.0.1:1/x', '--status', 'ACTIVE', '--timeout-ms', 'soon'],
+      env,
+      /--timeout-ms takes a positive whole number/,
+    ],
+    [
+      'an unknown option',
+      ['--url', 'http://127.0.0.1:1/x', '--status', 'ACTIVE', '--verbose'],
+      env,
+      /unknown option "--verbose"/,
+    ],
     [
       'a token index the contract refuses',
       ['--url', 'http://127.0.0.1:1/x', '--status', 'ACTIVE', '--token-index', 'TIN-1'],
@@ -329,7 +436,9 @@ describe('gateway-contract send-webhook', () => {
   it('has --help, and is listed in the overview', async () => {
     const help = await runCli(['send-webhook', '--help']);
     expect(help.status).toBe(0);
-    expect(help.stdout).toMatch(/^Usage: gateway-contract send-webhook --url <merchant url> --status\s+<INIT\|SUSPENDED\|ACTIVE\|DEAD\|FAILED>/);
+    expect(help.stdout).toMatch(
+      /^Usage: gateway-contract send-webhook --url <merchant url> --status\s+<INIT\|SUSPENDED\|ACTIVE\|DEAD\|FAILED>/,
+    );
     expect(help.stdout).toMatch(/MERCHANT_KEY/);
     const overview = await runCli(['--help']);
     expect(overview.stdout).toMatch(/send-webhook\s+Send a signed token status notification/);

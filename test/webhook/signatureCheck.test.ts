@@ -69,7 +69,10 @@ describe('the reading before the signature, and the signature', () => {
     expect(await signedText(new TextEncoder().encode(signed), 1 << 20, checksum)).toEqual({ ok: true, text: signed });
     const spaced = signed.replace(`"body":${BODY}`, `"body" :  ${BODY.replace('{', '{ ')} `);
     const { asked, verifier } = recording();
-    expect(await signedText(spaced, 1 << 20, verifier)).toMatchObject({ ok: false, issue: { rule: 'signature', resultCode: '1001' } });
+    expect(await signedText(spaced, 1 << 20, verifier)).toMatchObject({
+      ok: false,
+      issue: { rule: 'signature', resultCode: '1001' },
+    });
     expect(asked).toEqual([[BODY.replace('{', '{ '), signature]]);
     const failing = {
       signatureType: 'CHECKSUM',
@@ -89,7 +92,13 @@ describe('the reading before the signature, and the signature', () => {
   it('never says the signature in what it refuses, whatever the text (generated)', async () => {
     const secret = fc.stringMatching(/^Zq[A-Za-z0-9+/]{8,40}$/); // never a word of a message
     const envelope = fc.record(
-      { head: fc.record({ signatureType: fc.constantFrom('CHECKSUM', 'RSA', 7), signature: secret }, { requiredKeys: [] }), body: fc.jsonValue() },
+      {
+        head: fc.record(
+          { signatureType: fc.constantFrom('CHECKSUM', 'RSA', 7), signature: secret },
+          { requiredKeys: [] },
+        ),
+        body: fc.jsonValue(),
+      },
       { requiredKeys: [] },
     );
     await fc.assert(
@@ -122,17 +131,30 @@ describe('the signed notification', () => {
     const read = readNotification(signed);
     if (!read.ok) throw new Error('the example is refused');
     expect(read.event.body.mid).toBe(EXAMPLE.body.mid);
-    expect(readNotification(signed.replace('{"head":', '{"body":{},"head":'))).toMatchObject({ ok: false, code: '400', issues: [{ rule: 'json' }] });
+    expect(readNotification(signed.replace('{"head":', '{"body":{},"head":'))).toMatchObject({
+      ok: false,
+      code: '400',
+      issues: [{ rule: 'json' }],
+    });
     const invalid = readNotification(`{"head":${JSON.stringify(head)},"body":{}}`);
     expect(invalid.ok).toBe(false);
     expect(midProblem(read.event, undefined)).toBeNull();
     expect(midProblem(read.event, [EXAMPLE.body.mid])).toBeNull();
-    expect(midProblem(read.event, ['ANOTHER'])).toMatchObject({ pointer: '/body/mid', rule: 'expectedMid', resultCode: '407' });
+    expect(midProblem(read.event, ['ANOTHER'])).toMatchObject({
+      pointer: '/body/mid',
+      rule: 'expectedMid',
+      resultCode: '407',
+    });
     const at = Number(EXAMPLE.head.requestTimestamp);
     const sent = EXAMPLE.head.requestTimestamp.length <= 10 ? at * 1000 : at;
     expect(clockProblem(read.event, sent + 300_000, 300_000)).toBeNull();
-    expect(clockProblem(read.event, sent - 300_001, 300_000)).toMatchObject({ rule: 'maxClockSkew', resultCode: '400' });
-    expect(clockProblem(read.event, sent + 300_001, 300_000)?.message).toMatch(/is 300 s behind this server's clock; at most 300 s/);
+    expect(clockProblem(read.event, sent - 300_001, 300_000)).toMatchObject({
+      rule: 'maxClockSkew',
+      resultCode: '400',
+    });
+    expect(clockProblem(read.event, sent + 300_001, 300_000)?.message).toMatch(
+      /is 300 s behind this server's clock; at most 300 s/,
+    );
   });
 });
 

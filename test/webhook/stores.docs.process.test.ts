@@ -34,7 +34,9 @@ function closedPort(): Promise<number> {
 
 describe('the Redis example of docs/webhook-stores.md', () => {
   it('ends with the reason when no Redis server answers, within its connect timeout', async () => {
-    const js = ts.transpileModule(example('Redis'), { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
+    const js = ts.transpileModule(example('Redis'), {
+      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+    }).outputText;
     mkdirSync(dir, { recursive: true });
     const file = join(dir, 'redis-example.mjs');
     writeFileSync(file, js);

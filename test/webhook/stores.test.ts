@@ -7,7 +7,12 @@ import { readFileSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { createChecksumVerifier } from 'gateway-contract';
-import { type ClaimOutcome, createMemoryReplayStore, createWebhookReceiver, type ReplayStore } from 'gateway-contract/webhook';
+import {
+  type ClaimOutcome,
+  createMemoryReplayStore,
+  createWebhookReceiver,
+  type ReplayStore,
+} from 'gateway-contract/webhook';
 import { createPostgresReplayStore } from 'gateway-contract/webhook/postgres';
 import { createRedisReplayStore } from 'gateway-contract/webhook/redis';
 import { replayStoreCases } from 'gateway-contract/webhook/store-test-kit';
@@ -48,7 +53,10 @@ describe('the store test kit', () => {
     const broken: Record<string, ReplayStore> = {
       'claimed once': over('once', { claim: () => 'claimed' }),
       // The earlier shape: a claim answering true or false.
-      boolean: over('boolean', { claim: (key, lease, owner) => (memory.claim(`boolean:${key}`, lease, owner) === 'claimed') as unknown as ClaimOutcome }),
+      boolean: over('boolean', {
+        claim: (key, lease, owner) =>
+          (memory.claim(`boolean:${key}`, lease, owner) === 'claimed') as unknown as ClaimOutcome,
+      }),
       concurrent: over('concurrent', {
         claim: async (key, lease, owner) => {
           memory.claim(`concurrent:${key}`, lease, owner);
@@ -56,7 +64,9 @@ describe('the store test kit', () => {
           return 'claimed' as const; // every claim wins
         },
       }),
-      'never expires': over('never', { claim: (key, _lease, owner) => memory.claim(`never:${key}`, 60 * 60 * 1000, owner) }),
+      'never expires': over('never', {
+        claim: (key, _lease, owner) => memory.claim(`never:${key}`, 60 * 60 * 1000, owner),
+      }),
       'handled is in progress': over('handled', {
         claim: (key, lease, owner) => {
           const outcome = memory.claim(`handled:${key}`, lease, owner);
@@ -84,18 +94,31 @@ describe('the store test kit', () => {
     };
     const failures = async (store: ReplayStore, failing?: ReplayStore) => {
       const out: string[] = [];
-      for (const c of replayStoreCases({ store: () => store, expiryMs: 50, ...(failing ? { failingStore: () => failing } : {}), failureWaitMs: 100 })) {
+      for (const c of replayStoreCases({
+        store: () => store,
+        expiryMs: 50,
+        ...(failing ? { failingStore: () => failing } : {}),
+        failureWaitMs: 100,
+      })) {
         await c.run().catch((error: Error) => out.push(`${c.name}: ${error.message}`));
       }
       return out.join('\n');
     };
     expect(await failures(broken['claimed once'] as ReplayStore)).toMatch(/second claim of a key in progress/);
-    expect(await failures(broken.boolean as ReplayStore)).toMatch(/claim must resolve 'claimed', 'in-progress' or 'handled', it resolved boolean/);
+    expect(await failures(broken.boolean as ReplayStore)).toMatch(
+      /claim must resolve 'claimed', 'in-progress' or 'handled', it resolved boolean/,
+    );
     expect(await failures(broken.concurrent as ReplayStore)).toMatch(/32 of 32 concurrent claims/);
     expect(await failures(broken['never expires'] as ReplayStore)).toMatch(/After the lease/);
-    expect(await failures(broken['handled is in progress'] as ReplayStore)).toMatch(/claim of a completed key must resolve 'handled'/);
-    expect(await failures(broken['completes after the lease'] as ReplayStore)).toMatch(/completion after the lease must resolve false/);
-    expect(await failures(broken['release ignored'] as ReplayStore)).toMatch(/after the owner's release must resolve 'claimed'/);
+    expect(await failures(broken['handled is in progress'] as ReplayStore)).toMatch(
+      /claim of a completed key must resolve 'handled'/,
+    );
+    expect(await failures(broken['completes after the lease'] as ReplayStore)).toMatch(
+      /completion after the lease must resolve false/,
+    );
+    expect(await failures(broken['release ignored'] as ReplayStore)).toMatch(
+      /after the owner's release must resolve 'claimed'/,
+    );
     expect(await failures(broken['release removes handled'] as ReplayStore)).toMatch(/must not remove a handled key/);
     // A store that answers when it cannot reach its backend fails the failure case.
     const liar = over('liar', { claim: () => 'in-progress', complete: () => false });
@@ -109,7 +132,10 @@ describe('the store test kit', () => {
 
   describe('the memory store passes it', () => {
     const store = createMemoryReplayStore();
-    for (const c of replayStoreCases({ store: () => store, failingStore: () => createMemoryReplayStore({ maxEntries: 1, now: () => 0 }) })) {
+    for (const c of replayStoreCases({
+      store: () => store,
+      failingStore: () => createMemoryReplayStore({ maxEntries: 1, now: () => 0 }),
+    })) {
       if (!c.name.startsWith('a failing store')) it(c.name, c.run);
     }
     it('a full memory store rejects its claim', async () => {
@@ -124,7 +150,9 @@ describe('the store test kit', () => {
     setFlagsFromString('--expose-gc');
     const gc = runInNewContext('gc') as () => void;
     const NOTIFICATIONS = 10_000;
-    const signatures = Array.from({ length: NOTIFICATIONS }, (_, i) => Buffer.from(`signature ${i}`).toString('base64'));
+    const signatures = Array.from({ length: NOTIFICATIONS }, (_, i) =>
+      Buffer.from(`signature ${i}`).toString('base64'),
+    );
     gc();
     const before = process.memoryUsage().heapUsed;
     const store = createMemoryReplayStore();
@@ -264,10 +292,22 @@ describe.skipIf(postgres.skip)(postgres.title, () => {
     await store.createTable();
     try {
       const { signature } = await acceptOne(store, 'PG-DIGESTS-1');
-      const { rows } = await pool.query(`SELECT key, owner, state, expires_at > now() + interval '23 hours' AS long FROM ${digests} ORDER BY key`);
+      const { rows } = await pool.query(
+        `SELECT key, owner, state, expires_at > now() + interval '23 hours' AS long FROM ${digests} ORDER BY key`,
+      );
       expect(rows).toEqual([
-        { key: expect.stringMatching(/^requestId:[0-9a-f]{64}$/), owner: expect.stringMatching(/^[0-9a-f]{32}$/), state: 'handled', long: true },
-        { key: expect.stringMatching(/^signature:[0-9a-f]{64}$/), owner: expect.stringMatching(/^[0-9a-f]{32}$/), state: 'handled', long: true },
+        {
+          key: expect.stringMatching(/^requestId:[0-9a-f]{64}$/),
+          owner: expect.stringMatching(/^[0-9a-f]{32}$/),
+          state: 'handled',
+          long: true,
+        },
+        {
+          key: expect.stringMatching(/^signature:[0-9a-f]{64}$/),
+          owner: expect.stringMatching(/^[0-9a-f]{32}$/),
+          state: 'handled',
+          long: true,
+        },
       ]);
       expect(JSON.stringify(rows)).not.toContain(signature.slice(0, 20));
     } finally {
@@ -297,12 +337,16 @@ describe.skipIf(postgres.skip)(postgres.title, () => {
   it('refuses a table name that is not a plain identifier, and gives its schema for a migration', () => {
     expect(() => createPostgresReplayStore({ client: pool, table: 'x; DROP TABLE y' })).toThrow(/table must be/);
     expect(() => createPostgresReplayStore({ client: {} as never })).toThrow(/needs a connected client/);
-    expect(createPostgresReplayStore({ client: pool }).schemaSql).toContain('CREATE TABLE IF NOT EXISTS gateway_contract_replay (key text PRIMARY KEY');
+    expect(createPostgresReplayStore({ client: pool }).schemaSql).toContain(
+      'CREATE TABLE IF NOT EXISTS gateway_contract_replay (key text PRIMARY KEY',
+    );
   });
 
   it('createTable() adds the state to a table of the earlier shape, whose rows were kept claims: handled', async () => {
     const earlier = `${table}_earlier`;
-    await pool.query(`CREATE TABLE ${earlier} (key text PRIMARY KEY, owner text NOT NULL, expires_at timestamptz NOT NULL)`);
+    await pool.query(
+      `CREATE TABLE ${earlier} (key text PRIMARY KEY, owner text NOT NULL, expires_at timestamptz NOT NULL)`,
+    );
     try {
       await pool.query(`INSERT INTO ${earlier} VALUES ('kept', 'o', now() + interval '1 hour')`);
       const store = createPostgresReplayStore({ client: pool, table: earlier });

@@ -2,7 +2,12 @@
 // every case passes against the package's own receiver, and each kind of faulty receiver fails the
 // cases it gets wrong, with the expected and the received code; no key or signature is printed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createChecksumSigner, createChecksumVerifier, createWebhookReceiver, type TokenStatusEvent } from '../../src/index.js';
+import {
+  createChecksumSigner,
+  createChecksumVerifier,
+  createWebhookReceiver,
+  type TokenStatusEvent,
+} from '../../src/index.js';
 import { REPORT_FORMATS } from '../../src/report/format.js';
 import { replyFor } from '../../src/webhook/reply.js';
 import { runWebhookSuite } from '../../src/webhook/suite.js';
@@ -22,8 +27,14 @@ let requestIdsOnly: TestServer;
 let html: TestServer;
 
 beforeAll(async () => {
-  strict = await listenWith(createWebhookReceiver({ verifier: createChecksumVerifier(KEY), expectedMid: MID }).nodeHandler((e) => void events.push(e)));
-  anyMid = await listenWith(createWebhookReceiver({ verifier: createChecksumVerifier(KEY) }).nodeHandler(() => undefined));
+  strict = await listenWith(
+    createWebhookReceiver({ verifier: createChecksumVerifier(KEY), expectedMid: MID }).nodeHandler(
+      (e) => void events.push(e),
+    ),
+  );
+  anyMid = await listenWith(
+    createWebhookReceiver({ verifier: createChecksumVerifier(KEY) }).nodeHandler(() => undefined),
+  );
   alwaysAccepts = await startServer((_req, res) => json(res, replyFor('00', Date.now())));
   // Checks like the package's receiver, but remembers request ids only: a replay with a new requestId gets through.
   const seenIds = new Set<string>();
@@ -80,7 +91,14 @@ describe('runWebhookSuite()', () => {
       expect(result).toMatchObject({ passed: 18, failed: 0 });
       // The merchant's handler saw the six accepted notifications, with the example's values.
       const seen = events.slice(before);
-      expect(seen.map((e) => e.body.tokenInfo.tokenStatus)).toEqual(['INIT', 'SUSPENDED', 'ACTIVE', 'DEAD', 'FAILED', 'ACTIVE']);
+      expect(seen.map((e) => e.body.tokenInfo.tokenStatus)).toEqual([
+        'INIT',
+        'SUSPENDED',
+        'ACTIVE',
+        'DEAD',
+        'FAILED',
+        'ACTIVE',
+      ]);
       for (const e of seen) expect(e.body.mid).toBe(MID);
     }
   });
@@ -90,7 +108,12 @@ describe('runWebhookSuite()', () => {
     expect(lax.cases.filter((c) => !c.passed).map((c) => [c.name, c.issues.map((i) => [i.rule, i.message])])).toEqual([
       [
         'another mid',
-        [['replyCode', 'Expected 407 (Incorrect mid; section 7.1: 407 Incorrect mid; D-34 step 4 (the receiver knows its merchant id)), got 00.']],
+        [
+          [
+            'replyCode',
+            'Expected 407 (Incorrect mid; section 7.1: 407 Incorrect mid; D-34 step 4 (the receiver knows its merchant id)), got 00.',
+          ],
+        ],
       ],
     ]);
     const yes = await runWebhookSuite({ url: alwaysAccepts.url, signer });
@@ -110,7 +133,9 @@ describe('runWebhookSuite()', () => {
       '400',
     ]);
     const ids = await runWebhookSuite({ url: requestIdsOnly.url, signer });
-    expect(ids.cases.filter((c) => !c.passed).map((c) => c.name)).toEqual(['replay: the same signature with a new requestId']);
+    expect(ids.cases.filter((c) => !c.passed).map((c) => c.name)).toEqual([
+      'replay: the same signature with a new requestId',
+    ]);
   });
 
   it('fails every case whose reply is not a JSON envelope, and rejects when the address cannot be reached', async () => {
@@ -124,7 +149,9 @@ describe('runWebhookSuite()', () => {
         message: expect.stringMatching(/^No usable reply: the merchant's reply is not a JSON envelope \(HTTP 200, /),
       },
     ]);
-    await expect(runWebhookSuite({ url: `http://127.0.0.1:${await freePort()}/`, signer, timeoutMs: 2_000 })).rejects.toMatchObject({ kind: 'network' });
+    await expect(
+      runWebhookSuite({ url: `http://127.0.0.1:${await freePort()}/`, signer, timeoutMs: 2_000 }),
+    ).rejects.toMatchObject({ kind: 'network' });
   });
 });
 
@@ -132,16 +159,24 @@ describe('send-webhook --suite', () => {
   const env = { MERCHANT_KEY: KEY };
 
   it('exits 0 when every case passes, with a JUnit report for CI', async () => {
-    const result = await runCli(['send-webhook', '--url', strict.url, '--suite', '--mid', MID, '--format', 'junit'], undefined, env);
+    const result = await runCli(
+      ['send-webhook', '--url', strict.url, '--suite', '--mid', MID, '--format', 'junit'],
+      undefined,
+      env,
+    );
     expect(result.status).toBe(0);
-    expect(result.stdout).toContain('<testsuites name="gateway-contract send-webhook --suite" tests="18" failures="0" errors="0" skipped="0">');
+    expect(result.stdout).toContain(
+      '<testsuites name="gateway-contract send-webhook --suite" tests="18" failures="0" errors="0" skipped="0">',
+    );
     expect((result.stdout.match(/<testcase /g) ?? []).length).toBe(18);
     expect(result.stderr).toBe('18 cases: 18 passed, 0 failed\n');
   });
 
   it('exits 1 when a case fails, in every format, and never prints the key or a signature', async () => {
     // One run per format at once, each against a receiver of its own that accepts everything.
-    const receivers = await Promise.all(REPORT_FORMATS.map(() => startServer((_req, res) => json(res, replyFor('00', Date.now())))));
+    const receivers = await Promise.all(
+      REPORT_FORMATS.map(() => startServer((_req, res) => json(res, replyFor('00', Date.now())))),
+    );
     const runs = await Promise.all(
       REPORT_FORMATS.map(async (format, i) => {
         const receiver = receivers[i]!;
@@ -183,7 +218,11 @@ describe('send-webhook --suite', () => {
   });
 
   it('exits 2 when the address cannot be reached', async () => {
-    const result = await runCli(['send-webhook', '--url', `http://127.0.0.1:${await freePort()}/hook`, '--suite', '--timeout-ms', '2000'], undefined, env);
+    const result = await runCli(
+      ['send-webhook', '--url', `http://127.0.0.1:${await freePort()}/hook`, '--suite', '--timeout-ms', '2000'],
+      undefined,
+      env,
+    );
     expect(result.status).toBe(2);
     expect(result.stderr).toMatch(/could not be delivered/);
   });

@@ -40,7 +40,13 @@ afterEach(() => {
 });
 
 const post = (handle: (request: Request) => Promise<Response>, text: string) =>
-  handle(new Request('https://merchant.example/hook', { method: 'POST', headers: { 'content-type': 'application/json' }, body: text }));
+  handle(
+    new Request('https://merchant.example/hook', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: text,
+    }),
+  );
 
 describe('receiver events', () => {
   it('publish each verdict with its code, rule, whether the handler ran, and its duration', async () => {
@@ -67,7 +73,8 @@ describe('receiver events', () => {
     ]);
     for (const event of verdicts) expect(event.durationMs).toBeGreaterThanOrEqual(0);
     const text = JSON.stringify(verdicts);
-    for (const value of [...Object.values(PLANTED), first.signature, 'handler failed']) expect(text).not.toContain(value);
+    for (const value of [...Object.values(PLANTED), first.signature, 'handler failed'])
+      expect(text).not.toContain(value);
     expect(stores).toEqual([]);
   });
 
@@ -77,7 +84,10 @@ describe('receiver events', () => {
       verifier: createChecksumVerifier(KEY),
       storeTimeoutMs: 20,
       store: {
-        claim: (key) => (key.startsWith('signature:') ? Promise.reject(new TypeError(`refused ${PLANTED.requestId} at 10.1.2.3`)) : 'claimed'),
+        claim: (key) =>
+          key.startsWith('signature:')
+            ? Promise.reject(new TypeError(`refused ${PLANTED.requestId} at 10.1.2.3`))
+            : 'claimed',
         complete: () => true,
         release: () => undefined,
       },
@@ -101,7 +111,9 @@ describe('receiver events', () => {
   });
 
   it('build and publish nothing when no one subscribes', async () => {
-    const channels = ['gateway-contract:webhook:verdict', 'gateway-contract:webhook:store'].map((name) => diagnostics.channel(name));
+    const channels = ['gateway-contract:webhook:verdict', 'gateway-contract:webhook:store'].map((name) =>
+      diagnostics.channel(name),
+    );
     let published = 0;
     const originals = channels.map((channel) => channel.publish);
     for (const channel of channels) {
@@ -136,7 +148,9 @@ const { createWebhookReceiver } = await import('gateway-contract/webhook');
 const { createChecksumVerifier } = await import('gateway-contract/signing');
 const verdict = await createWebhookReceiver({ verifier: createChecksumVerifier(${JSON.stringify(KEY)}) }).receive(${JSON.stringify(text)});
 process.stdout.write(String(verdict.accepted));`;
-    const { status, stdout, stderr } = await runNode(['--input-type=module', '-e', program], { cwd: new URL('../../', import.meta.url).pathname });
+    const { status, stdout, stderr } = await runNode(['--input-type=module', '-e', program], {
+      cwd: new URL('../../', import.meta.url).pathname,
+    });
     expect(stderr).toBe('');
     expect(status).toBe(0);
     expect(stdout).toBe('true');
@@ -149,7 +163,9 @@ const { createWebhookReceiver } = await import('gateway-contract/webhook');
 const { createChecksumVerifier } = await import('gateway-contract/signing');
 const verdict = await createWebhookReceiver({ verifier: createChecksumVerifier(${JSON.stringify(KEY)}) }).receive(${JSON.stringify(text)});
 process.stdout.write(String(verdict.accepted));`;
-    const { status, stdout, stderr } = await runNode(['--input-type=module', '-e', program], { cwd: new URL('../', import.meta.url).pathname });
+    const { status, stdout, stderr } = await runNode(['--input-type=module', '-e', program], {
+      cwd: new URL('../', import.meta.url).pathname,
+    });
     expect(stderr).toBe('');
     expect(status).toBe(0);
     expect(stdout).toBe('true');

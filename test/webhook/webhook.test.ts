@@ -38,7 +38,15 @@ const CATALOG = resultCodes.notifyTokenStatus.codes;
 const signatures: string[] = [];
 
 /** The envelope text as the service sends it: the signature covers exactly `bodyText`. */
-function notification(options: { body?: unknown; bodyText?: string; head?: Record<string, unknown>; key?: string; dropHead?: string[] } = {}) {
+function notification(
+  options: {
+    body?: unknown;
+    bodyText?: string;
+    head?: Record<string, unknown>;
+    key?: string;
+    dropHead?: string[];
+  } = {},
+) {
   const bodyText = options.bodyText ?? JSON.stringify(options.body ?? example('TokenStatusActive').body);
   // Signed synchronously (the sandbox's node:crypto form, test/signing/signing.test.ts proves it the same as the Web Crypto one).
   const signature = generateSignatureSync(bodyText, options.key ?? KEY);
@@ -80,7 +88,11 @@ function receiver(options: Partial<Parameters<typeof createWebhookReceiver>[0]> 
 function expectReply(reply: unknown, code: string) {
   expect(validate('notifyTokenStatus', 'response', reply)).toEqual({ valid: true });
   const entry = CATALOG.find((c) => c.code === code)!;
-  expect((reply as any).body.resultInfo).toEqual({ resultCode: code, resultStatus: entry.status, resultMsg: entry.messages[0] });
+  expect((reply as any).body.resultInfo).toEqual({
+    resultCode: code,
+    resultStatus: entry.status,
+    resultMsg: entry.messages[0],
+  });
   expect((reply as any).head.version).toBe('v1');
   expect((reply as any).head.responseTimestamp).toMatch(/^\d{13}$/);
 }
@@ -118,11 +130,20 @@ describe('receive(): a good notification', () => {
     const r = receiver();
     const pretty =
       '{\n  "mid" : "MERCHANT0001",\n  "tokenInfo": ' +
-      JSON.stringify(example('TokenStatusActive').body.tokenInfo, null, 4).replace('Example Bank"', 'Example \\u0042ank"') +
+      JSON.stringify(example('TokenStatusActive').body.tokenInfo, null, 4).replace(
+        'Example Bank"',
+        'Example \\u0042ank"',
+      ) +
       '\n}';
     const signature = await generateSignature(pretty, KEY);
     signatures.push(signature);
-    const head = JSON.stringify({ version: 'v1', requestTimestamp: String(NOW), requestId: 'NTF-PRETTY', signature, signatureType: 'CHECKSUM' });
+    const head = JSON.stringify({
+      version: 'v1',
+      requestTimestamp: String(NOW),
+      requestId: 'NTF-PRETTY',
+      signature,
+      signatureType: 'CHECKSUM',
+    });
     const verdict = await r.receive(`\ufeff { "bo\\u0064y" :  ${pretty} ,\n "head": ${head} }  `);
     expect(verdict.accepted).toBe(true);
     if (verdict.accepted) expect(verdict.event.body.tokenInfo.issuingBankName).toBe('Example Bank');
@@ -133,23 +154,48 @@ describe('receive(): a good notification', () => {
     const body = example('TokenStatusActive').body;
     const signature = await generateSignature(JSON.stringify(body), KEY);
     signatures.push(signature);
-    const head = JSON.stringify({ version: 'v1', requestTimestamp: String(NOW), requestId: 'NTF-RE', signature, signatureType: 'CHECKSUM' });
-    expectRejected(await r.receive(`{"head":${head},"body":${JSON.stringify(body, null, 2)}}`), '1001', '/head/signature', 'signature');
+    const head = JSON.stringify({
+      version: 'v1',
+      requestTimestamp: String(NOW),
+      requestId: 'NTF-RE',
+      signature,
+      signatureType: 'CHECKSUM',
+    });
+    expectRejected(
+      await r.receive(`{"head":${head},"body":${JSON.stringify(body, null, 2)}}`),
+      '1001',
+      '/head/signature',
+      'signature',
+    );
   });
 
   it('accepts request timestamps in seconds and milliseconds, within the allowed skew on either side', async () => {
     const r = receiver();
     const skew = WEBHOOK_DEFAULTS.maxClockSkewMs;
-    expect((await r.receive(notification({ head: { requestId: 'S1', requestTimestamp: String(NOW / 1000) } }).text)).accepted).toBe(true);
-    expect((await r.receive(notification({ head: { requestId: 'S2', requestTimestamp: String(NOW - skew) } }).text)).accepted).toBe(true);
-    expect((await r.receive(notification({ head: { requestId: 'S3', requestTimestamp: String(NOW + skew) } }).text)).accepted).toBe(true);
+    expect(
+      (await r.receive(notification({ head: { requestId: 'S1', requestTimestamp: String(NOW / 1000) } }).text))
+        .accepted,
+    ).toBe(true);
+    expect(
+      (await r.receive(notification({ head: { requestId: 'S2', requestTimestamp: String(NOW - skew) } }).text))
+        .accepted,
+    ).toBe(true);
+    expect(
+      (await r.receive(notification({ head: { requestId: 'S3', requestTimestamp: String(NOW + skew) } }).text))
+        .accepted,
+    ).toBe(true);
   });
 });
 
 describe('receive(): signature failures', () => {
   it('refuses a tampered body with 1001', async () => {
     const { text } = notification();
-    expectRejected(await receiver().receive(text.replace('"tokenStatus":"ACTIVE"', '"tokenStatus":"DEAD"')), '1001', '/head/signature', 'signature');
+    expectRejected(
+      await receiver().receive(text.replace('"tokenStatus":"ACTIVE"', '"tokenStatus":"DEAD"')),
+      '1001',
+      '/head/signature',
+      'signature',
+    );
     expectRejected(await receiver().receive(text.replace('"MERCHANT0001"', '"MERCHANT0002"')), '1001');
   });
 
@@ -213,14 +259,33 @@ describe('receive(): what the signature check needs', () => {
   const cases: [string, () => string, string, string, string][] = [
     ['no head', () => `{"body":${notification().bodyText}}`, '1006', '/head', 'required'],
     ['a head that is not an object', () => `{"head":"v1","body":${notification().bodyText}}`, '1006', '/head', 'type'],
-    ['no signatureType', () => notification({ dropHead: ['signatureType'] }).text, '1005', '/head/signatureType', 'required'],
-    ['another signatureType', () => notification({ head: { signatureType: 'JWT' } }).text, '1400', '/head/signatureType', 'const'],
+    [
+      'no signatureType',
+      () => notification({ dropHead: ['signatureType'] }).text,
+      '1005',
+      '/head/signatureType',
+      'required',
+    ],
+    [
+      'another signatureType',
+      () => notification({ head: { signatureType: 'JWT' } }).text,
+      '1400',
+      '/head/signatureType',
+      'const',
+    ],
     ['no signature', () => notification({ dropHead: ['signature'] }).text, '410', '/head/signature', 'required'],
     ['an empty signature', () => notification({ head: { signature: '' } }).text, '400', '/head/signature', 'type'],
-    ['a signature that is not a string', () => notification({ head: { signature: 42 } }).text, '400', '/head/signature', 'type'],
+    [
+      'a signature that is not a string',
+      () => notification({ head: { signature: 42 } }).text,
+      '400',
+      '/head/signature',
+      'type',
+    ],
     [
       'no body',
-      () => `{"head":${JSON.stringify({ version: 'v1', requestTimestamp: String(NOW), requestId: 'N', signature: 'S', signatureType: 'CHECKSUM' })}}`,
+      () =>
+        `{"head":${JSON.stringify({ version: 'v1', requestTimestamp: String(NOW), requestId: 'N', signature: 'S', signatureType: 'CHECKSUM' })}}`,
       '410',
       '/body',
       'required',
@@ -235,7 +300,8 @@ describe('receive(): what the signature check needs', () => {
 describe('receive(): a root that is not an object', () => {
   it('is refused as JSON when it is not JSON or nests too deep (rule json), and by its type when it is JSON (rule type)', async () => {
     const r = receiver({ maxBytes: 2 * 1024 * 1024 });
-    for (const text of ['not json', '[1,2', '"open', 'nul', `${'['.repeat(40)}${']'.repeat(40)}`]) expectRejected(await r.receive(text), '400', '', 'json');
+    for (const text of ['not json', '[1,2', '"open', 'nul', `${'['.repeat(40)}${']'.repeat(40)}`])
+      expectRejected(await r.receive(text), '400', '', 'json');
     for (const text of ['[1,2]', '"head"', 'null', ' 42 ', '[{"head":{},"body":{}}]', `"${'x'.repeat(1024 * 1024)}"`])
       expectRejected(await r.receive(text), '400', '', 'type');
     const deep = await r.receive(`${'['.repeat(40)}${']'.repeat(40)}`);
@@ -332,7 +398,13 @@ describe('receive(): the contract, checked after the signature', () => {
       '/head/requestTimestamp',
       'pattern',
     ],
-    ['an unknown head field', () => notification({ head: { token: 'x' } }).text, '400', '/head/token', 'additionalProperties'],
+    [
+      'an unknown head field',
+      () => notification({ head: { token: 'x' } }).text,
+      '400',
+      '/head/token',
+      'additionalProperties',
+    ],
     ['no version', () => notification({ dropHead: ['version'] }).text, '410', '/head/version', 'required'],
   ];
   it.each(cases)('%s: %s', async (_what, make, code, pointer, rule) => {
@@ -392,18 +464,23 @@ describe('receive(): clock and replay', () => {
     const r = receiver();
     expect((await r.receive(first.text)).accepted).toBe(true);
     for (const [i, variant] of variants.entries()) {
-      const text = first.text.replace(first.signature, variant).replace('"requestId":"NTF-0001"', `"requestId":"NTF-V${i}"`);
+      const text = first.text
+        .replace(first.signature, variant)
+        .replace('"requestId":"NTF-0001"', `"requestId":"NTF-V${i}"`);
       expectRejected(await r.receive(text), '1001');
     }
     // A verifier that decodes leniently still meets the replay memory, which holds the bytes.
     const lenient = {
       signatureType: 'CHECKSUM',
-      verify: (text: string, signature: string) => createChecksumVerifier(KEY).verify(text, Buffer.from(signature, 'base64').toString('base64')),
+      verify: (text: string, signature: string) =>
+        createChecksumVerifier(KEY).verify(text, Buffer.from(signature, 'base64').toString('base64')),
     };
     const l = receiver({ verifier: lenient });
     expect((await l.receive(first.text)).accepted).toBe(true);
     for (const [i, variant] of variants.entries()) {
-      const text = first.text.replace(first.signature, variant).replace('"requestId":"NTF-0001"', `"requestId":"NTF-W${i}"`);
+      const text = first.text
+        .replace(first.signature, variant)
+        .replace('"requestId":"NTF-0001"', `"requestId":"NTF-W${i}"`);
       expectRejected(await l.receive(text), '406', '/head/requestId', 'replay');
     }
   });
@@ -419,10 +496,16 @@ describe('receive(): clock and replay', () => {
     const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
     const first = notification({ head: { requestId: 'NTF-ÉTÉ-1' } });
     expect((await r.receive(first.text)).accepted).toBe(true);
-    expect(keys).toEqual([`signature:${sha256(Buffer.from(first.signature, 'base64'))}`, `requestId:${sha256('NTF-ÉTÉ-1')}`]);
+    expect(keys).toEqual([
+      `signature:${sha256(Buffer.from(first.signature, 'base64'))}`,
+      `requestId:${sha256('NTF-ÉTÉ-1')}`,
+    ]);
     // A verifier that takes any text: a signature that is not Base64 is claimed by its UTF-8 bytes.
     const any = receiver({ verifier: { signatureType: 'CHECKSUM', verify: () => true }, store: recording() });
-    const text = notification({ head: { requestId: 'NTF-TEXT' } }).text.replace(/"signature":"[^"]+"/, '"signature":"not base64: é"');
+    const text = notification({ head: { requestId: 'NTF-TEXT' } }).text.replace(
+      /"signature":"[^"]+"/,
+      '"signature":"not base64: é"',
+    );
     expect((await any.receive(text)).accepted).toBe(true);
     expect(keys[2]).toBe(`signature:${sha256('not base64: é')}`);
   });
@@ -476,7 +559,11 @@ describe('receive(): clock and replay', () => {
   it('claims a notification by keys of a fixed size, whatever its requestId, for a lease of the handler’s time limit and three store calls, each claim with one random owner', async () => {
     const calls: [string, number, string][] = [];
     const r = receiver({
-      store: { claim: (...args: [string, number, string]) => (calls.push(args) > 0 ? 'claimed' : 'handled'), complete: () => true, release: () => undefined },
+      store: {
+        claim: (...args: [string, number, string]) => (calls.push(args) > 0 ? 'claimed' : 'handled'),
+        complete: () => true,
+        release: () => undefined,
+      },
       replayWindowMs: 5_000,
       handlerTimeoutMs: 3_000,
       storeTimeoutMs: 100,
@@ -496,16 +583,27 @@ describe('receive(): clock and replay', () => {
     const clock = { t: NOW };
     const store = createMemoryReplayStore({ now: () => clock.t, maxEntries: 6 });
     const bounded = receiver({ store, now: () => clock.t, replayWindowMs: 60_000 });
-    for (let i = 0; i < 3; i++) expect((await bounded.receive(notification({ head: { requestId: `M${i}` } }).text)).accepted).toBe(true);
+    for (let i = 0; i < 3; i++)
+      expect((await bounded.receive(notification({ head: { requestId: `M${i}` } }).text)).accepted).toBe(true);
     expect(store.size).toBe(6);
     // Full: what it could not claim is refused, for the service to deliver it again later (500),
     // and no claim within its window is forgotten, so every earlier notification is still a replay.
-    for (let i = 3; i < 10; i++) expectRejected(await bounded.receive(notification({ head: { requestId: `M${i}` } }).text), '500', '', 'replayMemoryFull');
-    for (let i = 0; i < 3; i++) expectRejected(await bounded.receive(notification({ head: { requestId: `M${i}` } }).text), '406');
+    for (let i = 3; i < 10; i++)
+      expectRejected(
+        await bounded.receive(notification({ head: { requestId: `M${i}` } }).text),
+        '500',
+        '',
+        'replayMemoryFull',
+      );
+    for (let i = 0; i < 3; i++)
+      expectRejected(await bounded.receive(notification({ head: { requestId: `M${i}` } }).text), '406');
     expect(store.size).toBe(6);
     // Once their window has passed, expired claims make room again.
     clock.t += 60_001;
-    expect((await bounded.receive(notification({ head: { requestId: 'M3', requestTimestamp: String(clock.t) } }).text)).accepted).toBe(true);
+    expect(
+      (await bounded.receive(notification({ head: { requestId: 'M3', requestTimestamp: String(clock.t) } }).text))
+        .accepted,
+    ).toBe(true);
 
     // The memory store alone.
     const small = createMemoryReplayStore({ now: () => clock.t, maxEntries: 2 });
@@ -522,7 +620,15 @@ describe('receive(): clock and replay', () => {
     const r = receiver({ maxRemembered: 2 });
     const handle = r.fetchHandler((event) => void handled.push(event.head.requestId));
     const post = async (text: string) =>
-      (await handle(new Request('https://merchant.example/hook', { method: 'POST', headers: { 'content-type': 'application/json' }, body: text }))).json();
+      (
+        await handle(
+          new Request('https://merchant.example/hook', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: text,
+          }),
+        )
+      ).json();
     expectReply(await post(notification({ head: { requestId: 'CAP-1' } }).text), '00');
     expectReply(await post(notification({ head: { requestId: 'CAP-2' } }).text), '500');
     expectReply(await post(notification({ head: { requestId: 'CAP-1' } }).text), '406');
@@ -575,9 +681,13 @@ describe('receive(): clock and replay', () => {
   it('refuses the removed `seen: { has, add }` store, and a store without claim, complete and release, with a clear error', () => {
     const seen = { has: () => false, add: () => undefined };
     expect(() => receiver({ seen } as never)).toThrow(/`seen: \{ has, add \}` option is removed.*Pass `store`/);
-    expect(() => receiver({ store: seen } as never)).toThrow(/claim\(key, leaseMs, owner\).*complete\(key, owner, windowMs\) and release\(key, owner\)/);
+    expect(() => receiver({ store: seen } as never)).toThrow(
+      /claim\(key, leaseMs, owner\).*complete\(key, owner, windowMs\) and release\(key, owner\)/,
+    );
     // A store of the earlier shape (claim answering true or false, and release) is told what it lacks.
-    expect(() => receiver({ store: { claim: () => true, release: () => undefined } } as never)).toThrow(/earlier shape.*lacks complete/);
+    expect(() => receiver({ store: { claim: () => true, release: () => undefined } } as never)).toThrow(
+      /earlier shape.*lacks complete/,
+    );
   });
 });
 
@@ -609,7 +719,9 @@ describe('a replay store that fails', () => {
             return true as unknown as ClaimOutcome;
           case 'late': {
             // Carried out after the receiver stopped waiting.
-            const p = new Promise<ClaimOutcome>((resolve) => setTimeout(() => resolve(memory.claim(key, ttlMs, owner)), 120));
+            const p = new Promise<ClaimOutcome>((resolve) =>
+              setTimeout(() => resolve(memory.claim(key, ttlMs, owner)), 120),
+            );
             state.late.push(p);
             return p;
           }
@@ -653,7 +765,13 @@ describe('a replay store that fails', () => {
   }
 
   const post = (handle: (request: Request) => Promise<Response>, text: string) =>
-    handle(new Request('https://merchant.example/hook', { method: 'POST', headers: { 'content-type': 'application/json' }, body: text })).then((r) => r.json());
+    handle(
+      new Request('https://merchant.example/hook', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: text,
+      }),
+    ).then((r) => r.json());
 
   it('answers 500 (the service delivers again), never throws, never runs the handler, whatever the failure', async () => {
     for (const failure of ['throw', 'reject', 'hang', 'answer'] as const) {
@@ -771,7 +889,8 @@ let url: string;
 const handled: any[] = [];
 let failNext = 0;
 let route: (req: IncomingMessage, res: ServerResponse) => void;
-const nodeReceiver = () => createWebhookReceiver({ verifier: createChecksumVerifier(KEY), now: () => NOW, maxBytes: 64 * 1024 });
+const nodeReceiver = () =>
+  createWebhookReceiver({ verifier: createChecksumVerifier(KEY), now: () => NOW, maxBytes: 64 * 1024 });
 
 beforeAll(async () => {
   const main = nodeReceiver().nodeHandler(async (event) => {
@@ -791,7 +910,11 @@ afterAll(async () => {
   await new Promise<void>((resolve) => server.close(() => resolve()));
 });
 
-async function post(body: string | Uint8Array, headers: Record<string, string> = { 'content-type': 'application/json' }, method = 'POST') {
+async function post(
+  body: string | Uint8Array,
+  headers: Record<string, string> = { 'content-type': 'application/json' },
+  method = 'POST',
+) {
   const response = await fetch(url, { method, headers, body: method === 'GET' ? undefined : (body as BodyInit) });
   return { status: response.status, headers: response.headers, reply: JSON.parse(await response.text()) };
 }
@@ -841,19 +964,33 @@ describe('nodeHandler on a real node:http server', () => {
         else c.close();
       },
     });
-    const streamed = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: stream, duplex: 'half' } as RequestInit);
+    const streamed = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: stream,
+      duplex: 'half',
+    } as RequestInit);
     expect(streamed.status).toBe(413);
     expectReply(await streamed.json(), '400');
     // No content type at all (bytes sent by fetch carry none) is read as JSON; so is a JSON media type with parameters.
     expectReply((await post(Buffer.from(notification({ head: { requestId: 'NODE-CT1' } }).text), {})).reply, '00');
-    expectReply((await post(notification({ head: { requestId: 'NODE-CT2' } }).text, { 'content-type': 'application/json; charset=utf-8' })).reply, '00');
+    expectReply(
+      (
+        await post(notification({ head: { requestId: 'NODE-CT2' } }).text, {
+          'content-type': 'application/json; charset=utf-8',
+        })
+      ).reply,
+      '00',
+    );
   });
 
   it('takes raw bytes left by a body parser, and explains a parsed object', async () => {
     const rejections: any[] = [];
-    const handler = createWebhookReceiver({ verifier: createChecksumVerifier(KEY), now: () => NOW, onRejected: (r) => rejections.push(r) }).nodeHandler(
-      () => undefined,
-    );
+    const handler = createWebhookReceiver({
+      verifier: createChecksumVerifier(KEY),
+      now: () => NOW,
+      onRejected: (r) => rejections.push(r),
+    }).nodeHandler(() => undefined);
     const withParser = (parse: (raw: Buffer) => unknown) => async (req: IncomingMessage, res: ServerResponse) => {
       const chunks: Buffer[] = [];
       for await (const c of req) chunks.push(c as Buffer);
@@ -876,12 +1013,21 @@ describe('nodeHandler on a real node:http server', () => {
 describe('fetchHandler (Fetch API Request in, Response out)', () => {
   const events: any[] = [];
   let fail = false;
-  const handle = createWebhookReceiver({ verifier: createChecksumVerifier(KEY), now: () => NOW, maxBytes: 4096 }).fetchHandler((event) => {
+  const handle = createWebhookReceiver({
+    verifier: createChecksumVerifier(KEY),
+    now: () => NOW,
+    maxBytes: 4096,
+  }).fetchHandler((event) => {
     if (fail) throw new Error('queue full');
     events.push(event);
   });
   const request = (body: BodyInit | undefined, init: RequestInit = {}) =>
-    new Request('https://merchant.example/webhooks/token', { method: 'POST', headers: { 'content-type': 'application/json' }, body, ...init });
+    new Request('https://merchant.example/webhooks/token', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+      ...init,
+    });
 
   it('accepts a notification, replies 00 as JSON, and refuses its replay', async () => {
     const { text } = notification({ head: { requestId: 'FETCH-1' } });
@@ -938,15 +1084,20 @@ describe('the signature before the text is read (D-113)', () => {
       fc.array(tie('value'), { maxLength: 3 }).map((v) => `[${v.join(',')}]`),
       tie('object'),
     ),
-    object: fc.array(fc.tuple(key, tie('value')), { maxLength: 4 }).map((members) => `{${members.map(([k, v]) => `"${k}":${v}`).join(',')}}`),
+    object: fc
+      .array(fc.tuple(key, tie('value')), { maxLength: 4 })
+      .map((members) => `{${members.map(([k, v]) => `"${k}":${v}`).join(',')}}`),
   })).object;
   /** The same text broken by a few edits. */
-  const broken = fc.tuple(body, fc.array(fc.tuple(fc.nat(200), fc.constantFrom(...'{}[]":,\\ 0')), { minLength: 1, maxLength: 3 })).map(([text, edits]) => {
-    const a = [...text];
-    for (const [at, c] of edits) a.splice(at % (a.length + 1), 0, c);
-    return a.join('');
-  });
-  const rejectedAsJson = (verdict: WebhookVerdict) => !verdict.accepted && verdict.code === '400' && verdict.issues[0]?.rule === 'json';
+  const broken = fc
+    .tuple(body, fc.array(fc.tuple(fc.nat(200), fc.constantFrom(...'{}[]":,\\ 0')), { minLength: 1, maxLength: 3 }))
+    .map(([text, edits]) => {
+      const a = [...text];
+      for (const [at, c] of edits) a.splice(at % (a.length + 1), 0, c);
+      return a.join('');
+    });
+  const rejectedAsJson = (verdict: WebhookVerdict) =>
+    !verdict.accepted && verdict.code === '400' && verdict.issues[0]?.rule === 'json';
 
   it('refuses a signed notification whose text repeats a key with 400, whatever it holds; one that repeats none is not refused as JSON', async () => {
     const r = receiver();
@@ -983,7 +1134,8 @@ describe('the signature before the text is read (D-113)', () => {
 describe('hostile input', () => {
   const nested = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
   const fake = 'F'.repeat(108);
-  const headWith = (extra: string) => `{"version":"v1","requestTimestamp":"${NOW}","requestId":"H1","signature":"${fake}","signatureType":"CHECKSUM"${extra}}`;
+  const headWith = (extra: string) =>
+    `{"version":"v1","requestTimestamp":"${NOW}","requestId":"H1","signature":"${fake}","signatureType":"CHECKSUM"${extra}}`;
   const hostile: [string, () => string | Uint8Array, string][] = [
     ['empty input', () => '', '400'],
     ['empty bytes', () => new Uint8Array(0), '400'],
@@ -1003,16 +1155,25 @@ describe('hostile input', () => {
     ['a huge array', () => `{"head":${headWith('')},"body":[${'1,'.repeat(1_000_000)}1]}`, '1001'],
     [
       '__proto__ and constructor keys',
-      () => `{"head":${headWith(',"__proto__":{"polluted":1}')},"body":{"__proto__":{"polluted":1},"constructor":{"prototype":{"polluted":1}}}}`,
+      () =>
+        `{"head":${headWith(',"__proto__":{"polluted":1}')},"body":{"__proto__":{"polluted":1},"constructor":{"prototype":{"polluted":1}}}}`,
       '1001',
     ],
     ['a __proto__ root', () => '{"__proto__":{"polluted":1}}', '1006'],
     // A forged notification learns 1001 whatever its body holds; a signed one is read whole after (D-113).
     ['duplicate keys in a forged body', () => `{"head":${headWith('')},"body":{"mid":"M1","mid":"M2"}}`, '1001'],
-    ['duplicate top-level bodies, forged', () => `{"head":${headWith('')},"body":{"mid":"M1"},"body":{"mid":"M2"}}`, '1001'],
+    [
+      'duplicate top-level bodies, forged',
+      () => `{"head":${headWith('')},"body":{"mid":"M1"},"body":{"mid":"M2"}}`,
+      '1001',
+    ],
     ['malformed JSON in a forged body', () => `{"head":${headWith('')},"body":{"mid":"M1",,"x":tru}}`, '1001'],
     ['duplicate keys in a signed body', () => notification({ bodyText: '{"mid":"M1","mid":"M2"}' }).text, '400'],
-    ['duplicate top-level bodies, the first signed', () => notification({ bodyText: '{"mid":"M1"}' }).text.replace(/}$/, ',"body":{"mid":"M2"}}'), '400'],
+    [
+      'duplicate top-level bodies, the first signed',
+      () => notification({ bodyText: '{"mid":"M1"}' }).text.replace(/}$/, ',"body":{"mid":"M2"}}'),
+      '400',
+    ],
     [
       'a head member repeated in a signed notification',
       () => notification().text.replace('"requestId":"NTF-0001"', '"requestId":"NTF-0001","requestId":"NTF-0002"'),
@@ -1020,7 +1181,11 @@ describe('hostile input', () => {
     ],
     ['malformed JSON in a signed body', () => notification({ bodyText: '{"mid":"M1",,"x":tru}' }).text, '400'],
     ['text after the envelope', () => `${notification().text} {}`, '400'],
-    ['a head whose signature is not a JSON string', () => `{"head":{"signatureType":"CHECKSUM","signature":"\\x"},"body":{}}`, '400'],
+    [
+      'a head whose signature is not a JSON string',
+      () => `{"head":{"signatureType":"CHECKSUM","signature":"\\x"},"body":{}}`,
+      '400',
+    ],
   ];
 
   it.each(hostile)('receive() answers %s with a clear failure, without throwing', async (_what, make, code) => {
@@ -1035,21 +1200,28 @@ describe('hostile input', () => {
   });
 
   it('receive() refuses inputs over maxBytes (default 1 MiB) before parsing them', async () => {
-    const verdict = await receiver({ maxBytes: 1_000 }).receive(notification({ body: { ...example('TokenStatusActive').body, pad: 'x'.repeat(2_000) } }).text);
+    const verdict = await receiver({ maxBytes: 1_000 }).receive(
+      notification({ body: { ...example('TokenStatusActive').body, pad: 'x'.repeat(2_000) } }).text,
+    );
     expectRejected(verdict, '400', '', 'maxBytes');
-    for (const [, make] of hostile.filter(([what]) => /10 MB|huge/.test(what))) expectRejected(await receiver().receive(make()), '400', '', 'maxBytes');
+    for (const [, make] of hostile.filter(([what]) => /10 MB|huge/.test(what)))
+      expectRejected(await receiver().receive(make()), '400', '', 'maxBytes');
   });
 
   it('measures a body given as a text by its UTF-8 bytes, as counting them one by one does (lone surrogates, two-, three- and four-byte characters)', async () => {
     const unit = fc.constantFrom('a', '{', 'é', '€', '😀', '\ud800', '\udfff');
     await fc.assert(
-      fc.asyncProperty(fc.string({ unit, minLength: 1, maxLength: 12 }), fc.integer({ min: -2, max: 2 }), async (text, offset) => {
-        const limit = utf8Length(text) + offset;
-        if (limit < 1) return;
-        const verdict = await receiver({ maxBytes: limit }).receive(text);
-        const refusedForSize = !verdict.accepted && verdict.issues[0]?.rule === 'maxBytes';
-        expect(refusedForSize).toBe(utf8Length(text) > limit);
-      }),
+      fc.asyncProperty(
+        fc.string({ unit, minLength: 1, maxLength: 12 }),
+        fc.integer({ min: -2, max: 2 }),
+        async (text, offset) => {
+          const limit = utf8Length(text) + offset;
+          if (limit < 1) return;
+          const verdict = await receiver({ maxBytes: limit }).receive(text);
+          const refusedForSize = !verdict.accepted && verdict.issues[0]?.rule === 'maxBytes';
+          expect(refusedForSize).toBe(utf8Length(text) > limit);
+        },
+      ),
       fcParameters(500),
     );
   });
@@ -1072,7 +1244,12 @@ describe('hostile input', () => {
     if (!verdict.accepted) expect(verdict.issues[0]?.message).toMatch(/nested deeper than 32 levels/);
     expect(calls).toEqual([]);
     // What a notification nests (four levels) is still read and judged.
-    expectRejected(await receiver().receive(notification({ head: { deep: { a: [[1]] } } }).text), '400', '/head/<unknown key>', 'additionalProperties');
+    expectRejected(
+      await receiver().receive(notification({ head: { deep: { a: [[1]] } } }).text),
+      '400',
+      '/head/<unknown key>',
+      'additionalProperties',
+    );
   });
 
   it('checks the signature of a flat body before building it: nothing larger than a signature is parsed for a forged one', async () => {
@@ -1099,7 +1276,10 @@ describe('hostile input', () => {
     }) as typeof JSON.parse;
     try {
       for (const [what, body] of Object.entries(flat)) {
-        const forged = notification({ bodyText: body }).text.replace(/"signature":"[^"]+"/, `"signature":"${'F'.repeat(108)}"`);
+        const forged = notification({ bodyText: body }).text.replace(
+          /"signature":"[^"]+"/,
+          `"signature":"${'F'.repeat(108)}"`,
+        );
         verified.length = 0;
         parsed.length = 0;
         expectRejected(await r.receive(forged), '1001');
@@ -1117,12 +1297,15 @@ describe('hostile input', () => {
     }
   });
 
-  it.each(hostile.filter(([what]) => !/10 MB|huge/.test(what)))('the node adapter answers %s with a valid reply', async (_what, make, code) => {
-    const answer = await post(make());
-    expect(answer.status).toBe(200);
-    expectReply(answer.reply, code);
-    expect((Object.prototype as any).polluted).toBeUndefined();
-  });
+  it.each(hostile.filter(([what]) => !/10 MB|huge/.test(what)))(
+    'the node adapter answers %s with a valid reply',
+    async (_what, make, code) => {
+      const answer = await post(make());
+      expect(answer.status).toBe(200);
+      expectReply(answer.reply, code);
+      expect((Object.prototype as any).polluted).toBeUndefined();
+    },
+  );
 
   it('the node adapter answers 10 MB and huge bodies with 413', async () => {
     for (const [, make] of hostile.filter(([what]) => /10 MB|huge/.test(what))) {

@@ -22,11 +22,22 @@ export function bodyChange(ctx, diff, site) {
   const isRequest = String(rest[0]) === 'requestBody';
   const direction = /** @type {'request' | 'response'} */ (isRequest !== webhook ? 'request' : 'response');
   const inner = rest.slice(isRequest ? 1 : 2);
-  const base = direction === 'request' ? `${pointer}/requestBody` : `${pointer}/responses/${escapeToken(webhook ? '200' : String(rest[1]))}`;
+  const base =
+    direction === 'request'
+      ? `${pointer}/requestBody`
+      : `${pointer}/responses/${escapeToken(webhook ? '200' : String(rest[1]))}`;
   const side = sideLabel(kind, direction);
   if (inner[0] === 'content' && inner.length > 2 && inner[2] === 'schema') {
     const root = `${base}/content/${escapeToken(String(inner[1]))}/schema`;
-    return schemaChange(ctx, diff, { operation, kind, direction, side, rootBefore: root, rootAfter: root, schemaPath: inner.slice(3) });
+    return schemaChange(ctx, diff, {
+      operation,
+      kind,
+      direction,
+      side,
+      rootBefore: root,
+      rootAfter: root,
+      schemaPath: inner.slice(3),
+    });
   }
   const location = pointerThrough(site.doc, base, inner);
   if (inner[0] === 'content' && (inner[2] === 'examples' || inner[2] === 'example'))
@@ -35,7 +46,19 @@ export function bodyChange(ctx, diff, site) {
     return make(direction, location, 'annotation', 'patch', `${side}: ${inner.at(-1)} changed`);
   if (inner.length === 0 && !isRequest) {
     const done = diff.action === 'add' ? 'added' : diff.action === 'remove' ? 'removed' : 'changed';
-    return make(direction, location, diff.action === 'add' ? 'response-added' : 'response-removed', site.level, `${side}: HTTP ${rest[1]} ${done}`);
+    return make(
+      direction,
+      location,
+      diff.action === 'add' ? 'response-added' : 'response-removed',
+      site.level,
+      `${side}: HTTP ${rest[1]} ${done}`,
+    );
   }
-  return make(direction, location, 'body-changed', site.level, `${side}: ${inner.map(String).join('.') || 'body'} ${actionWord(diff.action)}`);
+  return make(
+    direction,
+    location,
+    'body-changed',
+    site.level,
+    `${side}: ${inner.map(String).join('.') || 'body'} ${actionWord(diff.action)}`,
+  );
 }

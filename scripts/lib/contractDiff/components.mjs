@@ -23,7 +23,8 @@ function componentNamed(ref) {
 function aliasOf(schema) {
   if (!schema || typeof schema !== 'object' || Array.isArray(schema)) return undefined;
   const keys = Object.keys(schema);
-  if (!keys.every((k) => k === '$ref' || k === 'deprecated' || ANNOTATION_KEYWORDS.has(k) || k.startsWith('x-'))) return undefined;
+  if (!keys.every((k) => k === '$ref' || k === 'deprecated' || ANNOTATION_KEYWORDS.has(k) || k.startsWith('x-')))
+    return undefined;
   return componentNamed(/** @type {any} */ (schema).$ref);
 }
 
@@ -70,14 +71,22 @@ export function componentChanges(before, after) {
     if (was.includes(to)) return false;
     refs ??= { before: schemaReferences(before), after: schemaReferences(after) };
     const moved = refs.after.get(to);
-    const old = [...(refs.before.get(from) ?? [])].filter((p) => !p.startsWith(pointerOf(['components', 'schemas', from])));
+    const old = [...(refs.before.get(from) ?? [])].filter(
+      (p) => !p.startsWith(pointerOf(['components', 'schemas', from])),
+    );
     return old.length > 0 && old.every((p) => moved?.has(p));
   };
   /** @type {Set<string>} */
   const renamedTo = new Set();
   for (const name of was.filter((n) => is.includes(n))) {
     const target = aliasOf(schemasAfter[name]);
-    if (target === undefined || target === name || aliasOf(schemasBefore[name]) !== undefined || !Object.hasOwn(schemasAfter, target)) continue;
+    if (
+      target === undefined ||
+      target === name ||
+      aliasOf(schemasBefore[name]) !== undefined ||
+      !Object.hasOwn(schemasAfter, target)
+    )
+      continue;
     if (sameSchema(name, target)) {
       renamedTo.add(target);
       const deprecated = schemasAfter[name].deprecated === true ? ', deprecated,' : '';
@@ -103,7 +112,10 @@ export function componentChanges(before, after) {
   const added = is.filter((n) => !was.includes(n));
   for (const name of was.filter((n) => !is.includes(n))) {
     const renamed = added.find((n) => sameSchema(name, n));
-    const hint = renamed === undefined ? '' : ` (renamed ${renamed}? keep ${name} as a deprecated alias of it until the next major version)`;
+    const hint =
+      renamed === undefined
+        ? ''
+        : ` (renamed ${renamed}? keep ${name} as a deprecated alias of it until the next major version)`;
     changes.push({
       operation: '',
       direction: 'contract',

@@ -98,7 +98,9 @@ export function comparePart(changes, what, location, compare) {
 /** One change per operation, side, place and value; a field added is not also reported as required. @param {Change[]} changes */
 export function deduplicated(changes) {
   const seen = new Set();
-  const added = new Set(changes.filter((c) => c.kind === 'field-added').map((c) => `${c.operation}|${c.direction}|${c.field}`));
+  const added = new Set(
+    changes.filter((c) => c.kind === 'field-added').map((c) => `${c.operation}|${c.direction}|${c.field}`),
+  );
   return changes.filter((c) => {
     if (c.kind === 'required-added' && added.has(`${c.operation}|${c.direction}|${c.field}`)) return false;
     const key = `${c.operation}|${c.direction}|${c.location}|${c.kind}|${c.message.replace(/^[^:]*: /, '')}`;

@@ -23,10 +23,16 @@ function shownValue(value) {
 function nextStepActionsChange(diff, keys, make) {
   if (keys.length === 1)
     return diff.action === 'add'
-      ? make('next-steps-added', 'notable', 'next steps added: every result code says what the merchant does next (x-next-step-actions)')
+      ? make(
+          'next-steps-added',
+          'notable',
+          'next steps added: every result code says what the merchant does next (x-next-step-actions)',
+        )
       : make('next-steps-removed', 'breaking', 'next steps removed (x-next-step-actions)');
-  if (keys.length === 2 && diff.action === 'add') return make('next-step-action-added', 'notable', `next-step action ${shown(keys[1])} added`);
-  if (keys.length === 2 && diff.action === 'remove') return make('next-step-action-removed', 'breaking', `next-step action ${shown(keys[1])} removed`);
+  if (keys.length === 2 && diff.action === 'add')
+    return make('next-step-action-added', 'notable', `next-step action ${shown(keys[1])} added`);
+  if (keys.length === 2 && diff.action === 'remove')
+    return make('next-step-action-removed', 'breaking', `next-step action ${shown(keys[1])} removed`);
   return make('annotation', 'patch', `${keys.join('.')} changed`);
 }
 
@@ -42,7 +48,8 @@ export function documentChange(ctx, diff) {
   const name = keys.join('.');
   const make = (/** @type {string} */ kind, /** @type {Level} */ level, /** @type {string} */ text) =>
     /** @type {Change} */ ({ operation: '', direction: 'contract', location, kind, level, message: text });
-  if (['info', 'tags', 'externalDocs', 'servers'].includes(keys[0])) return make('annotation', 'patch', `${name} changed`);
+  if (['info', 'tags', 'externalDocs', 'servers'].includes(keys[0]))
+    return make('annotation', 'patch', `${name} changed`);
   if (keys[0] === 'x-next-step-actions') return nextStepActionsChange(diff, keys, make);
   if (keys[0]?.startsWith('x-')) return make('extension', 'patch', `${name} changed`);
   if (keys[0] === 'openapi' || keys[0] === 'jsonSchemaDialect')
@@ -58,7 +65,11 @@ function firstDifference(a, b, pointer = '') {
   if (sameJson(a, b)) return null;
   if (a && b && typeof a === 'object' && typeof b === 'object' && Array.isArray(a) === Array.isArray(b)) {
     for (const key of new Set([...Object.keys(a), ...Object.keys(b)])) {
-      const found = firstDifference(/** @type {any} */ (a)[key], /** @type {any} */ (b)[key], `${pointer}/${escapeToken(key)}`);
+      const found = firstDifference(
+        /** @type {any} */ (a)[key],
+        /** @type {any} */ (b)[key],
+        `${pointer}/${escapeToken(key)}`,
+      );
       if (found !== null) return found;
     }
   }
@@ -73,5 +84,12 @@ export function unreadDifference(before, after) {
   const versionless = (/** @type {any} */ doc) => ({ ...doc, info: { ...doc?.info, version: undefined } });
   const where = firstDifference(versionless(before), versionless(after));
   if (where === null) return null;
-  return { operation: '', direction: 'contract', location: where, kind: 'other', level: 'patch', message: `${where || 'the document'} changed` };
+  return {
+    operation: '',
+    direction: 'contract',
+    location: where,
+    kind: 'other',
+    level: 'patch',
+    message: `${where || 'the document'} changed`,
+  };
 }

@@ -26,7 +26,9 @@ export function exampleChanges(before, after, refsAfter) {
       /** @type {Array<['request' | 'response', any]>} */
       const sides = [
         ['request', o.op.requestBody],
-        ...Object.values(o.op.responses ?? {}).map((r) => /** @type {['request' | 'response', any]} */ (['response', r])),
+        ...Object.values(o.op.responses ?? {}).map(
+          (r) => /** @type {['request' | 'response', any]} */ (['response', r]),
+        ),
       ];
       for (const [direction, part] of sides) {
         const named = Object.values(part?.content ?? {}).some((media) =>
@@ -44,7 +46,15 @@ export function exampleChanges(before, after, refsAfter) {
         });
       }
     }
-    if (!used) changes.push({ operation: '', direction: 'contract', location, kind: 'example', level: 'patch', message: `example ${name} changed` });
+    if (!used)
+      changes.push({
+        operation: '',
+        direction: 'contract',
+        location,
+        kind: 'example',
+        level: 'patch',
+        message: `example ${name} changed`,
+      });
   }
   return changes;
 }

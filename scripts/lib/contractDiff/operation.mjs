@@ -23,7 +23,13 @@ function operationOf(ctx, path) {
   const group = webhook ? 'webhooks' : 'paths';
   if (path.length > 2 && METHODS.includes(String(path[2]))) {
     const pointer = pointerOf([group, name, String(path[2])]);
-    return { op: ctx.byPointer.get(pointer), pointer, itemPointer: pointerOf([group, name]), rest: path.slice(3), webhook };
+    return {
+      op: ctx.byPointer.get(pointer),
+      pointer,
+      itemPointer: pointerOf([group, name]),
+      rest: path.slice(3),
+      webhook,
+    };
   }
   // A change of the path item itself: the first operation under it.
   const itemPointer = pointerOf([group, name]);
@@ -70,7 +76,9 @@ function wholeOperationChange(diff, site) {
 function fieldLocation(site, keys) {
   const { doc, pointer, itemPointer } = site;
   const found = pointerThrough(doc, pointer, keys);
-  return found === pointer && keys.length > 0 && valueAt(doc, itemPointer)?.[String(keys[0])] !== undefined ? pointerThrough(doc, itemPointer, keys) : found;
+  return found === pointer && keys.length > 0 && valueAt(doc, itemPointer)?.[String(keys[0])] !== undefined
+    ? pointerThrough(doc, itemPointer, keys)
+    : found;
 }
 
 /**
@@ -102,15 +110,34 @@ function operationFieldChange(diff, site) {
     );
   if (head.startsWith('x-')) return make('operation', location, 'extension', 'patch', `${head} changed`);
   if (head === 'deprecated')
-    return make('operation', location, 'deprecated', 'notable', diff.after === true ? `${what} deprecated` : `${what} no longer deprecated`);
-  if (ANNOTATION_KEYWORDS.has(head) || head === 'tags') return make('operation', location, 'annotation', 'patch', `${head} changed`);
+    return make(
+      'operation',
+      location,
+      'deprecated',
+      'notable',
+      diff.after === true ? `${what} deprecated` : `${what} no longer deprecated`,
+    );
+  if (ANNOTATION_KEYWORDS.has(head) || head === 'tags')
+    return make('operation', location, 'annotation', 'patch', `${head} changed`);
   if (head === 'servers') {
     const moves = rest.length <= 2 || String(rest.at(-1)) === 'url' || (rest[2] === 'variables' && rest.length === 4);
     return moves
-      ? make('operation', location, 'server-changed', 'breaking', `server ${actionWord(diff.action)}: the ${what} moves to another address`)
+      ? make(
+          'operation',
+          location,
+          'server-changed',
+          'breaking',
+          `server ${actionWord(diff.action)}: the ${what} moves to another address`,
+        )
       : make('operation', location, 'annotation', 'patch', `server ${rest.slice(2).map(String).join('.')} changed`);
   }
-  return make('operation', location, `${head}-changed`, site.level, `${rest.map(String).join('.')} ${actionWord(diff.action)}`);
+  return make(
+    'operation',
+    location,
+    `${head}-changed`,
+    site.level,
+    `${rest.map(String).join('.')} ${actionWord(diff.action)}`,
+  );
 }
 
 /**

@@ -22,7 +22,8 @@ function parameterKind(action) {
  */
 export function parameterChange(ctx, diff, site) {
   const { make, rest, level, doc } = site;
-  const paramAt = (/** @type {any} */ d) => derefPointer(d, `${site.pointer}/parameters/${escapeToken(String(rest[1]))}`);
+  const paramAt = (/** @type {any} */ d) =>
+    derefPointer(d, `${site.pointer}/parameters/${escapeToken(String(rest[1]))}`);
   const param = valueAt(doc, paramAt(doc));
   const side = param ? `${param.in} parameter ${param.name}` : 'parameter';
   const inner = rest.slice(2);
@@ -40,7 +41,13 @@ export function parameterChange(ctx, diff, site) {
   const location = pointerThrough(doc, paramAt(doc), inner);
   if (inner.length === 0) {
     const required = diff.action === 'add' && level === 'breaking' ? ' (required)' : '';
-    return make('request', location, parameterKind(diff.action), level, `${side} ${actionWord(diff.action)}${required}`);
+    return make(
+      'request',
+      location,
+      parameterKind(diff.action),
+      level,
+      `${side} ${actionWord(diff.action)}${required}`,
+    );
   }
   const key = String(inner[0]);
   if (ANNOTATION_KEYWORDS.has(key)) return make('request', location, 'annotation', 'patch', `${side}: ${key} changed`);

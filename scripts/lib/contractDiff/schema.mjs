@@ -45,7 +45,15 @@ export function parseSchemaPath(path) {
     const last = i === path.length - 1;
     if (seg === 'properties' && !last) {
       if (i + 2 === path.length)
-        return { chain, crossed, conditional, keyword: 'properties', item: String(path[i + 1]), nested: false, rest: [String(path[i + 1])] };
+        return {
+          chain,
+          crossed,
+          conditional,
+          keyword: 'properties',
+          item: String(path[i + 1]),
+          nested: false,
+          rest: [String(path[i + 1])],
+        };
       chain.push(String(path[i + 1]));
       i += 1;
     } else if (seg === 'items' && !last && typeof path[i + 1] !== 'number') {
@@ -53,7 +61,16 @@ export function parseSchemaPath(path) {
     } else if (seg === 'additionalProperties' && !last) {
       chain.push('*');
     } else if (COMBINERS.has(seg) && !last) {
-      if (i + 2 === path.length) return { chain, crossed, conditional, keyword: seg, item: String(path[i + 1]), nested: false, rest: [String(path[i + 1])] };
+      if (i + 2 === path.length)
+        return {
+          chain,
+          crossed,
+          conditional,
+          keyword: seg,
+          item: String(path[i + 1]),
+          nested: false,
+          rest: [String(path[i + 1])],
+        };
       crossed.push({ at: chain.length, keyword: seg });
       i += 1;
     } else if ((seg === 'then' || seg === 'else') && !last) {
@@ -96,7 +113,10 @@ function readByCodeTable(ctx, at, parsed) {
   const relField = rel[0] ?? (parsed.keyword === 'properties' ? parsed.item : undefined);
   const tableKeyword = TABLE_KEYWORDS.has(parsed.keyword);
   return (
-    isBranch || (inBranch && (relField === undefined || ([fields.code, fields.status, fields.message].includes(relField) && rel.length <= 1 && tableKeyword)))
+    isBranch ||
+    (inBranch &&
+      (relField === undefined ||
+        ([fields.code, fields.status, fields.message].includes(relField) && rel.length <= 1 && tableKeyword)))
   );
 }
 
@@ -123,9 +143,13 @@ function shortJson(v) {
  */
 function locate(ctx, diff, candidatesBefore, candidatesAfter, target, keyword, fallback) {
   const { before, after } = ctx;
-  const ordered = diff.action === 'add' ? [...candidatesAfter, ...candidatesBefore] : [...candidatesBefore, ...candidatesAfter];
+  const ordered =
+    diff.action === 'add' ? [...candidatesAfter, ...candidatesBefore] : [...candidatesBefore, ...candidatesAfter];
   const candidates = [...new Set(ordered)];
-  const aliases = [target, ...(keyword === 'enum' ? ['const'] : keyword === 'const' ? ['enum'] : keyword === 'examples' ? ['example'] : [])];
+  const aliases = [
+    target,
+    ...(keyword === 'enum' ? ['const'] : keyword === 'const' ? ['enum'] : keyword === 'examples' ? ['example'] : []),
+  ];
   for (const name of aliases) {
     for (const pointer of candidates) {
       const path = `${pointer}/${name}`;
@@ -134,7 +158,9 @@ function locate(ctx, diff, candidatesBefore, candidatesAfter, target, keyword, f
         const title = variantTitle(diff.action === 'add' ? diff.after : diff.before);
         const doc = diff.action === 'add' ? after : before;
         const list = valueAt(doc, path);
-        const index = Array.isArray(list) ? list.findIndex((_, i) => variantTitle(valueAt(doc, derefPointer(doc, `${path}/${i}`))) === title) : -1;
+        const index = Array.isArray(list)
+          ? list.findIndex((_, i) => variantTitle(valueAt(doc, derefPointer(doc, `${path}/${i}`))) === title)
+          : -1;
         return index >= 0 ? `${path}/${index}` : path;
       }
       return path;
@@ -155,7 +181,14 @@ function locate(ctx, diff, candidatesBefore, candidatesAfter, target, keyword, f
 function valuesToClassify(ctx, diff, at, parsed, location) {
   const { before, after } = ctx;
   const isItem = parsed.item !== undefined && !parsed.nested;
-  if (!(parsed.keyword === 'enum' && isItem && (diff.action === 'add' || diff.action === 'remove') && location.endsWith('/enum')))
+  if (
+    !(
+      parsed.keyword === 'enum' &&
+      isItem &&
+      (diff.action === 'add' || diff.action === 'remove') &&
+      location.endsWith('/enum')
+    )
+  )
     return { isItem, valueBefore: diff.before, valueAfter: diff.after };
   const holder = location.slice(0, -'/enum'.length);
   const other = valueAt(diff.action === 'add' ? before : after, holder);
@@ -185,10 +218,19 @@ export function schemaChange(ctx, diff, at) {
 
   // A name added to or removed from `required` is a change of that field.
   const isField = parsed.keyword === 'properties' && parsed.item !== undefined;
-  const requiredName = parsed.keyword === 'required' && !parsed.nested ? [diff.after, diff.before].find((v) => typeof v === 'string') : undefined;
-  const chain = isField ? [...parsed.chain, /** @type {string} */ (parsed.item)] : requiredName ? [...parsed.chain, requiredName] : parsed.chain;
+  const requiredName =
+    parsed.keyword === 'required' && !parsed.nested
+      ? [diff.after, diff.before].find((v) => typeof v === 'string')
+      : undefined;
+  const chain = isField
+    ? [...parsed.chain, /** @type {string} */ (parsed.item)]
+    : requiredName
+      ? [...parsed.chain, requiredName]
+      : parsed.chain;
   // Inside a keyword's own subschema (propertyNames, additionalProperties, ...), an annotation is still an annotation.
-  const annotation = parsed.nested ? parsed.rest.find((k) => ANNOTATION_KEYWORDS.has(k) || k.startsWith('x-')) : undefined;
+  const annotation = parsed.nested
+    ? parsed.rest.find((k) => ANNOTATION_KEYWORDS.has(k) || k.startsWith('x-'))
+    : undefined;
   const keyword = annotation ?? parsed.keyword;
   const field = fieldLabel(chain);
   const key = [
@@ -208,10 +250,14 @@ export function schemaChange(ctx, diff, at) {
 
   const candidatesBefore = ctx.fields(before, at.rootBefore, parsed.chain);
   const candidatesAfter = ctx.fields(after, at.rootAfter, parsed.chain);
-  const target = isField ? `properties/${escapeToken(/** @type {string} */ (parsed.item))}` : escapeToken(parsed.keyword);
+  const target = isField
+    ? `properties/${escapeToken(/** @type {string} */ (parsed.item))}`
+    : escapeToken(parsed.keyword);
   const location = locate(ctx, diff, candidatesBefore, candidatesAfter, target, parsed.keyword, at.rootAfter);
   const fieldNodes = [...ctx.fields(before, at.rootBefore, chain), ...ctx.fields(after, at.rootAfter, chain)];
-  const secret = fieldNodes.some((p) => valueAt(before, p)?.['x-sensitive'] === true || valueAt(after, p)?.['x-sensitive'] === true);
+  const secret = fieldNodes.some(
+    (p) => valueAt(before, p)?.['x-sensitive'] === true || valueAt(after, p)?.['x-sensitive'] === true,
+  );
   const subject = `${at.side}${field ? ` ${field}` : ''}`;
   const make = (/** @type {string} */ kind, /** @type {Level} */ level, /** @type {string} */ text) =>
     /** @type {Change} */ ({
@@ -224,8 +270,14 @@ export function schemaChange(ctx, diff, at) {
       field,
     });
 
-  if (parsed.keyword === '') return make('schema-changed', levelOfLibraryType(diff.type), `schema ${actionWord(diff.action)}`);
-  if (annotation) return make(annotation.startsWith('x-') ? 'extension' : 'annotation', 'patch', `${parsed.keyword}: ${annotation} changed`);
+  if (parsed.keyword === '')
+    return make('schema-changed', levelOfLibraryType(diff.type), `schema ${actionWord(diff.action)}`);
+  if (annotation)
+    return make(
+      annotation.startsWith('x-') ? 'extension' : 'annotation',
+      'patch',
+      `${parsed.keyword}: ${annotation} changed`,
+    );
 
   const values = valuesToClassify(ctx, diff, at, parsed, location);
   if (values === null) return null;
@@ -240,8 +292,14 @@ export function schemaChange(ctx, diff, at) {
     wasClosed:
       isField &&
       diff.action === 'add' &&
-      candidatesBefore.some((p) => valueAt(before, p)?.additionalProperties === false || valueAt(before, p)?.unevaluatedProperties === false),
-    required: isField && diff.action === 'add' && candidatesAfter.some((p) => (valueAt(after, p)?.required ?? []).includes(parsed.item)),
+      candidatesBefore.some(
+        (p) =>
+          valueAt(before, p)?.additionalProperties === false || valueAt(before, p)?.unevaluatedProperties === false,
+      ),
+    required:
+      isField &&
+      diff.action === 'add' &&
+      candidatesAfter.some((p) => (valueAt(after, p)?.required ?? []).includes(parsed.item)),
     secret,
     variant: COMBINERS.has(parsed.keyword) ? variantTitle(diff.action === 'add' ? diff.after : diff.before) : undefined,
   });

@@ -41,7 +41,9 @@ function typesOf(value) {
 /** Whether `from` allows a type `to` does not: `integer` is a part of `number`; no type at all (`any`) is every type. @param {unknown} from @param {unknown} to */
 function allowsMoreTypes(from, to) {
   const within = typesOf(to);
-  return typesOf(from).some((t) => !(within.includes(t) || within.includes('any') || (t === 'integer' && within.includes('number'))));
+  return typesOf(from).some(
+    (t) => !(within.includes(t) || within.includes('any') || (t === 'integer' && within.includes('number'))),
+  );
 }
 
 /** A bound added or tightened (`narrower`), removed or loosened (`wider`), or not two numbers (`other`). @param {SchemaChange} c */
@@ -56,7 +58,8 @@ function boundMove(c) {
 /** @param {SchemaChange} c */
 const typeText = (c) => `type ${shown(c.before ?? 'any')} -> ${shown(c.after ?? 'any')}`;
 /** @param {SchemaChange} c */
-const boundText = (c) => `${c.keyword} ${c.before === undefined ? 'none' : shown(c.before)} -> ${c.after === undefined ? 'none' : shown(c.after)}`;
+const boundText = (c) =>
+  `${c.keyword} ${c.before === undefined ? 'none' : shown(c.before)} -> ${c.after === undefined ? 'none' : shown(c.after)}`;
 /** @param {SchemaChange} c */
 const shapeKind = (c) => `${c.keyword}-changed`;
 /** `keyword value added`, `keyword value removed` or `keyword old -> new`. @param {SchemaChange} c */

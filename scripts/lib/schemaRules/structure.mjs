@@ -8,7 +8,16 @@ import { added, itemOf, merchantSends, NARROWER, removed, WIDER } from './terms.
 
 const CLOSERS = new Set(['additionalProperties', 'unevaluatedProperties', 'unevaluatedItems']);
 const BETWEEN_FIELDS = new Set(['if', 'then', 'else', 'dependentSchemas']);
-const UNREAD = new Set(['if', 'not', 'dependentSchemas', 'propertyNames', 'contains', 'prefixItems', 'patternProperties', 'discriminator']);
+const UNREAD = new Set([
+  'if',
+  'not',
+  'dependentSchemas',
+  'propertyNames',
+  'contains',
+  'prefixItems',
+  'patternProperties',
+  'discriminator',
+]);
 
 /** Open (absent or true), restricted (a schema) or closed (false). @param {unknown} value */
 function openness(value) {
@@ -72,7 +81,10 @@ export const VARIANT_RULES = [
     when: (c) => isVariant(c) && added(c),
     level: 'notable',
     kind: 'variant-added',
-    text: (c) => (merchantSends(c) ? `new accepted variant${variantName(c)}` : `new variant${variantName(c)}: merchants who switch on it must handle it`),
+    text: (c) =>
+      merchantSends(c)
+        ? `new accepted variant${variantName(c)}`
+        : `new variant${variantName(c)}: merchants who switch on it must handle it`,
     why: 'the service accepts more; in an answer, new variants are how an interface grows',
     source: 'D-45 (a new variant of an answer is notable)',
   },
@@ -81,7 +93,8 @@ export const VARIANT_RULES = [
     when: (c) => isVariant(c) && removed(c),
     level: 'breaking',
     kind: 'variant-removed',
-    text: (c) => (merchantSends(c) ? `variant${variantName(c)} no longer accepted` : `variant${variantName(c)} no longer sent`),
+    text: (c) =>
+      merchantSends(c) ? `variant${variantName(c)} no longer accepted` : `variant${variantName(c)} no longer sent`,
     why: 'requests of that shape are refused; merchants who switch on it never see it again',
     source: 'D-45 (a variant removed)',
   },

@@ -42,7 +42,16 @@ export const NARROWER = { merchant: 'breaking', service: 'notable' };
 /** More payloads valid: notable in what the merchant sends, breaking in what they receive (a validator of the released contract refuses some). @type {BySender} */
 export const WIDER = { merchant: 'notable', service: 'breaking' };
 
-export const ANNOTATION_KEYWORDS = new Set(['title', 'description', 'examples', 'example', '$comment', 'externalDocs', 'xml', 'summary']);
+export const ANNOTATION_KEYWORDS = new Set([
+  'title',
+  'description',
+  'examples',
+  'example',
+  '$comment',
+  'externalDocs',
+  'xml',
+  'summary',
+]);
 
 /** A value for a message: JSON, cut to 60 characters. @param {unknown} value */
 export function shown(value) {

@@ -43,7 +43,8 @@ export const ENUM_RULES = [
     when: wholeList,
     level: 'breaking',
     kind: 'enum-removed',
-    text: (c) => `no longer limited to ${payloadValue(c, c.before)}: answers may hold what a validator of the released contract refuses`,
+    text: (c) =>
+      `no longer limited to ${payloadValue(c, c.before)}: answers may hold what a validator of the released contract refuses`,
     why: 'a validator of the released contract refuses the other values',
     source: 'D-45 (the list removed altogether is the reverse)',
   },
@@ -53,7 +54,9 @@ export const ENUM_RULES = [
     level: 'notable',
     kind: 'value-added',
     text: (c) =>
-      merchantSends(c) ? `new accepted value ${payloadValue(c, c.after)}` : `new value ${payloadValue(c, c.after)}: merchants who switch on it must handle it`,
+      merchantSends(c)
+        ? `new accepted value ${payloadValue(c, c.after)}`
+        : `new value ${payloadValue(c, c.after)}: merchants who switch on it must handle it`,
     why: 'the service accepts more; in an answer, new values are how an interface grows',
     source: 'D-45 (a new enumerated value of an answer is notable)',
   },
@@ -62,7 +65,10 @@ export const ENUM_RULES = [
     when: (c) => isValue(c) && removed(c),
     level: 'breaking',
     kind: 'value-removed',
-    text: (c) => (merchantSends(c) ? `value ${payloadValue(c, c.before)} no longer accepted` : `value ${payloadValue(c, c.before)} no longer sent`),
+    text: (c) =>
+      merchantSends(c)
+        ? `value ${payloadValue(c, c.before)} no longer accepted`
+        : `value ${payloadValue(c, c.before)} no longer sent`,
     why: 'requests that send it are refused; merchants who switch on it never see it again',
     source: 'D-45 (an enumerated value removed)',
   },

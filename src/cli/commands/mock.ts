@@ -1,7 +1,13 @@
 // `gateway-contract mock`: the main job of `npm start`.
 import { parseArgs } from 'node:util';
 import { operations } from '../../../generated/operations.js';
-import { type MockGateway, type MockLogLevel, MockStartError, prismInstallCommand, startMockGateway } from '../../mock/launch.js';
+import {
+  type MockGateway,
+  type MockLogLevel,
+  MockStartError,
+  prismInstallCommand,
+  startMockGateway,
+} from '../../mock/launch.js';
 import { freePort, fromEnv, listenAddress } from '../listen.js';
 import { type Command, type Io, usageError, wholeNumber } from '../options.js';
 import { type OptionTable, parserOptions } from '../optionTable.js';
@@ -21,7 +27,14 @@ function installLines(): string[] {
 const DEFAULT_MOCK_PORT = 4010;
 
 const OPTIONS = [
-  { name: 'host', type: 'string', value: '<address>', help: 'address to bind', env: 'MOCK_HOST; HOST also read', default: '127.0.0.1' },
+  {
+    name: 'host',
+    type: 'string',
+    value: '<address>',
+    help: 'address to bind',
+    env: 'MOCK_HOST; HOST also read',
+    default: '127.0.0.1',
+  },
   {
     name: 'port',
     type: 'string',
@@ -92,7 +105,10 @@ export const mockCommand: Command = {
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 /** Starts the mock and serves until `signal` is aborted or Prism stops on its own: the exit status. */
-async function serve(io: Io, options: { host: string; port: number; docsPort: number | undefined; log: MockLogLevel; signal: AbortSignal }): Promise<number> {
+async function serve(
+  io: Io,
+  options: { host: string; port: number; docsPort: number | undefined; log: MockLogLevel; signal: AbortSignal },
+): Promise<number> {
   const { signal } = options;
   let gateway: MockGateway;
   try {
@@ -110,7 +126,9 @@ async function serve(io: Io, options: { host: string; port: number; docsPort: nu
       `Mock gateway: ${gateway.mockUrl}`,
       `Reference docs: ${gateway.docsUrl}`,
       '',
-      ...operations.filter((o) => o.kind === 'operation').map((o) => `  POST ${gateway.mockUrl}${o.path}  (${o.operationId})`),
+      ...operations
+        .filter((o) => o.kind === 'operation')
+        .map((o) => `  POST ${gateway.mockUrl}${o.path}  (${o.operationId})`),
       '',
       'Press Ctrl-C to stop.',
       '',
@@ -123,7 +141,9 @@ async function serve(io: Io, options: { host: string; port: number; docsPort: nu
   const why = await Promise.race([signalled, gateway.unexpectedExit]);
   await gateway.stop();
   if (why !== 'signal') {
-    io.stderr.write(`gateway-contract mock: Prism stopped unexpectedly (exit ${why.code ?? why.signal}); the docs server is stopped too.\n`);
+    io.stderr.write(
+      `gateway-contract mock: Prism stopped unexpectedly (exit ${why.code ?? why.signal}); the docs server is stopped too.\n`,
+    );
     return 1;
   }
   io.stdout.write('Stopped.\n');

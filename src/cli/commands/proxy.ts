@@ -34,14 +34,52 @@ const OPTIONS = [
     help: 'the 16-character merchant key\nPrefer the environment variable: a command-line argument is visible to other users. Never printed.',
     env: 'MERCHANT_KEY',
   },
-  { name: 'enforce', type: 'boolean', help: 'answer a request that breaks the contract with 422 instead of forwarding it' },
-  { name: 'har', type: 'string', value: '<file>', help: 'record every exchange as HAR 1.2, every sensitive value replaced by a marker' },
-  { name: 'format', type: 'string', value: '<format>', help: REPORT_FORMATS.join(', '), default: 'text on a terminal, json otherwise' },
-  { name: 'output', type: 'string', value: '<file>', help: 'write the report to <file>; standard output gets the summary' },
+  {
+    name: 'enforce',
+    type: 'boolean',
+    help: 'answer a request that breaks the contract with 422 instead of forwarding it',
+  },
+  {
+    name: 'har',
+    type: 'string',
+    value: '<file>',
+    help: 'record every exchange as HAR 1.2, every sensitive value replaced by a marker',
+  },
+  {
+    name: 'format',
+    type: 'string',
+    value: '<format>',
+    help: REPORT_FORMATS.join(', '),
+    default: 'text on a terminal, json otherwise',
+  },
+  {
+    name: 'output',
+    type: 'string',
+    value: '<file>',
+    help: 'write the report to <file>; standard output gets the summary',
+  },
   { name: 'max-exchanges', type: 'string', value: '<n>', help: 'stop after n exchanges' },
-  { name: 'max-body-bytes', type: 'string', value: '<n>', help: 'the largest request body', default: DEFAULT_MAX_BODY_BYTES },
-  { name: 'upstream-timeout-ms', type: 'string', value: '<n>', help: 'how long the upstream may take to answer', default: 30_000 },
-  { name: 'grace-ms', type: 'string', value: '<n>', help: 'on stopping, how long exchanges in flight may take to end', default: 5_000 },
+  {
+    name: 'max-body-bytes',
+    type: 'string',
+    value: '<n>',
+    help: 'the largest request body',
+    default: DEFAULT_MAX_BODY_BYTES,
+  },
+  {
+    name: 'upstream-timeout-ms',
+    type: 'string',
+    value: '<n>',
+    help: 'how long the upstream may take to answer',
+    default: 30_000,
+  },
+  {
+    name: 'grace-ms',
+    type: 'string',
+    value: '<n>',
+    help: 'on stopping, how long exchanges in flight may take to end',
+    default: 5_000,
+  },
   { name: 'quiet', type: 'boolean', help: 'no line per exchange on standard error' },
 ] as const satisfies OptionTable;
 
@@ -75,8 +113,10 @@ export const proxyCommand: Command = {
   options: OPTIONS,
   async run(args, io) {
     const { values } = parseArgs({ args, strict: true, options: parserOptions(OPTIONS) });
-    if (!values['gateway-upstream'] || !values['router-upstream']) throw usage('--gateway-upstream and --router-upstream are required');
-    if (values['webhook-path'] !== undefined && values['webhook-upstream'] === undefined) throw usage('--webhook-path goes with --webhook-upstream');
+    if (!values['gateway-upstream'] || !values['router-upstream'])
+      throw usage('--gateway-upstream and --router-upstream are required');
+    if (values['webhook-path'] !== undefined && values['webhook-upstream'] === undefined)
+      throw usage('--webhook-path goes with --webhook-upstream');
     const format = reportFormat(values.format, io, values.output);
     const key = values.key ?? process.env.MERCHANT_KEY ?? undefined;
     const { startProxy } = await import('../../proxy/server.js');
@@ -98,14 +138,18 @@ export const proxyCommand: Command = {
         harFile: values.har,
         maxExchanges: wholeNumber(values['max-exchanges'], '--max-exchanges', { min: 1 }),
         maxBodyBytes: wholeNumber(values['max-body-bytes'], '--max-body-bytes', { min: 1, max: 64 * 1024 * 1024 }),
-        upstreamTimeoutMs: wholeNumber(values['upstream-timeout-ms'], '--upstream-timeout-ms', { min: 1, max: 600_000 }),
+        upstreamTimeoutMs: wholeNumber(values['upstream-timeout-ms'], '--upstream-timeout-ms', {
+          min: 1,
+          max: 600_000,
+        }),
         graceMs: wholeNumber(values['grace-ms'], '--grace-ms', { min: 0, max: 600_000 }),
         onLog: values.quiet ? undefined : (line) => void io.stderr.write(scrub(`proxy: ${line}\n`)),
       });
     } catch (error) {
       const code = (error as NodeJS.ErrnoException | null)?.code;
       if (error instanceof TypeError) throw usage(error.message);
-      if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EISDIR' || code === 'ENOENT') throw usage(`cannot start: ${code}`);
+      if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EISDIR' || code === 'ENOENT')
+        throw usage(`cannot start: ${code}`);
       throw error;
     }
     io.stdout.write(
@@ -114,7 +158,9 @@ export const proxyCommand: Command = {
         `Gateway: ${values['gateway-upstream']}`,
         `Router: ${values['router-upstream']}`,
         ...(values['webhook-upstream']
-          ? [`Webhook: ${values['webhook-path'] ?? new URL(values['webhook-upstream']).pathname} -> ${values['webhook-upstream']}`]
+          ? [
+              `Webhook: ${values['webhook-path'] ?? new URL(values['webhook-upstream']).pathname} -> ${values['webhook-upstream']}`,
+            ]
           : []),
         `Mode: ${values.enforce ? 'enforce (requests that break the contract are answered 422)' : 'report'}; signatures: ${key ? 'checked with the merchant key' : 'not checked (no key)'}`,
         '',
@@ -127,7 +173,10 @@ export const proxyCommand: Command = {
     const stopped = proxy.stop();
     // A second Ctrl-C or SIGTERM ends the grace at once; the report is still written.
     void untilStopped(stopped).then(() => proxy.endGrace());
-    if (inFlight > 0) io.stderr.write(`proxy: stopping; waiting for ${inFlight} exchange(s) in flight (Ctrl-C again to cut them off)\n`);
+    if (inFlight > 0)
+      io.stderr.write(
+        `proxy: stopping; waiting for ${inFlight} exchange(s) in flight (Ctrl-C again to cut them off)\n`,
+      );
     await stopped;
     const report = scrubReport(proxy.report(), secrets);
     await writeReport(report, format, values.output, io);

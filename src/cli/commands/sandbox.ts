@@ -24,8 +24,22 @@ import { untilStopped } from '../signals.js';
 const DEFAULT_KEY_TEXT = `the test key ${DEFAULT_MERCHANT_KEY} (documented in ${guidePath('sandbox.md')})`;
 
 const OPTIONS = [
-  { name: 'host', type: 'string', value: '<address>', help: 'address to bind', env: 'SANDBOX_HOST', default: '127.0.0.1' },
-  { name: 'port', type: 'string', value: '<n>', help: 'port; 0 picks a free one', env: 'SANDBOX_PORT', default: DEFAULT_PORT },
+  {
+    name: 'host',
+    type: 'string',
+    value: '<address>',
+    help: 'address to bind',
+    env: 'SANDBOX_HOST',
+    default: '127.0.0.1',
+  },
+  {
+    name: 'port',
+    type: 'string',
+    value: '<n>',
+    help: 'port; 0 picks a free one',
+    env: 'SANDBOX_PORT',
+    default: DEFAULT_PORT,
+  },
   {
     name: 'mid',
     type: 'string',
@@ -35,9 +49,29 @@ const OPTIONS = [
     env: 'SANDBOX_MID, comma-separated',
     default: DEFAULT_MID,
   },
-  { name: 'merchant-key', type: 'string', value: '<key>', help: 'the merchant key, 16 bytes', env: 'SANDBOX_MERCHANT_KEY', default: DEFAULT_KEY_TEXT },
-  { name: 'client-id', type: 'string', value: '<id>', help: 'the clientId that selects the key', env: 'SANDBOX_CLIENT_ID', default: DEFAULT_CLIENT_ID },
-  { name: 'webhook-url', type: 'string', value: '<url>', help: "the merchant's {merchant_response_url} for token notifications", env: 'SANDBOX_WEBHOOK_URL' },
+  {
+    name: 'merchant-key',
+    type: 'string',
+    value: '<key>',
+    help: 'the merchant key, 16 bytes',
+    env: 'SANDBOX_MERCHANT_KEY',
+    default: DEFAULT_KEY_TEXT,
+  },
+  {
+    name: 'client-id',
+    type: 'string',
+    value: '<id>',
+    help: 'the clientId that selects the key',
+    env: 'SANDBOX_CLIENT_ID',
+    default: DEFAULT_CLIENT_ID,
+  },
+  {
+    name: 'webhook-url',
+    type: 'string',
+    value: '<url>',
+    help: "the merchant's {merchant_response_url} for token notifications",
+    env: 'SANDBOX_WEBHOOK_URL',
+  },
   {
     name: 'token-delay',
     type: 'string',
@@ -72,8 +106,18 @@ const OPTIONS = [
     value: '<file>',
     help: 'a seed of test instruments replacing the built-in one (JSON of the form of src/sandbox/instrumentSeed.ts)',
   },
-  { name: 'card-key', type: 'string', value: '<file>', help: 'the RSA private key (PEM) for encryptedCardData', default: 'generated at start' },
-  { name: 'check-answers', type: 'boolean', help: 'validate every answer against the contract before sending it (debug)' },
+  {
+    name: 'card-key',
+    type: 'string',
+    value: '<file>',
+    help: 'the RSA private key (PEM) for encryptedCardData',
+    default: 'generated at start',
+  },
+  {
+    name: 'check-answers',
+    type: 'boolean',
+    help: 'validate every answer against the contract before sending it (debug)',
+  },
   { name: 'quiet', type: 'boolean', help: 'do not log requests' },
 ] as const satisfies OptionTable;
 
@@ -100,7 +144,9 @@ export const sandboxCommand: Command = {
       try {
         return await readFile(path, 'utf8');
       } catch (error) {
-        throw usage(`cannot read ${what} "${path.slice(0, 200)}": ${(error as NodeJS.ErrnoException | null)?.code ?? 'read error'}`);
+        throw usage(
+          `cannot read ${what} "${path.slice(0, 200)}": ${(error as NodeJS.ErrnoException | null)?.code ?? 'read error'}`,
+        );
       }
     };
     let instruments: object | undefined;
@@ -123,7 +169,10 @@ export const sandboxCommand: Command = {
         tokenActivationDelayMs: wholeNumber(values['token-delay'], 'token delay', { max: 2 ** 31 - 1 }),
         retention: wholeNumber(values.retention, 'retention', { min: 1 }),
         webhookRetry: { retries: wholeNumber(values['webhook-retries'], 'webhook retries', { max: 10 }) },
-        webhookConcurrency: wholeNumber(values['webhook-concurrency'], 'webhook concurrency', { min: 1, max: MAX_WEBHOOK_CONCURRENCY }),
+        webhookConcurrency: wholeNumber(values['webhook-concurrency'], 'webhook concurrency', {
+          min: 1,
+          max: MAX_WEBHOOK_CONCURRENCY,
+        }),
         instruments,
         cardPrivateKeyPem,
         checkAnswers: values['check-answers'] === true,
@@ -131,7 +180,8 @@ export const sandboxCommand: Command = {
       });
     } catch (error) {
       const code = (error as NodeJS.ErrnoException | null)?.code;
-      if (error instanceof TypeError || code === 'EADDRINUSE' || code === 'EACCES') throw usage(code ? `cannot listen: ${code}` : (error as Error).message);
+      if (error instanceof TypeError || code === 'EADDRINUSE' || code === 'EACCES')
+        throw usage(code ? `cannot listen: ${code}` : (error as Error).message);
       throw error;
     }
     const key = values['merchant-key'] ?? env.SANDBOX_MERCHANT_KEY;

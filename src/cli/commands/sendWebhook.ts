@@ -31,10 +31,22 @@ const OPTIONS = [
     env: 'MERCHANT_KEY',
   },
   { name: 'mid', type: 'string', value: '<mid>', help: 'body.mid', default: "the example's MERCHANT0001" },
-  { name: 'token-index', type: 'string', value: '<id>', help: 'body.tokenInfo.tokenIndexNumber', default: "the example's" },
+  {
+    name: 'token-index',
+    type: 'string',
+    value: '<id>',
+    help: 'body.tokenInfo.tokenIndexNumber',
+    default: "the example's",
+  },
   { name: 'request-id', type: 'string', value: '<id>', help: 'head.requestId', default: 'a random UUID' },
   { name: 'client-id', type: 'string', value: '<id>', help: 'head.clientId, when the merchant has several keys' },
-  { name: 'timeout-ms', type: 'string', value: '<n>', help: 'how long to wait for the reply', default: DEFAULT_TIMEOUT_MS },
+  {
+    name: 'timeout-ms',
+    type: 'string',
+    value: '<n>',
+    help: 'how long to wait for the reply',
+    default: DEFAULT_TIMEOUT_MS,
+  },
   { name: 'suite', type: 'boolean', help: 'run every conformance case instead of sending one notification' },
   {
     name: 'format',
@@ -43,7 +55,12 @@ const OPTIONS = [
     help: `with --suite: ${REPORT_FORMATS.join(', ')}`,
     default: 'text on a terminal, json otherwise',
   },
-  { name: 'output', type: 'string', value: '<file>', help: 'with --suite: write the report to <file>; standard output gets the summary' },
+  {
+    name: 'output',
+    type: 'string',
+    value: '<file>',
+    help: 'with --suite: write the report to <file>; standard output gets the summary',
+  },
 ] as const satisfies OptionTable;
 
 export const sendWebhookCommand: Command = {
@@ -73,12 +90,15 @@ export const sendWebhookCommand: Command = {
   async run(args, io) {
     const { values } = parseArgs({ args, strict: true, options: parserOptions(OPTIONS) });
     if (!values.url) throw usage("--url is required: the merchant's webhook address");
-    if (!/^https?:\/\/[^\s]+$/i.test(values.url) || !URL.canParse(values.url)) throw usage('--url must be an http(s) address');
+    if (!/^https?:\/\/[^\s]+$/i.test(values.url) || !URL.canParse(values.url))
+      throw usage('--url must be an http(s) address');
     if (values.suite && (values.status !== undefined || values['request-id'] !== undefined))
       throw usage('--suite sends its own notifications: --status and --request-id are for one notification');
-    if (!values.suite && (values.format !== undefined || values.output !== undefined)) throw usage('--format and --output go with --suite');
+    if (!values.suite && (values.format !== undefined || values.output !== undefined))
+      throw usage('--format and --output go with --suite');
     const status = values.status?.toUpperCase() as Schemas['TokenStatus'] | undefined;
-    if (!values.suite && (!status || !TOKEN_STATUSES.includes(status))) throw usage(`--status must be one of ${TOKEN_STATUSES.join(', ')}`);
+    if (!values.suite && (!status || !TOKEN_STATUSES.includes(status)))
+      throw usage(`--status must be one of ${TOKEN_STATUSES.join(', ')}`);
     const format = values.suite ? reportFormat(values.format, io, values.output) : undefined;
     const key = values.key ?? process.env.MERCHANT_KEY;
     if (!key) throw usage('a merchant key is needed: set MERCHANT_KEY (or pass --key)');
@@ -89,7 +109,8 @@ export const sendWebhookCommand: Command = {
       throw usage((error as Error).message);
     }
     const timeoutMs = values['timeout-ms'] === undefined ? DEFAULT_TIMEOUT_MS : Number(values['timeout-ms']);
-    if (!Number.isSafeInteger(timeoutMs) || timeoutMs <= 0) throw usage('--timeout-ms takes a positive whole number of milliseconds');
+    if (!Number.isSafeInteger(timeoutMs) || timeoutMs <= 0)
+      throw usage('--timeout-ms takes a positive whole number of milliseconds');
 
     if (values.suite && format) {
       let run: WebhookSuiteResult;
@@ -103,7 +124,8 @@ export const sendWebhookCommand: Command = {
           timeoutMs,
         });
       } catch (error) {
-        if (error instanceof GatewayError) throw usage(`${error.message.replace(/^notifyTokenStatus: /, '').replace(/\.$/, '')}; address ${values.url}`);
+        if (error instanceof GatewayError)
+          throw usage(`${error.message.replace(/^notifyTokenStatus: /, '').replace(/\.$/, '')}; address ${values.url}`);
         throw error;
       }
       await writeReport(suiteReport(run), format, values.output, io);
@@ -115,21 +137,33 @@ export const sendWebhookCommand: Command = {
 
     let result: SendTokenNotificationResult;
     try {
-      result = await sendTokenNotification({ url: values.url, body, signer, requestId: values['request-id'], clientId: values['client-id'], timeoutMs });
+      result = await sendTokenNotification({
+        url: values.url,
+        body,
+        signer,
+        requestId: values['request-id'],
+        clientId: values['client-id'],
+        timeoutMs,
+      });
     } catch (error) {
       if (error instanceof RequestValidationError) {
         const first = error.issues[0];
-        throw usage(`the notification built from these options breaks the contract: ${first ? `${first.pointer} ${first.message}` : 'see the contract'}`);
+        throw usage(
+          `the notification built from these options breaks the contract: ${first ? `${first.pointer} ${first.message}` : 'see the contract'}`,
+        );
       }
       if (error instanceof GatewayNonJsonError) {
         io.stdout.write(`invalid reply: ${error.message.replace(/^notifyTokenStatus: /, '')}\n`);
         return 1;
       }
-      if (error instanceof GatewayError) throw usage(`${error.message.replace(/^notifyTokenStatus: /, '').replace(/\.$/, '')}; address ${values.url}`);
+      if (error instanceof GatewayError)
+        throw usage(`${error.message.replace(/^notifyTokenStatus: /, '').replace(/\.$/, '')}; address ${values.url}`);
       throw error;
     }
 
-    io.stdout.write(`sent: tokenStatus ${status} for mid ${body.mid}, requestId ${result.requestId}, to ${values.url}\n`);
+    io.stdout.write(
+      `sent: tokenStatus ${status} for mid ${body.mid}, requestId ${result.requestId}, to ${values.url}\n`,
+    );
     const info = (result.reply as { body?: { resultInfo?: Record<string, unknown> } } | null)?.body?.resultInfo;
     const said = `HTTP ${result.httpStatus}, resultCode ${shown(result.code)}, resultStatus ${shown(info?.resultStatus)}, resultMsg ${shown(info?.resultMsg)}`;
     if (!result.valid) {

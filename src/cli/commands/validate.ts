@@ -10,7 +10,13 @@ import { DEFAULT_WAIT_MS, grouped, MAX_DEPTH, MAX_MEMBERS, MAX_VALUES } from '..
 import { ndjsonFileRecords } from '../../inputs/ndjsonFile.js';
 import { REPORT_FORMATS } from '../../report/format.js';
 import type { Report } from '../../report/model.js';
-import { BATCH_DEFAULTS, type CaseResult, caseName, type PayloadRecord, validateMany } from '../../validation/validateMany.js';
+import {
+  BATCH_DEFAULTS,
+  type CaseResult,
+  caseName,
+  type PayloadRecord,
+  validateMany,
+} from '../../validation/validateMany.js';
 import { type Command, pairs, queryPairs, usageError, wholeNumber } from '../options.js';
 import { type OptionTable, parserOptions } from '../optionTable.js';
 import { reportFormat, writeReport } from '../output.js';
@@ -21,7 +27,9 @@ const OPERATION_IDS: readonly string[] = operations.map((o) => o.operationId);
 /** Inputs larger than this are failed cases unless --max-bytes says otherwise (16 MiB). */
 const DEFAULT_MAX_BYTES = 16 * 1024 * 1024;
 
-async function* chain(sources: Iterable<AsyncIterable<PayloadRecord> | Iterable<PayloadRecord>>): AsyncGenerator<PayloadRecord> {
+async function* chain(
+  sources: Iterable<AsyncIterable<PayloadRecord> | Iterable<PayloadRecord>>,
+): AsyncGenerator<PayloadRecord> {
   for (const source of sources) yield* source;
 }
 
@@ -39,7 +47,12 @@ const OPTIONS = [
     ].join('\n'),
     default: 'text on a terminal, else json',
   },
-  { name: 'output', type: 'string', value: '<file>', help: 'write the report to <file>; standard output gets the summary' },
+  {
+    name: 'output',
+    type: 'string',
+    value: '<file>',
+    help: 'write the report to <file>; standard output gets the summary',
+  },
   { name: 'ndjson', type: 'boolean', help: 'the inputs are NDJSON records, one per line (above)' },
   { name: 'har', type: 'boolean', help: 'the inputs are recorded traffic, HAR 1.2 (above)' },
   {
@@ -49,8 +62,18 @@ const OPTIONS = [
     value: 'name=value',
     help: 'a query parameter of every request (repeatable), e.g. --query mid=M1 --query orderId=O1; a name given twice is a query with it twice (repeatedParameter)',
   },
-  { name: 'path', type: 'string', multiple: true, value: 'name=value', help: 'a path parameter of every request (repeatable), e.g. --path mid=M1' },
-  { name: 'no-parameters', type: 'boolean', help: 'do not demand the required query and path parameters (payload-only samples)' },
+  {
+    name: 'path',
+    type: 'string',
+    multiple: true,
+    value: 'name=value',
+    help: 'a path parameter of every request (repeatable), e.g. --path mid=M1',
+  },
+  {
+    name: 'no-parameters',
+    type: 'boolean',
+    help: 'do not demand the required query and path parameters (payload-only samples)',
+  },
   {
     name: 'webhook-path',
     type: 'string',
@@ -64,7 +87,13 @@ const OPTIONS = [
     help: 'larger files (NDJSON: lines) are failed cases',
     default: `${DEFAULT_MAX_BYTES}, 16 MiB`,
   },
-  { name: 'max-cases', type: 'string', value: '<n>', help: 'read at most this many payloads', default: BATCH_DEFAULTS.maxCases },
+  {
+    name: 'max-cases',
+    type: 'string',
+    value: '<n>',
+    help: 'read at most this many payloads',
+    default: BATCH_DEFAULTS.maxCases,
+  },
   {
     name: 'timeout-ms',
     type: 'string',
@@ -111,9 +140,15 @@ export const validateCommand: Command = {
   ].join('\n'),
   options: OPTIONS,
   async run(args, io) {
-    const { values, positionals } = parseArgs({ args, allowPositionals: true, strict: true, options: parserOptions(OPTIONS) });
+    const { values, positionals } = parseArgs({
+      args,
+      allowPositionals: true,
+      strict: true,
+      options: parserOptions(OPTIONS),
+    });
     const maxBytes = wholeNumber(values['max-bytes'], '--max-bytes', { min: 1 }) ?? DEFAULT_MAX_BYTES;
-    const maxCases = wholeNumber(values['max-cases'], '--max-cases', { min: 1, max: 10_000_000 }) ?? BATCH_DEFAULTS.maxCases;
+    const maxCases =
+      wholeNumber(values['max-cases'], '--max-cases', { min: 1, max: 10_000_000 }) ?? BATCH_DEFAULTS.maxCases;
     const waitMs = wholeNumber(values['timeout-ms'], '--timeout-ms', { min: 1, max: 2_147_483_647 }) ?? DEFAULT_WAIT_MS;
     const format = reportFormat(values.format, io, values.output);
     if (values.ndjson && values.har) throw usageError('--ndjson and --har read different inputs: give one of them');
@@ -133,14 +168,23 @@ export const validateCommand: Command = {
       records = chain(positionals.map((file) => harFileRecords(file, { maxBytes, webhookPath, waitMs })));
     } else if (values.ndjson) {
       if (!positionals.length) throw usageError('--ndjson needs a file, or - for standard input');
-      records = chain(positionals.map((file) => ndjsonFileRecords(file, { maxLineBytes: maxBytes, stdin: io.stdin, waitMs })));
+      records = chain(
+        positionals.map((file) => ndjsonFileRecords(file, { maxLineBytes: maxBytes, stdin: io.stdin, waitMs })),
+      );
     } else {
-      if (positionals.length < 3) throw usageError(`expected <operationId> <request|response> <file|dir|glob|->..., got ${positionals.length} argument(s)`);
+      if (positionals.length < 3)
+        throw usageError(
+          `expected <operationId> <request|response> <file|dir|glob|->..., got ${positionals.length} argument(s)`,
+        );
       const [operationId, direction, ...sources] = positionals as [string, string, ...string[]];
       if (!OPERATION_IDS.includes(operationId))
-        throw usageError(`unknown operationId "${operationId.slice(0, 64)}"${didYouMean(operationId, OPERATION_IDS)}; known: ${OPERATION_IDS.join(', ')}`);
+        throw usageError(
+          `unknown operationId "${operationId.slice(0, 64)}"${didYouMean(operationId, OPERATION_IDS)}; known: ${OPERATION_IDS.join(', ')}`,
+        );
       if (direction !== 'request' && direction !== 'response')
-        throw usageError(`the direction must be "request" or "response"${didYouMean(direction, ['request', 'response'])}`);
+        throw usageError(
+          `the direction must be "request" or "response"${didYouMean(direction, ['request', 'response'])}`,
+        );
       const expanded = expandPaths(sources, { maxFiles: maxCases });
       if (expanded.empty.length) throw usageError(`"${caseName(expanded.empty[0] as string)}" names no file`);
       truncated = expanded.truncated;
@@ -157,10 +201,15 @@ export const validateCommand: Command = {
 
     const progress = progressReporter({ stream: io.stderr, env: process.env });
     const onCase = (c: CaseResult) => progress.onCase(c.valid);
-    const result = await validateMany(records, { parameters: values['no-parameters'] !== true, maxCases, onCase }).finally(() => progress.end());
+    const result = await validateMany(records, {
+      parameters: values['no-parameters'] !== true,
+      maxCases,
+      onCase,
+    }).finally(() => progress.end());
     const report: Report = { ...result, truncated: result.truncated || truncated, title: 'gateway-contract validate' };
     await writeReport(report, format, values.output, io);
-    if (report.truncated) throw usageError(`stopped after ${maxCases} payloads: the input holds more (see --max-cases)`);
+    if (report.truncated)
+      throw usageError(`stopped after ${maxCases} payloads: the input holds more (see --max-cases)`);
     // Nothing judged is not a pass: a CI step fed an empty capture must not go green.
     if (report.counts.cases === 0) throw usageError('the input holds no payload: nothing was validated');
     return report.counts.invalid > 0 ? 1 : 0;

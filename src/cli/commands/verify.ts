@@ -17,7 +17,8 @@ const URL_FORM = /^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/;
 
 function urlOption(value: string | undefined, flag: string): string | undefined {
   if (value === undefined) return undefined;
-  if (!URL_FORM.test(value) || !URL.canParse(value)) throw usageError(`${flag} takes an http(s) URL, e.g. http://127.0.0.1:4020`);
+  if (!URL_FORM.test(value) || !URL.canParse(value))
+    throw usageError(`${flag} takes an http(s) URL, e.g. http://127.0.0.1:4020`);
   return value.replace(/\/+$/, '');
 }
 
@@ -27,7 +28,9 @@ async function loadFixtures(file: string, context: FixturesContext): Promise<Ver
   try {
     loaded = await importUserModule(file);
   } catch (error) {
-    throw usageError(`cannot load the fixtures module "${file.slice(0, 200)}": ${(error as Error | null)?.message?.split('\n')[0]?.slice(0, 200) ?? 'error'}`);
+    throw usageError(
+      `cannot load the fixtures module "${file.slice(0, 200)}": ${(error as Error | null)?.message?.split('\n')[0]?.slice(0, 200) ?? 'error'}`,
+    );
   }
   const made = typeof loaded.default === 'function' ? await loaded.default(context) : loaded.default;
   const problem = fixturesProblem(made);
@@ -45,8 +48,20 @@ const OPTIONS = [
   },
   { name: 'gateway-url', type: 'string', value: '<url>', help: '{base_url}: tokenize, pre-auth, list subscriptions' },
   { name: 'router-url', type: 'string', value: '<url>', help: '{router_url}: pay, modify order, create subscription' },
-  { name: 'mid', type: 'string', value: '<mid>', help: 'the merchant id', default: "with --sandbox, the sandbox's first" },
-  { name: 'client-id', type: 'string', value: '<id>', help: 'the clientId of the key', default: "with --sandbox, the sandbox's; else C11" },
+  {
+    name: 'mid',
+    type: 'string',
+    value: '<mid>',
+    help: 'the merchant id',
+    default: "with --sandbox, the sandbox's first",
+  },
+  {
+    name: 'client-id',
+    type: 'string',
+    value: '<id>',
+    help: 'the clientId of the key',
+    default: "with --sandbox, the sandbox's; else C11",
+  },
   {
     name: 'fixtures',
     type: 'string',
@@ -60,9 +75,22 @@ const OPTIONS = [
     help: 'the merchant key\nPrefer the environment variable: a command-line argument is visible to other users (ps).',
     env: 'MERCHANT_KEY',
   },
-  { heading: 'Run', name: 'seed', type: 'string', value: '<n>', help: 'makes a run reproducible', default: 'random, and reported' },
+  {
+    heading: 'Run',
+    name: 'seed',
+    type: 'string',
+    value: '<n>',
+    help: 'makes a run reproducible',
+    default: 'random, and reported',
+  },
   { name: 'runs', type: 'string', value: '<n>', help: 'trials per check', default: VERIFY_DEFAULTS.runs },
-  { name: 'max-requests', type: 'string', value: '<n>', help: 'requests of the contract sent at most', default: VERIFY_DEFAULTS.maxRequests },
+  {
+    name: 'max-requests',
+    type: 'string',
+    value: '<n>',
+    help: 'requests of the contract sent at most',
+    default: VERIFY_DEFAULTS.maxRequests,
+  },
   {
     name: 'time-limit',
     type: 'string',
@@ -70,7 +98,13 @@ const OPTIONS = [
     help: 'nothing is sent after this many seconds',
     default: VERIFY_DEFAULTS.timeLimitMs / 1000,
   },
-  { name: 'timeout-ms', type: 'string', value: '<n>', help: 'the longest wait for one answer', default: VERIFY_DEFAULTS.timeoutMs },
+  {
+    name: 'timeout-ms',
+    type: 'string',
+    value: '<n>',
+    help: 'the longest wait for one answer',
+    default: VERIFY_DEFAULTS.timeoutMs,
+  },
   {
     name: 'phase',
     type: 'string',
@@ -78,7 +112,12 @@ const OPTIONS = [
     value: '<name>',
     help: `only this phase, repeatable: ${PHASES.map((p) => p.name).join(', ') || '(none)'}`,
   },
-  { name: 'replay', type: 'string', value: '<value>', help: 'rerun exactly the trial of a finding (with its --seed), as the report prints it' },
+  {
+    name: 'replay',
+    type: 'string',
+    value: '<value>',
+    help: 'rerun exactly the trial of a finding (with its --seed), as the report prints it',
+  },
   {
     heading: 'Report',
     name: 'format',
@@ -87,8 +126,18 @@ const OPTIONS = [
     help: `${REPORT_FORMATS.join(', ')}\none case per check, with coverage of operations, result codes and state changes`,
     default: 'text on a terminal, else json',
   },
-  { name: 'output', type: 'string', value: '<file>', help: 'write the report to <file>; standard output gets the summary' },
-  { name: 'har', type: 'string', value: '<file>', help: "write the findings' exchanges as HAR 1.2 (masked; `validate --har` replays it)" },
+  {
+    name: 'output',
+    type: 'string',
+    value: '<file>',
+    help: 'write the report to <file>; standard output gets the summary',
+  },
+  {
+    name: 'har',
+    type: 'string',
+    value: '<file>',
+    help: "write the findings' exchanges as HAR 1.2 (masked; `validate --har` replays it)",
+  },
 ] as const satisfies OptionTable;
 
 export const verifyCommand: Command = {
@@ -114,10 +163,14 @@ export const verifyCommand: Command = {
     const sandbox = urlOption(values.sandbox, '--sandbox');
     const gatewayUrl = urlOption(values['gateway-url'], '--gateway-url') ?? sandbox;
     const routerUrl = urlOption(values['router-url'], '--router-url') ?? sandbox;
-    if (gatewayUrl === undefined || routerUrl === undefined) throw usageError('give --gateway-url and --router-url, or --sandbox <url>');
+    if (gatewayUrl === undefined || routerUrl === undefined)
+      throw usageError('give --gateway-url and --router-url, or --sandbox <url>');
     if (sandbox === undefined && values.fixtures === undefined)
-      throw usageError('give --fixtures <module> (orders, the card key, test instruments: docs/verify.md), or --sandbox <url>');
-    if (sandbox !== undefined && values.fixtures !== undefined) throw usageError('--sandbox provides the fixtures: give --sandbox or --fixtures, not both');
+      throw usageError(
+        'give --fixtures <module> (orders, the card key, test instruments: docs/verify.md), or --sandbox <url>',
+      );
+    if (sandbox !== undefined && values.fixtures !== undefined)
+      throw usageError('--sandbox provides the fixtures: give --sandbox or --fixtures, not both');
     const key = values.key ?? process.env.MERCHANT_KEY;
     if (!key) throw usageError('the merchant key is needed: set MERCHANT_KEY (or give --key)');
     const seed = wholeNumber(values.seed, '--seed', { max: 2 ** 31 - 1 });
@@ -126,10 +179,12 @@ export const verifyCommand: Command = {
     const timeLimit = wholeNumber(values['time-limit'], '--time-limit', { min: 1, max: 86_400 });
     const timeoutMs = wholeNumber(values['timeout-ms'], '--timeout-ms', { min: 1, max: 600_000 });
     const known = PHASES.map((p) => p.name);
-    for (const phase of values.phase ?? []) if (!known.includes(phase)) throw usageError(`--phase takes one of ${known.join(', ')}`);
+    for (const phase of values.phase ?? [])
+      if (!known.includes(phase)) throw usageError(`--phase takes one of ${known.join(', ')}`);
     if (values.replay !== undefined && !/^[a-z][A-Za-z0-9.-]{0,63}:[0-9]+(:[0-9]+)*$/.test(values.replay))
       throw usageError('--replay takes the value a finding printed: <check>:<path>');
-    if (values.replay !== undefined && seed === undefined) throw usageError('--replay goes with the --seed of the run that printed it');
+    if (values.replay !== undefined && seed === undefined)
+      throw usageError('--replay goes with the --seed of the run that printed it');
     const format = reportFormat(values.format, io, values.output);
 
     let mid = values.mid;
@@ -174,7 +229,9 @@ export const verifyCommand: Command = {
       try {
         writeFindingsHar(values.har, result, key);
       } catch (error) {
-        throw usageError(`cannot write "${values.har.slice(0, 200)}": ${(error as NodeJS.ErrnoException | null)?.code ?? 'write error'}`);
+        throw usageError(
+          `cannot write "${values.har.slice(0, 200)}": ${(error as NodeJS.ErrnoException | null)?.code ?? 'write error'}`,
+        );
       }
     }
     const report = verifyReport(result, base);

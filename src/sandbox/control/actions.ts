@@ -66,7 +66,9 @@ export interface ControlActions {
   /** The order a control call names: its orderId and `?mid=` (default the first merchant). */
   orderFrom(orderId: string, query: Readonly<Record<string, string>>): Order | undefined;
   /** A new transaction token for an order (earlier ones stay valid until they expire). */
-  issueToken(order: Order): ControlAnswer<{ mid: string; orderId: string; txnToken: string; txnTokenExpiresAt: string }>;
+  issueToken(
+    order: Order,
+  ): ControlAnswer<{ mid: string; orderId: string; txnToken: string; txnTokenExpiresAt: string }>;
   /** Closes an open order; its payment in process fails. */
   closeOrder(order: Order): ControlAnswer<SandboxOrder>;
   /** Completes the pending transaction of an order. */
@@ -84,7 +86,16 @@ export interface ControlActions {
 }
 
 const ORDER_ID = /^[A-Za-z0-9@._-]{1,50}$/;
-const ORDER_FIELDS = ['mid', 'orderId', 'txnAmount', 'custId', 'svcSsoToken', 'goodsInfo', 'shippingInfo', 'extendInfo'];
+const ORDER_FIELDS = [
+  'mid',
+  'orderId',
+  'txnAmount',
+  'custId',
+  'svcSsoToken',
+  'goodsInfo',
+  'shippingInfo',
+  'extendInfo',
+];
 
 /** The merchant a control call names with `?mid=` (default the first merchant), when the sandbox serves it. */
 export function merchantOf(config: SandboxConfig, query: Readonly<Record<string, string>>): string | undefined {
@@ -96,7 +107,8 @@ export function createControlActions(ctx: ControlContext): ControlActions {
   const { config, store, clock, orders, payments, cardTokens, scheduler, webhooks, faults } = ctx;
 
   function completeOrder(order: Order, outcome: unknown): ControlAnswer<CompletedPayment> {
-    if (outcome !== 'success' && outcome !== 'failure') return badRequest('outcome must be "success" or "failure".', '/outcome');
+    if (outcome !== 'success' && outcome !== 'failure')
+      return badRequest('outcome must be "success" or "failure".', '/outcome');
     const txn = store.currentTransaction(order);
     if (order.status !== 'PENDING' || !txn || txn.status !== 'PENDING')
       return refuse(409, 'not-pending', `The order has no payment in process (its status is ${order.status}).`);
@@ -108,26 +120,40 @@ export function createControlActions(ctx: ControlContext): ControlActions {
     createOrder(input) {
       if (!isUntrustedObject(input) || Array.isArray(input)) return badRequest('The body must be a JSON object.');
       const unknownField = Object.keys(input).find((k) => !ORDER_FIELDS.includes(k));
-      if (unknownField !== undefined) return badRequest(`Unknown field: the fields are ${ORDER_FIELDS.join(', ')}.`, `/${pointerSegment(unknownField)}`);
+      if (unknownField !== undefined)
+        return badRequest(
+          `Unknown field: the fields are ${ORDER_FIELDS.join(', ')}.`,
+          `/${pointerSegment(unknownField)}`,
+        );
       const mid = input.mid ?? config.defaultMid;
       if (typeof mid !== 'string' || !config.mids.includes(mid))
         return badRequest(`mid must be a merchant the sandbox serves: ${config.mids.join(', ')}.`, '/mid');
       const orderId = input.orderId ?? newOrderId(clock.now());
-      if (typeof orderId !== 'string' || !ORDER_ID.test(orderId)) return badRequest('orderId must be 1 to 50 letters, digits or @ . _ -.', '/orderId');
+      if (typeof orderId !== 'string' || !ORDER_ID.test(orderId))
+        return badRequest('orderId must be 1 to 50 letters, digits or @ . _ -.', '/orderId');
       // The order's amount, goods, shipping and extendInfo have the shapes of modify order's body
       // (the currency may be left out: INR is the only one).
       const givenAmount = input.txnAmount;
-      const txnAmount = isUntrustedObject(givenAmount) && givenAmount.currency === undefined ? { ...givenAmount, currency: 'INR' } : givenAmount;
+      const txnAmount =
+        isUntrustedObject(givenAmount) && givenAmount.currency === undefined
+          ? { ...givenAmount, currency: 'INR' }
+          : givenAmount;
       const shape = checkRequest(
         'modifyOrder',
         {
           head: { tokenType: 'TXN_TOKEN', token: 'x' },
-          body: { txnAmount, goodsInfo: input.goodsInfo, shippingInfo: input.shippingInfo, extendInfo: input.extendInfo },
+          body: {
+            txnAmount,
+            goodsInfo: input.goodsInfo,
+            shippingInfo: input.shippingInfo,
+            extendInfo: input.extendInfo,
+          },
         },
         // The shapes only: this is no modify order request, so it has no query.
         { parameters: false },
       );
-      if (givenAmount === undefined) return badRequest('txnAmount is mandatory: {"value": "100.00", "currency": "INR"}.', '/txnAmount');
+      if (givenAmount === undefined)
+        return badRequest('txnAmount is mandatory: {"value": "100.00", "currency": "INR"}.', '/txnAmount');
       if (!shape.valid) {
         const issue = shape.errors[0];
         return badRequest(issue?.message ?? 'The order is not valid.', issue?.pointer.replace(/^\/body/, ''));
@@ -135,15 +161,20 @@ export function createControlActions(ctx: ControlContext): ControlActions {
       const { body } = shape.request;
       const amount = amountInPaise(body.txnAmount?.value);
       // Never null: txnAmount was given, and the contract's Amount pattern is the one amountInPaise reads.
-      if (amount === null) return badRequest('txnAmount is mandatory: {"value": "100.00", "currency": "INR"}.', '/txnAmount');
+      if (amount === null)
+        return badRequest('txnAmount is mandatory: {"value": "100.00", "currency": "INR"}.', '/txnAmount');
       if (amount === 0) return badRequest('txnAmount.value must be more than zero.', '/txnAmount/value');
       const custId = input.custId;
       if (custId !== undefined && (typeof custId !== 'string' || custId === '' || custId.length > 64))
         return badRequest('custId must be a string of 1 to 64 characters.', '/custId');
       const svcSsoToken = input.svcSsoToken;
       if (svcSsoToken !== undefined && (typeof svcSsoToken !== 'string' || !store.wallets.has(svcSsoToken)))
-        return badRequest('svcSsoToken names no wallet of the test instruments (GET /sandbox/instruments).', '/svcSsoToken');
-      if (store.order(mid, orderId)) return refuse(409, 'order-exists', 'An order with this orderId already exists for this merchant.');
+        return badRequest(
+          'svcSsoToken names no wallet of the test instruments (GET /sandbox/instruments).',
+          '/svcSsoToken',
+        );
+      if (store.order(mid, orderId))
+        return refuse(409, 'order-exists', 'An order with this orderId already exists for this merchant.');
       const { order, txnToken, expiresAt } = orders.create({
         mid,
         orderId,
@@ -154,7 +185,13 @@ export function createControlActions(ctx: ControlContext): ControlActions {
         ...(body.shippingInfo ? { shippingInfo: body.shippingInfo } : {}),
         ...(body.extendInfo ? { extendInfo: body.extendInfo } : {}),
       });
-      return reply(201, { mid, orderId, txnToken, txnTokenExpiresAt: new Date(expiresAt).toISOString(), order: orderView(store, order) });
+      return reply(201, {
+        mid,
+        orderId,
+        txnToken,
+        txnTokenExpiresAt: new Date(expiresAt).toISOString(),
+        order: orderView(store, order),
+      });
     },
 
     orderFrom(orderId, query) {
@@ -164,11 +201,17 @@ export function createControlActions(ctx: ControlContext): ControlActions {
 
     issueToken(order) {
       const { txnToken, expiresAt } = orders.issueToken(order);
-      return reply(201, { mid: order.mid, orderId: order.orderId, txnToken, txnTokenExpiresAt: new Date(expiresAt).toISOString() });
+      return reply(201, {
+        mid: order.mid,
+        orderId: order.orderId,
+        txnToken,
+        txnTokenExpiresAt: new Date(expiresAt).toISOString(),
+      });
     },
 
     closeOrder(order) {
-      if (order.status === 'PAID' || order.status === 'CLOSED') return refuse(409, 'not-open', `The order is already ${order.status}.`);
+      if (order.status === 'PAID' || order.status === 'CLOSED')
+        return refuse(409, 'not-open', `The order is already ${order.status}.`);
       // A payment in process fails first: what its wallet held goes back.
       const txn = store.currentTransaction(order);
       if (txn && txn.status === 'PENDING') payments.complete(txn, 'failure');
@@ -201,7 +244,8 @@ export function createControlActions(ctx: ControlContext): ControlActions {
       // The move records its delivery synchronously, before its first wait.
       const recorded = store.deliveries.at(-1);
       const moved = await within(moving, config.webhookTimeoutMs);
-      if (moved === TIMED_OUT) return reply(202, { token: tokenView(token), delivery: recorded === before ? null : recorded });
+      if (moved === TIMED_OUT)
+        return reply(202, { token: tokenView(token), delivery: recorded === before ? null : recorded });
       if (!moved.allowed)
         return refuse(
           409,

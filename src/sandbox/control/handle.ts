@@ -29,8 +29,11 @@ export function createControlHandler(routes: readonly ControlRoute[], boundHost:
     }
     const match = matchRoute(routes, req.method, pathname);
     if (!match.found) {
-      if (match.methods.length === 0) return sendJson(res, 404, problem('not-found', 'No control call at this path: GET /sandbox lists them.'));
-      return sendJson(res, 405, problem('method-not-allowed', `Use ${match.methods.join(' or ')}.`), { allow: match.methods.join(', ') });
+      if (match.methods.length === 0)
+        return sendJson(res, 404, problem('not-found', 'No control call at this path: GET /sandbox lists them.'));
+      return sendJson(res, 405, problem('method-not-allowed', `Use ${match.methods.join(' or ')}.`), {
+        allow: match.methods.join(', '),
+      });
     }
     const { route } = match;
     let params: string[];
@@ -43,14 +46,18 @@ export function createControlHandler(routes: readonly ControlRoute[], boundHost:
     for (const [k, v] of new URLSearchParams(search)) query[k] = v;
     readBody(req, CONTROL_MAX_BYTES, async (buffer, failure) => {
       if (failure === 'aborted') return;
-      if (!buffer) return sendJson(res, 413, problem('too-large', `Control bodies are at most ${CONTROL_MAX_BYTES} bytes.`), { connection: 'close' });
+      if (!buffer)
+        return sendJson(res, 413, problem('too-large', `Control bodies are at most ${CONTROL_MAX_BYTES} bytes.`), {
+          connection: 'close',
+        });
       let body: unknown = {};
       if (buffer.length > 0) {
         // JSON only: a browser sends JSON to another origin only after a preflight the sandbox
         // never answers, while a form or text/plain goes without one. The bank page also takes the
         // form its bankForm declares (a browser's form from another origin carries its Origin).
         const type = mediaType(req.headers['content-type']);
-        if (type === 'application/x-www-form-urlencoded' && route.form) body = Object.fromEntries(new URLSearchParams(buffer.toString('utf8')));
+        if (type === 'application/x-www-form-urlencoded' && route.form)
+          body = Object.fromEntries(new URLSearchParams(buffer.toString('utf8')));
         else if (type !== 'application/json')
           return sendJson(
             res,
@@ -62,7 +69,8 @@ export function createControlHandler(routes: readonly ControlRoute[], boundHost:
           );
         else {
           const parsed = parseJson(buffer);
-          if (!parsed.ok) return sendJson(res, 400, problem('invalid-json', `The body is not JSON: ${parsed.message}.`));
+          if (!parsed.ok)
+            return sendJson(res, 400, problem('invalid-json', `The body is not JSON: ${parsed.message}.`));
           body = parsed.value;
         }
       }

@@ -18,13 +18,19 @@ export type ControlAnswer<T = unknown> = ControlSuccess<T> | ControlFailure;
 
 export const reply = <T>(status: number, body: T): ControlSuccess<T> => ({ ok: true, status, body });
 
-export const refuse = (status: number, code: string, message: string, extra?: Record<string, unknown>): ControlFailure => ({
+export const refuse = (
+  status: number,
+  code: string,
+  message: string,
+  extra?: Record<string, unknown>,
+): ControlFailure => ({
   ok: false,
   status,
   body: problem(code, message, extra),
 });
 
-export const badRequest = (message: string, pointer?: string): ControlFailure => refuse(400, 'invalid-request', message, pointer ? { pointer } : {});
+export const badRequest = (message: string, pointer?: string): ControlFailure =>
+  refuse(400, 'invalid-request', message, pointer ? { pointer } : {});
 
 export const notFound = (what: string): ControlFailure =>
   refuse(404, 'not-found', `${what} is not known to the sandbox (POST /sandbox/reset clears everything).`);

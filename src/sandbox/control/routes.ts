@@ -52,13 +52,15 @@ function route<P extends string>(
     pattern,
     ...options,
     // The pattern captures one value per {name} of the template, in order: the record has them all.
-    run: (values, query, body) => action(Object.fromEntries(names.map((name, i) => [name, values[i] ?? ''])) as PathParams<P>, query, body),
+    run: (values, query, body) =>
+      action(Object.fromEntries(names.map((name, i) => [name, values[i] ?? ''])) as PathParams<P>, query, body),
   };
 }
 
 /** The statuses a control call may move a token to. */
 const MOVABLE_STATUSES = ['ACTIVE', 'SUSPENDED', 'DEAD', 'FAILED'] as const;
-const isMovableStatus = (value: unknown): value is (typeof MOVABLE_STATUSES)[number] => MOVABLE_STATUSES.some((s) => s === value);
+const isMovableStatus = (value: unknown): value is (typeof MOVABLE_STATUSES)[number] =>
+  MOVABLE_STATUSES.some((s) => s === value);
 
 export interface RouteContext {
   readonly config: SandboxConfig;
@@ -105,7 +107,9 @@ export function createControlRoutes(ctx: RouteContext, actions: ControlActions):
           (Number(memberOf(body, 'seconds') ?? 0) || 0) * 1000 +
           (Number(memberOf(body, 'minutes') ?? 0) || 0) * 60_000;
         if (!body || typeof body !== 'object' || !Number.isFinite(ms) || ms <= 0)
-          return badRequest('Give how far to move the clock: {"ms": n}, {"seconds": n} or {"minutes": n}, more than zero.');
+          return badRequest(
+            'Give how far to move the clock: {"ms": n}, {"seconds": n} or {"minutes": n}, more than zero.',
+          );
         // Refused before anything moves: the clock stays where it was.
         const tooFar = clock.advanceProblem(ms);
         if (tooFar) return badRequest(tooFar);
@@ -182,7 +186,8 @@ export function createControlRoutes(ctx: RouteContext, actions: ControlActions):
         const txn = store.transactions.get(txnId);
         if (!txn) return notFound('This transaction');
         const action = memberOf(body, 'action') ?? 'submit';
-        if (action !== 'submit' && action !== 'cancel') return badRequest('action must be "submit" or "cancel".', '/action');
+        if (action !== 'submit' && action !== 'cancel')
+          return badRequest('action must be "submit" or "cancel".', '/action');
         return actions.submitBankForm(txn, action);
       },
       'the bank form of card, net banking, EMI, UPI collect, PPBL and add-money payments: {"action": "submit" | "cancel"}, or the form of the bankForm',
@@ -204,7 +209,8 @@ export function createControlRoutes(ctx: RouteContext, actions: ControlActions):
       (_p, query) => {
         const page = pageOf(query);
         if (typeof page === 'string') return badRequest(page, '/limit');
-        const matching = (t: CardToken) => (query.mid === undefined || t.mid === query.mid) && (query.custId === undefined || t.custId === query.custId);
+        const matching = (t: CardToken) =>
+          (query.mid === undefined || t.mid === query.mid) && (query.custId === undefined || t.custId === query.custId);
         const { items, next } = paginate(store.cardTokens.values(), (t) => t.tokenIndexNumber, matching, page);
         return reply(200, { tokens: items.map(tokenView), ...(next ? { next } : {}) });
       },
@@ -288,12 +294,18 @@ const MAX_PAGE = 1_000;
 /** The page a query asks for, or why it cannot be read. */
 function pageOf(query: Readonly<Record<string, string>>): Page | string {
   const limit = query.limit === undefined ? DEFAULT_PAGE : Number(query.limit);
-  if (!Number.isSafeInteger(limit) || limit < 1 || limit > MAX_PAGE) return `limit must be a whole number from 1 to ${MAX_PAGE}.`;
+  if (!Number.isSafeInteger(limit) || limit < 1 || limit > MAX_PAGE)
+    return `limit must be a whole number from 1 to ${MAX_PAGE}.`;
   return { limit, after: query.after };
 }
 
 /** One page of `all` (in their order), and the cursor of the next page when there is one. */
-function paginate<T>(all: Iterable<T>, idOf: (item: T) => string, matching: (item: T) => boolean, page: Page): { items: T[]; next: string | undefined } {
+function paginate<T>(
+  all: Iterable<T>,
+  idOf: (item: T) => string,
+  matching: (item: T) => boolean,
+  page: Page,
+): { items: T[]; next: string | undefined } {
   const items: T[] = [];
   let started = page.after === undefined;
   for (const item of all) {

@@ -49,7 +49,9 @@ export type ResultFieldsOf<O extends SandboxOperation> = ResultCodeCatalog[O]['l
 type OtherFields<O extends SandboxOperation> = Omit<ResponseOf<O>['body'], Extract<ResultFieldsOf<O>, string>>;
 
 /** The other fields of an answer's body: what a handler adds to the result (none for modify order). */
-export type AnswerFields<O extends SandboxOperation> = [keyof OtherFields<O>] extends [never] ? Readonly<Record<string, never>> : OtherFields<O>;
+export type AnswerFields<O extends SandboxOperation> = [keyof OtherFields<O>] extends [never]
+  ? Readonly<Record<string, never>>
+  : OtherFields<O>;
 
 export interface HandlerResult<O extends SandboxOperation> {
   /** A result code of the operation's table. */

@@ -10,31 +10,54 @@ import type { PaymentMode } from '../records.js';
 import type { HandlerContext, HandlerResult, SandboxRequest } from './context.js';
 
 /** Which pay modes can make the first payment of each subscription payment mode. */
-const FIRST_PAYMENT_MODES: Readonly<Record<NonNullable<BodyOf<'createSubscription'>['subscriptionPaymentMode']>, PaymentMode[]>> = {
+const FIRST_PAYMENT_MODES: Readonly<
+  Record<NonNullable<BodyOf<'createSubscription'>['subscriptionPaymentMode']>, PaymentMode[]>
+> = {
   CC: ['CREDIT_CARD'],
   DC: ['DEBIT_CARD'],
   UPI: ['UPI', 'UPI_INTENT'],
   BANK_MANDATE: ['NET_BANKING'],
 };
 
-export function createSubscription(ctx: HandlerContext, req: SandboxRequest<'createSubscription'>): HandlerResult<'createSubscription'> {
+export function createSubscription(
+  ctx: HandlerContext,
+  req: SandboxRequest<'createSubscription'>,
+): HandlerResult<'createSubscription'> {
   const { config, store, clock, instruments, orders } = ctx;
   const { head, body } = req;
   if (!config.mids.includes(body.mid)) return { code: '2006', note: 'body.mid is not a merchant the sandbox serves.' };
   if (!signatureMatches(config, req, head.signature)) {
-    return { code: '2006', note: 'head.signature is not the CHECKSUM of the body under the key of this mid (the table has no signature code; D-38).' };
+    return {
+      code: '2006',
+      note: 'head.signature is not the CHECKSUM of the body under the key of this mid (the table has no signature code; D-38).',
+    };
   }
-  if (store.order(body.mid, body.orderId)) return { code: '1102', message: 'Subscription already in progress', note: 'This orderId is already used.' };
+  if (store.order(body.mid, body.orderId))
+    return { code: '1102', message: 'Subscription already in progress', note: 'This orderId is already used.' };
   const today = isoDate(clock.now());
   if (body.subscriptionStartDate < today)
-    return { code: '1102', message: 'Invalid subscription start date', note: 'subscriptionStartDate is in the past (sandbox clock, UTC).' };
+    return {
+      code: '1102',
+      message: 'Invalid subscription start date',
+      note: 'subscriptionStartDate is in the past (sandbox clock, UTC).',
+    };
   const first = checkedPaise(body.txnAmount.value);
   if (first === 0) return { code: '2007', note: 'The first payment (txnAmount) must be more than zero.' };
-  const renewal = body.subscriptionAmountType === 'FIX' ? (body.renewalAmount === undefined ? first : checkedPaise(body.renewalAmount)) : undefined;
+  const renewal =
+    body.subscriptionAmountType === 'FIX'
+      ? body.renewalAmount === undefined
+        ? first
+        : checkedPaise(body.renewalAmount)
+      : undefined;
   const max = body.subscriptionAmountType === 'VARIABLE' ? checkedPaise(body.subscriptionMaxAmount) : undefined;
-  if (renewal === 0) return { code: '1102', message: 'Invalid renewal amount', note: 'renewalAmount must be more than zero.' };
+  if (renewal === 0)
+    return { code: '1102', message: 'Invalid renewal amount', note: 'renewalAmount must be more than zero.' };
   if (max !== undefined && (max === 0 || max < first))
-    return { code: '4001', message: 'Invalid Max Amount', note: 'subscriptionMaxAmount must be more than zero and not below the first payment.' };
+    return {
+      code: '4001',
+      message: 'Invalid Max Amount',
+      note: 'subscriptionMaxAmount must be more than zero and not below the first payment.',
+    };
   // FIX has a renewal amount, VARIABLE a maximum: the most one cycle can charge.
   const cycle = renewal ?? max ?? first;
   if (body.subscriptionPaymentMode === 'UPI' && cycle > instruments.limits.upiSubscriptionMaxAmount) {
@@ -85,7 +108,9 @@ export function createSubscription(ctx: HandlerContext, req: SandboxRequest<'cre
     kind: 'SUBSCRIPTION',
     custId: body.userInfo.custId,
     subscriptionId,
-    ...(body.userInfo.svcSsoToken && store.wallets.has(body.userInfo.svcSsoToken) ? { svcSsoToken: body.userInfo.svcSsoToken } : {}),
+    ...(body.userInfo.svcSsoToken && store.wallets.has(body.userInfo.svcSsoToken)
+      ? { svcSsoToken: body.userInfo.svcSsoToken }
+      : {}),
     ...(body.subscriptionPaymentMode ? { paymentModes: FIRST_PAYMENT_MODES[body.subscriptionPaymentMode] } : {}),
   });
   return { code: '0', fields: { txnToken, subscriptionId } };

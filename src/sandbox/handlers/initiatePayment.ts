@@ -3,7 +3,10 @@
 import { orderOfToken } from '../auth.js';
 import type { HandlerContext, HandlerResult, SandboxRequest } from './context.js';
 
-export function initiatePayment(ctx: HandlerContext, req: SandboxRequest<'initiatePayment'>): HandlerResult<'initiatePayment'> {
+export function initiatePayment(
+  ctx: HandlerContext,
+  req: SandboxRequest<'initiatePayment'>,
+): HandlerResult<'initiatePayment'> {
   const { config, store, clock, payments } = ctx;
   const { head, body } = req;
   if (!config.mids.includes(body.mid)) return { code: '2006', note: 'body.mid is not a merchant the sandbox serves.' };
@@ -16,16 +19,22 @@ export function initiatePayment(ctx: HandlerContext, req: SandboxRequest<'initia
   }
   const order = store.order(body.mid, body.orderId);
   if (!order) return { code: '1006', note: 'The order of this token no longer exists.' };
-  if (order.status === 'CLOSED') return { code: '410', note: `The order is closed (${order.closedReason ?? 'closed'}).` };
+  if (order.status === 'CLOSED')
+    return { code: '410', note: `The order is closed (${order.closedReason ?? 'closed'}).` };
   if (order.status === 'PAID') return { code: '201', note: 'The order is already paid.' };
   if (order.status === 'PENDING')
-    return { code: '324', note: 'A payment of this order is already in process: complete it (bank form or POST /sandbox/orders/{orderId}/complete).' };
+    return {
+      code: '324',
+      note: 'A payment of this order is already in process: complete it (bank form or POST /sandbox/orders/{orderId}/complete).',
+    };
   const requestType = order.kind === 'SUBSCRIPTION' ? 'SUBSCRIPTION' : 'PAYMENT';
-  if (body.requestType !== requestType) return { code: '1001', message: 'Invalid requestType', note: `This order takes requestType ${requestType}.` };
+  if (body.requestType !== requestType)
+    return { code: '1001', message: 'Invalid requestType', note: `This order takes requestType ${requestType}.` };
   if (order.paymentModes && !order.paymentModes.includes(body.paymentMode)) {
     return { code: '317', note: `This order can be paid with ${order.paymentModes.join(', ')} only.` };
   }
   const started = payments.start(order, body);
-  if ('code' in started) return { ...started, note: 'The test instrument is not valid for paying (see GET /sandbox/instruments).' };
+  if ('code' in started)
+    return { ...started, note: 'The test instrument is not valid for paying (see GET /sandbox/instruments).' };
   return { code: '0000', fields: started.fields };
 }

@@ -11,12 +11,18 @@ type SubscriptionView = SubscriptionSummary | SubscriptionDetail;
 /** The open subscriptionDetails of the answer as the sandbox fills it. */
 type ListedSubscriptions = Schemas['SubscriptionDetails'] & SubscriptionView & { subscriptions: SubscriptionView[] };
 
-export function listSubscriptions(ctx: HandlerContext, req: SandboxRequest<'listSubscriptions'>): HandlerResult<'listSubscriptions'> {
+export function listSubscriptions(
+  ctx: HandlerContext,
+  req: SandboxRequest<'listSubscriptions'>,
+): HandlerResult<'listSubscriptions'> {
   const { config, store, clock } = ctx;
   const { head, body } = req;
   if (!config.mids.includes(body.mid)) return { code: '400', note: 'body.mid is not a merchant the sandbox serves.' };
   if (!clientIdMatches(config, head.clientId) || !signatureMatches(config, req, head.signature)) {
-    return { code: '400', note: 'head.signature is not the CHECKSUM of the body under the merchant key (or head.clientId selects no key).' };
+    return {
+      code: '400',
+      note: 'head.signature is not the CHECKSUM of the body under the merchant key (or head.clientId selects no key).',
+    };
   }
   const now = clock.now();
   // subsStatusFilter is free text (D-10): one status or several separated by commas, any case.

@@ -17,15 +17,23 @@ export function modifyOrder(ctx: HandlerContext, req: SandboxRequest<'modifyOrde
     };
   }
   const issued = orderOfToken(store, head.token, clock.now());
-  if (!issued) return { code: '1006', note: 'head.token is not a transaction token the sandbox issued, or it has expired (15 minutes).' };
-  if (issued.mid !== query.mid) return { code: '2013', note: 'The query mid is not the mid of the order this token was issued for.' };
-  if (issued.orderId !== query.orderId) return { code: '2014', note: 'The query orderId is not the order this token was issued for.' };
+  if (!issued)
+    return {
+      code: '1006',
+      note: 'head.token is not a transaction token the sandbox issued, or it has expired (15 minutes).',
+    };
+  if (issued.mid !== query.mid)
+    return { code: '2013', note: 'The query mid is not the mid of the order this token was issued for.' };
+  if (issued.orderId !== query.orderId)
+    return { code: '2014', note: 'The query orderId is not the order this token was issued for.' };
   const order = store.order(issued.mid, issued.orderId);
   if (!order) return { code: '1006', note: 'The order of this token no longer exists.' };
-  if (order.status === 'CLOSED') return { code: '410', note: `The order is closed (${order.closedReason ?? 'closed'}).` };
+  if (order.status === 'CLOSED')
+    return { code: '410', note: `The order is closed (${order.closedReason ?? 'closed'}).` };
   if (order.status === 'PAID') return { code: '201', note: 'The order is already paid.' };
   if (order.status === 'PENDING') return { code: '1111', note: 'A payment of this order is in process.' };
-  if (order.modifications >= MAX_MODIFICATIONS) return { code: '1111', note: `The order was already modified ${MAX_MODIFICATIONS} times, the most allowed.` };
+  if (order.modifications >= MAX_MODIFICATIONS)
+    return { code: '1111', note: `The order was already modified ${MAX_MODIFICATIONS} times, the most allowed.` };
   if (body.txnAmount !== undefined) {
     const amount = checkedPaise(body.txnAmount.value);
     if (amount === 0) return { code: '2007', note: 'txnAmount.value must be more than zero.' };

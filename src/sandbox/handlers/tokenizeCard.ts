@@ -10,19 +10,26 @@ import type { HandlerContext, HandlerResult, SandboxRequest } from './context.js
 
 /** Whether decrypted card data has the four text fields of CardData (buildCardPlaintext checks the rest). */
 function hasCardFields(value: unknown): value is CardData {
-  return ['cardNumber', 'expiryMonth', 'expiryYear', 'securityCode'].every((field) => typeof memberOf(value, field) === 'string');
+  return ['cardNumber', 'expiryMonth', 'expiryYear', 'securityCode'].every(
+    (field) => typeof memberOf(value, field) === 'string',
+  );
 }
 
 export function tokenizeCard(ctx: HandlerContext, req: SandboxRequest<'tokenizeCard'>): HandlerResult<'tokenizeCard'> {
   const { config, store, clock, instruments, cardTokens } = ctx;
   const { head, body } = req;
   const { mid } = req.path;
-  if (!config.mids.includes(mid)) return { code: '407', note: 'The merchant id in the path is not one the sandbox serves.' };
+  if (!config.mids.includes(mid))
+    return { code: '407', note: 'The merchant id in the path is not one the sandbox serves.' };
   if (!clientIdMatches(config, head.clientId) || !signatureMatches(config, req, head.signature)) {
-    return { code: '1001', note: 'head.signature is not the CHECKSUM of the body under the merchant key (or head.clientId selects no key).' };
+    return {
+      code: '1001',
+      note: 'head.signature is not the CHECKSUM of the body under the merchant key (or head.clientId selects no key).',
+    };
   }
   const requestKey = `${mid}\n${head.requestId}`;
-  if (store.seenTokenizeRequest(requestKey)) return { code: '412', note: 'This head.requestId was already used for this merchant.' };
+  if (store.seenTokenizeRequest(requestKey))
+    return { code: '412', note: 'This head.requestId was already used for this merchant.' };
 
   const plaintext = decryptCardData(ctx.cardKey.privateKey, body.encryptedCardData);
   const parsed = plaintext === undefined ? undefined : parseJson(plaintext);
@@ -38,10 +45,15 @@ export function tokenizeCard(ctx: HandlerContext, req: SandboxRequest<'tokenizeC
     return undecryptable;
   }
   if (body.tokenizationConsent.userConsent !== 1)
-    return { code: '409', note: "tokenizationConsent.userConsent is 0: a card is tokenized only with the customer's consent." };
+    return {
+      code: '409',
+      note: "tokenizationConsent.userConsent is 0: a card is tokenized only with the customer's consent.",
+    };
   const instrument = instruments.card(card.cardNumber);
-  if (isTokenizeRefusal(instrument.tokenize)) return { code: instrument.tokenize, note: 'The test card is documented to be refused with this code.' };
-  if (instrument.scheme === 'RUPAY' && body.authRefId === undefined) return { code: '410', note: 'authRefId is mandatory for cards of the RUPAY scheme.' };
+  if (isTokenizeRefusal(instrument.tokenize))
+    return { code: instrument.tokenize, note: 'The test card is documented to be refused with this code.' };
+  if (instrument.scheme === 'RUPAY' && body.authRefId === undefined)
+    return { code: '410', note: 'authRefId is mandatory for cards of the RUPAY scheme.' };
 
   const spec = {
     mid,

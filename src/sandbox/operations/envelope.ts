@@ -43,9 +43,14 @@ export function resultFor<O extends SandboxOperation>(operationId: O, code: Resu
  * the hot path, and the catalog's field names are checked against these when the module loads.
  * @param extra the other body fields
  */
-export function bodyWith(operationId: SandboxOperation, result: Result, extra: object | undefined): Record<string, unknown> {
+export function bodyWith(
+  operationId: SandboxOperation,
+  result: Result,
+  extra: object | undefined,
+): Record<string, unknown> {
   const body: Record<string, unknown> = { ...extra };
-  if (catalog.get(operationId)?.inResultInfo) body.resultInfo = { resultCode: result.code, resultStatus: result.status, resultMsg: result.message };
+  if (catalog.get(operationId)?.inResultInfo)
+    body.resultInfo = { resultCode: result.code, resultStatus: result.status, resultMsg: result.message };
   else Object.assign(body, { statusCode: result.code, statusMessage: result.message, status: result.status });
   return body;
 }
@@ -59,7 +64,8 @@ for (const [operationId, { inResultInfo, fields }] of catalog) {
 }
 
 /** A short string from the request head, safe to echo (never a secret field). */
-const echo = (v: unknown, max: number): string | undefined => (typeof v === 'string' && v.length > 0 && v.length <= max ? v : undefined);
+const echo = (v: unknown, max: number): string | undefined =>
+  typeof v === 'string' && v.length > 0 && v.length <= max ? v : undefined;
 
 /** What a head is built from besides the request's head. */
 export interface EnvelopeContext {
@@ -70,7 +76,9 @@ export interface EnvelopeContext {
 }
 
 /** Per operation, the answer's head of its family, signed over `bodyText` where the description says. */
-const HEADS: { readonly [O in SandboxOperation]: (head: Untrusted, ctx: EnvelopeContext, bodyText: string) => ResponseOf<O>['head'] } = {
+const HEADS: {
+  readonly [O in SandboxOperation]: (head: Untrusted, ctx: EnvelopeContext, bodyText: string) => ResponseOf<O>['head'];
+} = {
   tokenizeCard(head, ctx) {
     const requestId = echo(head.requestId, 128);
     return { version: 'v1', responseTimestamp: epochMs(ctx.now), ...(requestId ? { requestId } : {}) };
@@ -87,7 +95,10 @@ const HEADS: { readonly [O in SandboxOperation]: (head: Untrusted, ctx: Envelope
   },
   initiatePayment: (_head, ctx) => ({ responseTimestamp: epochMs(ctx.now) }),
   modifyOrder: (_head, ctx, bodyText) => ({ responseTimestamp: epochMs(ctx.now), signature: ctx.sign(bodyText) }),
-  createSubscription: (_head, ctx, bodyText) => ({ responseTimeStamp: epochMs(ctx.now), signature: ctx.sign(bodyText) }),
+  createSubscription: (_head, ctx, bodyText) => ({
+    responseTimeStamp: epochMs(ctx.now),
+    signature: ctx.sign(bodyText),
+  }),
 };
 
 /** A whole answer: the envelope (for checks and logs) and its text. */
@@ -103,7 +114,12 @@ export interface Envelope<O extends SandboxOperation> {
  * bytes are exactly the bytes sent.
  * @param requestHead the request's head, as received (for the fields that are echoed)
  */
-export function envelope<O extends SandboxOperation>(operationId: O, requestHead: unknown, body: Record<string, unknown>, ctx: EnvelopeContext): Envelope<O> {
+export function envelope<O extends SandboxOperation>(
+  operationId: O,
+  requestHead: unknown,
+  body: Record<string, unknown>,
+  ctx: EnvelopeContext,
+): Envelope<O> {
   const bodyText = JSON.stringify(body);
   const head = HEADS[operationId](isUntrustedObject(requestHead) ? requestHead : {}, ctx, bodyText);
   return { head, body, text: `{"head":${JSON.stringify(head)},"body":${bodyText}}` };

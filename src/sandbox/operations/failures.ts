@@ -36,6 +36,7 @@ export function failureFields(
   const mid = path.mid;
   if (operationId === 'tokenizeCard' && mid !== undefined && mids.includes(mid)) return { mid };
   const orderId = memberOf(payload, 'body', 'orderId');
-  if (operationId === 'preAuthorize' && typeof orderId === 'string' && /^[A-Za-z0-9@._-]{1,50}$/.test(orderId)) return { orderId };
+  if (operationId === 'preAuthorize' && typeof orderId === 'string' && /^[A-Za-z0-9@._-]{1,50}$/.test(orderId))
+    return { orderId };
   return undefined;
 }

@@ -31,7 +31,12 @@ const HTTP_ERRORS = {
 } as const;
 
 /** Answers one request at an operation's path (the server has checked the method). */
-export type OperationHandler = (req: IncomingMessage, res: ServerResponse, route: OperationRoute, search: string) => void;
+export type OperationHandler = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  route: OperationRoute,
+  search: string,
+) => void;
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -39,7 +44,11 @@ export function createOperationHandler(ctx: OperationContext): OperationHandler 
   const { config, faults, timers } = ctx;
 
   /** A fault met before anything is carried out: the connection closed, or an HTTP error. */
-  function failEarly(res: ServerResponse, operationId: SandboxOperation, fault: 'reset' | 'http-500' | 'http-503'): void {
+  function failEarly(
+    res: ServerResponse,
+    operationId: SandboxOperation,
+    fault: 'reset' | 'http-500' | 'http-503',
+  ): void {
     config.onLog?.(`${operationId} -> fault ${fault}`);
     if (fault === 'reset') {
       res.socket?.destroy();
@@ -107,7 +116,9 @@ export function createOperationHandler(ctx: OperationContext): OperationHandler 
     const checked = checkRequest(operationId, payload, { query: search, path });
     if (!checked.valid) {
       const fields = failureFields(operationId, payload, path, config.mids);
-      const issues = checked.errors.slice(0, 10).map((e) => ({ in: e.in, pointer: e.pointer, rule: e.rule, message: e.message }));
+      const issues = checked.errors
+        .slice(0, 10)
+        .map((e) => ({ in: e.in, pointer: e.pointer, rule: e.rule, message: e.message }));
       const code = checked.resultCode?.code ?? codes.invalid;
       respond(
         ctx,
@@ -144,7 +155,8 @@ export function createOperationHandler(ctx: OperationContext): OperationHandler 
       config.onLog?.(`${operationId}: unexpected error ${error instanceof Error ? error.name : 'thrown'}`);
       outcome = { code: codes.internal, note: 'The sandbox failed unexpectedly; this is a bug of the sandbox.' };
     }
-    if (!outcome.fields && outcome.code !== '0000') outcome = { ...outcome, fields: failureFields(operationId, payload, path, config.mids) };
+    if (!outcome.fields && outcome.code !== '0000')
+      outcome = { ...outcome, fields: failureFields(operationId, payload, path, config.mids) };
     respond(ctx, res, operationId, requestHead, outcome, 200, hold);
   }
 
@@ -166,14 +178,30 @@ export function createOperationHandler(ctx: OperationContext): OperationHandler 
       }
       const hold = fault ? holdFor(res, operationId, fault) : undefined;
       if (!buffer) {
-        respond(ctx, res, operationId, undefined, { code: codes.badRequest, note: `The body is larger than ${config.maxBodyBytes} bytes.` }, 413, hold);
+        respond(
+          ctx,
+          res,
+          operationId,
+          undefined,
+          { code: codes.badRequest, note: `The body is larger than ${config.maxBodyBytes} bytes.` },
+          413,
+          hold,
+        );
         return;
       }
       let text: string;
       try {
         text = utf8.decode(buffer);
       } catch {
-        respond(ctx, res, operationId, undefined, { code: codes.badRequest, note: 'The body is not valid UTF-8 text.' }, 200, hold);
+        respond(
+          ctx,
+          res,
+          operationId,
+          undefined,
+          { code: codes.badRequest, note: 'The body is not valid UTF-8 text.' },
+          200,
+          hold,
+        );
         return;
       }
       answerBody(res, operationId, path, search, text, hold);

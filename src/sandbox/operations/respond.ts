@@ -59,16 +59,30 @@ export function respond<O extends SandboxOperation>(
   const { config } = ctx;
   const result = resultFor(operationId, outcome.code, outcome.message);
   const body = bodyWith(operationId, result, outcome.fields);
-  const env = envelope(operationId, requestHead, body, { now: ctx.clock.now(), clientId: config.clientId, sign: ctx.sign });
+  const env = envelope(operationId, requestHead, body, {
+    now: ctx.clock.now(),
+    clientId: config.clientId,
+    sign: ctx.sign,
+  });
   if (config.checkAnswers) {
     const verdict = validate(operationId, 'response', { head: env.head, body: env.body });
     if (!verdict.valid) {
       const issues = verdict.errors.map((e) => ({ pointer: e.pointer, rule: e.rule, message: e.message }));
       // The first ones are kept: a bug of the sandbox shows in its first invalid answer, and the record stays bounded.
-      if (ctx.answerProblems.length < config.retention) ctx.answerProblems.push({ operationId, code: outcome.code, issues });
-      config.onLog?.(`ANSWER INVALID ${operationId} ${outcome.code}: ${issues.map((i) => `${i.pointer} ${i.rule}`).join('; ')}`);
+      if (ctx.answerProblems.length < config.retention)
+        ctx.answerProblems.push({ operationId, code: outcome.code, issues });
+      config.onLog?.(
+        `ANSWER INVALID ${operationId} ${outcome.code}: ${issues.map((i) => `${i.pointer} ${i.rule}`).join('; ')}`,
+      );
       hold(() =>
-        sendJson(res, 500, { error: { code: 'answer-invalid', message: 'The sandbox built an answer that breaks the contract.', operationId, issues } }),
+        sendJson(res, 500, {
+          error: {
+            code: 'answer-invalid',
+            message: 'The sandbox built an answer that breaks the contract.',
+            operationId,
+            issues,
+          },
+        }),
       );
       return;
     }
@@ -83,5 +97,10 @@ export function respond<O extends SandboxOperation>(
 
 /** The answer to a method other than POST at an operation's path. */
 export function notPost(res: ServerResponse, method: string): void {
-  sendJson(res, 405, { error: { code: 'method-not-allowed', message: `The operations answer POST only (got ${method.slice(0, 10)}).` } }, { allow: 'POST' });
+  sendJson(
+    res,
+    405,
+    { error: { code: 'method-not-allowed', message: `The operations answer POST only (got ${method.slice(0, 10)}).` } },
+    { allow: 'POST' },
+  );
 }

@@ -60,7 +60,15 @@ function addMoneyInstrument(d: Schemas['AddMoneyPaymentDetails']): SharedInstrum
 
 export type Decide = (order: Order, body: PayBody) => Refusal | Decision;
 
-export function createDecide({ store, instruments, clock }: { store: Store; instruments: Instruments; clock: Clock }): Decide {
+export function createDecide({
+  store,
+  instruments,
+  clock,
+}: {
+  store: Store;
+  instruments: Instruments;
+  clock: Clock;
+}): Decide {
   /** The card of cardInfo and its pay outcome, or a refusal (312). */
   function cardOutcome(cardInfo: Schemas['CardInfo'], mid: string): Refusal | { outcome: Outcome; bankName: string } {
     const invalid: Refusal = { code: '312' };
@@ -72,7 +80,11 @@ export function createDecide({ store, instruments, clock }: { store: Store; inst
     const number = cardInfo.cardUniqueId;
     if (!passesLuhn(number)) return invalid;
     const now = new Date(clock.now());
-    if (Number(cardInfo.expiryYear) * 12 + Number(cardInfo.expiryMonth) < now.getUTCFullYear() * 12 + now.getUTCMonth() + 1) return invalid;
+    if (
+      Number(cardInfo.expiryYear) * 12 + Number(cardInfo.expiryMonth) <
+      now.getUTCFullYear() * 12 + now.getUTCMonth() + 1
+    )
+      return invalid;
     const card = instruments.card(number);
     if (card.pay === 'invalid') return invalid;
     return { outcome: card.pay, bankName: card.issuingBankName };
@@ -82,7 +94,13 @@ export function createDecide({ store, instruments, clock }: { store: Store; inst
   function decideInstrument(instrument: SharedInstrument, order: Order, bankPointer: string): Refusal | Decision {
     switch (instrument.mode) {
       case 'UPI':
-        return { outcome: instruments.vpa(instrument.payerAccount), answer: 'upiForm', gatewayName: 'UPI', txnInfoMode: 'UPI', vpa: instrument.payerAccount };
+        return {
+          outcome: instruments.vpa(instrument.payerAccount),
+          answer: 'upiForm',
+          gatewayName: 'UPI',
+          txnInfoMode: 'UPI',
+          vpa: instrument.payerAccount,
+        };
       case 'UPI_INTENT':
         return { outcome: 'pending', answer: 'deepLink', gatewayName: 'UPI', txnInfoMode: 'UPI' };
       case 'CREDIT_CARD':
@@ -93,11 +111,17 @@ export function createDecide({ store, instruments, clock }: { store: Store; inst
       }
       case 'NET_BANKING': {
         const outcome = instruments.bank(instrument.bankCode);
-        if (!outcome) return { code: '1011', message: `Parameter [${bankPointer.slice(1).replace(/\//g, '.')}] has invalid value` };
+        if (!outcome)
+          return { code: '1011', message: `Parameter [${bankPointer.slice(1).replace(/\//g, '.')}] has invalid value` };
         return { outcome, answer: 'bankForm', gatewayName: instrument.bankCode, bankName: instrument.bankCode };
       }
       case 'PPBL':
-        return { outcome: instruments.mpin(instrument.mpin), answer: 'bankForm', gatewayName: 'PPBL', bankName: 'Payments Bank' };
+        return {
+          outcome: instruments.mpin(instrument.mpin),
+          answer: 'bankForm',
+          gatewayName: 'PPBL',
+          bankName: 'Payments Bank',
+        };
     }
   }
 
@@ -107,24 +131,50 @@ export function createDecide({ store, instruments, clock }: { store: Store; inst
       case 'WALLET': {
         if (body.walletInfo.paymentFlow === 'ADDNAPAY') {
           const d = body.walletInfo.addMoneyPaymentDetails;
-          const via = decideInstrument(addMoneyInstrument(d), order, '/body/walletInfo/addMoneyPaymentDetails/bankCode');
+          const via = decideInstrument(
+            addMoneyInstrument(d),
+            order,
+            '/body/walletInfo/addMoneyPaymentDetails/bankCode',
+          );
           if ('code' in via) return via;
-          return { ...via, answer: d.payMethod === 'UPI_INTENT' ? 'deepLink' : 'bankForm', funding: { walletToken: order.walletToken, source: 'addMoney' } };
+          return {
+            ...via,
+            answer: d.payMethod === 'UPI_INTENT' ? 'deepLink' : 'bankForm',
+            funding: { walletToken: order.walletToken, source: 'addMoney' },
+          };
         }
         if (!wallet) return { code: '501' };
         // A wallet pays only what it has, whatever its test behaviour: money is never made.
-        const outcome = availableIn(wallet, 'balance', clock.now()) >= order.amount ? (wallet.pay ?? 'success') : 'failure';
-        return { outcome, answer: 'txnInfo', gatewayName: 'WALLET', txnInfoMode: 'PPI', funding: { walletToken: order.walletToken, source: 'balance' } };
+        const outcome =
+          availableIn(wallet, 'balance', clock.now()) >= order.amount ? (wallet.pay ?? 'success') : 'failure';
+        return {
+          outcome,
+          answer: 'txnInfo',
+          gatewayName: 'WALLET',
+          txnInfoMode: 'PPI',
+          funding: { walletToken: order.walletToken, source: 'balance' },
+        };
       }
       case 'PAYMENT_DIGITAL_CREDIT': {
         if (!wallet) return { code: '501' };
-        const outcome = availableIn(wallet, 'digitalCredit', clock.now()) >= order.amount ? (wallet.pay ?? 'success') : 'failure';
-        return { outcome, answer: 'txnInfo', gatewayName: 'DIGITAL_CREDIT', funding: { walletToken: order.walletToken, source: 'digitalCredit' } };
+        const outcome =
+          availableIn(wallet, 'digitalCredit', clock.now()) >= order.amount ? (wallet.pay ?? 'success') : 'failure';
+        return {
+          outcome,
+          answer: 'txnInfo',
+          gatewayName: 'DIGITAL_CREDIT',
+          funding: { walletToken: order.walletToken, source: 'digitalCredit' },
+        };
       }
       case 'EMI': {
         const outcome = instruments.bank(body.emiInfo.channelCode);
         if (!outcome) return { code: '1011', message: 'Parameter [body.emiInfo.channelCode] has invalid value' };
-        return { outcome, answer: 'bankForm', gatewayName: body.emiInfo.channelCode, bankName: body.emiInfo.channelCode };
+        return {
+          outcome,
+          answer: 'bankForm',
+          gatewayName: body.emiInfo.channelCode,
+          bankName: body.emiInfo.channelCode,
+        };
       }
       case 'UPI':
         return decideInstrument({ mode: 'UPI', payerAccount: body.payerAccount }, order, '/body/channelCode');

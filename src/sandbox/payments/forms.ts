@@ -6,7 +6,12 @@ import { formatPaise } from '../money.js';
 import type { Transaction } from '../records.js';
 
 /** The form that continues a payment on the sandbox's bank page at `baseUrl`. */
-export function bankFormOf(baseUrl: string, txn: Transaction, kind: 'bankForm' | 'upiForm', bankName?: string): Schemas['BankForm'] {
+export function bankFormOf(
+  baseUrl: string,
+  txn: Transaction,
+  kind: 'bankForm' | 'upiForm',
+  bankName?: string,
+): Schemas['BankForm'] {
   const actionURL = `${baseUrl}/sandbox/bank-form/${txn.txnId}`;
   const headers = { 'Content-Type': 'application/x-www-form-urlencoded' };
   const content = { txnId: txn.txnId, orderId: txn.orderId };

@@ -19,7 +19,10 @@ export type { PayBody, Refusal } from './decide.js';
 export type { PaymentResult } from './settle.js';
 
 /** The body fields of pay's 0000 answer: one of txnInfo, bankForm or deepLinkInfo. */
-export type StartedPayment = { txnInfo: Schemas['TransactionInfo'] } | { bankForm: Schemas['BankForm'] } | { deepLinkInfo: Schemas['DeepLink'] };
+export type StartedPayment =
+  | { txnInfo: Schemas['TransactionInfo'] }
+  | { bankForm: Schemas['BankForm'] }
+  | { deepLinkInfo: Schemas['DeepLink'] };
 
 export interface Payments {
   /** Starts the payment of an order that is CREATED. Returns a refusal (a pay result code) or the fields of the 0000 answer. */
@@ -68,8 +71,15 @@ export function createPayments({
         ...(how.funding ? { funding: how.funding } : {}),
       };
       // A wallet payment in process holds its amount until it ends (decide saw it available).
-      const wallet = how.funding && how.funding.source !== 'addMoney' ? store.wallets.get(how.funding.walletToken) : undefined;
-      if (wallet && how.funding && how.funding.source !== 'addMoney' && how.outcome === 'pending' && hold(wallet, how.funding.source, txn.amount, now))
+      const wallet =
+        how.funding && how.funding.source !== 'addMoney' ? store.wallets.get(how.funding.walletToken) : undefined;
+      if (
+        wallet &&
+        how.funding &&
+        how.funding.source !== 'addMoney' &&
+        how.outcome === 'pending' &&
+        hold(wallet, how.funding.source, txn.amount, now)
+      )
         txn.funding = { ...how.funding, held: true };
       store.transactions.set(txn.txnId, txn);
       order.txnIds.push(txn.txnId);

@@ -30,7 +30,8 @@ export function completePayment(store: Store, clock: Clock, txn: Transaction, re
     }
   } else {
     const wallet = txn.funding?.held ? store.wallets.get(txn.funding.walletToken) : undefined;
-    if (wallet && txn.funding && txn.funding.source !== 'addMoney') endHold(wallet, txn.funding.source, txn.amount, false);
+    if (wallet && txn.funding && txn.funding.source !== 'addMoney')
+      endHold(wallet, txn.funding.source, txn.amount, false);
     order.status = 'CLOSED';
     order.closedReason = 'the payment failed';
   }
@@ -49,6 +50,7 @@ function settleOwner(store: Store, order: Order, result: PaymentResult): void {
   }
   if (order.kind === 'SUBSCRIPTION' && order.subscriptionId) {
     const subscription = store.subscriptions.get(order.subscriptionId);
-    if (subscription && subscription.status === 'INIT') subscription.status = result === 'success' ? 'ACTIVE' : 'FAILED';
+    if (subscription && subscription.status === 'INIT')
+      subscription.status = result === 'success' ? 'ACTIVE' : 'FAILED';
   }
 }

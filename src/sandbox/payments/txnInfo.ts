@@ -6,7 +6,10 @@ import type { Transaction } from '../records.js';
 import { withChecksumHash } from '../txnChecksum.js';
 
 /** txnInfo of a transaction, with its checksumHash under the merchant key. */
-export function txnInfoOf(txn: Transaction, merchantKey: string): Schemas['TransactionInfo'] & { checksumHash: string } {
+export function txnInfoOf(
+  txn: Transaction,
+  merchantKey: string,
+): Schemas['TransactionInfo'] & { checksumHash: string } {
   const txnInfo: Schemas['TransactionInfo'] = {
     MID: txn.mid,
     txnID: txn.txnId,

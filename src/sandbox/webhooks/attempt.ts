@@ -20,7 +20,9 @@ const MAX_ERROR_MESSAGE = 300;
 export type SendNotification = NonNullable<SandboxOptions['sendNotification']>;
 
 /** What one attempt came to: the merchant's reply and its verdict, or why there was none. */
-export type AttemptOutcome = ({ state: ReplyVerdict } & Omit<LastReply, 'completedAt'>) | ({ state: 'failed' } & Omit<LastFailure, 'completedAt'>);
+export type AttemptOutcome =
+  | ({ state: ReplyVerdict } & Omit<LastReply, 'completedAt'>)
+  | ({ state: 'failed' } & Omit<LastFailure, 'completedAt'>);
 
 /** One attempt: what is sent, where, and within what. */
 export interface AttemptRequest {

@@ -5,7 +5,14 @@
 // program holding it expects (docs/decisions.md, D-133).
 import { isPublicPlace, marker } from '../../json/publicValues.js';
 import type { Schemas } from '../../types.js';
-import type { AnsweredDelivery, FailedDelivery, PendingDelivery, SkippedDelivery, WebhookAttempt, WebhookDelivery } from '../records.js';
+import type {
+  AnsweredDelivery,
+  FailedDelivery,
+  PendingDelivery,
+  SkippedDelivery,
+  WebhookAttempt,
+  WebhookDelivery,
+} from '../records.js';
 import type { AttemptOutcome } from './attempt.js';
 
 /** A delivery whose latest attempt has ended: answered or failed. */
@@ -55,7 +62,12 @@ export function skipped(d: WebhookDelivery, reason: string): SkippedDelivery {
 }
 
 /** An attempt ended: one more entry in `attempts`, and its outcome in place of the one before. */
-export function attempted(d: WebhookDelivery, outcome: AttemptOutcome, at: string, completedAt: string): AttemptedDelivery {
+export function attempted(
+  d: WebhookDelivery,
+  outcome: AttemptOutcome,
+  at: string,
+  completedAt: string,
+): AttemptedDelivery {
   const base = {
     id: d.id,
     tokenIndexNumber: d.tokenIndexNumber,
@@ -72,7 +84,12 @@ export function attempted(d: WebhookDelivery, outcome: AttemptOutcome, at: strin
     return { ...base, state: 'failed', attempts: [...d.attempts, attempt], error: outcome.error, completedAt };
   }
   const { state, ...reply } = outcome;
-  const attempt: WebhookAttempt = { at, state, httpStatus: reply.httpStatus, ...(reply.code === undefined ? {} : { code: reply.code }) };
+  const attempt: WebhookAttempt = {
+    at,
+    state,
+    httpStatus: reply.httpStatus,
+    ...(reply.code === undefined ? {} : { code: reply.code }),
+  };
   return { ...base, state, attempts: [...d.attempts, attempt], ...reply, completedAt };
 }
 
@@ -104,7 +121,8 @@ export function show(shown: WebhookDelivery, next: WebhookDelivery): void {
 }
 
 /** A value of the notification as a log line shows it: in clear only where the contract marks it public (docs/decisions.md, D-102). */
-const inLog = (pointer: string, value: string) => (isPublicPlace('notifyTokenStatus', 'request', pointer) ? value : marker(value));
+const inLog = (pointer: string, value: string) =>
+  isPublicPlace('notifyTokenStatus', 'request', pointer) ? value : marker(value);
 
 /** The log line of an attempt that ended. */
 export function attemptLine(d: AttemptedDelivery): string {

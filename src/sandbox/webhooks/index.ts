@@ -91,7 +91,12 @@ export function createWebhooks({ store, clock, config, scheduler, faults, timers
   let generation = 0;
   /** A merchant that never answers holds webhookConcurrency sockets, not one per token. */
   const turns = new Turns(config.webhookConcurrency);
-  const retries = createRetries<Notification>({ scheduler, clock, retry: config.webhookRetry, send: (n) => track(attempt(n)) });
+  const retries = createRetries<Notification>({
+    scheduler,
+    clock,
+    retry: config.webhookRetry,
+    send: (n) => track(attempt(n)),
+  });
   /** The notification of each delivery record, to end those the store forgets. */
   const notifications = new WeakMap<WebhookDelivery, Notification>();
   /** Aborted by stop(): no attempt outlives the sandbox, whatever its merchant does. */
@@ -210,7 +215,10 @@ export function createWebhooks({ store, clock, config, scheduler, faults, timers
     const sending = new Promise<WebhookDelivery>((resolve) => {
       const release = () => resolve(attempt(n));
       const drop = () => {
-        show(n.record, skipped(n.record, 'Held back by reorder-webhooks, and forgotten by a reset or stop before it was sent.'));
+        show(
+          n.record,
+          skipped(n.record, 'Held back by reorder-webhooks, and forgotten by a reset or stop before it was sent.'),
+        );
         resolve(n.record);
       };
       held = { notification: n, release, drop };

@@ -24,14 +24,25 @@ export interface Retriable {
 export type NextAttempt = { due: number } | { due?: never; reason?: string };
 
 /** Whether another attempt follows one that ended not delivered, and when (`now` is when it ended). */
-export function nextAttempt(record: AttemptedDelivery, duplicate: boolean, retry: WebhookRetry, now: number): NextAttempt {
+export function nextAttempt(
+  record: AttemptedDelivery,
+  duplicate: boolean,
+  retry: WebhookRetry,
+  now: number,
+): NextAttempt {
   // A copy is sent once: its refusal (406, a replay) is what it is there to show.
   if (duplicate) return {};
   const made = record.attempts.length;
   if (made > 1 && record.code === '406')
-    return { reason: 'No further attempt: the merchant refuses the repeated requestId (406), so an earlier attempt reached it.' };
+    return {
+      reason:
+        'No further attempt: the merchant refuses the repeated requestId (406), so an earlier attempt reached it.',
+    };
   const { retries, firstDelayMs, factor } = retry;
-  if (made > retries) return retries > 0 ? { reason: `No further attempt: ${made} attempts made (webhookRetry.retries is ${retries}).` } : {};
+  if (made > retries)
+    return retries > 0
+      ? { reason: `No further attempt: ${made} attempts made (webhookRetry.retries is ${retries}).` }
+      : {};
   return { due: now + Math.round(firstDelayMs * factor ** (made - 1)) };
 }
 
@@ -76,7 +87,9 @@ export function createRetries<N extends Retriable>({
       if (older.seq > n.seq) continue;
       cancel();
       const reason =
-        older.seq === n.seq ? `No further attempt: its copy ${by} was delivered.` : `No further attempt: ${by}, a later status of this token, was delivered.`;
+        older.seq === n.seq
+          ? `No further attempt: its copy ${by} was delivered.`
+          : `No further attempt: ${by}, a later status of this token, was delivered.`;
       if (isAttempted(older.record)) show(older.record, ended(older.record, reason));
       leave(token, ofToken, older);
     }

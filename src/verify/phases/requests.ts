@@ -6,7 +6,16 @@
 import fc from 'fast-check';
 import { codeOf, meaningOf } from '../checks.js';
 import { type PhaseContext, runProperty, Trial } from '../context.js';
-import { type Broken, brokenRequests, credentialRequests, draftArbitrary, type SentOperation, sentOperations, specIsValid, validRequest } from '../generate.js';
+import {
+  type Broken,
+  brokenRequests,
+  credentialRequests,
+  draftArbitrary,
+  type SentOperation,
+  sentOperations,
+  specIsValid,
+  validRequest,
+} from '../generate.js';
 import type { Exchange } from '../types.js';
 import type { Phase } from './phase.js';
 
@@ -79,7 +88,8 @@ async function refusal(ctx: PhaseContext, operationId: SentOperation, custId: st
     const prepared = await validRequest(ctx, operationId, draft, custId);
     if (!prepared) return;
     const rules = brokenRequests(prepared);
-    const credentials = group % (groupsOf(rules).length + 1) === 0 ? await credentialRequests(ctx, prepared, draft, custId) : [];
+    const credentials =
+      group % (groupsOf(rules).length + 1) === 0 ? await credentialRequests(ctx, prepared, draft, custId) : [];
     const groups = groupsOf([...credentials, ...rules]);
     const chosen = groups[group % Math.max(1, groups.length)];
     const broken = chosen && pick(ctx, chosen, item);

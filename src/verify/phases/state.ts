@@ -56,13 +56,16 @@ async function checkTokensAndNotifications(ctx: PhaseContext, waitMs: number): P
   let receiver: NotificationReceiver | undefined;
   try {
     receiver = await startReceiver(ctx);
-    if (!ctx.fixtures.moveToken) ctx.note("state: the fixtures have no moveToken(): only tokenize's notifications were checked.");
+    if (!ctx.fixtures.moveToken)
+      ctx.note("state: the fixtures have no moveToken(): only tokenize's notifications were checked.");
     // What came before verify made a token was on its way before the receiver was named (a token of
     // an earlier phase): not a notification of this phase's tokens, and not held against the service.
     receiver?.takeStrays();
     await checkTokens(ctx, receiver, waitMs);
   } catch (error) {
-    ctx.note(`state: token notifications stopped: ${(error instanceof Error ? error.message : String(error)).slice(0, 300)}`);
+    ctx.note(
+      `state: token notifications stopped: ${(error instanceof Error ? error.message : String(error)).slice(0, 300)}`,
+    );
   } finally {
     if (receiver) {
       const notifyTo = ctx.fixtures.notifyTo;
@@ -83,7 +86,8 @@ export function createStatePhase(options: StatePhaseOptions = {}): Phase {
     name: 'state',
     changes: STATE_CHANGES,
     async run(ctx) {
-      if (!ctx.fixtures.completePayment) ctx.note('state: the fixtures have no completePayment(): payments in process were not ended.');
+      if (!ctx.fixtures.completePayment)
+        ctx.note('state: the fixtures have no completePayment(): payments in process were not ended.');
       await checkOrders(ctx);
       await checkDuplicateBlock(ctx);
       await checkInsufficientBalance(ctx);

@@ -9,7 +9,8 @@ import type { Exchange } from '../types.js';
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** The value at a path of objects, or undefined. */
-export const at = (value: unknown, ...keys: string[]): unknown => keys.reduce<unknown>((v, k) => (isObject(v) ? v[k] : undefined), value);
+export const at = (value: unknown, ...keys: string[]): unknown =>
+  keys.reduce<unknown>((v, k) => (isObject(v) ? v[k] : undefined), value);
 
 /** Rupees with two decimals, from paise. */
 export const rupees = (paise: number): string => `${Math.floor(paise / 100)}.${String(paise % 100).padStart(2, '0')}`;
@@ -18,13 +19,18 @@ export const rupees = (paise: number): string => `${Math.floor(paise / 100)}.${S
 export const succeeded = (exchange: Exchange): boolean => meaningOf(exchange) === 'success';
 
 /** The answer's result code, or a word for its absence (never a value of the request). */
-export const codeText = (exchange: Exchange): string => codeOf(exchange.operationId, exchange.answer).code ?? (exchange.failure ? 'no answer' : 'no code');
+export const codeText = (exchange: Exchange): string =>
+  codeOf(exchange.operationId, exchange.answer).code ?? (exchange.failure ? 'no answer' : 'no code');
 
 /**
  * The answer must be a refusal with `code`, because of `why` (the state). Success breaks `rule`;
  * another code (or none) breaks `stateCode`. Whether it kept the rule.
  */
-export function expectRefusal(trial: Trial, exchange: Exchange, expected: { code: string; rule: string; why: string }): boolean {
+export function expectRefusal(
+  trial: Trial,
+  exchange: Exchange,
+  expected: { code: string; rule: string; why: string },
+): boolean {
   if (exchange.failure !== undefined) return false;
   const code = codeOf(exchange.operationId, exchange.answer).code;
   if (code === expected.code) return true;

@@ -59,9 +59,19 @@ const payOf = (real: OrderReal, instrument: Record<string, unknown>, note: strin
 
 /** A pay of an order already paid, in process or closed: refused with the state's code. */
 function payRefusedByState(m: OrderModel, real: OrderReal, exchange: Exchange): boolean {
-  if (m.status === 'CLOSED') return expectRefusal(real.trial, exchange, { code: '410', rule: 'closedOrderAccepted', why: 'The order is closed' });
-  if (m.status === 'PAID') return expectRefusal(real.trial, exchange, { code: '201', rule: 'paidTwice', why: 'The order is paid' });
-  return expectRefusal(real.trial, exchange, { code: '324', rule: 'paidTwice', why: 'A payment of the order is in process' });
+  if (m.status === 'CLOSED')
+    return expectRefusal(real.trial, exchange, {
+      code: '410',
+      rule: 'closedOrderAccepted',
+      why: 'The order is closed',
+    });
+  if (m.status === 'PAID')
+    return expectRefusal(real.trial, exchange, { code: '201', rule: 'paidTwice', why: 'The order is paid' });
+  return expectRefusal(real.trial, exchange, {
+    code: '324',
+    rule: 'paidTwice',
+    why: 'A payment of the order is in process',
+  });
 }
 
 /** txnInfo.txnAmount is what the order asks. */
@@ -107,7 +117,11 @@ class PayBankForm implements OrderCommand {
   check = (m: Readonly<OrderModel>) => !m.stopped;
   async run(m: OrderModel, real: OrderReal): Promise<void> {
     const bank = real.ctx.fixtures.instruments.bankCode;
-    const exchange = await payOf(real, { paymentMode: 'NET_BANKING', channelCode: bank }, `pay the order (${m.status}) by net banking`);
+    const exchange = await payOf(
+      real,
+      { paymentMode: 'NET_BANKING', channelCode: bank },
+      `pay the order (${m.status}) by net banking`,
+    );
     if (m.status !== 'CREATED') {
       m.stopped = !payRefusedByState(m, real, exchange);
       return;
@@ -164,10 +178,24 @@ class Modify implements OrderCommand {
       body: { txnAmount: { value: rupees(this.amount), currency: 'INR' } },
       note: `modify the order (${m.status}, ${m.modifications} modification(s)) to ${rupees(this.amount)}`,
     });
-    if (m.status === 'CLOSED') m.stopped = !expectRefusal(real.trial, exchange, { code: '410', rule: 'closedOrderAccepted', why: 'The order is closed' });
-    else if (m.status === 'PAID') m.stopped = !expectRefusal(real.trial, exchange, { code: '201', rule: 'modifiedAfterPayment', why: 'The order is paid' });
+    if (m.status === 'CLOSED')
+      m.stopped = !expectRefusal(real.trial, exchange, {
+        code: '410',
+        rule: 'closedOrderAccepted',
+        why: 'The order is closed',
+      });
+    else if (m.status === 'PAID')
+      m.stopped = !expectRefusal(real.trial, exchange, {
+        code: '201',
+        rule: 'modifiedAfterPayment',
+        why: 'The order is paid',
+      });
     else if (m.status === 'PENDING')
-      m.stopped = !expectRefusal(real.trial, exchange, { code: '1111', rule: 'modifiedAfterPayment', why: 'A payment of the order is in process' });
+      m.stopped = !expectRefusal(real.trial, exchange, {
+        code: '1111',
+        rule: 'modifiedAfterPayment',
+        why: 'A payment of the order is in process',
+      });
     else if (m.modifications >= MAX_MODIFICATIONS) {
       m.stopped = !expectRefusal(real.trial, exchange, {
         code: '1111',
@@ -217,7 +245,9 @@ export async function checkOrders(ctx: PhaseContext): Promise<void> {
     async ([amount, commands], trial) => {
       const orderId = ctx.fresh('VS');
       const custId = ctx.fresh('C');
-      const { txnToken } = await fixtureCall('createOrder()', () => ctx.fixtures.createOrder({ orderId, amount: rupees(amount), custId }));
+      const { txnToken } = await fixtureCall('createOrder()', () =>
+        ctx.fixtures.createOrder({ orderId, amount: rupees(amount), custId }),
+      );
       const setup = () => ({
         model: { status: 'CREATED' as OrderStatus, amount, modifications: 0, stopped: false },
         real: { ctx, trial, orderId, txnToken },
@@ -231,7 +261,18 @@ export async function checkOrders(ctx: PhaseContext): Promise<void> {
 /** Sequences every run tries first: one past the limit of modifications, one through every state of a payment. */
 const ORDER_EXAMPLES: readonly [number, OrderCommand[]][] = [
   [10_000, [1, 2, 3, 4, 5, 6].map((n) => new Modify(10_000 + n * 100))],
-  [25_050, [new Modify(30_000), new PayBankForm(), new PayWallet(), new Modify(40_000), new CompletePayment(), new PayWallet(), new Modify(50_000)]],
+  [
+    25_050,
+    [
+      new Modify(30_000),
+      new PayBankForm(),
+      new PayWallet(),
+      new Modify(40_000),
+      new CompletePayment(),
+      new PayWallet(),
+      new Modify(50_000),
+    ],
+  ],
   [12_300, [new Modify(12_400), new CloseOrder(), new PayWallet(), new Modify(12_500), new PayBankForm()]],
 ];
 
@@ -260,7 +301,11 @@ export async function checkInsufficientBalance(ctx: PhaseContext): Promise<void>
         },
         note: `block ${amount} in a wallet that holds less`,
       });
-      expectRefusal(trial, exchange, { code: 'WM_1006', rule: 'blockedBeyondBalance', why: 'The wallet holds less than the amount to block' });
+      expectRefusal(trial, exchange, {
+        code: 'WM_1006',
+        rule: 'blockedBeyondBalance',
+        why: 'The wallet holds less than the amount to block',
+      });
     },
     { runs: 1 },
   );
@@ -302,7 +347,11 @@ export async function checkDuplicateBlock(ctx: PhaseContext): Promise<void> {
           '/body/blockedAmount',
         );
       const again = await block(second, `block ${rupees(second)} again for the same order`);
-      expectRefusal(trial, again, { code: 'SR_1004', rule: 'duplicateBlockAccepted', why: 'The order holds a block already' });
+      expectRefusal(trial, again, {
+        code: 'SR_1004',
+        rule: 'duplicateBlockAccepted',
+        why: 'The order holds a block already',
+      });
     },
     { runs: Math.min(ctx.runs, 4) },
   );

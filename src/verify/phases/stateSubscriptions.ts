@@ -13,7 +13,13 @@ const DAY_MS = 86_400_000;
 const isoDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 /** A FIX subscription of `mode` whose first payment is `first` paise and renewal `renewal` paise, for `custId`. */
-export function fixSubscription(ctx: PhaseContext, mode: 'UPI' | 'BANK_MANDATE', first: number, renewal: number, custId: string) {
+export function fixSubscription(
+  ctx: PhaseContext,
+  mode: 'UPI' | 'BANK_MANDATE',
+  first: number,
+  renewal: number,
+  custId: string,
+) {
   const now = Date.now();
   return {
     mid: ctx.target.mid,
@@ -35,7 +41,8 @@ export function fixSubscription(ctx: PhaseContext, mode: 'UPI' | 'BANK_MANDATE',
   };
 }
 
-const create = (trial: Trial, body: ReturnType<typeof fixSubscription>, note: string) => trial.call({ operationId: 'createSubscription', body, note });
+const create = (trial: Trial, body: ReturnType<typeof fixSubscription>, note: string) =>
+  trial.call({ operationId: 'createSubscription', body, note });
 
 /** The first payment and the renewal amount (4.7): above it refused with 2007, at or below it accepted. */
 export async function checkRenewalAmount(ctx: PhaseContext): Promise<void> {
@@ -56,7 +63,11 @@ export async function checkRenewalAmount(ctx: PhaseContext): Promise<void> {
         fixSubscription(ctx, mode, renewal + over, renewal, custId),
         `a ${mode} subscription whose first payment is above its renewal amount`,
       );
-      expectRefusal(trial, above, { code: '2007', rule: 'renewalAmount', why: `The first payment of a ${mode} subscription is above its renewal amount` });
+      expectRefusal(trial, above, {
+        code: '2007',
+        rule: 'renewalAmount',
+        why: `The first payment of a ${mode} subscription is above its renewal amount`,
+      });
       const within = Math.max(1, renewal - under);
       const accepted = await create(
         trial,
@@ -80,7 +91,10 @@ export async function checkRenewalAmount(ctx: PhaseContext): Promise<void> {
 function listed(answer: unknown): { one: unknown; all: unknown[] | undefined } {
   const details = at(answer, 'body', 'subscriptionDetails');
   const all = at(details, 'subscriptions');
-  return { one: at(details, 'subscriptionId'), all: Array.isArray(all) ? all.map((s) => at(s, 'subscriptionId')) : undefined };
+  return {
+    one: at(details, 'subscriptionId'),
+    all: Array.isArray(all) ? all.map((s) => at(s, 'subscriptionId')) : undefined,
+  };
 }
 
 /** Lists every run tries first: a customer with none (200 NO CONTENT FOUND), and one with two. */
@@ -96,7 +110,11 @@ export async function checkSubscriptionList(ctx: PhaseContext): Promise<void> {
       const custId = ctx.fresh('C');
       const created: unknown[] = [];
       for (const mode of modes) {
-        const answer = await create(trial, fixSubscription(ctx, mode, 100, 29_900, custId), `create a ${mode} subscription for the customer`);
+        const answer = await create(
+          trial,
+          fixSubscription(ctx, mode, 100, 29_900, custId),
+          `create a ${mode} subscription for the customer`,
+        );
         if (!succeeded(answer)) return;
         ctx.coverage.change('subscription: created');
         created.push(at(answer.answer, 'body', 'subscriptionId'));
@@ -114,9 +132,11 @@ export async function checkSubscriptionList(ctx: PhaseContext): Promise<void> {
 }
 
 function checkListed(trial: Trial, answer: unknown, created: unknown[], code: string): void {
-  const fail = (message: string, pointer?: string) => trial.fail('state', 'subscriptionList', 'listSubscriptions', message, pointer);
+  const fail = (message: string, pointer?: string) =>
+    trial.fail('state', 'subscriptionList', 'listSubscriptions', message, pointer);
   if (created.length === 0) {
-    if (code !== '200') fail(`The customer has no subscription: the description's answer is 200 NO CONTENT FOUND, not ${code}.`);
+    if (code !== '200')
+      fail(`The customer has no subscription: the description's answer is 200 NO CONTENT FOUND, not ${code}.`);
     return;
   }
   if (code !== '3006') {
@@ -124,7 +144,14 @@ function checkListed(trial: Trial, answer: unknown, created: unknown[], code: st
     return;
   }
   const { one, all } = listed(answer);
-  if (!created.includes(one)) fail('subscriptionDetails is not one of the subscriptions created for the customer.', '/body/subscriptionDetails/subscriptionId');
+  if (!created.includes(one))
+    fail(
+      'subscriptionDetails is not one of the subscriptions created for the customer.',
+      '/body/subscriptionDetails/subscriptionId',
+    );
   if (all && (all.length !== created.length || !created.every((id) => all.includes(id))))
-    fail(`The list holds ${all.length} subscription(s); the customer has exactly the ${created.length} created.`, '/body/subscriptionDetails/subscriptions');
+    fail(
+      `The list holds ${all.length} subscription(s); the customer has exactly the ${created.length} created.`,
+      '/body/subscriptionDetails/subscriptions',
+    );
 }

@@ -21,7 +21,10 @@ export const TOKEN_CHANGES = [
 ] as const;
 
 /** The moves verify drives, from each status (D-42, the package's table: the description shows none). */
-const MOVES: Readonly<Record<string, readonly IssuerMove[]>> = { ACTIVE: ['SUSPENDED', 'DEAD'], SUSPENDED: ['ACTIVE', 'DEAD'] };
+const MOVES: Readonly<Record<string, readonly IssuerMove[]>> = {
+  ACTIVE: ['SUSPENDED', 'DEAD'],
+  SUSPENDED: ['ACTIVE', 'DEAD'],
+};
 
 interface TokenModel {
   status: string;
@@ -103,13 +106,21 @@ const tokenCommands: fc.Arbitrary<Move[]> = fc.array(
 );
 
 /** Sequences every run tries first: every move of the table. */
-const TOKEN_EXAMPLES: readonly Move[][] = [[new Move('SUSPENDED'), new Move('ACTIVE'), new Move('SUSPENDED'), new Move('DEAD')], [new Move('DEAD')]];
+const TOKEN_EXAMPLES: readonly Move[][] = [
+  [new Move('SUSPENDED'), new Move('ACTIVE'), new Move('SUSPENDED'), new Move('DEAD')],
+  [new Move('DEAD')],
+];
 
 /** Tokenizes the fixtures' card; the token and its status, or undefined when the service made none. */
 async function tokenize(ctx: PhaseContext, trial: Trial): Promise<{ token: string; status: string } | undefined> {
   const { card } = ctx.fixtures.instruments;
   const encryptedCardData = await encryptCardData(
-    { cardNumber: card.number, expiryMonth: card.expiryMonth, expiryYear: card.expiryYear, securityCode: card.securityCode },
+    {
+      cardNumber: card.number,
+      expiryMonth: card.expiryMonth,
+      expiryYear: card.expiryYear,
+      securityCode: card.securityCode,
+    },
     await fixtureCall('cardEncryptionKey()', () => ctx.fixtures.cardEncryptionKey()),
   );
   const exchange = await trial.call({
@@ -138,7 +149,11 @@ async function tokenize(ctx: PhaseContext, trial: Trial): Promise<{ token: strin
 }
 
 /** Tokens across calls and their notifications: a model-based property, each trial one fresh token. */
-export async function checkTokens(ctx: PhaseContext, receiver: NotificationReceiver | undefined, waitMs: number): Promise<void> {
+export async function checkTokens(
+  ctx: PhaseContext,
+  receiver: NotificationReceiver | undefined,
+  waitMs: number,
+): Promise<void> {
   await runProperty(
     ctx,
     'state.token',

@@ -5,7 +5,13 @@
 // no process, no Deno or Bun global), so that the same module runs unbundled on Node, Bun and Deno,
 // bundled by esbuild, webpack, rollup and Next.js, in workerd, in Vercel's edge-runtime and in a
 // browser. Each wrapper calls runChecks() and reports its list.
-import { createChecksumSigner, createChecksumVerifier, createGatewayClient, createWebhookReceiver, validate } from 'gateway-contract';
+import {
+  createChecksumSigner,
+  createChecksumVerifier,
+  createGatewayClient,
+  createWebhookReceiver,
+  validate,
+} from 'gateway-contract';
 
 /** The key of the signing and webhook checks (16 bytes, for AES-128). */
 export const KEY = 'RuntimesKey01234';
@@ -14,7 +20,8 @@ export const KEY = 'RuntimesKey01234';
  * KEY: every runtime's verifier must accept it, so that a port to SubtleCrypto stays byte-compatible.
  */
 export const VECTOR_TEXT = '{"mid":"MERCHANT0001","orderId":"ORDER-1001"}';
-export const VECTOR_SIGNATURE = 'xapr7R8nDSyZun6XQWNEOtedz2xmVPxzGtcuMzkI+Y0mdNl5OMK0rc51+qOeNZlK7pHavWVKfajaWgSxsXTC9KrWmqMkwxJAROnfoOok6kE=';
+export const VECTOR_SIGNATURE =
+  'xapr7R8nDSyZun6XQWNEOtedz2xmVPxzGtcuMzkI+Y0mdNl5OMK0rc51+qOeNZlK7pHavWVKfajaWgSxsXTC9KrWmqMkwxJAROnfoOok6kE=';
 
 /** The sandbox's defaults (docs/sandbox.md): the harness starts it with them. */
 export const SANDBOX = { mid: 'MERCHANT0001', key: 'SandboxTestKey01', clientId: 'C11' };
@@ -23,8 +30,20 @@ const MID = 'MERCHANT0001';
 const QUERY = { mid: MID, orderId: 'ORDER-1001' };
 /** The contract's PayWithWallet example: a valid pay request. */
 export const validPay = {
-  head: { requestTimeStamp: '1768971330000', channelId: 'WEB', tokenType: 'TXN_TOKEN', token: 'TXN-TOKEN-PLACEHOLDER', version: 'v1' },
-  body: { mid: MID, orderId: 'ORDER-1001', requestType: 'PAYMENT', paymentMode: 'WALLET', walletInfo: { walletType: 'SVC', paymentFlow: 'PAY' } },
+  head: {
+    requestTimeStamp: '1768971330000',
+    channelId: 'WEB',
+    tokenType: 'TXN_TOKEN',
+    token: 'TXN-TOKEN-PLACEHOLDER',
+    version: 'v1',
+  },
+  body: {
+    mid: MID,
+    orderId: 'ORDER-1001',
+    requestType: 'PAYMENT',
+    paymentMode: 'WALLET',
+    walletInfo: { walletType: 'SVC', paymentFlow: 'PAY' },
+  },
 };
 /** A UPI collect payment without its payer's address: invalid at /body/payerAccount. */
 export const invalidPay = {
@@ -81,7 +100,10 @@ const pointersOf = (verdict) => (verdict?.valid === false ? (verdict.errors ?? [
 
 /** Throws with `message` and what was seen when `ok` is false. */
 function expect(ok, message, seen) {
-  if (!ok) throw new Error(seen === undefined ? message : `${message} (got ${typeof seen === 'string' ? seen : JSON.stringify(seen)})`);
+  if (!ok)
+    throw new Error(
+      seen === undefined ? message : `${message} (got ${typeof seen === 'string' ? seen : JSON.stringify(seen)})`,
+    );
 }
 
 /** (a) validate() of the root entry: a valid pay request, and an invalid one with its JSON Pointer. */
@@ -126,8 +148,14 @@ export async function checkSigning() {
   const signature = await signer.sign(text);
   expect(typeof signature === 'string' && signature.length === 108, 'a signature of 108 characters', signature);
   expect((await verifier.verify(text, signature)) === true, 'verify() accepts the signature');
-  expect((await verifier.verify(text.replace('WALLET', 'UPI'), signature)) === false, 'verify() refuses a tampered text');
-  expect((await verifier.verify(VECTOR_TEXT, VECTOR_SIGNATURE)) === true, 'verify() accepts the signature made by the Node implementation');
+  expect(
+    (await verifier.verify(text.replace('WALLET', 'UPI'), signature)) === false,
+    'verify() refuses a tampered text',
+  );
+  expect(
+    (await verifier.verify(VECTOR_TEXT, VECTOR_SIGNATURE)) === true,
+    'verify() accepts the signature made by the Node implementation',
+  );
   return '108 characters, verified, tampered text refused, Node-made signature verified';
 }
 
@@ -138,12 +166,22 @@ export async function checkWebhook() {
     events.push(event);
   });
   const post = (text) =>
-    handle(new Request('http://merchant.example/webhooks/token', { method: 'POST', headers: { 'content-type': 'application/json' }, body: text }));
+    handle(
+      new Request('http://merchant.example/webhooks/token', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: text,
+      }),
+    );
   const id = runId();
   const good = await notification({ requestId: `${id}-1` });
   const first = await replyCode(await post(good));
   expect(first === '00', 'a correctly signed notification is answered 00', first);
-  expect(events.length === 1 && events[0]?.body?.tokenInfo?.tokenStatus === 'ACTIVE', 'onEvent ran once with the event', events.length);
+  expect(
+    events.length === 1 && events[0]?.body?.tokenInfo?.tokenStatus === 'ACTIVE',
+    'onEvent ran once with the event',
+    events.length,
+  );
   const forged = await replyCode(await post(await notification({ requestId: `${id}-2`, tamper: true })));
   expect(forged === '1001', 'a forged signature is answered 1001', forged);
   const replay = await replyCode(await post(good));
@@ -161,7 +199,10 @@ export async function checkClient(sandboxUrl) {
     signer: createChecksumSigner(SANDBOX.key),
     validate: true,
   });
-  const listed = await client.listSubscriptions({ token: 'SSO-TOKEN', body: { mid: SANDBOX.mid, custId: 'CUST_RUNTIMES' } });
+  const listed = await client.listSubscriptions({
+    token: 'SSO-TOKEN',
+    body: { mid: SANDBOX.mid, custId: 'CUST_RUNTIMES' },
+  });
   expect(listed?.code === '200', 'listSubscriptions answers 200 (none found)', listed?.code);
   // Orders are made through the sandbox's control API, outside the contract.
   const created = await fetch(`${sandboxUrl}/sandbox/orders`, {
@@ -173,9 +214,19 @@ export async function checkClient(sandboxUrl) {
   const order = await created.json();
   const paid = await client.initiatePayment({
     txnToken: order.txnToken,
-    body: { mid: order.mid, orderId: order.orderId, requestType: 'PAYMENT', paymentMode: 'UPI_INTENT', osType: 'ANDROID' },
+    body: {
+      mid: order.mid,
+      orderId: order.orderId,
+      requestType: 'PAYMENT',
+      paymentMode: 'UPI_INTENT',
+      osType: 'ANDROID',
+    },
   });
-  expect(paid?.code === '0000' && typeof paid.data?.body?.deepLinkInfo?.url === 'string', 'a UPI intent pay answers 0000 with a deep link', paid?.code);
+  expect(
+    paid?.code === '0000' && typeof paid.data?.body?.deepLinkInfo?.url === 'string',
+    'a UPI intent pay answers 0000 with a deep link',
+    paid?.code,
+  );
   return `listSubscriptions ${listed.code}, initiatePayment ${paid.code}`;
 }
 
@@ -183,7 +234,9 @@ export async function checkClient(sandboxUrl) {
 export async function checkSubpaths() {
   const entries = await import('./subpaths.mjs');
   const missing = Object.entries(entries.expected)
-    .flatMap(([entry, names]) => names.filter((name) => typeof entries.loaded[entry]?.[name] !== 'function').map((name) => `${entry}: ${name}`))
+    .flatMap(([entry, names]) =>
+      names.filter((name) => typeof entries.loaded[entry]?.[name] !== 'function').map((name) => `${entry}: ${name}`),
+    )
     .join(', ');
   expect(missing === '', 'every subpath gives its functions', missing);
   return Object.keys(entries.expected).join(', ');

@@ -6,5 +6,7 @@ import { runChecks } from './checks.mjs';
 
 addEventListener('fetch', (event) => {
   const sandboxUrl = new URL(event.request.url).searchParams.get('sandbox') || undefined;
-  event.respondWith(runChecks({ sandboxUrl, skipClient: 'no sandbox given' }).then((results) => Response.json(results)));
+  event.respondWith(
+    runChecks({ sandboxUrl, skipClient: 'no sandbox given' }).then((results) => Response.json(results)),
+  );
 });

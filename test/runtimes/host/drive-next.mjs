@@ -15,7 +15,10 @@ async function post(path, body) {
 }
 
 function expect(ok, message, seen) {
-  if (!ok) throw new Error(seen === undefined ? message : `${message} (got ${typeof seen === 'string' ? seen : JSON.stringify(seen)})`);
+  if (!ok)
+    throw new Error(
+      seen === undefined ? message : `${message} (got ${typeof seen === 'string' ? seen : JSON.stringify(seen)})`,
+    );
 }
 
 async function webhookRoute() {
@@ -31,7 +34,9 @@ async function webhookRoute() {
   const first = await replyCode(await post('/api/webhook', good));
   expect(first === '00', 'a correctly signed notification is answered 00', first);
   expect((await accepted()) === before + 1, 'the handler ran once', (await accepted()) - before);
-  const forged = await replyCode(await post('/api/webhook', await notification({ requestId: `${id}-2`, tamper: true })));
+  const forged = await replyCode(
+    await post('/api/webhook', await notification({ requestId: `${id}-2`, tamper: true })),
+  );
   expect(forged === '1001', 'a forged signature is answered 1001', forged);
   const replay = await replyCode(await post('/api/webhook', good));
   expect(replay === '406', 'the same notification again is answered 406', replay);
@@ -42,14 +47,22 @@ async function webhookRoute() {
 async function validateRoute() {
   const verdictOf = async (payload) => {
     const response = await post('/api/validate', JSON.stringify({ payload, query: QUERY }));
-    expect(response.ok, 'the validate route answers 200', `${response.status} ${(await response.clone().text()).slice(0, 300)}`);
+    expect(
+      response.ok,
+      'the validate route answers 200',
+      `${response.status} ${(await response.clone().text()).slice(0, 300)}`,
+    );
     return response.json();
   };
   const valid = await verdictOf(validPay);
   expect(valid.valid === true, 'a valid pay request is valid', valid);
   const invalid = await verdictOf(invalidPay);
   const pointers = (invalid.errors ?? []).map((e) => e.pointer);
-  expect(invalid.valid === false && pointers.includes('/body/payerAccount'), 'the invalid pay request is invalid at /body/payerAccount', invalid);
+  expect(
+    invalid.valid === false && pointers.includes('/body/payerAccount'),
+    'the invalid pay request is invalid at /body/payerAccount',
+    invalid,
+  );
   return `POST /api/validate: valid, and invalid at ${pointers.join(', ')}`;
 }
 
@@ -74,6 +87,11 @@ for (const [id, name, run] of [
 try {
   results.push(...(await checksRoute()));
 } catch (error) {
-  results.push({ id: 'route', name: 'checks route (the consumer program in the server)', ok: false, detail: describe(error) });
+  results.push({
+    id: 'route',
+    name: 'checks route (the consumer program in the server)',
+    ok: false,
+    detail: describe(error),
+  });
 }
 process.stdout.write(`CHECKS ${JSON.stringify(results)}\n`, () => process.exit(0));

@@ -41,9 +41,14 @@ async function esbuild(options) {
   const { build } = await import('esbuild');
   try {
     const result = await build({ absWorkingDir: project, bundle: true, logLevel: 'silent', ...options });
-    for (const w of result.warnings) warnings.push(`${w.text}${w.location ? ` (${w.location.file}:${w.location.line})` : ''}`);
+    for (const w of result.warnings)
+      warnings.push(`${w.text}${w.location ? ` (${w.location.file}:${w.location.line})` : ''}`);
   } catch (error) {
-    throw new Error((error.errors ?? [error]).map((e) => `${e.text ?? e.message}${e.location ? ` (${e.location.file}:${e.location.line})` : ''}`).join('\n'));
+    throw new Error(
+      (error.errors ?? [error])
+        .map((e) => `${e.text ?? e.message}${e.location ? ` (${e.location.file}:${e.location.line})` : ''}`)
+        .join('\n'),
+    );
   }
 }
 
@@ -66,7 +71,8 @@ async function webpack() {
   );
   const info = stats.toJson({ all: false, errors: true, warnings: true });
   for (const w of info.warnings) warnings.push(w.message.split('\n')[0]);
-  if (stats.hasErrors()) throw new Error(info.errors.map((e) => e.message.split('\n').slice(0, 2).join(' ')).join('\n'));
+  if (stats.hasErrors())
+    throw new Error(info.errors.map((e) => e.message.split('\n').slice(0, 2).join(' ')).join('\n'));
 }
 
 async function rollup() {
@@ -82,7 +88,8 @@ async function rollup() {
     plugins: [nodeResolve({ exportConditions: ['node'], preferBuiltins: true }), commonjs(), json()],
     onwarn: (w) => {
       // Rollup keeps an import it cannot resolve as an external one: here that is a failed build.
-      if (w.code === 'UNRESOLVED_IMPORT') throw new Error(w.exporter ? `Could not resolve "${w.exporter}" (${w.id})` : w.message);
+      if (w.code === 'UNRESOLVED_IMPORT')
+        throw new Error(w.exporter ? `Could not resolve "${w.exporter}" (${w.id})` : w.message);
       if (w.code !== 'CIRCULAR_DEPENDENCY') warnings.push(w.message);
     },
   });

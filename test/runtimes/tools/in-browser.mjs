@@ -20,16 +20,20 @@ const FLAGS = [
   '--disable-sync',
   '--no-first-run',
 ];
-const PAGE = '<!doctype html><meta charset="utf-8"><title>gateway-contract in a browser</title><script type="module" src="/browser.mjs"></script>';
+const PAGE =
+  '<!doctype html><meta charset="utf-8"><title>gateway-contract in a browser</title><script type="module" src="/browser.mjs"></script>';
 
 if (!existsSync(CHROMIUM)) {
-  console.error(`Chromium is not installed at ${CHROMIUM}: apt-get install -y --no-install-recommends chromium fonts-dejavu-core`);
+  console.error(
+    `Chromium is not installed at ${CHROMIUM}: apt-get install -y --no-install-recommends chromium fonts-dejavu-core`,
+  );
   process.exit(1);
 }
 
 const server = createServer((request, response) => {
   if (request.url === '/') return response.writeHead(200, { 'content-type': 'text/html' }).end(PAGE);
-  if (request.url === '/browser.mjs') return response.writeHead(200, { 'content-type': 'text/javascript' }).end(readFileSync(join(dir, 'browser.mjs')));
+  if (request.url === '/browser.mjs')
+    return response.writeHead(200, { 'content-type': 'text/javascript' }).end(readFileSync(join(dir, 'browser.mjs')));
   response.writeHead(404).end();
 });
 await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -39,7 +43,9 @@ const browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS, h
 const problems = [];
 try {
   const context = await browser.newContext({ serviceWorkers: 'block' });
-  await context.route('**/*', (route) => (route.request().url().startsWith(`${origin}/`) ? route.continue() : route.abort('blockedbyclient')));
+  await context.route('**/*', (route) =>
+    route.request().url().startsWith(`${origin}/`) ? route.continue() : route.abort('blockedbyclient'),
+  );
   const page = await context.newPage();
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   page.on('console', (message) => message.type() === 'error' && problems.push(`console: ${message.text()}`));

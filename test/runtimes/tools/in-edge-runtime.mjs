@@ -9,7 +9,9 @@ import { EdgeRuntime } from 'edge-runtime';
 const [bundle, sandboxUrl] = process.argv.slice(2);
 try {
   const runtime = new EdgeRuntime({ initialCode: readFileSync(bundle, 'utf8') });
-  const response = await runtime.dispatchFetch(`http://edge.test/${sandboxUrl ? `?sandbox=${encodeURIComponent(sandboxUrl)}` : ''}`);
+  const response = await runtime.dispatchFetch(
+    `http://edge.test/${sandboxUrl ? `?sandbox=${encodeURIComponent(sandboxUrl)}` : ''}`,
+  );
   await response.waitUntil();
   const text = await response.text();
   if (!response.ok) throw new Error(`the edge function answered ${response.status}: ${text.slice(0, 1500)}`);

@@ -18,7 +18,9 @@ const mf = new Miniflare({
   compatibilityDate: '2026-04-01',
 });
 try {
-  const response = await mf.dispatchFetch(`http://worker.test/${sandboxUrl ? `?sandbox=${encodeURIComponent(sandboxUrl)}` : ''}`);
+  const response = await mf.dispatchFetch(
+    `http://worker.test/${sandboxUrl ? `?sandbox=${encodeURIComponent(sandboxUrl)}` : ''}`,
+  );
   const text = await response.text();
   if (!response.ok) throw new Error(`the Worker answered ${response.status}: ${text.slice(0, 1500)}`);
   console.log(`CHECKS ${text}`);

@@ -41,7 +41,10 @@ export const copy = <T>(value: T): T => structuredClone(value);
  */
 export function envelopeText(envelope: Envelope, key: string = FRONT_KEY): string {
   const bodyText = JSON.stringify(envelope.body);
-  const head = 'signature' in envelope.head ? { ...envelope.head, signature: generateSignatureSync(bodyText, key) } : envelope.head;
+  const head =
+    'signature' in envelope.head
+      ? { ...envelope.head, signature: generateSignatureSync(bodyText, key) }
+      : envelope.head;
   return `{"head":${JSON.stringify(head)},"body":${bodyText}}`;
 }
 

@@ -2,8 +2,26 @@
 // front (front.ts) to what the sandbox says. Answers a fault rewrites are signed again with the
 // merchant key (and txnInfo.checksumHash made again) unless the fault is about the signature, so
 // each breaks one rule: the one named `expectedRule`, as verify names it.
-import { type Envelope, envelopeText, FRONT_KEY, isObject, type Json, objectAt, stringAt, WRONG_KEY, withChecksum } from './envelopes.js';
-import type { Fault, FaultMemory, FrontAnswer, FrontExchange, FrontNotification, FrontRequest, RequestEdit } from './front.js';
+import {
+  type Envelope,
+  envelopeText,
+  FRONT_KEY,
+  isObject,
+  type Json,
+  objectAt,
+  stringAt,
+  WRONG_KEY,
+  withChecksum,
+} from './envelopes.js';
+import type {
+  Fault,
+  FaultMemory,
+  FrontAnswer,
+  FrontExchange,
+  FrontNotification,
+  FrontRequest,
+  RequestEdit,
+} from './front.js';
 
 /** Answers are checked in every phase: a fault of an answer is found by whichever phase meets it. */
 const EVERY = ['requests', 'state'] as const;
@@ -11,7 +29,11 @@ const REQUESTS = ['requests'] as const;
 const STATE = ['state'] as const;
 
 /** The answer of an exchange with its envelope edited (signed again with `key`), or undefined when it has none. */
-function edited(exchange: FrontExchange, edit: (envelope: Envelope) => boolean, key: string = FRONT_KEY): FrontAnswer | undefined {
+function edited(
+  exchange: FrontExchange,
+  edit: (envelope: Envelope) => boolean,
+  key: string = FRONT_KEY,
+): FrontAnswer | undefined {
   if (!exchange.answerEnvelope) return undefined;
   const envelope = structuredClone(exchange.answerEnvelope);
   if (!edit(envelope)) return undefined;
@@ -28,7 +50,8 @@ function editedRequest(request: FrontRequest, edit: (envelope: Envelope) => bool
 
 /** The answer's result code (resultInfo or, for pre-auth, the body's statusCode). */
 const codeOf = (exchange: FrontExchange): string | undefined =>
-  stringAt(exchange.answerEnvelope?.body, 'resultInfo', 'resultCode') ?? stringAt(exchange.answerEnvelope?.body, 'statusCode');
+  stringAt(exchange.answerEnvelope?.body, 'resultInfo', 'resultCode') ??
+  stringAt(exchange.answerEnvelope?.body, 'statusCode');
 
 /** The order a request is about: the body's orderId, or the query's. */
 const orderOf = (request: FrontRequest): string | undefined =>
@@ -44,7 +67,8 @@ function refusal(exchange: FrontExchange, code: string, status: string, message:
   return edited(exchange, (e) => {
     const kept = Object.fromEntries(Object.entries(e.body).filter(([k]) => k === 'orderId'));
     e.body = kept;
-    if (exchange.operationId === 'preAuthorize') Object.assign(e.body, { statusCode: code, statusMessage: message, status });
+    if (exchange.operationId === 'preAuthorize')
+      Object.assign(e.body, { statusCode: code, statusMessage: message, status });
     else setResult(e.body, code, status, message);
     return true;
   });
@@ -74,7 +98,10 @@ const answerFaults: Fault[] = [
     expectedRule: 'required',
     what: 'pay answers resultInfo without its required resultMsg',
     phases: EVERY,
-    answer: (x) => (x.operationId === 'initiatePayment' ? edited(x, (e) => delete objectAt(e.body, 'resultInfo').resultMsg) : undefined),
+    answer: (x) =>
+      x.operationId === 'initiatePayment'
+        ? edited(x, (e) => delete objectAt(e.body, 'resultInfo').resultMsg)
+        : undefined,
   },
   {
     name: 'pay-without-checksumHash',
@@ -93,7 +120,8 @@ const answerFaults: Fault[] = [
     expectedRule: 'required',
     what: 'pre-auth answers 02 (pending) without the txnToken that pays it',
     phases: EVERY,
-    answer: (x) => (x.operationId === 'preAuthorize' && codeOf(x) === '02' ? edited(x, (e) => delete e.body.txnToken) : undefined),
+    answer: (x) =>
+      x.operationId === 'preAuthorize' && codeOf(x) === '02' ? edited(x, (e) => delete e.body.txnToken) : undefined,
   },
   {
     name: 'pay-success-without-outcome',
@@ -115,7 +143,10 @@ const answerFaults: Fault[] = [
     expectedRule: 'resultCodeTable',
     what: 'modify order answers success with code 0001, which is not in its table',
     phases: EVERY,
-    answer: (x) => (x.operationId === 'modifyOrder' && codeOf(x) === '0000' ? edited(x, (e) => setResult(e.body, '0001', 'S', 'Success')) : undefined),
+    answer: (x) =>
+      x.operationId === 'modifyOrder' && codeOf(x) === '0000'
+        ? edited(x, (e) => setResult(e.body, '0001', 'S', 'Success'))
+        : undefined,
   },
   {
     name: 'list-status-not-with-code',
@@ -124,7 +155,9 @@ const answerFaults: Fault[] = [
     what: 'list subscriptions answers 3006 with resultStatus FAILURE',
     phases: EVERY,
     answer: (x) =>
-      x.operationId === 'listSubscriptions' && codeOf(x) === '3006' ? edited(x, (e) => setResult(e.body, '3006', 'FAILURE', 'SUCCESS')) : undefined,
+      x.operationId === 'listSubscriptions' && codeOf(x) === '3006'
+        ? edited(x, (e) => setResult(e.body, '3006', 'FAILURE', 'SUCCESS'))
+        : undefined,
   },
   {
     name: 'subscription-wrong-signature',
@@ -154,7 +187,10 @@ const answerFaults: Fault[] = [
     expectedRule: 'http-status',
     what: 'pre-auth answers its (good) envelope with HTTP 500 when it refuses',
     phases: EVERY,
-    answer: (x) => (x.operationId === 'preAuthorize' && codeOf(x) !== '01' && codeOf(x) !== '02' ? { ...x.answer, status: 500 } : undefined),
+    answer: (x) =>
+      x.operationId === 'preAuthorize' && codeOf(x) !== '01' && codeOf(x) !== '02'
+        ? { ...x.answer, status: 500 }
+        : undefined,
   },
   {
     name: 'tokenize-text-plain',
@@ -162,7 +198,8 @@ const answerFaults: Fault[] = [
     expectedRule: 'contentType',
     what: 'tokenize answers its JSON as text/plain',
     phases: EVERY,
-    answer: (x) => (x.operationId === 'tokenizeCard' ? { ...x.answer, contentType: 'text/plain; charset=utf-8' } : undefined),
+    answer: (x) =>
+      x.operationId === 'tokenizeCard' ? { ...x.answer, contentType: 'text/plain; charset=utf-8' } : undefined,
   },
   {
     name: 'tokenize-requestId-not-echoed',
@@ -204,7 +241,10 @@ const answerFaults: Fault[] = [
       const before = memory.values.get('lastOrderID');
       memory.values.set('lastOrderID', orderID);
       return edited(x, (e) => {
-        e.body.txnInfo = withChecksum({ ...objectAt(e.body, 'txnInfo'), orderID: before && before !== orderID ? before : `${orderID.slice(0, 49)}X` });
+        e.body.txnInfo = withChecksum({
+          ...objectAt(e.body, 'txnInfo'),
+          orderID: before && before !== orderID ? before : `${orderID.slice(0, 49)}X`,
+        });
         return true;
       });
     },
@@ -236,7 +276,8 @@ const refusalFaults: Fault[] = [
     expectedRule: 'badCredentialAccepted',
     what: "pre-auth does not check the request's signature",
     phases: REQUESTS,
-    request: (r) => (r.operationId === 'preAuthorize' ? editedRequest(r, (e) => put(e.head, 'signature', '')) : undefined),
+    request: (r) =>
+      r.operationId === 'preAuthorize' ? editedRequest(r, (e) => put(e.head, 'signature', '')) : undefined,
   },
   {
     name: 'subscription-any-signature-accepted',
@@ -244,7 +285,8 @@ const refusalFaults: Fault[] = [
     expectedRule: 'badCredentialAccepted',
     what: "create subscription does not check the request's signature",
     phases: REQUESTS,
-    request: (r) => (r.operationId === 'createSubscription' ? editedRequest(r, (e) => put(e.head, 'signature', '')) : undefined),
+    request: (r) =>
+      r.operationId === 'createSubscription' ? editedRequest(r, (e) => put(e.head, 'signature', '')) : undefined,
   },
   {
     name: 'preauth-long-orderId-truncated',
@@ -259,7 +301,9 @@ const refusalFaults: Fault[] = [
     // It echoes the orderId it was sent, so that only the acceptance is at fault.
     answer(x) {
       const sent = stringAt(x.envelope?.body, 'orderId');
-      return x.operationId === 'preAuthorize' && sent !== undefined && sent.length > 50 ? edited(x, (e) => put(e.body, 'orderId', sent)) : undefined;
+      return x.operationId === 'preAuthorize' && sent !== undefined && sent.length > 50
+        ? edited(x, (e) => put(e.body, 'orderId', sent))
+        : undefined;
     },
   },
   {
@@ -288,7 +332,10 @@ const refusalFaults: Fault[] = [
               e.body.paymentMode = paymentMode.toUpperCase();
               changed = true;
             }
-            if (typeof requestType === 'string' && !['PAYMENT', 'NATIVE_SUBSCRIPTION', 'SUBSCRIPTION'].includes(requestType)) {
+            if (
+              typeof requestType === 'string' &&
+              !['PAYMENT', 'NATIVE_SUBSCRIPTION', 'SUBSCRIPTION'].includes(requestType)
+            ) {
               e.body.requestType = 'PAYMENT';
               changed = true;
             }
@@ -308,7 +355,9 @@ const acceptanceFaults: Fault[] = [
     what: 'pay refuses a request that carries the optional txnNote (1001)',
     phases: REQUESTS,
     answer: (x) =>
-      x.operationId === 'initiatePayment' && x.envelope?.body.txnNote !== undefined ? refusal(x, '1001', 'F', 'Request parameters are not valid') : undefined,
+      x.operationId === 'initiatePayment' && x.envelope?.body.txnNote !== undefined
+        ? refusal(x, '1001', 'F', 'Request parameters are not valid')
+        : undefined,
   },
   {
     name: 'preauth-refuses-50-character-orderId',
@@ -328,7 +377,9 @@ const acceptanceFaults: Fault[] = [
     what: 'list subscriptions refuses the optional subsStatusFilter (400)',
     phases: REQUESTS,
     answer: (x) =>
-      x.operationId === 'listSubscriptions' && x.envelope?.body.subsStatusFilter !== undefined ? refusal(x, '400', 'FAILURE', 'Bad request') : undefined,
+      x.operationId === 'listSubscriptions' && x.envelope?.body.subsStatusFilter !== undefined
+        ? refusal(x, '400', 'FAILURE', 'Bad request')
+        : undefined,
   },
   {
     name: 'tokenize-refuses-authRefId',
@@ -336,13 +387,17 @@ const acceptanceFaults: Fault[] = [
     expectedRule: 'validRequestRefused',
     what: 'tokenize refuses a request that carries the optional authRefId (400)',
     phases: REQUESTS,
-    answer: (x) => (x.operationId === 'tokenizeCard' && x.envelope?.body.authRefId !== undefined ? refusal(x, '400', 'FAILED', 'Bad request') : undefined),
+    answer: (x) =>
+      x.operationId === 'tokenizeCard' && x.envelope?.body.authRefId !== undefined
+        ? refusal(x, '400', 'FAILED', 'Bad request')
+        : undefined,
   },
 ];
 
 // ---- State across calls ----
 
-const success = (x: FrontExchange): FrontAnswer | undefined => edited(x, (e) => setResult(e.body, '0000', 'S', 'Success'));
+const success = (x: FrontExchange): FrontAnswer | undefined =>
+  edited(x, (e) => setResult(e.body, '0000', 'S', 'Success'));
 
 const stateFaults: Fault[] = [
   {
@@ -369,7 +424,9 @@ const stateFaults: Fault[] = [
       const orderId = orderOf(x);
       if (orderId === undefined) return undefined;
       if (x.operationId === 'initiatePayment' && isObject(x.answerEnvelope?.body.bankForm)) memory.marks.add(orderId);
-      return x.operationId === 'modifyOrder' && codeOf(x) === '1111' && memory.marks.has(orderId) ? success(x) : undefined;
+      return x.operationId === 'modifyOrder' && codeOf(x) === '1111' && memory.marks.has(orderId)
+        ? success(x)
+        : undefined;
     },
   },
   {
@@ -457,7 +514,13 @@ const stateFaults: Fault[] = [
     request(r) {
       const renewal = stringAt(r.envelope?.body, 'renewalAmount');
       const first = stringAt(r.envelope?.body, 'txnAmount', 'value');
-      if (r.operationId !== 'createSubscription' || renewal === undefined || first === undefined || !(Number(first) > Number(renewal))) return undefined;
+      if (
+        r.operationId !== 'createSubscription' ||
+        renewal === undefined ||
+        first === undefined ||
+        !(Number(first) > Number(renewal))
+      )
+        return undefined;
       return editedRequest(r, (e) => {
         objectAt(e.body, 'txnAmount').value = renewal;
         return true;
@@ -470,7 +533,8 @@ const stateFaults: Fault[] = [
     expectedRule: 'subscriptionList',
     what: "the subscription list leaves out the customer's newest subscription",
     phases: STATE,
-    answer: (x) => (x.operationId === 'listSubscriptions' && codeOf(x) === '3006' ? edited(x, (e) => dropNewest(e.body)) : undefined),
+    answer: (x) =>
+      x.operationId === 'listSubscriptions' && codeOf(x) === '3006' ? edited(x, (e) => dropNewest(e.body)) : undefined,
   },
   {
     name: 'subscription-extra-in-list',
@@ -478,7 +542,8 @@ const stateFaults: Fault[] = [
     expectedRule: 'subscriptionList',
     what: 'the subscription list holds a subscription the customer never created',
     phases: STATE,
-    answer: (x) => (x.operationId === 'listSubscriptions' && codeOf(x) === '3006' ? edited(x, (e) => addStranger(e.body)) : undefined),
+    answer: (x) =>
+      x.operationId === 'listSubscriptions' && codeOf(x) === '3006' ? edited(x, (e) => addStranger(e.body)) : undefined,
   },
 ];
 
@@ -513,7 +578,11 @@ function addStranger(body: Json): boolean {
 // ---- Token notifications ----
 
 /** A notification edited and signed again (with `key`), or undefined when it is not one. */
-function notificationEdited(n: FrontNotification, edit: (envelope: Envelope) => void, key: string = FRONT_KEY): string[] | undefined {
+function notificationEdited(
+  n: FrontNotification,
+  edit: (envelope: Envelope) => void,
+  key: string = FRONT_KEY,
+): string[] | undefined {
   if (!n.envelope) return undefined;
   const envelope = structuredClone(n.envelope);
   edit(envelope);
@@ -570,4 +639,10 @@ const notificationFaults: Fault[] = [
   },
 ];
 
-export const FAULTS: readonly Fault[] = [...answerFaults, ...refusalFaults, ...acceptanceFaults, ...stateFaults, ...notificationFaults];
+export const FAULTS: readonly Fault[] = [
+  ...answerFaults,
+  ...refusalFaults,
+  ...acceptanceFaults,
+  ...stateFaults,
+  ...notificationFaults,
+];

@@ -102,7 +102,8 @@ const ROUTES = operations.flatMap((op) =>
       ],
 );
 
-const operationAt = (path: string): ServedOperation | undefined => ROUTES.find((r) => r.pattern.test(path))?.operationId;
+const operationAt = (path: string): ServedOperation | undefined =>
+  ROUTES.find((r) => r.pattern.test(path))?.operationId;
 
 /** The body of a request to the front, within MAX_BYTES (undefined past it). */
 async function readRequest(req: IncomingMessage): Promise<string | undefined> {
@@ -118,7 +119,13 @@ async function readRequest(req: IncomingMessage): Promise<string | undefined> {
 }
 
 /** Posts (or gets) a text and reads the answer within the bounds. */
-async function exchange(url: string, method: string, text: string | undefined, contentType: string | undefined, timeoutMs: number): Promise<FrontAnswer> {
+async function exchange(
+  url: string,
+  method: string,
+  text: string | undefined,
+  contentType: string | undefined,
+  timeoutMs: number,
+): Promise<FrontAnswer> {
   const signal = AbortSignal.timeout(timeoutMs);
   const response = await fetch(url, {
     method,
@@ -132,11 +139,18 @@ async function exchange(url: string, method: string, text: string | undefined, c
 }
 
 const send = (res: ServerResponse, answer: FrontAnswer): void => {
-  res.writeHead(answer.status, { 'content-type': answer.contentType, 'content-length': Buffer.byteLength(answer.text) });
+  res.writeHead(answer.status, {
+    'content-type': answer.contentType,
+    'content-length': Buffer.byteLength(answer.text),
+  });
   res.end(answer.text);
 };
 
-const json = (status: number, value: unknown): FrontAnswer => ({ status, contentType: 'application/json', text: JSON.stringify(value) });
+const json = (status: number, value: unknown): FrontAnswer => ({
+  status,
+  contentType: 'application/json',
+  text: JSON.stringify(value),
+});
 
 /** The merchant's reply that accepts a notification (what the front answers when nobody else does). */
 export const acceptedReply = (): FrontAnswer =>
@@ -190,12 +204,23 @@ async function notify(state: FrontState, text: string): Promise<FrontAnswer> {
 }
 
 /** An operation: the fault's request edit, the sandbox's answer, the fault's answer edit. */
-async function operation(state: FrontState, operationId: ServedOperation, url: URL, text: string): Promise<FrontAnswer> {
+async function operation(
+  state: FrontState,
+  operationId: ServedOperation,
+  url: URL,
+  text: string,
+): Promise<FrontAnswer> {
   const request: FrontRequest = { operationId, url, text, envelope: envelopeOf(text) };
   const edit = state.fault?.request?.(request, state.memory);
   if (edit?.answer) return edit.answer;
   const search = edit?.search ?? url.search;
-  const answer = await exchange(`${state.upstream}${url.pathname}${search}`, 'POST', edit?.text ?? text, 'application/json', UPSTREAM_TIMEOUT_MS);
+  const answer = await exchange(
+    `${state.upstream}${url.pathname}${search}`,
+    'POST',
+    edit?.text ?? text,
+    'application/json',
+    UPSTREAM_TIMEOUT_MS,
+  );
   const changed = state.fault?.answer?.({ ...request, answer, answerEnvelope: envelopeOf(answer.text) }, state.memory);
   return changed ?? answer;
 }
@@ -204,14 +229,21 @@ async function handle(state: FrontState, req: IncomingMessage): Promise<FrontAns
   const url = new URL(req.url ?? '/', 'http://front.invalid');
   const method = req.method ?? 'GET';
   const text = await readRequest(req);
-  if (text === undefined) return json(413, { error: { code: 'too-large', message: `A request is at most ${MAX_BYTES} bytes.` } });
+  if (text === undefined)
+    return json(413, { error: { code: 'too-large', message: `A request is at most ${MAX_BYTES} bytes.` } });
   if (!state.upstream) return json(503, { error: { code: 'starting', message: 'The front is starting.' } });
   if (method === 'POST' && url.pathname === NOTIFY_PATH) return notify(state, text);
   if (method === 'POST' && url.pathname === '/sandbox/webhook-url') return setNotifyTarget(state, text);
   const operationId = operationAt(url.pathname);
   if (method === 'POST' && operationId) return operation(state, operationId, url, text);
   const body = method === 'GET' || method === 'HEAD' ? undefined : text;
-  return exchange(`${state.upstream}${url.pathname}${url.search}`, method, body, req.headers['content-type'], UPSTREAM_TIMEOUT_MS);
+  return exchange(
+    `${state.upstream}${url.pathname}${url.search}`,
+    method,
+    body,
+    req.headers['content-type'],
+    UPSTREAM_TIMEOUT_MS,
+  );
 }
 
 const listen = (server: Server): Promise<number> =>
@@ -236,7 +268,8 @@ export async function startFront(fault?: Fault, options: SandboxOptions = {}): P
   const server = createServer((req, res) => {
     handle(state, req).then(
       (answer) => send(res, answer),
-      () => send(res, json(502, { error: { code: 'front-failed', message: 'The front could not carry the request.' } })),
+      () =>
+        send(res, json(502, { error: { code: 'front-failed', message: 'The front could not carry the request.' } })),
     );
   });
   server.requestTimeout = UPSTREAM_TIMEOUT_MS * 2;
@@ -245,7 +278,12 @@ export async function startFront(fault?: Fault, options: SandboxOptions = {}): P
   state.self = url;
   let sandbox: Sandbox;
   try {
-    sandbox = await startSandbox({ port: 0, webhookUrl: `${url}${NOTIFY_PATH}`, webhookTimeoutMs: NOTIFY_TIMEOUT_MS * 2, ...options });
+    sandbox = await startSandbox({
+      port: 0,
+      webhookUrl: `${url}${NOTIFY_PATH}`,
+      webhookTimeoutMs: NOTIFY_TIMEOUT_MS * 2,
+      ...options,
+    });
   } catch (error) {
     server.close();
     throw error;

@@ -60,7 +60,8 @@ export async function harnessFor(front: Front): Promise<Harness> {
       res.writeHead(200, { 'content-type': reply.contentType }).end(reply.text);
     });
   });
-  const fresh = (prefix: string) => `${prefix}H${Date.now().toString(36).toUpperCase()}${(counter++).toString(36).toUpperCase()}`;
+  const fresh = (prefix: string) =>
+    `${prefix}H${Date.now().toString(36).toUpperCase()}${(counter++).toString(36).toUpperCase()}`;
   return {
     front,
     target,
@@ -76,7 +77,12 @@ export async function harnessFor(front: Front): Promise<Harness> {
     async tokenizeBody(extra = {}) {
       const card = fixtures.instruments.card;
       const encryptedCardData = await encryptCardData(
-        { cardNumber: card.number, expiryMonth: card.expiryMonth, expiryYear: card.expiryYear, securityCode: card.securityCode },
+        {
+          cardNumber: card.number,
+          expiryMonth: card.expiryMonth,
+          expiryYear: card.expiryYear,
+          securityCode: card.securityCode,
+        },
         await fixtures.cardEncryptionKey(),
       );
       return {
@@ -88,7 +94,8 @@ export async function harnessFor(front: Front): Promise<Harness> {
       };
     },
     async listen() {
-      if (!receiver.listening) await new Promise((resolve) => receiver.listen({ port: 0, host: '127.0.0.1' }, () => resolve(undefined)));
+      if (!receiver.listening)
+        await new Promise((resolve) => receiver.listen({ port: 0, host: '127.0.0.1' }, () => resolve(undefined)));
       // Listening on a host and port, the address is an AddressInfo.
       const { port } = receiver.address() as AddressInfo;
       await fixtures.notifyTo?.(`http://127.0.0.1:${port}/notifications`);

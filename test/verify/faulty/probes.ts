@@ -17,7 +17,8 @@ const head = (x: Exchange): Record<string, unknown> => {
   const answer = x.answer;
   return isObject(answer) && isObject(answer.head) ? answer.head : {};
 };
-const code = (x: Exchange): string | undefined => stringAt(body(x), 'resultInfo', 'resultCode') ?? stringAt(body(x), 'statusCode');
+const code = (x: Exchange): string | undefined =>
+  stringAt(body(x), 'resultInfo', 'resultCode') ?? stringAt(body(x), 'statusCode');
 
 const walletPay = (orderId: string, extra: Record<string, unknown> = {}) => ({
   mid: MID,
@@ -33,7 +34,13 @@ const cardPay = (orderId: string) => ({
   orderId,
   requestType: 'PAYMENT',
   paymentMode: 'CREDIT_CARD',
-  cardInfo: { cardFlowType: 'NEW_CARD', cardUniqueId: '4111111111111111', cvv: '123', expiryMonth: '12', expiryYear: '2030' },
+  cardInfo: {
+    cardFlowType: 'NEW_CARD',
+    cardUniqueId: '4111111111111111',
+    cvv: '123',
+    expiryMonth: '12',
+    expiryYear: '2030',
+  },
 });
 
 async function pay(h: Harness, extra: Record<string, unknown> = {}): Promise<Exchange> {
@@ -42,7 +49,12 @@ async function pay(h: Harness, extra: Record<string, unknown> = {}): Promise<Exc
 }
 
 const modify = (h: Harness, order: { orderId: string; txnToken: string }, value = '120.00') =>
-  h.call({ operationId: 'modifyOrder', token: order.txnToken, query: { mid: MID, orderId: order.orderId }, body: { txnAmount: { value, currency: 'INR' } } });
+  h.call({
+    operationId: 'modifyOrder',
+    token: order.txnToken,
+    query: { mid: MID, orderId: order.orderId },
+    body: { txnAmount: { value, currency: 'INR' } },
+  });
 
 const preAuth = (h: Harness, extra: Record<string, unknown> = {}) =>
   h.call({
@@ -79,10 +91,19 @@ const subscription = (h: Harness, custId: string, extra: Record<string, unknown>
 });
 
 const subscribe = (h: Harness, custId: string, extra: Record<string, unknown> = {}, signWith?: string) =>
-  h.call({ operationId: 'createSubscription', body: subscription(h, custId, extra), ...(signWith ? { signWith } : {}) });
+  h.call({
+    operationId: 'createSubscription',
+    body: subscription(h, custId, extra),
+    ...(signWith ? { signWith } : {}),
+  });
 
 const list = (h: Harness, custId: string, extra: Record<string, unknown> = {}, version = 'v2') =>
-  h.call({ operationId: 'listSubscriptions', token: h.fixtures.instruments.svcSsoToken, head: { version }, body: { mid: MID, custId, ...extra } });
+  h.call({
+    operationId: 'listSubscriptions',
+    token: h.fixtures.instruments.svcSsoToken,
+    head: { version },
+    body: { mid: MID, custId, ...extra },
+  });
 
 /** The subscription ids the list answered. */
 const listed = (x: Exchange): string[] => {
@@ -129,7 +150,9 @@ export const PROBES: Record<string, Probe> = {
   },
   'subscription-wrong-signature': async (h) => {
     const x = await subscribe(h, h.fresh('C'));
-    return isObject(x.answer) && isObject(x.answer.head) && !signatureHolds({ head: x.answer.head, body: x.answer.body });
+    return (
+      isObject(x.answer) && isObject(x.answer.head) && !signatureHolds({ head: x.answer.head, body: x.answer.body })
+    );
   },
   'pay-wrong-checksumHash': async (h) => {
     const txnInfo = body(await pay(h)).txnInfo;
@@ -137,7 +160,9 @@ export const PROBES: Record<string, Probe> = {
   },
   'preauth-http-500': async (h) => (await preAuth(h, { orderId: 'O'.repeat(51) })).status === 500,
   'tokenize-text-plain': async (h) =>
-    (await h.call({ operationId: 'tokenizeCard', body: await h.tokenizeBody() })).answerHeaders['content-type']?.startsWith('text/plain') === true,
+    (await h.call({ operationId: 'tokenizeCard', body: await h.tokenizeBody() })).answerHeaders[
+      'content-type'
+    ]?.startsWith('text/plain') === true,
   'tokenize-requestId-not-echoed': async (h) => {
     const x = await h.call({ operationId: 'tokenizeCard', body: await h.tokenizeBody() });
     return head(x).requestId !== x.request.head.requestId;
@@ -151,7 +176,14 @@ export const PROBES: Record<string, Probe> = {
   'pay-query-body-mismatch-accepted': async (h) => {
     const [a, b] = [await h.order(), await h.order()];
     return (
-      code(await h.call({ operationId: 'initiatePayment', token: a.txnToken, query: { mid: MID, orderId: b.orderId }, body: walletPay(a.orderId) })) === '0000'
+      code(
+        await h.call({
+          operationId: 'initiatePayment',
+          token: a.txnToken,
+          query: { mid: MID, orderId: b.orderId },
+          body: walletPay(a.orderId),
+        }),
+      ) === '0000'
     );
   },
   'preauth-any-signature-accepted': async (h) =>
@@ -159,18 +191,31 @@ export const PROBES: Record<string, Probe> = {
       await h.call({
         operationId: 'preAuthorize',
         signWith: 'WrongMerchantKey',
-        body: { mid: MID, orderId: h.fresh('P'), txnAmount: '15.00', userInfo: { custId: 'C1' }, paymentMode: 'BALANCE', svcSsoToken: 'sso-funded-wallet' },
+        body: {
+          mid: MID,
+          orderId: h.fresh('P'),
+          txnAmount: '15.00',
+          userInfo: { custId: 'C1' },
+          paymentMode: 'BALANCE',
+          svcSsoToken: 'sso-funded-wallet',
+        },
       }),
     ) === '01',
-  'subscription-any-signature-accepted': async (h) => code(await subscribe(h, h.fresh('C'), {}, 'WrongMerchantKey')) === '0',
-  'preauth-long-orderId-truncated': async (h) => code(await preAuth(h, { orderId: `${h.fresh('P')}${'L'.repeat(50)}` })) === '01',
-  'subscription-websiteName-defaulted': async (h) => code(await subscribe(h, h.fresh('C'), { websiteName: undefined })) === '0',
+  'subscription-any-signature-accepted': async (h) =>
+    code(await subscribe(h, h.fresh('C'), {}, 'WrongMerchantKey')) === '0',
+  'preauth-long-orderId-truncated': async (h) =>
+    code(await preAuth(h, { orderId: `${h.fresh('P')}${'L'.repeat(50)}` })) === '01',
+  'subscription-websiteName-defaulted': async (h) =>
+    code(await subscribe(h, h.fresh('C'), { websiteName: undefined })) === '0',
   'pay-paymentMode-any-case': async (h) => code(await pay(h, { paymentMode: 'wallet' })) === '0000',
   'pay-refuses-txnNote': async (h) => code(await pay(h, { txnNote: 'A gift' })) === '1001',
-  'preauth-refuses-50-character-orderId': async (h) => code(await preAuth(h, { orderId: h.fresh('P').padEnd(50, '0') })) === '332',
-  'list-refuses-status-filter': async (h) => code(await list(h, h.fresh('C'), { subsStatusFilter: 'ACTIVE' })) === '400',
+  'preauth-refuses-50-character-orderId': async (h) =>
+    code(await preAuth(h, { orderId: h.fresh('P').padEnd(50, '0') })) === '332',
+  'list-refuses-status-filter': async (h) =>
+    code(await list(h, h.fresh('C'), { subsStatusFilter: 'ACTIVE' })) === '400',
   'tokenize-refuses-authRefId': async (h) =>
-    code(await h.call({ operationId: 'tokenizeCard', body: await h.tokenizeBody({ authRefId: '123456789012' }) })) === '400',
+    code(await h.call({ operationId: 'tokenizeCard', body: await h.tokenizeBody({ authRefId: '123456789012' }) })) ===
+    '400',
   'paid-twice': async (h) => {
     const { orderId, txnToken } = await h.order();
     await h.call({ operationId: 'initiatePayment', token: txnToken, body: walletPay(orderId) });
@@ -193,7 +238,9 @@ export const PROBES: Record<string, Probe> = {
   },
   'block-of-another-amount': async (h) => {
     const orderId = h.fresh('P');
-    const answer = body(await preAuth(h, { orderId, txnAmount: '100.00', paymentMode: 'BALANCE', cardPreAuthType: 'STANDARD_AUTH' }));
+    const answer = body(
+      await preAuth(h, { orderId, txnAmount: '100.00', paymentMode: 'BALANCE', cardPreAuthType: 'STANDARD_AUTH' }),
+    );
     return answer.blockedAmount === '101.00';
   },
   'sixth-modification-accepted': async (h) => {
@@ -207,7 +254,8 @@ export const PROBES: Record<string, Probe> = {
     return code(await preAuth(h, { orderId })) === '01';
   },
   'amount-not-conserved': async (h) => stringAt(body(await pay(h)), 'txnInfo', 'txnAmount') !== '100.00',
-  'first-payment-above-renewal': async (h) => code(await subscribe(h, h.fresh('C'), { txnAmount: { value: '300.00', currency: 'INR' } })) === '0',
+  'first-payment-above-renewal': async (h) =>
+    code(await subscribe(h, h.fresh('C'), { txnAmount: { value: '300.00', currency: 'INR' } })) === '0',
   'subscription-missing-from-list': async (h) => {
     const custId = h.fresh('C');
     const id = stringAt(body(await subscribe(h, custId)), 'subscriptionId');
@@ -219,7 +267,8 @@ export const PROBES: Record<string, Probe> = {
     return listed(await list(h, custId)).length > 1;
   },
   'notification-wrong-signature': async (h) => (await notified(h)).some((n) => !signatureHolds(n)),
-  'notification-without-tokenStatus': async (h) => (await notified(h)).some((n) => stringAt(n.body, 'tokenInfo', 'tokenStatus') === undefined),
+  'notification-without-tokenStatus': async (h) =>
+    (await notified(h)).some((n) => stringAt(n.body, 'tokenInfo', 'tokenStatus') === undefined),
   'notification-wrong-mid': async (h) => (await notified(h)).some((n) => n.body.mid !== MID),
   'notification-dead-then-active': async (h) => {
     const statuses = (await notified(h)).map((n) => stringAt(n.body, 'tokenInfo', 'tokenStatus'));

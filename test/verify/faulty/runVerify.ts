@@ -29,4 +29,5 @@ export async function verifyFront(fault: Fault | undefined, phases?: readonly st
 }
 
 /** A finding of a run in a line that names no value: kind, rule, operation and place. */
-export const foundLine = (f: VerifyResult['findings'][number]): string => `${f.kind} ${f.rule} ${f.operationId}${f.pointer ? ` ${f.pointer}` : ''}`;
+export const foundLine = (f: VerifyResult['findings'][number]): string =>
+  `${f.kind} ${f.rule} ${f.operationId}${f.pointer ? ` ${f.pointer}` : ''}`;

@@ -22,7 +22,9 @@ export function verifyFindsEach(title: string, faults: readonly Fault[]): void {
   describe.concurrent(title, () => {
     for (const fault of faults) {
       const name = `${fault.name} (${fault.what})`;
-      it(`${name}: found as ${fault.kind} ${fault.expectedRule}`, { timeout: RUN_TIMEOUT_MS }, () => expectFound(fault));
+      it(`${name}: found as ${fault.kind} ${fault.expectedRule}`, { timeout: RUN_TIMEOUT_MS }, () =>
+        expectFound(fault),
+      );
     }
   });
 }
