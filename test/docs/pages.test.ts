@@ -99,7 +99,7 @@ describe('the guides', () => {
     expect(readme.split('\n').length).toBeLessThan(220);
     expect(readme.indexOf('](docs/validation.md)')).toBeLessThan(readme.indexOf('## The operations'));
     expect(readme).toContain('npm ci && npm start');
-    expect(readme).toMatch(/npm ci && npm test .*5 to 7 minutes in CI \(2 cores\), up to 20 on a busy machine/);
+    expect(readme).toMatch(/npm ci && npm test .*6 to 8 minutes in CI \(2 cores\), up to 20 on a busy machine/);
     expect(readme).toMatch(
       /`npm run test:quick` \(no build\) runs only the tests that call the package in their own process/,
     );
