@@ -8,9 +8,9 @@ import { type OperationId, operations } from '../../generated/operations.js';
 import { resultCodes } from '../../generated/resultCodes.js';
 import { checkAnswer, checkStatus, parseBody } from '../proxy/check.js';
 import { codeEntry } from '../transport/result.js';
+import { isJsonObject as isObject } from './schema.js';
 import type { Exchange, Finding, Target } from './types.js';
 
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 const at = (value: unknown, ...keys: string[]): unknown =>
   keys.reduce<unknown>((v, k) => (isObject(v) ? v[k] : undefined), value);
 

@@ -12,6 +12,7 @@ import { verifySignatureSync } from '../signing/checksumNode.js';
 import { validate } from '../validation/validate.js';
 import { replyFor } from '../webhook/reply.js';
 import type { Coverage } from './coverage.js';
+import { isJsonObject as isObject } from './schema.js';
 import type { Target } from './types.js';
 
 /** The largest notification read (bytes), and how long one may take to arrive whole (ms). */
@@ -50,7 +51,6 @@ interface TokenRecord {
   taken: number;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 const at = (value: unknown, ...keys: string[]): unknown =>
   keys.reduce<unknown>((v, k) => (isObject(v) ? v[k] : undefined), value);
 

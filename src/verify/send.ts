@@ -7,6 +7,7 @@ import { type OperationId, type OperationInfo, operations } from '../../generate
 import { generateSignatureSync } from '../signing/checksumNode.js';
 import { headBuilders } from '../transport/heads.js';
 import { readBounded } from '../transport/send.js';
+import { isJsonObject as isObject } from './schema.js';
 import { type Budget, BudgetSpent, budgetLeft, type Exchange, type RequestSpec, type Target } from './types.js';
 
 const byId = new Map<string, OperationInfo>(operations.map((o) => [o.operationId, o]));
@@ -17,8 +18,6 @@ export function operationInfo(operationId: OperationId): OperationInfo {
   if (!op) throw new TypeError(`Unknown operation ${operationId}.`);
   return op;
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** The query of a request: given, or from the body and head fields the contract names as the parameters' sources. */
 function queryOf(op: OperationInfo, spec: RequestSpec, head: Record<string, unknown>): Record<string, string> {

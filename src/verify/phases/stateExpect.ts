@@ -4,9 +4,8 @@
 // another code breaks `stateCode`.
 import { codeOf, meaningOf } from '../checks.js';
 import type { Trial } from '../context.js';
+import { isJsonObject as isObject } from '../schema.js';
 import type { Exchange } from '../types.js';
-
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** The value at a path of objects, or undefined. */
 export const at = (value: unknown, ...keys: string[]): unknown =>
