@@ -1,6 +1,7 @@
 // The fixtures of the package's own sandbox, through its control API (`/sandbox/...`, a sandbox
 // extension outside the contract): orders, the card key, its built-in test instruments, the webhook
 // target, token moves, the bank page and the clock.
+import { readBounded } from '../transport/send.js';
 import type { VerifyFixtures } from './fixtures.js';
 
 /** The longest a control call may take (ms) and the most it may answer (bytes). */
@@ -8,16 +9,17 @@ const CONTROL_TIMEOUT_MS = 10_000;
 const CONTROL_MAX_BYTES = 1024 * 1024;
 
 async function control(base: string, method: 'GET' | 'POST', path: string, body?: unknown): Promise<unknown> {
+  const signal = AbortSignal.timeout(CONTROL_TIMEOUT_MS);
   const response = await fetch(`${base}${path}`, {
     method,
     headers: { 'content-type': 'application/json', accept: 'application/json' },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     redirect: 'manual',
-    signal: AbortSignal.timeout(CONTROL_TIMEOUT_MS),
+    signal,
   });
-  const text = await response.text();
-  if (text.length > CONTROL_MAX_BYTES)
-    throw new Error(`The sandbox's ${method} ${path} answered more than ${CONTROL_MAX_BYTES} bytes.`);
+  // Read within the bound, as it comes: reading stops past it (not after the whole answer was kept).
+  const text = await readBounded(response.body, CONTROL_MAX_BYTES, signal);
+  if (text === null) throw new Error(`The sandbox's ${method} ${path} answered more than ${CONTROL_MAX_BYTES} bytes.`);
   if (response.status >= 300) throw new Error(`The sandbox's ${method} ${path} answered HTTP ${response.status}.`);
   return text ? JSON.parse(text) : undefined;
 }
