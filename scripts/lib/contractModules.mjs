@@ -4,7 +4,7 @@
 // and schemaLocation.ts), the component schemas and parameters with the structure of the bundle,
 // so that every JSON Pointer `#/components/schemas/...` or `#/components/parameters/...` of an
 // issue resolves in it as in openapi.json. `examples.js`: the contract's named examples.
-import { SCHEMA_MAPS, SUBSCHEMAS } from './validators.mjs';
+import { SCHEMA_MAPS, SUBSCHEMAS } from './schemaKeywords.mjs';
 
 /** Keywords nothing at run time reads: left out of contract.js. */
 const LEFT_OUT = new Set([
@@ -100,6 +100,69 @@ function refuseProtoKeys(value) {
   }
 }
 
+/**
+ * The wording data restricted to what one side of an operation reaches: the schemas its payload's
+ * schema and its parameters refer to, through every `$ref`, and those parameters. An issue's
+ * `schemaPath` resolves in it as in the whole contract.
+ * @param {any} wording contractWording() of the bundle @param {string[]} schemas @param {string[]} parameters
+ */
+export function reachableWording(wording, schemas, parameters) {
+  const { components } = wording;
+  /** @type {Set<string>} */
+  const names = new Set();
+  /** @param {unknown} node */
+  const visit = (node) => {
+    if (Array.isArray(node)) return node.forEach(visit);
+    if (!node || typeof node !== 'object') return;
+    for (const [key, value] of Object.entries(node)) {
+      const name =
+        key === '$ref' && typeof value === 'string' ? /^#\/components\/schemas\/(.+)$/.exec(value)?.[1] : undefined;
+      if (name !== undefined) {
+        if (!names.has(name)) {
+          names.add(name);
+          visit(components.schemas[name]);
+        }
+      } else visit(value);
+    }
+  };
+  for (const name of schemas) visit({ $ref: `#/components/schemas/${name}` });
+  for (const name of parameters) visit(components.parameters[name]);
+  const chosen = (/** @type {Record<string, unknown>} */ all, /** @type {Set<string>} */ keep) =>
+    Object.fromEntries(Object.entries(all).filter(([name]) => keep.has(name)));
+  return {
+    components: {
+      schemas: chosen(components.schemas, names),
+      parameters: chosen(components.parameters, new Set(parameters)),
+    },
+  };
+}
+
+/**
+ * The lines of a module part that holds wording data as JSON text, one schema a line, and the
+ * function `name` that parses it the first time a problem is worded. As an object literal it took
+ * a third of the start of a program that imports one operation's validation and validates a
+ * payload (bench/startup.mjs), for data that only an invalid payload reads.
+ * @param {unknown} wording @param {string} name @param {string} about the function's doc comment
+ * @returns {string[]}
+ */
+export function lazyWordingCode(wording, name, about) {
+  return [
+    '/** The text of the wording data, one schema a line. */',
+    'const TEXT = [',
+    ...literal(wording, 3)
+      .split('\n')
+      .map((line) => `  ${JSON.stringify(line)},`),
+    '];',
+    '/** The wording data, parsed from its text once, when a problem is first worded. */',
+    'let parsed;',
+    about,
+    `export function ${name}() {`,
+    "  parsed ??= JSON.parse(TEXT.join('\\n'));",
+    '  return parsed;',
+    '}',
+  ];
+}
+
 /** The wording data of the bundled contract: what contract.js holds. @param {any} doc */
 export function contractWording(doc) {
   const components = doc.components ?? {};
@@ -144,23 +207,7 @@ export function buildContractModules(doc, header) {
     // and validates a payload (bench/startup.mjs, target: within 1.3x of a bare Node start), for
     // data that only an invalid payload reads. test/contract/wording.test.ts holds it equal to
     // contractWording() of the bundle.
-    'contract.js': [
-      `// ${header}`,
-      '/** The text of the wording data, one schema a line. */',
-      'const TEXT = [',
-      ...literal(contract, 3)
-        .split('\n')
-        .map((line) => `  ${JSON.stringify(line)},`),
-      '];',
-      '/** The wording data, parsed from its text once, when a problem is first worded. */',
-      'let parsed;',
-      aboutContract,
-      'export function contract() {',
-      "  parsed ??= JSON.parse(TEXT.join('\\n'));",
-      '  return parsed;',
-      '}',
-      '',
-    ].join('\n'),
+    'contract.js': [`// ${header}`, ...lazyWordingCode(contract, 'contract', aboutContract), ''].join('\n'),
     'contract.d.ts': [
       `// ${header}`,
       aboutContract,

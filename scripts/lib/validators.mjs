@@ -2,8 +2,10 @@
 import { readFileSync } from 'node:fs';
 import standaloneCodeModule from 'ajv/dist/standalone/index.js';
 import { createAjv, DOCUMENT_ID } from './ajvBuild.mjs';
+import { contractWording, lazyWordingCode, reachableWording } from './contractModules.mjs';
 import { operationsOf } from './operationIndex.mjs';
 import { resultCatalogOf } from './resultCatalog.mjs';
+import { SCHEMA_MAPS, SUBSCHEMAS } from './schemaKeywords.mjs';
 
 const standaloneCode = /** @type {any} */ (standaloneCodeModule).default ?? standaloneCodeModule;
 
@@ -26,26 +28,6 @@ const ANNOTATIONS = new Set([
   'externalDocs',
   'xml',
 ]);
-/** Keywords whose value is a map of names to schemas (the names are data, never annotations). */
-export const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'dependentSchemas']);
-/** Keywords whose value is a schema or a list of schemas. */
-export const SUBSCHEMAS = new Set([
-  'items',
-  'prefixItems',
-  'additionalProperties',
-  'unevaluatedProperties',
-  'unevaluatedItems',
-  'not',
-  'if',
-  'then',
-  'else',
-  'contains',
-  'propertyNames',
-  'allOf',
-  'anyOf',
-  'oneOf',
-]);
-
 /**
  * A schema without its annotations and vendor extensions: what the validators need. The
  * validators embed the schemas they check; descriptions and examples would only make them larger
@@ -131,16 +113,19 @@ function declarations(header, types, exported, what = '') {
 /**
  * The precompiled validators, ES modules of static imports only (they load as they are in Node,
  * edge runtimes and browsers, and bundlers follow them): `validators.js`, every validator in one
- * module (the package's `./validators`), and per operation and direction a module of its own:
- * `validators/<name>.js` stops at the first problem (the hot path, and bounded on any input),
- * `validators/<name>.detailed.js` reports every problem. A request's module holds the validators
- * of its query and path parameters too. Each has its declarations (`.d.ts`). They import the
- * formats they run from `formats.js`, a copy of formats.mjs.
+ * module (the package's `./validators`, stopping at the first problem, with AJV's messages), and
+ * per operation and direction a module of its own, `validators/<name>.js`: the one validator of
+ * that direction's payload, which lists every problem (docs/decisions.md, D-138), a request's
+ * validators of its query and path parameters, the wording data of the schemas it reaches
+ * (`wording()`, parsed when a problem is first worded) and, for a request, the codes of the
+ * operation's result-code table. Each has its declarations (`.d.ts`). They import the formats they
+ * run from `formats.js`, a copy of formats.mjs.
  * @param {any} doc @param {string} header
  */
 export function buildValidators(doc, header) {
   /** @type {Record<string, { codes: any[] }>} */
   const codeTables = resultCatalogOf(doc);
+  const wording = contractWording(doc);
   // Only the component schemas are compiled; the rest of the document is not needed.
   const schemas = {
     openapi: doc.openapi,
@@ -153,8 +138,8 @@ export function buildValidators(doc, header) {
   };
   /** @type {Record<string, string>} */
   const refs = {};
-  /** Per module (`initiatePaymentRequest`): the validators it exports, by name. */
-  /** @type {Record<string, Record<string, string>>} */
+  /** Per module (`initiatePaymentRequest`): the validators it exports, by name, and what it holds besides. */
+  /** @type {Record<string, { exported: Record<string, string>, schemas: string[], parameters: string[], codes?: any[], about: string }>} */
   const modules = {};
   /** Per operation and place (query, path), the object of its parameters' values: `initiatePaymentQuery`. */
   /** @type {Record<string, unknown>} */
@@ -164,8 +149,24 @@ export function buildValidators(doc, header) {
     const response = validatorName(op.operationId, 'response');
     refs[request] = `${DOCUMENT_ID}#/components/schemas/${op.request.schema}`;
     refs[response] = `${DOCUMENT_ID}#/components/schemas/${op.response.schema}`;
-    modules[request] = { [request]: refs[request] };
-    modules[response] = { [response]: refs[response] };
+    const parameterComponents = op.parameters.flatMap((/** @type {any} */ p) => (p.component ? [p.component] : []));
+    modules[request] = {
+      exported: { [request]: refs[request] },
+      schemas: [op.request.schema],
+      parameters: parameterComponents,
+      codes: (codeTables[op.operationId]?.codes ?? []).map((/** @type {any} */ c) => ({
+        code: c.code,
+        status: c.status,
+        messages: c.messages,
+      })),
+      about: `The request of ${op.operationId}: its validator, its parameters' validators, the wording data of its schemas and the codes of its result-code table.`,
+    };
+    modules[response] = {
+      exported: { [response]: refs[response] },
+      schemas: [op.response.schema],
+      parameters: [],
+      about: `The response of ${op.operationId}: its validator and the wording data of its schemas.`,
+    };
     for (const where of /** @type {const} */ (['query', 'path'])) {
       const params = op.parameters.filter((/** @type {{ in: string }} */ p) => p.in === where);
       if (params.length === 0) continue;
@@ -181,66 +182,43 @@ export function buildValidators(doc, header) {
         ),
       };
       refs[name] = `${DOCUMENT_ID}#/components/parameterSets/${name}`;
-      modules[request][name] = refs[name];
+      modules[request].exported[name] = refs[name];
     }
   }
   /** @type {any} */ (schemas.components).parameterSets = parameterSets;
-  // The verdict: stops at the first problem. The details: every problem.
   const shared = `./${FORMATS_FILE}`;
   const beside = `../${FORMATS_FILE}`;
+  // The package's `./validators`: stops at the first problem, with AJV's messages.
   const fast = createAjv(schemas, { allErrors: false, code: { source: true, esm: true } }, shared);
-  // validate() words every problem itself: AJV's messages are left out of the modules per operation.
-  const fastPerModule = createAjv(
-    schemas,
-    { allErrors: false, messages: false, code: { source: true, esm: true } },
-    beside,
-  );
-  const detailed = createAjv(schemas, { allErrors: true, messages: false, code: { source: true, esm: true } }, beside);
+  // One validator per operation and direction, listing every problem; validate() words them itself.
+  const every = createAjv(schemas, { allErrors: true, messages: false, code: { source: true, esm: true } }, beside);
   /** @type {Record<string, string>} */
   const files = {};
   files['validators.js'] = `// ${header}\n${esModuleCode(standaloneCode(fast, refs), shared)}`;
-  for (const [name, exported] of Object.entries(modules).sort(([a], [b]) => a.localeCompare(b))) {
-    files[`validators/${name}.js`] = `// ${header}\n${esModuleCode(standaloneCode(fastPerModule, exported), beside)}`;
-    files[`validators/${name}.detailed.js`] =
-      `// ${header}\n${esModuleCode(standaloneCode(detailed, exported), beside)}`;
-    files[`validators/${name}.d.ts`] = declarations(header, '../validators.js', exported);
-    files[`validators/${name}.detailed.d.ts`] = declarations(
-      header,
-      '../validators.js',
-      exported,
-      ', reporting every problem',
-    );
-  }
-  // Per operation, its four modules by role: what src/validation/operations/<operationId>.ts imports.
-  for (const op of operationsOf(doc)) {
-    const request = validatorName(op.operationId, 'request');
-    const response = validatorName(op.operationId, 'response');
-    const roles = [
-      ['request', `./${request}.js`],
-      ['requestDetailed', `./${request}.detailed.js`],
-      ['response', `./${response}.js`],
-      ['responseDetailed', `./${response}.detailed.js`],
-    ];
-    const reexports = [
+  const aboutWording =
+    "/** The wording data of the schemas this module validates (the contract's, as generated/contract.js holds it, for these schemas and parameters only). */";
+  for (const [name, part] of Object.entries(modules).sort(([a], [b]) => a.localeCompare(b))) {
+    const codes = part.codes
+      ? [`export const codes = [\n${part.codes.map((c) => `  ${JSON.stringify(c)},`).join('\n')}\n];`]
+      : [];
+    files[`validators/${name}.js`] = [
       `// ${header}`,
-      `// The validators of ${op.operationId}: each direction's, stopping at the first problem and listing every problem,`,
-    ]
-      .concat(`// and the codes of its result-code table that a problem of its request is answered with.`)
-      .concat(roles.map(([role, file]) => `export * as ${role} from '${file}';`));
-    const codes = (codeTables[op.operationId]?.codes ?? []).map((/** @type {any} */ c) => ({
-      code: c.code,
-      status: c.status,
-      messages: c.messages,
-    }));
-    files[`validators/${op.operationId}.js`] = [
-      ...reexports,
-      `export const codes = [\n${codes.map((c) => `  ${JSON.stringify(c)},`).join('\n')}\n];`,
+      `// ${part.about}`,
+      esModuleCode(standaloneCode(every, part.exported), beside),
+      ...codes,
+      ...lazyWordingCode(reachableWording(wording, part.schemas, part.parameters), 'wording', aboutWording),
       '',
     ].join('\n');
-    files[`validators/${op.operationId}.d.ts`] = [
-      ...reexports,
-      "/** The codes of the operation's result-code table: code, status and the message(s) the service answers. */",
-      'export declare const codes: readonly { readonly code: string; readonly status: string; readonly messages: readonly string[] }[];',
+    files[`validators/${name}.d.ts`] = [
+      declarations(header, '../validators.js', part.exported, ', reporting every problem').trimEnd(),
+      ...(part.codes
+        ? [
+            "/** The codes of the operation's result-code table: code, status and the message(s) the service answers. */",
+            'export declare const codes: readonly { readonly code: string; readonly status: string; readonly messages: readonly string[] }[];',
+          ]
+        : []),
+      aboutWording,
+      'export declare function wording(): { readonly components: { readonly schemas: Readonly<Record<string, unknown>>; readonly parameters: Readonly<Record<string, unknown>> } };',
       '',
     ].join('\n');
   }

@@ -3,7 +3,6 @@
 // the package's `gateway-contract/validators/<operationId>`) builds one from its own validators, so
 // that a program validating one operation imports that operation's code and no other's.
 // Never throws for anything inside the payload.
-import { contract } from '../../generated/contract.js';
 import { type OperationId, type OperationInfo, operations } from '../../generated/operations.js';
 import type { CompiledValidator, CompiledValidatorError } from '../../generated/validators.js';
 import type { ResultCodeOf } from '../types.js';
@@ -51,20 +50,18 @@ export interface ValidationOptions extends Omit<RequestContext, 'query'> {
 
 export type Direction = 'request' | 'response';
 
-/** The validators of one generated module (`initiatePaymentRequest`, `initiatePaymentQuery`, ...), by name. */
-export type ValidatorModule = Readonly<Record<string, CompiledValidator | undefined>>;
+/** The wording data a generated module holds for the schemas it validates (`wording()`). */
+export type WordingData = ReturnType<typeof import('../../generated/validators/initiatePaymentRequest.js').wording>;
 
 /**
- * An operation's generated validators (`generated/validators/<operationId>.js`): per direction,
- * the one that stops at the first problem (the verdict) and the one that lists every problem; and
- * the codes of its result-code table.
+ * A generated module of one operation and direction (`generated/validators/initiatePaymentRequest.js`):
+ * its validators by name (`initiatePaymentRequest`, and a request's `initiatePaymentQuery`,
+ * `initiatePaymentPath`), each listing every problem; the wording data of its schemas; and for a
+ * request, the codes of the operation's result-code table.
  */
-export interface OperationValidators {
-  request: ValidatorModule;
-  requestDetailed: ValidatorModule;
-  response: ValidatorModule;
-  responseDetailed: ValidatorModule;
-  codes: readonly ResultCodeEntry[];
+export interface SideModule {
+  wording(): WordingData;
+  readonly codes?: readonly ResultCodeEntry[];
 }
 
 /** A code of an operation's result-code table: its status and the message(s) the service answers. */
@@ -94,44 +91,19 @@ const unreadable = (): ValidationIssue => ({
   message: 'The payload could not be validated (it is too large, too deeply nested, or cannot be read).',
 });
 
-/** Payloads with more JSON values than this are described by their first problem only. */
-const DETAIL_LIMIT = 20_000;
-
-/** Whether `value` holds at most `limit` JSON values (counted without recursion, stopping early). */
-function smallEnough(value: unknown, limit: number): boolean {
-  const stack = [value];
-  let count = 0;
-  while (stack.length) {
-    const v = stack.pop();
-    if (++count > limit) return false;
-    if (v && typeof v === 'object') for (const child of Object.values(v)) stack.push(child);
-  }
-  return true;
-}
-
 /** A validator the generator made for the operation index (its absence is a broken package). */
-function present(validators: ValidatorModule, name: string): CompiledValidator {
-  const validator = validators[name];
-  if (!validator) throw new Error(`The precompiled validator ${name} is missing: regenerate with npm run generate.`);
-  return validator;
+function present(module: SideModule, name: string): CompiledValidator {
+  const validator = (module as unknown as Record<string, unknown>)[name];
+  if (typeof validator !== 'function')
+    throw new Error(`The precompiled validator ${name} is missing: regenerate with npm run generate.`);
+  return validator as CompiledValidator;
 }
 
-/** One direction of an operation: the validators of its payload and, for requests, of its parameters. */
-interface Side {
-  direction: Direction;
-  /** The schema the payload is validated against (`InitiatePaymentRequest`). */
-  schema: string;
-  /** Stops at the first problem. */
-  first: CompiledValidator;
-  /** Lists every problem. */
-  every: CompiledValidator;
-  /** The validators of the values of the query and path parameters, when it has some. */
-  parameters: {
-    in: 'query' | 'path';
-    first: CompiledValidator;
-    every: CompiledValidator;
-    schemaPath: (name: string) => string;
-  }[];
+/** The operation of the contract's index named `operationId`. */
+function operationOf(operationId: OperationId): OperationInfo {
+  const found = operations.find((o) => o.operationId === operationId);
+  if (!found) throw new Error(`The contract has no operation ${operationId}.`);
+  return found;
 }
 
 /** Where a parameter's schema lives in the bundled contract. */
@@ -158,117 +130,102 @@ function describeCode<O extends OperationId>(
   return { code: entry.code as ResultCodeOf<O>, status: entry.status, message };
 }
 
-/** The validation of `operationId` over its generated validators. */
-export function operationValidation<O extends OperationId>(
+/**
+ * The payload's validator run once: its errors (none when valid), or `undefined` when the payload
+ * cannot be read to the end (a getter or proxy that throws, a nest past the stack).
+ */
+function run(validator: CompiledValidator, payload: unknown): readonly CompiledValidatorError[] | undefined {
+  try {
+    return validator(payload) ? [] : (validator.errors ?? []);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The issues of a payload's validator: its errors worded (at most MAX_ISSUES, errors.ts), or the
+ * issue of a payload that cannot be read.
+ */
+function payloadIssues(
+  errors: readonly CompiledValidatorError[] | undefined,
+  module: SideModule,
+  schema: string,
+  payload: unknown,
+): ValidationIssue[] {
+  if (errors === undefined) return [unreadable()];
+  return errors.length ? issuesFromAjv(errors, module.wording(), `#/components/schemas/${schema}`, payload) : [];
+}
+
+/** The validation of the responses of `operationId` (the webhook: the merchant's reply) over its generated module. */
+export function responseValidation<O extends OperationId>(
   operationId: O,
-  validators: OperationValidators,
-): OperationValidation<O> {
-  const found: OperationInfo | undefined = operations.find((o) => o.operationId === operationId);
-  if (!found) throw new Error(`The contract has no operation ${operationId}.`);
-  const op = found;
+  module: SideModule,
+): (payload: unknown) => ValidationResult<O> {
+  const op = operationOf(operationId);
+  const validator = present(module, `${operationId}Response`);
+  return (payload) => {
+    const errors = run(validator, payload);
+    if (errors?.length === 0) return VALID;
+    return { valid: false, errors: payloadIssues(errors, module, op.response.schema, payload) };
+  };
+}
+
+/**
+ * The validation of the requests of `operationId` over its generated module: the payload's
+ * validator, the validators of the query and path parameters, and the named checks; for a request
+ * that breaks a rule, the code the service answers.
+ */
+export function requestValidation<O extends OperationId>(
+  operationId: O,
+  module: SideModule,
+): (payload: unknown, options?: ValidationOptions) => ValidationResult<O> {
+  const op = operationOf(operationId);
+  const validator = present(module, `${operationId}Request`);
+  const codes = module.codes ?? [];
   const checks: NamedCheck[] = op.namedChecks.map((name) => namedChecks[name]);
   const queryNames = op.parameters.filter((p) => p.in === 'query').map((p) => p.name);
-  const request = `${operationId}Request`;
-  const response = `${operationId}Response`;
-  const sides: Record<Direction, Side> = {
-    request: {
-      direction: 'request',
-      schema: op.request.schema,
-      first: present(validators.request, request),
-      every: present(validators.requestDetailed, request),
-      parameters: (['query', 'path'] as const)
-        .filter((where) => op.parameters.some((p) => p.in === where))
-        .map((where) => {
-          const name = `${operationId}${where === 'query' ? 'Query' : 'Path'}`;
-          return {
-            in: where,
-            first: present(validators.request, name),
-            every: present(validators.requestDetailed, name),
-            schemaPath: (param: string) => parameterSchemaPath(op, param),
-          };
-        }),
-    },
-    response: {
-      direction: 'response',
-      schema: op.response.schema,
-      first: present(validators.response, response),
-      every: present(validators.responseDetailed, response),
-      parameters: [],
-    },
-  };
+  const parameterSets = (['query', 'path'] as const)
+    .filter((where) => op.parameters.some((p) => p.in === where))
+    .map((where) => ({
+      in: where,
+      validator: present(module, `${operationId}${where === 'query' ? 'Query' : 'Path'}`),
+    }));
 
-  /**
-   * Whether the payload passes, on a short path: a valid payload is the common case, and a small
-   * function stays fast. Any doubt (a problem, a check or a read that throws) is left to `describe`.
-   */
-  function passes(side: Side, payload: unknown, options: RequestContext): boolean {
+  /** Whether the parameters and the named checks pass (any doubt, a throw included, is left to `describe`). */
+  function restPasses(payload: unknown, context: RequestContext): boolean {
     try {
-      if (!side.first(payload)) return false;
-      if (side.direction === 'response') return true;
-      for (const set of side.parameters) {
-        const values = options[set.in];
-        if (values && !set.first(values)) return false;
+      for (const set of parameterSets) {
+        const values = context[set.in];
+        if (values && !set.validator(values)) return false;
       }
-      for (const check of checks) if (check.run(payload, options, op).length > 0) return false;
+      for (const check of checks) if (check.run(payload, context, op).length > 0) return false;
       return true;
     } catch {
       return false;
     }
   }
 
-  /** Every problem of a payload that did not pass: the validators' and the named checks'. */
+  /** Every problem of a request that did not pass: the payload's, its parameters' and the named checks'. */
   function describe(
-    side: Side,
     payload: unknown,
-    options: RequestContext,
-    queryIssues: readonly ValidationIssue[] = [],
+    errors: readonly CompiledValidatorError[] | undefined,
+    context: RequestContext,
+    queryIssues: readonly ValidationIssue[],
   ): ValidationResult<O> {
-    const fn = side.first;
-    let issues: ValidationIssue[] = [];
-    let ok: boolean;
-    let readable = true;
-    try {
-      ok = fn(payload);
-    } catch {
-      // A validator that threw leaves the errors of its previous call behind: they are not this payload's.
-      ok = false;
-      readable = false;
-      issues.push(unreadable());
-    }
-    if (!ok && readable && fn.errors) {
-      // Every problem, when the payload is of a size whose problems can be listed in bounded time;
-      // otherwise the first one, with a word about the rest.
-      let errors: CompiledValidatorError[] = fn.errors;
-      try {
-        if (smallEnough(payload, DETAIL_LIMIT)) {
-          if (!side.every(payload) && side.every.errors) errors = side.every.errors;
-        } else {
-          issues.push({
-            in: 'body',
-            pointer: '',
-            rule: 'moreProblems',
-            message: `The payload holds more than ${DETAIL_LIMIT} values: only its first problem is described.`,
-          });
-        }
-      } catch {
-        // Parts the first-problem validator did not read cannot be read (a getter or proxy that throws).
-        issues.push(unreadable());
-      }
-      issues.unshift(...issuesFromAjv(errors, contract(), `#/components/schemas/${side.schema}`, payload));
-    }
-    if (side.direction === 'request' && readable) {
-      for (const set of side.parameters) {
-        const values = options[set.in];
-        if (!values || set.first(values)) continue;
-        set.every(values);
-        for (const issue of issuesFromAjv(set.every.errors ?? set.first.errors ?? [], undefined, '', values)) {
-          issues.push({ ...issue, in: set.in, schemaPath: `${set.schemaPath(issue.pointer.slice(1))}/${issue.rule}` });
+    let issues = payloadIssues(errors, module, op.request.schema, payload);
+    if (errors !== undefined) {
+      for (const set of parameterSets) {
+        const values = context[set.in];
+        if (!values || set.validator(values)) continue;
+        for (const issue of issuesFromAjv(set.validator.errors ?? [], undefined, '', values)) {
+          const schemaPath = `${parameterSchemaPath(op, issue.pointer.slice(1))}/${issue.rule}`;
+          issues.push({ ...issue, in: set.in, schemaPath });
         }
       }
       for (const check of checks) {
         let found: ValidationIssue[];
         try {
-          found = check.run(payload, options, op);
+          found = check.run(payload, context, op);
         } catch {
           found = [unreadable()];
         }
@@ -284,7 +241,6 @@ export function operationValidation<O extends OperationId>(
       }
     }
     if (issues.length === 0) return VALID;
-    if (side.direction === 'response') return { valid: false, errors: issues };
     issues = issues.map((issue) => {
       const hit = resultCodeFor(operationId, issue);
       return hit ? { ...issue, resultCode: hit.code } : issue;
@@ -293,29 +249,36 @@ export function operationValidation<O extends OperationId>(
     return {
       valid: false,
       errors: issues,
-      ...(first ? { resultCode: describeCode(operationId, validators.codes, first) } : {}),
+      ...(first ? { resultCode: describeCode(operationId, codes, first) } : {}),
     };
   }
 
-  function sideOf(direction: unknown): Side {
-    if (direction !== 'request' && direction !== 'response')
-      throw new TypeError('direction must be "request" or "response".');
-    return sides[direction];
-  }
-
-  function validate(direction: Direction, payload: unknown, options: ValidationOptions = {}): ValidationResult<O> {
-    const side = sideOf(direction);
-    const read =
-      side.direction === 'request' && options.query !== undefined ? readQuery(options.query, queryNames) : undefined;
+  return (payload, options = {}) => {
+    const read = options.query !== undefined ? readQuery(options.query, queryNames) : undefined;
     const context: RequestContext = { query: read?.query, path: options.path, parameters: options.parameters };
-    if (read?.issues.length) return describe(side, payload, context, read.issues);
-    return passes(side, payload, context) ? VALID : describe(side, payload, context);
-  }
+    const errors = run(validator, payload);
+    const queryIssues = read?.issues ?? [];
+    if (errors?.length === 0 && queryIssues.length === 0 && restPasses(payload, context)) return VALID;
+    return describe(payload, errors, context, queryIssues);
+  };
+}
 
+/** The validation of `operationId` over the generated modules of its request and response. */
+export function operationValidation<O extends OperationId>(
+  operationId: O,
+  request: SideModule,
+  response: SideModule,
+): OperationValidation<O> {
+  const validateRequest = requestValidation(operationId, request);
+  const validateResponse = responseValidation(operationId, response);
   return {
     operationId,
-    validate,
-    validateRequest: (payload, options) => validate('request', payload, options),
-    validateResponse: (payload) => validate('response', payload),
+    validate(direction, payload, options) {
+      if (direction === 'request') return validateRequest(payload, options);
+      if (direction === 'response') return validateResponse(payload);
+      throw new TypeError('direction must be "request" or "response".');
+    },
+    validateRequest,
+    validateResponse: (payload) => validateResponse(payload),
   };
 }

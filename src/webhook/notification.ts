@@ -4,13 +4,16 @@
 //   the whole text: JSON, no repeated key (checkJson)                     -> 400
 //   4. the contract (its validation), the expected mid                    -> 410, 400, 406, 405, 1004, 407
 //   5. the clock (requestTimestamp within maxClockSkewMs)                 -> 400
+import * as notificationModule from '../../generated/validators/notifyTokenStatusRequest.js';
 import { checkJson } from '../json/scan.js';
 import type { RequestOf } from '../types.js';
-import { validateRequest } from '../validation/operations/notifyTokenStatus.js';
-import type { ValidationIssue } from '../validation/operationValidation.js';
+import { requestValidation, type ValidationIssue } from '../validation/operationValidation.js';
 import { clockSkew, notJson, type ReceiverIssue, unexpectedMid } from './issues.js';
 import type { ReplyCode } from './reply.js';
 import { MAX_DEPTH } from './signatureCheck.js';
+
+/** The notification's validation alone: the receiver loads no validator of the reply. */
+const validateRequest = requestValidation('notifyTokenStatus', notificationModule);
 
 /** A token status notification as the service sent it: `{ head, body: { mid, tokenInfo } }`. */
 export type TokenStatusEvent = RequestOf<'notifyTokenStatus'>;

@@ -1,6 +1,8 @@
 // The service's side of the token status notification, for development: sign the serialized body,
 // post exactly those bytes to the merchant's address, and judge the merchant's reply against the
 // contract (notifyTokenStatus response). The same send pipeline as the typed client's.
+
+import * as replyModule from '../../generated/validators/notifyTokenStatusResponse.js';
 import type { Signer } from '../signing/checksum.js';
 import { tokenServiceHead } from '../transport/heads.js';
 import { type CallResult, resultOf } from '../transport/result.js';
@@ -16,10 +18,11 @@ import {
   type Wording,
 } from '../transport/send.js';
 import type { HeadOf, RequestOf, ResultCodeOf } from '../types.js';
-import { validateResponse } from '../validation/operations/notifyTokenStatus.js';
-import type { ValidationIssue } from '../validation/operationValidation.js';
+import { responseValidation, type ValidationIssue } from '../validation/operationValidation.js';
 
 const OPERATION = 'notifyTokenStatus';
+/** The reply's validation alone: the sender loads no validator of the notification. */
+const validateResponse = responseValidation(OPERATION, replyModule);
 
 const MERCHANT: Wording = {
   timeout: (ms) => `no reply from the merchant within ${ms} ms.`,

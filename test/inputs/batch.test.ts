@@ -2,7 +2,7 @@
 // is bounded; problems are placed on the line of their field.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { modifyOrderRequest } from '../../generated/validators/modifyOrderRequest.detailed.js';
+import { modifyOrderRequest } from '../../generated/validators/modifyOrderRequest.js';
 import { pointerOffset, pointerPosition } from '../../src/json/position.js';
 import { issuesFromAjv, type ValidationIssue } from '../../src/validation/errors.js';
 import { validate } from '../../src/validation/validate.js';

@@ -1,6 +1,7 @@
 // `gateway-contract/validators/modifyOrder`: the validation of modifyOrder alone, on its own validators.
-import * as validators from '../../../generated/validators/modifyOrder.js';
+import * as request from '../../../generated/validators/modifyOrderRequest.js';
+import * as response from '../../../generated/validators/modifyOrderResponse.js';
 import { operationValidation } from '../operationValidation.js';
 
-export const modifyOrder = operationValidation('modifyOrder', validators);
+export const modifyOrder = operationValidation('modifyOrder', request, response);
 export const { validateRequest, validateResponse } = modifyOrder;

@@ -1,6 +1,7 @@
 // `gateway-contract/validators/notifyTokenStatus`: the validation of notifyTokenStatus alone, on its own validators.
-import * as validators from '../../../generated/validators/notifyTokenStatus.js';
+import * as request from '../../../generated/validators/notifyTokenStatusRequest.js';
+import * as response from '../../../generated/validators/notifyTokenStatusResponse.js';
 import { operationValidation } from '../operationValidation.js';
 
-export const notifyTokenStatus = operationValidation('notifyTokenStatus', validators);
+export const notifyTokenStatus = operationValidation('notifyTokenStatus', request, response);
 export const { validateRequest, validateResponse } = notifyTokenStatus;
