@@ -313,7 +313,16 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
             check: (envelope) => {
               refuseUnawaited(operationId, { envelope, params, signed: sign });
               if (checkRequests)
-                checkRequest(operationId, envelope, { path: params.path, query: params.query }, 'the request');
+                checkRequest(
+                  operationId,
+                  validate(
+                    operationId,
+                    'request',
+                    { head: envelope.head, body: envelope.body },
+                    { path: params.path, query: params.query },
+                  ),
+                  'the request',
+                );
             },
             // The envelope as built and signed for this call: the contract's type once every field
             // the head requires was given (`validate` checks it before sending). openapi-fetch

@@ -8,7 +8,7 @@ import { readWebBody } from '../http/readBody.js';
 import { parseJson } from '../json/parse.js';
 import type { Signer } from '../signing/checksum.js';
 import type { OperationId } from '../types.js';
-import { type ValidationOptions, validate } from '../validation/validate.js';
+import type { ValidationResult } from '../validation/operationValidation.js';
 import {
   GatewayAbortError,
   GatewayError,
@@ -41,14 +41,12 @@ export async function buildEnvelope(head: Head, body: unknown, signer?: Signer):
   return { head: signed, body, text: `{"head":${JSON.stringify(signed)},"body":${bodyText}}` };
 }
 
-/** Refuses (RequestValidationError) a request that breaks the contract, before anything is sent. */
-export function checkRequest(
-  operationId: OperationId,
-  envelope: Envelope,
-  context: ValidationOptions,
-  what: string,
-): void {
-  const verdict = validate(operationId, 'request', { head: envelope.head, body: envelope.body }, context);
+/**
+ * Refuses (RequestValidationError) a request whose validation failed, before anything is sent. The
+ * caller validates with what it loads (the client every operation, the sender the notification
+ * alone), so that this module loads no validator.
+ */
+export function checkRequest(operationId: OperationId, verdict: ValidationResult, what: string): void {
   if (!verdict.valid)
     throw new RequestValidationError(
       `${operationId}: ${what} breaks the contract (${verdict.errors.length} problem(s)); nothing was sent.`,

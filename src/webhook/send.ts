@@ -2,6 +2,7 @@
 // post exactly those bytes to the merchant's address, and judge the merchant's reply against the
 // contract (notifyTokenStatus response). The same send pipeline as the typed client's.
 
+import * as notificationModule from '../../generated/validators/notifyTokenStatusRequest.js';
 import * as replyModule from '../../generated/validators/notifyTokenStatusResponse.js';
 import type { Signer } from '../signing/checksum.js';
 import { tokenServiceHead } from '../transport/heads.js';
@@ -18,11 +19,12 @@ import {
   type Wording,
 } from '../transport/send.js';
 import type { HeadOf, RequestOf, ResultCodeOf } from '../types.js';
-import { responseValidation, type ValidationIssue } from '../validation/operationValidation.js';
+import { requestValidation, responseValidation, type ValidationIssue } from '../validation/operationValidation.js';
 
 const OPERATION = 'notifyTokenStatus';
-/** The reply's validation alone: the sender loads no validator of the notification. */
-const validateResponse = responseValidation(OPERATION, replyModule);
+/** The notification's and the reply's validation: the sender loads no other operation's validators. */
+const validateNotification = requestValidation(OPERATION, notificationModule);
+const validateReply = responseValidation(OPERATION, replyModule);
 
 const MERCHANT: Wording = {
   timeout: (ms) => `no reply from the merchant within ${ms} ms.`,
@@ -159,7 +161,7 @@ export async function postNotification(options: PostNotificationOptions): Promis
     request = undefined;
   }
   const reply = readEnvelope(exchanged, { operationId: OPERATION, wording: MERCHANT });
-  const verdict = validateResponse(reply);
+  const verdict = validateReply(reply);
   const issues = verdict.valid ? [] : [...verdict.errors];
   if (exchanged.status !== 200) {
     issues.unshift({
@@ -201,7 +203,8 @@ export async function sendTokenNotification(
   };
   // A signature given in `head` is sent as it is (to rehearse a bad one); otherwise the body is signed.
   const envelope = await buildEnvelope(head, body, options.head?.signature === undefined ? signer : undefined);
-  if (options.validateRequest !== false) checkRequest(OPERATION, envelope, {}, 'the notification');
+  if (options.validateRequest !== false)
+    checkRequest(OPERATION, validateNotification({ head: envelope.head, body: envelope.body }), 'the notification');
   const result = await postNotification({
     url,
     text: envelope.text,

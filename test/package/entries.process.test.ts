@@ -16,6 +16,9 @@ const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as
   files: string[];
 };
 
+/** The modules each bundled file of dist/ holds, as the build wrote them. */
+const bundled = JSON.parse(readFileSync(join(root, 'dist/modules.json'), 'utf8')) as Record<string, string[]>;
+
 /** What a program importing `specifier` (resolved by the package's own name) and running `program` loaded, and its output. */
 async function loadedBy(
   specifier: string,
@@ -29,7 +32,7 @@ process.stdout.write(JSON.stringify({ output, builtins: process.moduleLoadList }
   });
   expect(status, stderr).toBe(0);
   const { output, builtins } = JSON.parse(stdout);
-  const modules = [
+  const files = [
     ...new Set([...stderr.matchAll(/^module: (file:.*)$/gm)].map((m) => fileURLToPath(m[1] as string))),
   ].map((p) =>
     p.includes('/node_modules/')
@@ -38,6 +41,8 @@ process.stdout.write(JSON.stringify({ output, builtins: process.moduleLoadList }
         ? p.slice(root.length)
         : p,
   );
+  // A file the build bundled stands for the modules it holds (dist/modules.json, scripts/lib/bundle.mjs).
+  const modules = [...new Set(files.flatMap((file) => bundled[file] ?? [file]))];
   const nodeBuiltins = (builtins as string[])
     .filter((b) => b.startsWith('NativeModule '))
     .map((b) => b.slice(13))
@@ -192,20 +197,44 @@ describe('every load of the package is one a bundler follows', () => {
       .map((e) => join(e.parentPath, e.name));
   const shipped = [...packaged('dist'), ...packaged('generated')];
 
+  /**
+   * The modules of a shipped file and their code: a file the build bundled holds several, each
+   * after the comment naming it (`// dist/cli/guides.js`), as esbuild writes them.
+   */
+  const sectionsOf = (where: string, text: string): [string, string][] => {
+    if (!bundled[where]) return [[where, text]];
+    const parts = text.split(/^\/\/ ((?:dist|generated)\/\S+\.js)$/m);
+    const sections: [string, string][] = [];
+    for (let i = 1; i < parts.length; i += 2) sections.push([parts[i] as string, parts[i + 1] as string]);
+    return sections;
+  };
+
+  it('bundles each entry with the modules it holds, the code of each named where it starts', () => {
+    for (const [file, held] of Object.entries(bundled)) {
+      const text = readFileSync(join(root, file), 'utf8');
+      const named = sectionsOf(file, text).map(([module]) => module);
+      // A module of re-exports alone leaves no code of its own (and esbuild its helpers under no name).
+      expect(
+        named.filter((module) => !held.includes(module)),
+        file,
+      ).toEqual([]);
+    }
+  });
+
   it('no createRequire, require(), computed import() or read of its own files', () => {
     const found: string[] = [];
     for (const file of shipped) {
-      const text = readFileSync(file, 'utf8');
-      const where = file.slice(root.length);
-      if (/\bcreateRequire\b/.test(text)) found.push(`${where}: createRequire`);
-      if (/(^|[^.\w$])require\s*\(/.test(text)) found.push(`${where}: require()`);
-      // import() only with a literal string: a bundler follows those.
-      // The user's own module named on the command line (verify's --fixtures) is the one load whose path is computed.
-      const userModule = where === 'dist/cli/userModule.js';
-      for (const m of text.matchAll(/\bimport\(\s*([^)]{0,80})/g))
-        if (!/^['"][^'"]+['"]\s*$/.test(m[1] as string) && !userModule) found.push(`${where}: import(${m[1]})`);
-      if (/import\.meta\.url/.test(text) && /readFileSync|readFile\(/.test(text) && !where.startsWith('dist/mock/'))
-        found.push(`${where}: reads its own files`);
+      for (const [where, text] of sectionsOf(file.slice(root.length), readFileSync(file, 'utf8'))) {
+        if (/\bcreateRequire\b/.test(text)) found.push(`${where}: createRequire`);
+        if (/(^|[^.\w$])require\s*\(/.test(text)) found.push(`${where}: require()`);
+        // import() only with a literal string: a bundler follows those.
+        // The user's own module named on the command line (verify's --fixtures) is the one load whose path is computed.
+        const userModule = where === 'dist/cli/userModule.js';
+        for (const m of text.matchAll(/\bimport\(\s*([^)]{0,80})/g))
+          if (!/^['"][^'"]+['"]\s*$/.test(m[1] as string) && !userModule) found.push(`${where}: import(${m[1]})`);
+        if (/import\.meta\.url/.test(text) && /readFileSync|readFile\(/.test(text) && !where.startsWith('dist/mock/'))
+          found.push(`${where}: reads its own files`);
+      }
     }
     expect(found).toEqual([]);
   });
