@@ -8,6 +8,7 @@ import { arch, cpus, platform, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { msPerRun, ratio } from './stats.mjs';
+import { writePageTable } from './table.mjs';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const only = (() => {
@@ -112,8 +113,12 @@ const results = {
   durationSeconds: Math.round((Date.now() - started) / 1000),
   figures,
 };
-// Only a whole run is kept: a file of some groups would drop the others' figures.
-if (!only) writeFileSync(join(root, 'bench/results.json'), `${JSON.stringify(results, null, 2)}\n`);
+// Only a whole run is kept: a file of some groups would drop the others' figures. The performance
+// page's table is rendered from it.
+if (!only) {
+  writeFileSync(join(root, 'bench/results.json'), `${JSON.stringify(results, null, 2)}\n`);
+  writePageTable();
+}
 
 const fmt = (/** @type {number} */ n) => (n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(2));
 const rows = [['figure', 'subject', 'reference', 'ratio', 'target']];
