@@ -2,12 +2,13 @@
 import { spawn } from 'node:child_process';
 // `npm run bench`: how fast validation, start-up, the client, the mock and the sandbox are, each against a
 // reference measured in the same run. Loopback only, bounded in time. Prints a table; a whole run
-// writes bench/results.json too. Usage: node bench/run.mjs [--only validation,formats,startup,batch,inputs,client,mock,sandbox,state,proxy,receiver,generate,patterns]
+// writes bench/results.json too. Usage: node bench/run.mjs [--only validation,formats,startup,bundle,batch,inputs,client,mock,sandbox,state,proxy,receiver,generate,patterns]
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { arch, cpus, platform, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { msPerRun, ratio } from './stats.mjs';
+import { writePageTable } from './table.mjs';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const only = (() => {
@@ -16,7 +17,7 @@ const only = (() => {
 })();
 const wanted = (/** @type {string} */ name) => !only || only.has(name);
 
-/** @type {{ group: string, name: string, subject: any, reference: any, ratio: any, unit: string, target?: string, met?: boolean }[]} */
+/** @type {{ group: string, name: string, subject: any, reference: any, ratio: any, unit: string, target?: string, met?: boolean, note?: string }[]} */
 const figures = [];
 const started = Date.now();
 const log = (/** @type {string} */ s) => process.stderr.write(`bench: ${s}\n`);
@@ -32,6 +33,10 @@ if (wanted('formats')) {
 if (wanted('startup')) {
   log('cold start');
   figures.push(...(await (await import('./startup.mjs')).startupFigures()));
+}
+if (wanted('bundle')) {
+  log('minified bundles of the entries vs their targets');
+  figures.push(...(await (await import('./bundle.mjs')).bundleFigures()));
 }
 if (wanted('batch')) {
   log('1 000 payloads in one run vs bare node');
@@ -108,14 +113,18 @@ const results = {
   durationSeconds: Math.round((Date.now() - started) / 1000),
   figures,
 };
-// Only a whole run is kept: a file of some groups would drop the others' figures.
-if (!only) writeFileSync(join(root, 'bench/results.json'), `${JSON.stringify(results, null, 2)}\n`);
+// Only a whole run is kept: a file of some groups would drop the others' figures. The performance
+// page's table is rendered from it.
+if (!only) {
+  writeFileSync(join(root, 'bench/results.json'), `${JSON.stringify(results, null, 2)}\n`);
+  writePageTable();
+}
 
 const fmt = (/** @type {number} */ n) => (n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(2));
 const rows = [['figure', 'subject', 'reference', 'ratio', 'target']];
 for (const f of figures) {
   rows.push([
-    `${f.group}: ${f.name}`,
+    `${f.group}: ${f.name}${f.note ? ` [${f.note}]` : ''}`,
     `${fmt(f.subject.median)} ${f.unit} ±${(f.subject.spread * 100).toFixed(0)}%`,
     `${fmt(f.reference.median)} ${f.unit} ±${(f.reference.spread * 100).toFixed(0)}%`,
     `${f.ratio.value.toFixed(2)}x ±${(f.ratio.spread * 100).toFixed(0)}%`,

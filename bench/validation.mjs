@@ -1,4 +1,5 @@
-// Validation cost against JSON.parse of the same text, per operation; and the full CLI path.
+// Validation cost against JSON.parse of the same text, per operation; an invalid pay request with
+// exactly one problem and with exactly ten, each held to a target; and the full CLI path.
 
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,11 +20,52 @@ function exampleOf(/** @type {any} */ op) {
   return doc.components.examples[ref.split('/').pop()].value;
 }
 
+/** The pay example with one value out of its enum: exactly one problem. */
+const oneProblem = (/** @type {any} */ pay) => ({ ...pay, head: { ...pay.head, channelId: 'FAX' } });
+
+/** The pay example with ten problems: an unknown key at each of three levels and seven values wrong. */
+const tenProblems = (/** @type {any} */ pay) => ({
+  head: { ...pay.head, channelId: 'FAX', requestTimeStamp: 'x', tokenType: 'NOPE', token: '', unknownKey: 1 },
+  body: {
+    ...pay.body,
+    requestType: 'NOPE',
+    unknownKey: 2,
+    cardInfo: { ...pay.body.cardInfo, cvv: 'abc', cardFlowType: 'NOPE', unknownKey: 3 },
+  },
+});
+
+/**
+ * Validation of an invalid pay request with exactly `count` problems vs JSON.parse of its text; it
+ * throws when the result does not list exactly that many (the figure would measure something else).
+ * @param {number} count @param {any} payload @param {number} limit
+ */
+function invalidPayFigure(count, payload, limit) {
+  const options = parametersOf('initiatePayment', payload);
+  const result = validate('initiatePayment', 'request', payload, options);
+  const errors = result.valid ? [] : result.errors;
+  if (errors.length !== count) throw new Error(`the pay request of ${count} problems has ${errors.length}`);
+  const text = JSON.stringify(payload);
+  const m = pairedNsPerOp(
+    () => validate('initiatePayment', 'request', payload, options),
+    () => JSON.parse(text),
+  );
+  return {
+    group: 'validation',
+    name: `initiatePayment invalid request, exactly ${count} problem${count === 1 ? '' : 's'} listed (${text.length} B)`,
+    ...m,
+    unit: 'ns',
+    target: `<= ${limit}x JSON.parse`,
+    met: m.ratio.value <= limit,
+  };
+}
+
 const run = (/** @type {string[]} */ args) =>
   new Promise((resolve) => spawn(process.execPath, args, { stdio: 'ignore' }).on('exit', resolve));
 
 export async function validationFigures() {
-  const figures = [];
+  const pay = exampleOf(operations.find((op) => op.operationId === 'initiatePayment'));
+  /** @type {import('./table.mjs').Figure[]} */
+  const figures = [invalidPayFigure(1, oneProblem(pay), 2), invalidPayFigure(10, tenProblems(pay), 5)];
   const dir = mkdtempSync(join(tmpdir(), 'bench-validate-'));
   try {
     for (const op of operations) {
@@ -51,6 +93,7 @@ export async function validationFigures() {
         name: `${op.operationId} invalid request (head missing)`,
         ...invalid,
         unit: 'ns',
+        target: 'measured only',
       });
       const file = join(dir, `${op.operationId}.json`);
       writeFileSync(file, text);
