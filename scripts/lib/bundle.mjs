@@ -5,7 +5,9 @@
 // file holding the modules only it imports, and the modules two entries share go to chunks in
 // dist/chunks/, so that each module of the package exists once however many entries a program
 // imports (a class is the same class from the root and from `/client`). npm packages stay imports
-// (`openapi-fetch`, `fast-check`, ...), Node's built-ins too. The code is not minified: it reads as
+// (`openapi-fetch`, `fast-check`, ...), Node's built-ins too. The command is bundled on its own (its
+// chunks named `command-*`): a program never shares a module with it, and apart from the
+// library's entries it leaves them fewer, larger chunks. The code is not minified: it reads as
 // TypeScript compiled it. The modules TypeScript wrote stay beside the bundles with their
 // declarations. `dist/modules.json` (not shipped) says which modules each file holds: the test of
 // the entries (test/package/entries.process.test.ts) reads what a program loaded through it.
@@ -14,8 +16,8 @@ import { dirname, join, relative, sep } from 'node:path';
 import { build } from 'esbuild';
 
 /**
- * The entry files in dist/ of the package's manifest: every `exports` target there (a `*` pattern
- * expanded over the files TypeScript wrote) and the command.
+ * The entry files in dist/ of the package's manifest: the library's, every `exports` target there (a
+ * `*` pattern expanded over the files TypeScript wrote), and the commands (`bin`).
  * @param {string} root @param {string[]} compiled the files TypeScript wrote, relative to root
  */
 async function entryFiles(root, compiled) {
@@ -33,20 +35,19 @@ async function entryFiles(root, compiled) {
           entries.add(file);
   };
   for (const value of Object.values(manifest.exports)) add(typeof value === 'string' ? value : value?.default);
+  const library = [...entries].sort();
+  entries.clear();
   for (const bin of Object.values(manifest.bin ?? {})) add(bin);
-  return [...entries].sort();
+  return { library, commands: [...entries].sort() };
 }
 
 /**
- * Bundles the entries of dist/ in place, with shared chunks. Fails when a module that reads a file
- * beside it (`import.meta.url`) would move to another depth of dist/, where its relative path would
- * point elsewhere.
- * @param {string} root @param {string[]} compiled
+ * One esbuild run over `entryPoints`, with shared chunks named `<prefix>[name]-[hash]` in dist/chunks/.
+ * @param {string} root @param {string[]} entryPoints @param {string} prefix
  */
-export async function bundleEntries(root, compiled) {
+function bundle(root, entryPoints, prefix) {
   const dist = join(root, 'dist');
-  const entryPoints = await entryFiles(root, compiled);
-  const result = await build({
+  return build({
     absWorkingDir: root,
     entryPoints,
     outdir: dist,
@@ -58,22 +59,35 @@ export async function bundleEntries(root, compiled) {
     target: 'es2022',
     packages: 'external',
     external: ['node:*'],
-    chunkNames: 'chunks/[name]-[hash]',
+    chunkNames: `chunks/${prefix}[name]-[hash]`,
     write: false,
     metafile: true,
     logLevel: 'warning',
   });
+}
+
+/**
+ * Bundles the entries of dist/ in place, with shared chunks: the library's entries together, the
+ * command on its own. Fails when a module that reads a file beside it (`import.meta.url`) would
+ * move to another depth of dist/, where its relative path would point elsewhere.
+ * @param {string} root @param {string[]} compiled
+ */
+export async function bundleEntries(root, compiled) {
+  const dist = join(root, 'dist');
+  const { library, commands } = await entryFiles(root, compiled);
+  const results = [await bundle(root, library, ''), await bundle(root, commands, 'command-')];
   /** @type {Record<string, string[]>} */
   const modules = {};
-  for (const file of result.outputFiles) {
-    const path = relative(root, file.path).split(sep).join('/');
-    const depth = path.split('/').length - 2;
-    if (depth !== 1 && file.text.includes('import.meta.url'))
-      throw new Error(`${path} reads files relative to itself but is not one folder below dist/`);
-    await mkdir(dirname(file.path), { recursive: true });
-    await writeFile(file.path, file.text);
-    modules[path] = Object.keys(result.metafile.outputs[path]?.inputs ?? {}).sort();
-  }
+  for (const result of results)
+    for (const file of result.outputFiles) {
+      const path = relative(root, file.path).split(sep).join('/');
+      if (path in modules) throw new Error(`${path} is written by two bundles`);
+      const depth = path.split('/').length - 2;
+      if (depth !== 1 && file.text.includes('import.meta.url'))
+        throw new Error(`${path} reads files relative to itself but is not one folder below dist/`);
+      await mkdir(dirname(file.path), { recursive: true });
+      await writeFile(file.path, file.text);
+      modules[path] = Object.keys(result.metafile.outputs[path]?.inputs ?? {}).sort();
+    }
   await writeFile(join(dist, 'modules.json'), `${JSON.stringify(modules, null, 1)}\n`);
-  return entryPoints;
 }
