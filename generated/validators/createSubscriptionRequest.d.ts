@@ -4,6 +4,8 @@ import type { CompiledValidator } from "../validators.js";
 export declare const createSubscriptionRequest: CompiledValidator<import("../openapi.js").components["schemas"]["CreateSubscriptionRequest"]>;
 /** Validates against `#/components/parameterSets/createSubscriptionQuery`, reporting every problem. */
 export declare const createSubscriptionQuery: CompiledValidator;
+/** What validation reads of the operation: its id, this direction's schema, its parameters and its named checks (as generated/operations.js has them). */
+export declare const operation: {"operationId":"createSubscription","schema":"CreateSubscriptionRequest","parameters":[{"name":"mid","in":"query","required":true,"component":"MidQuery","source":"body"},{"name":"orderId","in":"query","required":true,"component":"OrderIdQuery","source":"body"}],"namedChecks":["requiredParameters","queryMatchesBody","firstPaymentWithinRenewalAmount","expiryAfterStart"]};
 /** The codes of the operation's result-code table: code, status and the message(s) the service answers. */
 export declare const codes: readonly { readonly code: string; readonly status: string; readonly messages: readonly string[] }[];
 /** The wording data of the schemas this module validates (the contract's, as generated/contract.js holds it, for these schemas and parameters only). */

@@ -4,6 +4,8 @@ import type { CompiledValidator } from "../validators.js";
 export declare const initiatePaymentRequest: CompiledValidator<import("../openapi.js").components["schemas"]["InitiatePaymentRequest"]>;
 /** Validates against `#/components/parameterSets/initiatePaymentQuery`, reporting every problem. */
 export declare const initiatePaymentQuery: CompiledValidator;
+/** What validation reads of the operation: its id, this direction's schema, its parameters and its named checks (as generated/operations.js has them). */
+export declare const operation: {"operationId":"initiatePayment","schema":"InitiatePaymentRequest","parameters":[{"name":"mid","in":"query","required":true,"component":"MidQuery","source":"body"},{"name":"orderId","in":"query","required":true,"component":"OrderIdQuery","source":"body"}],"namedChecks":["requiredParameters","queryMatchesBody"]};
 /** The codes of the operation's result-code table: code, status and the message(s) the service answers. */
 export declare const codes: readonly { readonly code: string; readonly status: string; readonly messages: readonly string[] }[];
 /** The wording data of the schemas this module validates (the contract's, as generated/contract.js holds it, for these schemas and parameters only). */

@@ -4,6 +4,8 @@ import type { CompiledValidator } from "../validators.js";
 export declare const modifyOrderRequest: CompiledValidator<import("../openapi.js").components["schemas"]["ModifyOrderRequest"]>;
 /** Validates against `#/components/parameterSets/modifyOrderQuery`, reporting every problem. */
 export declare const modifyOrderQuery: CompiledValidator;
+/** What validation reads of the operation: its id, this direction's schema, its parameters and its named checks (as generated/operations.js has them). */
+export declare const operation: {"operationId":"modifyOrder","schema":"ModifyOrderRequest","parameters":[{"name":"mid","in":"query","required":true,"component":"MidQuery","source":"argument"},{"name":"orderId","in":"query","required":true,"component":"OrderIdQuery","source":"argument"}],"namedChecks":["requiredParameters"]};
 /** The codes of the operation's result-code table: code, status and the message(s) the service answers. */
 export declare const codes: readonly { readonly code: string; readonly status: string; readonly messages: readonly string[] }[];
 /** The wording data of the schemas this module validates (the contract's, as generated/contract.js holds it, for these schemas and parameters only). */

@@ -2,6 +2,8 @@
 import type { CompiledValidator } from "../validators.js";
 /** Validates against `#/components/schemas/PreAuthorizeRequest`, reporting every problem. */
 export declare const preAuthorizeRequest: CompiledValidator<import("../openapi.js").components["schemas"]["PreAuthorizeRequest"]>;
+/** What validation reads of the operation: its id, this direction's schema, its parameters and its named checks (as generated/operations.js has them). */
+export declare const operation: {"operationId":"preAuthorize","schema":"PreAuthorizeRequest","parameters":[],"namedChecks":[]};
 /** The codes of the operation's result-code table: code, status and the message(s) the service answers. */
 export declare const codes: readonly { readonly code: string; readonly status: string; readonly messages: readonly string[] }[];
 /** The wording data of the schemas this module validates (the contract's, as generated/contract.js holds it, for these schemas and parameters only). */

@@ -2,5 +2,7 @@
 import type { CompiledValidator } from "../validators.js";
 /** Validates against `#/components/schemas/PreAuthorizeResponse`, reporting every problem. */
 export declare const preAuthorizeResponse: CompiledValidator<import("../openapi.js").components["schemas"]["PreAuthorizeResponse"]>;
+/** What validation reads of the operation: its id, this direction's schema, its parameters and its named checks (as generated/operations.js has them). */
+export declare const operation: {"operationId":"preAuthorize","schema":"PreAuthorizeResponse","parameters":[],"namedChecks":[]};
 /** The wording data of the schemas this module validates (the contract's, as generated/contract.js holds it, for these schemas and parameters only). */
 export declare function wording(): { readonly components: { readonly schemas: Readonly<Record<string, unknown>>; readonly parameters: Readonly<Record<string, unknown>> } };

@@ -6,6 +6,8 @@ export declare const tokenizeCardRequest: CompiledValidator<import("../openapi.j
 export declare const tokenizeCardQuery: CompiledValidator;
 /** Validates against `#/components/parameterSets/tokenizeCardPath`, reporting every problem. */
 export declare const tokenizeCardPath: CompiledValidator;
+/** What validation reads of the operation: its id, this direction's schema, its parameters and its named checks (as generated/operations.js has them). */
+export declare const operation: {"operationId":"tokenizeCard","schema":"TokenizeCardRequest","parameters":[{"name":"mid","in":"path","required":true,"component":"MidPath","source":"argument"},{"name":"requestId","in":"query","required":true,"component":"RequestIdQuery","source":"head"}],"namedChecks":["requiredParameters","tokenizeMidMatchesPath"]};
 /** The codes of the operation's result-code table: code, status and the message(s) the service answers. */
 export declare const codes: readonly { readonly code: string; readonly status: string; readonly messages: readonly string[] }[];
 /** The wording data of the schemas this module validates (the contract's, as generated/contract.js holds it, for these schemas and parameters only). */

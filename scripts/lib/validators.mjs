@@ -139,7 +139,7 @@ export function buildValidators(doc, header) {
   /** @type {Record<string, string>} */
   const refs = {};
   /** Per module (`initiatePaymentRequest`): the validators it exports, by name, and what it holds besides. */
-  /** @type {Record<string, { exported: Record<string, string>, schemas: string[], parameters: string[], codes?: any[], about: string }>} */
+  /** @type {Record<string, { operation: unknown, exported: Record<string, string>, schemas: string[], parameters: string[], codes?: any[], about: string }>} */
   const modules = {};
   /** Per operation and place (query, path), the object of its parameters' values: `initiatePaymentQuery`. */
   /** @type {Record<string, unknown>} */
@@ -150,7 +150,15 @@ export function buildValidators(doc, header) {
     refs[request] = `${DOCUMENT_ID}#/components/schemas/${op.request.schema}`;
     refs[response] = `${DOCUMENT_ID}#/components/schemas/${op.response.schema}`;
     const parameterComponents = op.parameters.flatMap((/** @type {any} */ p) => (p.component ? [p.component] : []));
+    /** What validation reads of the operation, per direction (src/validation/operationValidation.ts). */
+    const about = (/** @type {string} */ schema) => ({
+      operationId: op.operationId,
+      schema,
+      parameters: op.parameters,
+      namedChecks: op.namedChecks,
+    });
     modules[request] = {
+      operation: about(op.request.schema),
       exported: { [request]: refs[request] },
       schemas: [op.request.schema],
       parameters: parameterComponents,
@@ -162,6 +170,7 @@ export function buildValidators(doc, header) {
       about: `The request of ${op.operationId}: its validator, its parameters' validators, the wording data of its schemas and the codes of its result-code table.`,
     };
     modules[response] = {
+      operation: about(op.response.schema),
       exported: { [response]: refs[response] },
       schemas: [op.response.schema],
       parameters: [],
@@ -195,6 +204,8 @@ export function buildValidators(doc, header) {
   /** @type {Record<string, string>} */
   const files = {};
   files['validators.js'] = `// ${header}\n${esModuleCode(standaloneCode(fast, refs), shared)}`;
+  const aboutOperation =
+    "/** What validation reads of the operation: its id, this direction's schema, its parameters and its named checks (as generated/operations.js has them). */";
   const aboutWording =
     "/** The wording data of the schemas this module validates (the contract's, as generated/contract.js holds it, for these schemas and parameters only). */";
   for (const [name, part] of Object.entries(modules).sort(([a], [b]) => a.localeCompare(b))) {
@@ -205,12 +216,16 @@ export function buildValidators(doc, header) {
       `// ${header}`,
       `// ${part.about}`,
       esModuleCode(standaloneCode(every, part.exported), beside),
+      aboutOperation,
+      `export const operation = ${JSON.stringify(part.operation)};`,
       ...codes,
       ...lazyWordingCode(reachableWording(wording, part.schemas, part.parameters), 'wording', aboutWording),
       '',
     ].join('\n');
     files[`validators/${name}.d.ts`] = [
       declarations(header, '../validators.js', part.exported, ', reporting every problem').trimEnd(),
+      aboutOperation,
+      `export declare const operation: ${JSON.stringify(part.operation)};`,
       ...(part.codes
         ? [
             "/** The codes of the operation's result-code table: code, status and the message(s) the service answers. */",

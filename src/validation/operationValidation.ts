@@ -3,7 +3,7 @@
 // the package's `gateway-contract/validators/<operationId>`) builds one from its own validators, so
 // that a program validating one operation imports that operation's code and no other's.
 // Never throws for anything inside the payload.
-import { type OperationId, type OperationInfo, operations } from '../../generated/operations.js';
+import type { NamedCheckName, OperationId, OperationInfo } from '../../generated/operations.js';
 import type { CompiledValidator, CompiledValidatorError } from '../../generated/validators.js';
 import type { ResultCodeOf } from '../types.js';
 import { type NamedCheck, namedChecks, type RequestContext } from './checks.js';
@@ -60,8 +60,18 @@ export type WordingData = ReturnType<typeof import('../../generated/validators/i
  * request, the codes of the operation's result-code table.
  */
 export interface SideModule {
+  /** What validation reads of the operation (so that it needs no index of every operation). */
+  readonly operation: SideOperation;
   wording(): WordingData;
   readonly codes?: readonly ResultCodeEntry[];
+}
+
+/** An operation as one direction's module gives it: its id, this direction's schema, its parameters and named checks. */
+export interface SideOperation {
+  readonly operationId: string;
+  readonly schema: string;
+  readonly parameters: readonly OperationInfo['parameters'][number][];
+  readonly namedChecks: readonly NamedCheckName[];
 }
 
 /** A code of an operation's result-code table: its status and the message(s) the service answers. */
@@ -99,15 +109,15 @@ function present(module: SideModule, name: string): CompiledValidator {
   return validator as CompiledValidator;
 }
 
-/** The operation of the contract's index named `operationId`. */
-function operationOf(operationId: OperationId): OperationInfo {
-  const found = operations.find((o) => o.operationId === operationId);
-  if (!found) throw new Error(`The contract has no operation ${operationId}.`);
-  return found;
+/** The operation of a generated module, which must be `operationId` (another is a broken package). */
+function operationOf(operationId: OperationId, module: SideModule): SideOperation {
+  if (module.operation.operationId !== operationId)
+    throw new Error(`The validators given for ${operationId} are ${module.operation.operationId}'s.`);
+  return module.operation;
 }
 
 /** Where a parameter's schema lives in the bundled contract. */
-function parameterSchemaPath(op: OperationInfo, name: string): string {
+function parameterSchemaPath(op: SideOperation, name: string): string {
   const param = op.parameters.find((p) => p.name === name);
   return param && 'component' in param ? `#/components/parameters/${param.component}/schema` : '';
 }
@@ -161,12 +171,12 @@ export function responseValidation<O extends OperationId>(
   operationId: O,
   module: SideModule,
 ): (payload: unknown) => ValidationResult<O> {
-  const op = operationOf(operationId);
+  const op = operationOf(operationId, module);
   const validator = present(module, `${operationId}Response`);
   return (payload) => {
     const errors = run(validator, payload);
     if (errors?.length === 0) return VALID;
-    return { valid: false, errors: payloadIssues(errors, module, op.response.schema, payload) };
+    return { valid: false, errors: payloadIssues(errors, module, op.schema, payload) };
   };
 }
 
@@ -179,7 +189,7 @@ export function requestValidation<O extends OperationId>(
   operationId: O,
   module: SideModule,
 ): (payload: unknown, options?: ValidationOptions) => ValidationResult<O> {
-  const op = operationOf(operationId);
+  const op = operationOf(operationId, module);
   const validator = present(module, `${operationId}Request`);
   const codes = module.codes ?? [];
   const checks: NamedCheck[] = op.namedChecks.map((name) => namedChecks[name]);
@@ -212,7 +222,7 @@ export function requestValidation<O extends OperationId>(
     context: RequestContext,
     queryIssues: readonly ValidationIssue[],
   ): ValidationResult<O> {
-    let issues = payloadIssues(errors, module, op.request.schema, payload);
+    let issues = payloadIssues(errors, module, op.schema, payload);
     if (errors !== undefined) {
       for (const set of parameterSets) {
         const values = context[set.in];
