@@ -3,6 +3,7 @@
 import { _, Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import fullFormatsModule from 'ajv-formats/dist/formats.js';
+import { codeTableDiscriminatorCode } from './codeTableCode.mjs';
 import { characterCount, exactFormats } from './formats.mjs';
 import { fasterKeywordCode } from './keywordCode.mjs';
 
@@ -92,8 +93,9 @@ function extraKeywords(/** @type {any} */ doc) {
  *   characters from (the generator's copy of formats.mjs in generated/, `../formats.js` from
  *   generated/validators/). AJV's standalone code writes `require("<module>").name` for them; the
  *   generator turns each into a binding of a static import (validators.mjs).
+ * @param {{ codeTables?: boolean }} [forms] `codeTables: false`: AJV's own code for result-code tables (codeTableCode.mjs)
  */
-export function createAjv(doc, options = {}, runtimeModule = './formats.mjs') {
+export function createAjv(doc, options = {}, runtimeModule = './formats.mjs', { codeTables = true } = {}) {
   const prepared = prepareDocument(doc);
   const ajv = new Ajv2020({
     strict: true,
@@ -106,6 +108,12 @@ export function createAjv(doc, options = {}, runtimeModule = './formats.mjs') {
   // Where generated code finds the function formats; ajv-formats would otherwise point it at its own.
   /** @type {{ formats?: unknown }} */ (ajv.opts.code).formats = _`require(${runtimeModule}).exactFormats`;
   fasterKeywordCode(ajv, characterCount, runtimeModule);
+  // A result-code table as one lookup (codeTableCode.mjs); `codeTables: false` is the plain form its test compares with.
+  if (codeTables) {
+    const discriminator = /** @type {any} */ (ajv.RULES.all).discriminator;
+    if (!discriminator?.definition?.code) throw new Error('AJV has no discriminator keyword to adjust');
+    discriminator.definition.code = codeTableDiscriminatorCode(discriminator.definition.code);
+  }
   addFormats(ajv, { formats: REGEX_FORMATS, keywords: true });
   for (const [name, def] of Object.entries(exactFormats)) ajv.addFormat(name, /** @type {any} */ (def));
   ajv.addVocabulary(extraKeywords(prepared).filter((k) => !ajv.getKeyword(k)));

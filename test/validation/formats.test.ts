@@ -402,6 +402,38 @@ describe('keyword code of the generator', () => {
     }
   });
 
+  it('$ref: the errors of a referenced schema of its own, in order, however many items break it', () => {
+    // Item holds a reference itself, so AJV compiles it as a function of its own: its errors are added to the caller's.
+    const doc = {
+      openapi: '3.1.0',
+      components: {
+        schemas: {
+          X: { type: 'object', properties: { items: { type: 'array', items: { $ref: '#/components/schemas/Item' } } } },
+          Item: {
+            type: 'object',
+            required: ['name'],
+            properties: { name: { $ref: '#/components/schemas/Name' }, n: { type: 'integer' } },
+          },
+          Name: { type: 'string', minLength: 2 },
+        },
+      },
+    };
+    const values = [
+      { items: [] },
+      { items: [{ name: 'ab' }, {}, { name: 'a', n: 'x' }, 3, { name: 'abc', n: 1 }] },
+      { items: Array.from({ length: 50 }, (_, i) => (i % 3 ? {} : { name: 'x' })) },
+    ];
+    for (const allErrors of [false, true]) {
+      const mine = createAjv(doc, { allErrors }).getSchema('openapi.json#/components/schemas/X');
+      const plainAjv = new Ajv2020({ strict: true, allErrors });
+      plainAjv.addVocabulary(['openapi', 'components']);
+      const plain = plainAjv.addSchema(doc, 'openapi.json').getSchema('openapi.json#/components/schemas/X');
+      if (!plain || !mine) throw new Error('not compiled');
+      for (const value of values)
+        expect([mine(value), mine.errors ?? null], JSON.stringify(value)).toEqual([plain(value), plain.errors ?? null]);
+    }
+  });
+
   it('additionalProperties: the same keys refused, for schemas of up to and past eight properties', () => {
     for (const size of [3, 8, 9, 24]) {
       const names = Array.from({ length: size }, (_, i) => `p${i}`);

@@ -247,14 +247,17 @@ describe('validate() with hostile payloads', () => {
     expect(result.errors[100].message).toMatch(/^14900 more problem\(s\) not listed/);
   });
 
-  it('describes only the first problem of a payload too large to list them all', () => {
+  it('lists the first hundred problems of a payload of 100 000 bad items, and counts the rest, in linear time', () => {
+    // Each item breaks the rules of a schema compiled as a function of its own: its errors are pushed, not copied (D-138).
     const p = example('ModifyOrderRequest');
     p.body.goodsInfo = Array.from({ length: 100_000 }, () => ({}));
     const result = validate('modifyOrder', 'request', p, { query: { mid: 'M', orderId: 'O' } });
-    expect(!result.valid && result.errors.map((e) => [e.pointer, e.rule])).toEqual([
-      ['/body/goodsInfo/0/description', 'required'],
-      ['', 'moreProblems'],
-    ]);
+    expect(result.valid).toBe(false);
+    if (result.valid) return;
+    expect(result.errors).toHaveLength(101);
+    expect(result.errors[0]).toMatchObject({ pointer: '/body/goodsInfo/0/description', rule: 'required' });
+    expect(result.errors[100]).toMatchObject({ rule: 'moreProblems' });
+    expect(result.errors[100].message).toMatch(/^299900 more problem\(s\) not listed/);
   });
 
   it('does not echo a 10 MB value in its issues', () => {
