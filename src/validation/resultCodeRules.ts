@@ -82,17 +82,41 @@ export const resultCodeRules: { readonly [O in OperationId]?: readonly CodeRule<
   ],
 };
 
+/** An operation's rules by the rule an issue breaks, each list in the table's order, built once per operation. */
+const rulesByKeyword = new Map<string, Map<string, readonly CodeRule[]>>();
+/** The rules (keywords and named checks) kept per operation: the package reports a few dozen. */
+const MAX_KEYWORDS = 128;
+
+/** The rules of `operationId` that may match an issue breaking `rule` (those that name it and those that name none). */
+function rulesFor(operationId: string, rule: string): readonly CodeRule[] {
+  if (!Object.hasOwn(resultCodeRules, operationId)) return [];
+  const rules: readonly CodeRule[] = resultCodeRules[operationId as OperationId] ?? [];
+  let byRule = rulesByKeyword.get(operationId);
+  if (!byRule) {
+    byRule = new Map();
+    rulesByKeyword.set(operationId, byRule);
+  }
+  let list = byRule.get(rule);
+  if (!list) {
+    list = rules.filter((r) => !r.rule || r.rule.includes(rule));
+    // resultCodeFor is public: a caller's own rule names are answered, not all kept.
+    if (byRule.size < MAX_KEYWORDS) byRule.set(rule, list);
+  }
+  return list;
+}
+
+/** The first rule of the operation's table that matches an issue's pointer and rule, or undefined. */
+export function codeRuleFor(operationId: string, pointer: string, rule: string): CodeRule | undefined {
+  for (const r of rulesFor(operationId, rule)) if (!r.pointer || r.pointer.test(pointer)) return r;
+  return undefined;
+}
+
 /** The result code for one issue of a request, or undefined when the description gives none. */
 export function resultCodeFor(
   operationId: string,
   issue: { pointer: string; rule: string; resultCode?: string | undefined },
 ): { code: string; message?: string } | undefined {
   if (issue.resultCode) return { code: issue.resultCode };
-  const rules: readonly CodeRule[] = resultCodeRules[operationId as OperationId] ?? [];
-  for (const r of rules) {
-    if (r.pointer && !r.pointer.test(issue.pointer)) continue;
-    if (r.rule && !r.rule.includes(issue.rule)) continue;
-    return { code: r.code, ...(r.message ? { message: r.message } : {}) };
-  }
-  return undefined;
+  const r = codeRuleFor(operationId, issue.pointer, issue.rule);
+  return r && { code: r.code, ...(r.message ? { message: r.message } : {}) };
 }
