@@ -65,8 +65,8 @@ const unescaped = (segment: string): string =>
  */
 export function shownPlace(root: unknown, instancePath: string): ShownPlace {
   let pointer = '';
-  let shape = '';
-  let throughArray = false;
+  // Written from the first array index on; until then the shape is the pointer.
+  let shape: string | undefined;
   let node = root;
   let start = 1;
   while (start <= instancePath.length) {
@@ -76,15 +76,14 @@ export function shownPlace(root: unknown, instancePath: string): ShownPlace {
     const index = isIndex(node, segment);
     const shown = index ? segment : pointerSegment(segment);
     if (pointer.length + shown.length + 1 > MAX_POINTER_LENGTH)
-      return { pointer: `${pointer}/${TRUNCATED}`, shape: `${shape}/${TRUNCATED}` };
+      return { pointer: `${pointer}/${TRUNCATED}`, shape: `${shape ?? pointer}/${TRUNCATED}` };
+    if (index || shape !== undefined) shape = `${shape ?? pointer}/${index ? '#' : shown}`;
     pointer += `/${shown}`;
-    shape += index ? '/#' : `/${shown}`;
-    throughArray ||= index;
     // The value under the last segment is not read: only a parent tells an index from a key.
     if (slash !== -1) node = childOf(node, segment);
     start = end + 1;
   }
-  return { pointer, shape: throughArray ? shape : pointer };
+  return { pointer, shape: shape ?? pointer };
 }
 
 /**

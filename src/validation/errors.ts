@@ -146,10 +146,18 @@ function allowedList(values: readonly unknown[]): string {
   return list;
 }
 
+/** The type or types a value must have, in words: `a string or null`. */
+function typeWords(type: string | readonly string[]): string {
+  if (typeof type === 'string') return TYPE_WORDS[type] ?? type;
+  return type.map((t) => TYPE_WORDS[t] ?? t).join(' or ');
+}
+
 /** The first line of the description of the schema that holds the keyword. */
 function expectation(holder: unknown): string {
   const description = (holder as { description?: unknown } | undefined)?.description;
-  const text = typeof description === 'string' ? (description.split('\n')[0] ?? '').trim() : '';
+  if (typeof description !== 'string') return '';
+  const end = description.indexOf('\n');
+  const text = (end === -1 ? description : description.slice(0, end)).trim();
   return text ? ` Expected: ${text}` : '';
 }
 
@@ -207,8 +215,31 @@ interface KnownPlaces {
 const places = new WeakMap<object, KnownPlaces>();
 const MAX_PLACES = 4_096;
 
-/** The place of a rule found once (`find`) and then known, at most MAX_PLACES per document. */
-function knownPlace(doc: object, rootRef: string, schemaPath: string, shape: string, find: () => RulePlace): RulePlace {
+/** Where the rule of an error lives, found by walking the contract. */
+function findPlace(error: CompiledValidatorError, doc: unknown, rootRef: string): RulePlace {
+  const schemaPath = doc ? locateRule(doc, rootRef, error) : error.schemaPath;
+  return {
+    schemaPath,
+    condition: doc ? conditionTitle(doc, schemaPath) : undefined,
+    holder: doc ? schemaAt(doc, schemaPath) : undefined,
+  };
+}
+
+/** The wording of one payload's errors: the contract, the schema validated against, the places known. */
+interface Wording {
+  doc: unknown;
+  rootRef: string;
+  /** The document's known places, and those under `rootRef` by the rule's relative path (none without a document). */
+  known: KnownPlaces | undefined;
+  byRule: Map<string, Map<string, RulePlace>> | undefined;
+  /** The unknown keys left for which the likely field is looked for. */
+  suggestions: number;
+}
+
+/** The wording of a payload's errors against `rootRef`, with the places already known under it (at most MAX_PLACES per document). */
+function wordingOf(doc: unknown, rootRef: string): Wording {
+  const wording: Wording = { doc, rootRef, known: undefined, byRule: undefined, suggestions: MAX_SUGGESTIONS };
+  if (!doc || typeof doc !== 'object') return wording;
   let known = places.get(doc);
   if (!known || known.size >= MAX_PLACES) {
     known = { byRoot: new Map(), size: 0 };
@@ -219,33 +250,27 @@ function knownPlace(doc: object, rootRef: string, schemaPath: string, shape: str
     byRule = new Map();
     known.byRoot.set(rootRef, byRule);
   }
-  let byShape = byRule.get(schemaPath);
+  wording.known = known;
+  wording.byRule = byRule;
+  return wording;
+}
+
+function rulePlace(error: CompiledValidatorError, at: ShownPlace, wording: Wording): RulePlace {
+  const { known, byRule, doc, rootRef } = wording;
+  // A pointer cut short names no single place.
+  if (!known || !byRule || at.pointer.endsWith(TRUNCATED_END)) return findPlace(error, doc, rootRef);
+  let byShape = byRule.get(error.schemaPath);
   if (!byShape) {
     byShape = new Map();
-    byRule.set(schemaPath, byShape);
+    byRule.set(error.schemaPath, byShape);
   }
-  let place = byShape.get(shape);
+  let place = byShape.get(at.shape);
   if (!place) {
-    place = find();
-    byShape.set(shape, place);
+    place = findPlace(error, doc, rootRef);
+    byShape.set(at.shape, place);
     known.size++;
   }
   return place;
-}
-
-function rulePlace(error: CompiledValidatorError, at: ShownPlace, doc: unknown, rootRef: string): RulePlace {
-  const find = (): RulePlace => {
-    const schemaPath = doc ? locateRule(doc, rootRef, error) : error.schemaPath;
-    return {
-      schemaPath,
-      condition: doc ? conditionTitle(doc, schemaPath) : undefined,
-      holder: doc ? schemaAt(doc, schemaPath) : undefined,
-    };
-  };
-  if (!doc || typeof doc !== 'object') return find();
-  // A pointer cut short names no single place.
-  if (at.pointer.endsWith(TRUNCATED_END)) return find();
-  return knownPlace(doc, rootRef, error.schemaPath, at.shape, find);
 }
 
 /** The issue of an error: `at` is the shown place of the value that broke the rule, `pointer` the field's. */
@@ -253,14 +278,12 @@ function toIssue(
   error: CompiledValidatorError,
   at: ShownPlace,
   pointer: string,
-  doc: unknown,
-  rootRef: string,
-  budget: { suggestions: number },
+  wording: Wording,
 ): ValidationIssue | null {
   const { keyword } = error;
   const params = error.params as ErrorParams;
   if (keyword === 'if') return null; // the failing `then` keyword is reported on its own
-  const { schemaPath, condition, holder } = rulePlace(error, at, doc, rootRef);
+  const { schemaPath, condition, holder } = rulePlace(error, at, wording);
   const field = fieldName(pointer);
   const within = condition ? ` (rule: ${condition})` : '';
   let message: string;
@@ -274,9 +297,9 @@ function toIssue(
       // The likely field is looked for for the first few unknown keys of a payload only: each
       // search compares the key with every field of its object.
       let closest: string | undefined;
-      if (!isFieldName(sent) && budget.suggestions > 0) {
-        budget.suggestions--;
-        closest = closestField(sent, declaredFieldsOf(doc, holder));
+      if (!isFieldName(sent) && wording.suggestions > 0) {
+        wording.suggestions--;
+        closest = closestField(sent, declaredFieldsOf(wording.doc, holder));
       }
       const what = pointer.endsWith(HIDDEN_END)
         ? 'A key that is not a field of the contract (not shown: it may hold data)'
@@ -288,10 +311,7 @@ function toIssue(
       message = `${field} must not be sent here${within}.`;
       break;
     case 'type':
-      message = `${field} must be ${([] as string[])
-        .concat(params.type ?? [])
-        .map((t) => TYPE_WORDS[t] ?? t)
-        .join(' or ')}.`;
+      message = `${field} must be ${typeWords(params.type ?? [])}.`;
       break;
     case 'enum':
       message = `${field} must be one of: ${allowedList(params.allowedValues ?? [])}${within}.`;
@@ -369,7 +389,7 @@ export function issuesFromAjv(
   const list: ValidationIssue[] = [];
   // The rules already described at each field's pointer.
   const described = new Map<string, string[]>();
-  const budget = { suggestions: MAX_SUGGESTIONS };
+  const wording = wordingOf(doc, rootRef);
   let rest = 0;
   for (const error of errors) {
     if (list.length >= MAX_ISSUES) {
@@ -384,7 +404,7 @@ export function issuesFromAjv(
     const pointer = issuePointer(error, at.pointer);
     const rules = described.get(pointer);
     if (rules?.includes(error.keyword)) continue;
-    const issue = toIssue(error, at, pointer, doc, rootRef, budget);
+    const issue = toIssue(error, at, pointer, wording);
     if (!issue) continue;
     list.push(issue);
     if (rules) rules.push(error.keyword);
@@ -398,5 +418,6 @@ export function issuesFromAjv(
       message: `${rest} more problem(s) not listed: fix the ones above first.`,
     });
   // An unknown tag value is reported by `enum` on the tag itself; the discriminator adds nothing.
+  if (!list.some((i) => i.rule === 'discriminator')) return list;
   return list.filter((i) => !(i.rule === 'discriminator' && list.some((o) => o !== i && o.pointer === i.pointer)));
 }

@@ -9,7 +9,7 @@ import type { ResultCodeOf } from '../types.js';
 import { type NamedCheck, namedChecks, type RequestContext } from './checks.js';
 import { issuesFromAjv, type ValidationIssue } from './errors.js';
 import { type QueryInput, readQuery } from './query.js';
-import { type CodeRule, codeRuleFor } from './resultCodeRules.js';
+import { type CodeRule, type CodeRuleIndex, codeRuleFor, codeRuleIndex } from './resultCodeRules.js';
 
 export type { ValidationIssue };
 
@@ -141,13 +141,14 @@ function describeCode<O extends OperationId>(
 function withResultCodes<O extends OperationId>(
   operationId: O,
   codes: readonly ResultCodeEntry[],
+  codeRules: CodeRuleIndex,
   issues: ValidationIssue[],
 ): ValidationFailure<O>['resultCode'] {
   let answer: ValidationFailure<O>['resultCode'];
   for (const issue of issues) {
     const own = issue.resultCode;
     if (own && answer) continue;
-    const rule = codeRuleFor(operationId, issue.pointer, issue.rule);
+    const rule = codeRuleFor(codeRules, issue.pointer, issue.rule);
     if (!own && rule) issue.resultCode = rule.code;
     if (!answer && issue.resultCode) answer = describeCode(operationId, codes, issue, rule);
   }
@@ -208,6 +209,7 @@ export function requestValidation<O extends OperationId>(
   const validator = present(module, `${operationId}Request`);
   const rootRef = `#/components/schemas/${op.request.schema}`;
   const codes = module.codes ?? [];
+  const codeRules = codeRuleIndex(operationId);
   const checks: NamedCheck[] = op.namedChecks.map((name) => namedChecks[name]);
   const queryNames = op.parameters.filter((p) => p.in === 'query').map((p) => p.name);
   const parameterSets = (['query', 'path'] as const)
@@ -267,7 +269,7 @@ export function requestValidation<O extends OperationId>(
       }
     }
     if (issues.length === 0) return VALID;
-    const resultCode = withResultCodes(operationId, codes, issues);
+    const resultCode = withResultCodes(operationId, codes, codeRules, issues);
     return resultCode ? { valid: false, errors: issues, resultCode } : { valid: false, errors: issues };
   }
 
