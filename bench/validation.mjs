@@ -77,53 +77,5 @@ export async function validationFigures() {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  figures.push(...wordingFigures());
-  return figures;
-}
-
-/**
- * The cost of wording a pay request's problems (D-140): one problem at most 2x `JSON.parse` of the
- * payload's text, ten at most 5x, measured in the same run.
- */
-export function wordingFigures() {
-  const op = operations.find((o) => o.operationId === 'initiatePayment');
-  if (!op) throw new Error('the contract has no initiatePayment');
-  const payload = exampleOf(op);
-  const options = parametersOf(op.operationId, payload);
-  const one = structuredClone(payload);
-  one.head.channelId = 'TV';
-  const ten = structuredClone(one);
-  Object.assign(ten.head, { tokenType: 'SSO', requestTimeStamp: 'yesterday' });
-  delete ten.head.token;
-  Object.assign(ten.body, {
-    requestType: 'PAYMNT',
-    osType: 'WINDOWS',
-    integrationType: 'X',
-    txnNote: 5,
-    extra: 1,
-    gatewayInfo: 'x',
-  });
-  const figures = [];
-  for (const [problems, broken, target] of /** @type {const} */ ([
-    [1, one, 2],
-    [10, ten, 5],
-  ])) {
-    const result = validate(op.operationId, 'request', broken, options);
-    if (result.valid || result.errors.length !== problems)
-      throw new Error(`the pay request broken for the wording figures has not ${problems} problem(s)`);
-    const text = JSON.stringify(broken);
-    const worded = pairedNsPerOp(
-      () => validate(op.operationId, 'request', broken, options),
-      () => JSON.parse(text),
-    );
-    figures.push({
-      group: 'validation',
-      name: `initiatePayment invalid request, ${problems} problem(s) worded`,
-      ...worded,
-      unit: 'ns',
-      target: `<= ${target}x JSON.parse`,
-      met: worded.ratio.value <= target,
-    });
-  }
   return figures;
 }
