@@ -78,11 +78,19 @@ function declaredFieldsOf(doc: unknown, holder: unknown): FieldWord[] {
   return fields;
 }
 
-/** Edit distance, bounded: `limit + 1` as soon as it is more than `limit` (two rows of numbers, no other allocation). */
-function distance(a: string, b: string, limit: number): number {
+/** Two rows of numbers for `distance`, each at least one longer than the longer word. */
+interface Rows {
+  previous: Uint16Array;
+  current: Uint16Array;
+}
+
+/**
+ * Edit distance, bounded: `limit + 1` as soon as it is more than `limit` (in the two rows given,
+ * which one search shares over every field: no other allocation).
+ */
+function distance(a: string, b: string, limit: number, rows: Rows): number {
   if (Math.abs(a.length - b.length) > limit) return limit + 1;
-  let previous = new Uint16Array(b.length + 1);
-  let current = new Uint16Array(b.length + 1);
+  let { previous, current } = rows;
   for (let j = 0; j <= b.length; j++) previous[j] = j;
   for (let i = 1; i <= a.length; i++) {
     current[0] = i;
@@ -99,7 +107,9 @@ function distance(a: string, b: string, limit: number): number {
     }
     // Every way on is already longer than allowed.
     if (best > limit) return limit + 1;
-    [previous, current] = [current, previous];
+    const done = previous;
+    previous = current;
+    current = done;
   }
   return previous[b.length] as number;
 }
@@ -114,8 +124,11 @@ function closestField(sent: unknown, fields: FieldWord[]): string | undefined {
   const key = folded(sent);
   let found: string | undefined;
   let best = Math.max(1, Math.floor(key.length / 3)) + 1;
+  let longest = 0;
+  for (const { folded: word } of fields) longest = Math.max(longest, word.length);
+  const rows = { previous: new Uint16Array(longest + 1), current: new Uint16Array(longest + 1) };
   for (const { field, folded: word } of fields) {
-    const d = distance(key, word, best - 1);
+    const d = distance(key, word, best - 1, rows);
     if (d < best) {
       best = d;
       found = field;
