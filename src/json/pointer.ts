@@ -11,7 +11,10 @@ export const HIDDEN_KEY = '<unknown key>';
 export const MAX_POINTER_LENGTH = 512;
 export const TRUNCATED = '<deeper>';
 
-const NAMES: ReadonlySet<string> = new Set(fieldNames);
+/** Each field name of the contract, with its JSON Pointer segment (RFC 6901 escapes). */
+const SEGMENTS: ReadonlyMap<string, string> = new Map(
+  fieldNames.map((name) => [name, name.replace(/~/g, '~0').replace(/\//g, '~1')]),
+);
 
 /**
  * Whether a label that is not a payload key (an operationId or direction a record names, a segment
@@ -23,11 +26,64 @@ export const NAME_LIKE = /^(?=.{1,64}$)[A-Za-z_$][A-Za-z_$]*(?:[.-][A-Za-z_$]+)*
 export const readsLikeName = (text: unknown): text is string => typeof text === 'string' && NAME_LIKE.test(text);
 
 /** Whether a key is a field name of the contract. */
-export const isFieldName = (key: unknown): boolean => typeof key === 'string' && NAMES.has(key);
+export const isFieldName = (key: unknown): boolean => typeof key === 'string' && SEGMENTS.has(key);
 
 /** A key as a JSON Pointer segment (RFC 6901 escapes), or HIDDEN_KEY when it is not a field name of the contract. */
 export function pointerSegment(key: unknown): string {
-  return isFieldName(key) ? (key as string).replace(/~/g, '~0').replace(/\//g, '~1') : HIDDEN_KEY;
+  return (typeof key === 'string' ? SEGMENTS.get(key) : undefined) ?? HIDDEN_KEY;
+}
+
+/** A place in a payload as it may be shown: its pointer, and its shape (the pointer with each array index as `#`). */
+export interface ShownPlace {
+  pointer: string;
+  shape: string;
+}
+
+const ARRAY_INDEX = /^(0|[1-9][0-9]*)$/;
+
+/** How a raw segment under `node` is shown: an index of an array as it is, a key through pointerSegment. */
+const isIndex = (node: unknown, segment: string): boolean => Array.isArray(node) && ARRAY_INDEX.test(segment);
+
+/** The value under `segment`, or undefined (a getter or proxy that throws: the rest of the path is named as keys). */
+function childOf(node: unknown, segment: string): unknown {
+  try {
+    return node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[segment] : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A segment of a JSON Pointer unescaped (RFC 6901). */
+const unescaped = (segment: string): string =>
+  segment.includes('~') ? segment.replace(/~1/g, '/').replace(/~0/g, '~') : segment;
+
+/**
+ * The place of the value at `instancePath` (a JSON Pointer into `root`, as a validator reports it)
+ * as it may be shown: its pointer, object keys through pointerSegment and array indices as they
+ * are, at most MAX_POINTER_LENGTH characters; and its shape, the same pointer with `#` for each
+ * array index (the pointer itself when it goes through no array). One walk along the pointer gives both.
+ */
+export function shownPlace(root: unknown, instancePath: string): ShownPlace {
+  let pointer = '';
+  // Written from the first array index on; until then the shape is the pointer.
+  let shape: string | undefined;
+  let node = root;
+  let start = 1;
+  while (start <= instancePath.length) {
+    const slash = instancePath.indexOf('/', start);
+    const end = slash === -1 ? instancePath.length : slash;
+    const segment = unescaped(instancePath.slice(start, end));
+    const index = isIndex(node, segment);
+    const shown = index ? segment : pointerSegment(segment);
+    if (pointer.length + shown.length + 1 > MAX_POINTER_LENGTH)
+      return { pointer: `${pointer}/${TRUNCATED}`, shape: `${shape ?? pointer}/${TRUNCATED}` };
+    if (index || shape !== undefined) shape = `${shape ?? pointer}/${index ? '#' : shown}`;
+    pointer += `/${shown}`;
+    // The value under the last segment is not read: only a parent tells an index from a key.
+    if (slash !== -1) node = childOf(node, segment);
+    start = end + 1;
+  }
+  return { pointer, shape: shape ?? pointer };
 }
 
 /**
@@ -38,26 +94,15 @@ export function safePointer(root: unknown, segments: readonly string[]): string 
   let pointer = '';
   let node = root;
   for (const segment of segments) {
-    const inArray = Array.isArray(node);
-    const shown = inArray && /^(0|[1-9][0-9]*)$/.test(segment) ? segment : pointerSegment(segment);
+    const shown = isIndex(node, segment) ? segment : pointerSegment(segment);
     if (pointer.length + shown.length + 1 > MAX_POINTER_LENGTH) return `${pointer}/${TRUNCATED}`;
     pointer += `/${shown}`;
-    try {
-      node = node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[segment] : undefined;
-    } catch {
-      // A getter or proxy that throws: the rest of the path is named as keys.
-      node = undefined;
-    }
+    node = childOf(node, segment);
   }
   return pointer;
 }
 
 /** The raw segments of a JSON Pointer (RFC 6901 unescaped). */
 export function pointerSegments(pointer: string): string[] {
-  return pointer === ''
-    ? []
-    : pointer
-        .slice(1)
-        .split('/')
-        .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  return pointer === '' ? [] : pointer.slice(1).split('/').map(unescaped);
 }

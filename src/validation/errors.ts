@@ -2,7 +2,7 @@
 // and a sentence. No issue ever carries the value that failed: only field names from the
 // contract, schema facts (lengths, allowed values) and rule titles.
 import type { CompiledValidatorError } from '../../generated/validators.js';
-import { HIDDEN_KEY, isFieldName, pointerSegment, pointerSegments, safePointer, TRUNCATED } from '../json/pointer.js';
+import { HIDDEN_KEY, isFieldName, pointerSegment, type ShownPlace, shownPlace, TRUNCATED } from '../json/pointer.js';
 import { conditionTitle, locateRule, schemaAt } from './schemaLocation.js';
 
 /** At most this many issues are described; a payload with more gets one closing issue that counts them. */
@@ -26,15 +26,17 @@ export interface ValidationIssue {
   resultCode?: string;
 }
 
+/** How a pointer ends when its last key is hidden, and when it was cut short. */
+const HIDDEN_END = `/${HIDDEN_KEY}`;
+const TRUNCATED_END = `/${TRUNCATED}`;
+
 function fieldName(pointer: string): string {
   if (pointer === '') return 'The payload';
-  if (pointer.endsWith(`/${HIDDEN_KEY}`))
+  if (pointer.endsWith(HIDDEN_END))
     return 'The value under a key that is not a field of the contract (the key is not shown: it may hold data)';
-  if (pointer.endsWith(`/${TRUNCATED}`)) return 'A value nested too deep to name';
-  const last = pointer
-    .slice(pointer.lastIndexOf('/') + 1)
-    .replace(/~1/g, '/')
-    .replace(/~0/g, '~');
+  if (pointer.endsWith(TRUNCATED_END)) return 'A value nested too deep to name';
+  const segment = pointer.slice(pointer.lastIndexOf('/') + 1);
+  const last = segment.includes('~') ? segment.replace(/~1/g, '/').replace(/~0/g, '~') : segment;
   return /^\d+$/.test(last) ? `Item ${last} of ${fieldName(pointer.slice(0, pointer.lastIndexOf('/')))}` : `"${last}"`;
 }
 
@@ -54,27 +56,41 @@ function declaredFields(doc: unknown, schema: unknown, depth = 0): string[] {
   return [...new Set([...own, ...parts.flatMap((p) => declaredFields(doc, p, depth + 1))])];
 }
 
-/** The declared fields of each schema that held an unknown key, found once (the contract does not change). */
-const fieldsOf = new WeakMap<object, string[]>();
+/** Lower case, letters and digits only: `ORDER_ID` and `orderId` are the same word. */
+const folded = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, '');
 
-function declaredFieldsOf(doc: unknown, holder: unknown): string[] {
+/** A declared field and its folded spelling. */
+interface FieldWord {
+  field: string;
+  folded: string;
+}
+
+/** The declared fields of each schema that held an unknown key, found and folded once (the contract does not change). */
+const fieldsOf = new WeakMap<object, FieldWord[]>();
+
+function declaredFieldsOf(doc: unknown, holder: unknown): FieldWord[] {
   if (!holder || typeof holder !== 'object') return [];
   let fields = fieldsOf.get(holder);
   if (!fields) {
-    fields = declaredFields(doc, holder);
+    fields = declaredFields(doc, holder).map((field) => ({ field, folded: folded(field) }));
     fieldsOf.set(holder, fields);
   }
   return fields;
 }
 
-/** Lower case, letters and digits only: `ORDER_ID` and `orderId` are the same word. */
-const folded = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, '');
+/** Two rows of numbers for `distance`, each at least one longer than the longer word. */
+interface Rows {
+  previous: Uint16Array;
+  current: Uint16Array;
+}
 
-/** Edit distance, bounded: `limit + 1` as soon as it is more than `limit` (two rows of numbers, no other allocation). */
-function distance(a: string, b: string, limit: number): number {
+/**
+ * Edit distance, bounded: `limit + 1` as soon as it is more than `limit` (in the two rows given,
+ * which one search shares over every field: no other allocation).
+ */
+function distance(a: string, b: string, limit: number, rows: Rows): number {
   if (Math.abs(a.length - b.length) > limit) return limit + 1;
-  let previous = new Uint16Array(b.length + 1);
-  let current = new Uint16Array(b.length + 1);
+  let { previous, current } = rows;
   for (let j = 0; j <= b.length; j++) previous[j] = j;
   for (let i = 1; i <= a.length; i++) {
     current[0] = i;
@@ -91,7 +107,9 @@ function distance(a: string, b: string, limit: number): number {
     }
     // Every way on is already longer than allowed.
     if (best > limit) return limit + 1;
-    [previous, current] = [current, previous];
+    const done = previous;
+    previous = current;
+    current = done;
   }
   return previous[b.length] as number;
 }
@@ -101,13 +119,16 @@ function distance(a: string, b: string, limit: number): number {
  * such as `ORDER_ID` or `carPreAuthType`, and typos), named instead of the key itself, which may
  * hold data. None for keys longer than any field name.
  */
-function closestField(sent: unknown, fields: string[]): string | undefined {
+function closestField(sent: unknown, fields: FieldWord[]): string | undefined {
   if (typeof sent !== 'string' || sent.length > 64 || fields.length === 0) return undefined;
   const key = folded(sent);
   let found: string | undefined;
   let best = Math.max(1, Math.floor(key.length / 3)) + 1;
-  for (const field of fields) {
-    const d = distance(key, folded(field), best - 1);
+  let longest = 0;
+  for (const { folded: word } of fields) longest = Math.max(longest, word.length);
+  const rows = { previous: new Uint16Array(longest + 1), current: new Uint16Array(longest + 1) };
+  for (const { field, folded: word } of fields) {
+    const d = distance(key, word, best - 1, rows);
     if (d < best) {
       best = d;
       found = field;
@@ -126,10 +147,30 @@ const TYPE_WORDS: Record<string, string> = {
   null: 'null',
 };
 
+/** The allowed values of each `enum` of the contract as a message lists them, written once. */
+const allowedLists = new WeakMap<readonly unknown[], string>();
+
+function allowedList(values: readonly unknown[]): string {
+  let list = allowedLists.get(values);
+  if (list === undefined) {
+    list = values.map((v) => JSON.stringify(v)).join(', ');
+    allowedLists.set(values, list);
+  }
+  return list;
+}
+
+/** The type or types a value must have, in words: `a string or null`. */
+function typeWords(type: string | readonly string[]): string {
+  if (typeof type === 'string') return TYPE_WORDS[type] ?? type;
+  return type.map((t) => TYPE_WORDS[t] ?? t).join(' or ');
+}
+
 /** The first line of the description of the schema that holds the keyword. */
 function expectation(holder: unknown): string {
   const description = (holder as { description?: unknown } | undefined)?.description;
-  const text = typeof description === 'string' ? (description.split('\n')[0] ?? '').trim() : '';
+  if (typeof description !== 'string') return '';
+  const end = description.indexOf('\n');
+  const text = (end === -1 ? description : description.slice(0, end)).trim();
   return text ? ` Expected: ${text}` : '';
 }
 
@@ -174,54 +215,88 @@ interface RulePlace {
  * validated against, the rule's relative path and the place in the payload. Finding one walks
  * the contract (tens of microseconds): a payload whose hundred items break the same rule, or a run
  * of payloads that break the same rules, finds each place once. The place in the payload is its
- * shown pointer with array indices as `#`: a rule's place depends on which fields the path goes
- * through (a key that is not a field name is under no `properties`, so it is hidden and counts
- * as any other such key) and on whether a step is an array item, never on which item (no field
- * name is all digits: a segment of digits in a shown pointer is an item).
+ * shape (`shownPlace`: the shown pointer with array indices as `#`): a rule's place depends on
+ * which fields the path goes through (a key that is not a field name is under no `properties`, so
+ * it is hidden and counts as any other such key) and on whether a step is an array item, never on
+ * which item.
  */
-const places = new WeakMap<object, Map<string, RulePlace>>();
+interface KnownPlaces {
+  /** By the schema the payload was validated against, then the rule's relative path, then the shape. */
+  byRoot: Map<string, Map<string, Map<string, RulePlace>>>;
+  size: number;
+}
+const places = new WeakMap<object, KnownPlaces>();
 const MAX_PLACES = 4_096;
 
-function rulePlace(error: CompiledValidatorError, at: string, doc: unknown, rootRef: string): RulePlace {
-  const find = (): RulePlace => {
-    const schemaPath = doc ? locateRule(doc, rootRef, error) : error.schemaPath;
-    return {
-      schemaPath,
-      condition: doc ? conditionTitle(doc, schemaPath) : undefined,
-      holder: doc ? schemaAt(doc, schemaPath) : undefined,
-    };
+/** Where the rule of an error lives, found by walking the contract. */
+function findPlace(error: CompiledValidatorError, doc: unknown, rootRef: string): RulePlace {
+  const schemaPath = doc ? locateRule(doc, rootRef, error) : error.schemaPath;
+  return {
+    schemaPath,
+    condition: doc ? conditionTitle(doc, schemaPath) : undefined,
+    holder: doc ? schemaAt(doc, schemaPath) : undefined,
   };
-  if (!doc || typeof doc !== 'object') return find();
-  // A pointer cut short names no single place.
-  if (at.endsWith(`/${TRUNCATED}`)) return find();
+}
+
+/** The wording of one payload's errors: the contract, the schema validated against, the places known. */
+interface Wording {
+  doc: unknown;
+  rootRef: string;
+  /** The document's known places, and those under `rootRef` by the rule's relative path (none without a document). */
+  known: KnownPlaces | undefined;
+  byRule: Map<string, Map<string, RulePlace>> | undefined;
+  /** The unknown keys left for which the likely field is looked for. */
+  suggestions: number;
+}
+
+/** The wording of a payload's errors against `rootRef`, with the places already known under it (at most MAX_PLACES per document). */
+function wordingOf(doc: unknown, rootRef: string): Wording {
+  const wording: Wording = { doc, rootRef, known: undefined, byRule: undefined, suggestions: MAX_SUGGESTIONS };
+  if (!doc || typeof doc !== 'object') return wording;
   let known = places.get(doc);
-  if (!known) {
-    known = new Map();
+  if (!known || known.size >= MAX_PLACES) {
+    known = { byRoot: new Map(), size: 0 };
     places.set(doc, known);
   }
-  const key = `${rootRef}\u0000${error.schemaPath}\u0000${at.replace(/\/(?:0|[1-9][0-9]*)(?=\/|$)/g, '/#')}`;
-  let place = known.get(key);
+  let byRule = known.byRoot.get(rootRef);
+  if (!byRule) {
+    byRule = new Map();
+    known.byRoot.set(rootRef, byRule);
+  }
+  wording.known = known;
+  wording.byRule = byRule;
+  return wording;
+}
+
+function rulePlace(error: CompiledValidatorError, at: ShownPlace, wording: Wording): RulePlace {
+  const { known, byRule, doc, rootRef } = wording;
+  // A pointer cut short names no single place.
+  if (!known || !byRule || at.pointer.endsWith(TRUNCATED_END)) return findPlace(error, doc, rootRef);
+  let byShape = byRule.get(error.schemaPath);
+  if (!byShape) {
+    byShape = new Map();
+    byRule.set(error.schemaPath, byShape);
+  }
+  let place = byShape.get(at.shape);
   if (!place) {
-    place = find();
-    if (known.size >= MAX_PLACES) known.clear();
-    known.set(key, place);
+    place = findPlace(error, doc, rootRef);
+    byShape.set(at.shape, place);
+    known.size++;
   }
   return place;
 }
 
-/** The issue of an error: `at` is the shown pointer of the value that broke the rule, `pointer` the field's. */
+/** The issue of an error: `at` is the shown place of the value that broke the rule, `pointer` the field's. */
 function toIssue(
   error: CompiledValidatorError,
-  at: string,
+  at: ShownPlace,
   pointer: string,
-  doc: unknown,
-  rootRef: string,
-  budget: { suggestions: number },
+  wording: Wording,
 ): ValidationIssue | null {
   const { keyword } = error;
   const params = error.params as ErrorParams;
   if (keyword === 'if') return null; // the failing `then` keyword is reported on its own
-  const { schemaPath, condition, holder } = rulePlace(error, at, doc, rootRef);
+  const { schemaPath, condition, holder } = rulePlace(error, at, wording);
   const field = fieldName(pointer);
   const within = condition ? ` (rule: ${condition})` : '';
   let message: string;
@@ -235,11 +310,11 @@ function toIssue(
       // The likely field is looked for for the first few unknown keys of a payload only: each
       // search compares the key with every field of its object.
       let closest: string | undefined;
-      if (!isFieldName(sent) && budget.suggestions > 0) {
-        budget.suggestions--;
-        closest = closestField(sent, declaredFieldsOf(doc, holder));
+      if (!isFieldName(sent) && wording.suggestions > 0) {
+        wording.suggestions--;
+        closest = closestField(sent, declaredFieldsOf(wording.doc, holder));
       }
-      const what = pointer.endsWith(`/${HIDDEN_KEY}`)
+      const what = pointer.endsWith(HIDDEN_END)
         ? 'A key that is not a field of the contract (not shown: it may hold data)'
         : field;
       message = `${what} is not a field of this object: only the documented fields are accepted.${closest ? ` Did you mean "${closest}"?` : ''}`;
@@ -249,13 +324,10 @@ function toIssue(
       message = `${field} must not be sent here${within}.`;
       break;
     case 'type':
-      message = `${field} must be ${([] as string[])
-        .concat(params.type ?? [])
-        .map((t) => TYPE_WORDS[t] ?? t)
-        .join(' or ')}.`;
+      message = `${field} must be ${typeWords(params.type ?? [])}.`;
       break;
     case 'enum':
-      message = `${field} must be one of: ${(params.allowedValues ?? []).map((v) => JSON.stringify(v)).join(', ')}${within}.`;
+      message = `${field} must be one of: ${allowedList(params.allowedValues ?? [])}${within}.`;
       break;
     case 'const':
       message = `${field} must be ${JSON.stringify(params.allowedValue)}${within}.`;
@@ -308,7 +380,9 @@ function toIssue(
     default:
       message = `${field} breaks the rule "${keyword}".`;
   }
-  return { in: 'body', pointer, rule: keyword, message, schemaPath, ...(condition ? { condition } : {}) };
+  const issue: ValidationIssue = { in: 'body', pointer, rule: keyword, message, schemaPath };
+  if (condition) issue.condition = condition;
+  return issue;
 }
 
 /** The unknown keys of one payload for which the field they most likely meant is looked for. */
@@ -324,12 +398,15 @@ export function issuesFromAjv(
   doc: unknown,
   rootRef: string,
   payload: unknown,
+  limit = MAX_ISSUES,
 ): ValidationIssue[] {
-  const unique = new Map<string, ValidationIssue>();
-  const budget = { suggestions: MAX_SUGGESTIONS };
+  const list: ValidationIssue[] = [];
+  // The rules already described at each field's pointer.
+  const described = new Map<string, string[]>();
+  const wording = wordingOf(doc, rootRef);
   let rest = 0;
   for (const error of errors) {
-    if (unique.size >= MAX_ISSUES) {
+    if (list.length >= limit) {
       if (error.keyword !== 'if') rest++;
       continue;
     }
@@ -337,14 +414,16 @@ export function issuesFromAjv(
     // The problem's identity (field and rule) first: a hundred unknown keys of one object are one
     // problem, described once, where each was described and then dropped (4.6 ms a payload).
     // The payload's own keys along the path are shown only when they are field names of the contract.
-    const at = safePointer(payload, pointerSegments(error.instancePath));
-    const pointer = issuePointer(error, at);
-    const key = `${pointer}\u0000${error.keyword}`;
-    if (unique.has(key)) continue;
-    const issue = toIssue(error, at, pointer, doc, rootRef, budget);
-    if (issue) unique.set(key, issue);
+    const at = shownPlace(payload, error.instancePath);
+    const pointer = issuePointer(error, at.pointer);
+    const rules = described.get(pointer);
+    if (rules?.includes(error.keyword)) continue;
+    const issue = toIssue(error, at, pointer, wording);
+    if (!issue) continue;
+    list.push(issue);
+    if (rules) rules.push(error.keyword);
+    else described.set(pointer, [error.keyword]);
   }
-  const list = [...unique.values()];
   if (rest > 0)
     list.push({
       in: 'body',
@@ -353,5 +432,6 @@ export function issuesFromAjv(
       message: `${rest} more problem(s) not listed: fix the ones above first.`,
     });
   // An unknown tag value is reported by `enum` on the tag itself; the discriminator adds nothing.
+  if (!list.some((i) => i.rule === 'discriminator')) return list;
   return list.filter((i) => !(i.rule === 'discriminator' && list.some((o) => o !== i && o.pointer === i.pointer)));
 }

@@ -7,9 +7,9 @@ import type { NamedCheckName, OperationId, OperationInfo } from '../../generated
 import type { CompiledValidator, CompiledValidatorError } from '../../generated/validators.js';
 import type { ResultCodeOf } from '../types.js';
 import { type NamedCheck, namedChecks, type RequestContext } from './checks.js';
-import { issuesFromAjv, type ValidationIssue } from './errors.js';
+import { issuesFromAjv, MAX_ISSUES, type ValidationIssue } from './errors.js';
 import { type QueryInput, readQuery } from './query.js';
-import { resultCodeFor } from './resultCodeRules.js';
+import { type CodeRule, type CodeRuleIndex, codeRuleFor, codeRuleIndex } from './resultCodeRules.js';
 
 export type { ValidationIssue };
 
@@ -122,15 +122,18 @@ function parameterSchemaPath(op: SideOperation, name: string): string {
   return param && 'component' in param ? `#/components/parameters/${param.component}/schema` : '';
 }
 
-/** The code, status and message the service answers for an issue (with a code). */
+/**
+ * The code, status and message the service answers for an issue (with a code); `rule` is the rule of
+ * the operation's table that matches the issue (found once per issue, in `withResultCodes`).
+ */
 function describeCode<O extends OperationId>(
   operationId: O,
   codes: readonly ResultCodeEntry[],
   issue: ValidationIssue,
+  rule: CodeRule | undefined,
 ): { code: ResultCodeOf<O>; status: string; message: string } {
   const entry = codes.find((c) => c.code === issue.resultCode);
   if (!entry) throw new Error(`${operationId} has no result code ${issue.resultCode} in its table.`);
-  const rule = resultCodeFor(operationId, { ...issue, resultCode: undefined });
   const field = issue.pointer.slice(issue.pointer.lastIndexOf('/') + 1);
   let message = (rule && rule.code === issue.resultCode && rule.message) || entry.messages[0] || '';
   // 1001 and 1011 messages name the field; the service's 1011 text also echoes the value, which we never do.
@@ -138,6 +141,28 @@ function describeCode<O extends OperationId>(
   if (issue.resultCode === '1011')
     message = `Parameter [${issue.pointer.slice(1).replace(/\//g, '.')}] has invalid value`;
   return { code: entry.code as ResultCodeOf<O>, status: entry.status, message };
+}
+
+/**
+ * Gives each issue the code the service answers for it (its own, or the first matching rule of the
+ * operation's table), in place: the issues are this validation's own. The answer of the request is
+ * the first issue with a code, described with the rule that matched it.
+ */
+function withResultCodes<O extends OperationId>(
+  operationId: O,
+  codes: readonly ResultCodeEntry[],
+  codeRules: CodeRuleIndex,
+  issues: ValidationIssue[],
+): ValidationFailure<O>['resultCode'] {
+  let answer: ValidationFailure<O>['resultCode'];
+  for (const issue of issues) {
+    const own = issue.resultCode;
+    if (own && answer) continue;
+    const rule = codeRuleFor(codeRules, issue.pointer, issue.rule);
+    if (!own && rule) issue.resultCode = rule.code;
+    if (!answer && issue.resultCode) answer = describeCode(operationId, codes, issue, rule);
+  }
+  return answer;
 }
 
 /**
@@ -153,17 +178,18 @@ function run(validator: CompiledValidator, payload: unknown): readonly CompiledV
 }
 
 /**
- * The issues of a payload's validator: its errors worded (at most MAX_ISSUES, errors.ts), or the
- * issue of a payload that cannot be read.
+ * The issues of a payload's validator: its errors worded (at most MAX_ISSUES, errors.ts) against
+ * the schema `rootRef`, or the issue of a payload that cannot be read.
  */
 function payloadIssues(
   errors: readonly CompiledValidatorError[] | undefined,
   module: SideModule,
-  schema: string,
+  rootRef: string,
   payload: unknown,
+  limit = MAX_ISSUES,
 ): ValidationIssue[] {
   if (errors === undefined) return [unreadable()];
-  return errors.length ? issuesFromAjv(errors, module.wording(), `#/components/schemas/${schema}`, payload) : [];
+  return errors.length ? issuesFromAjv(errors, module.wording(), rootRef, payload, limit) : [];
 }
 
 /** The validation of the responses of `operationId` (the webhook: the merchant's reply) over its generated module. */
@@ -173,10 +199,11 @@ export function responseValidation<O extends OperationId>(
 ): (payload: unknown) => ValidationResult<O> {
   const op = operationOf(operationId, module);
   const validator = present(module, `${operationId}Response`);
+  const rootRef = `#/components/schemas/${op.schema}`;
   return (payload) => {
     const errors = run(validator, payload);
     if (errors?.length === 0) return VALID;
-    return { valid: false, errors: payloadIssues(errors, module, op.schema, payload) };
+    return { valid: false, errors: payloadIssues(errors, module, rootRef, payload) };
   };
 }
 
@@ -191,7 +218,9 @@ export function requestValidation<O extends OperationId>(
 ): (payload: unknown, options?: ValidationOptions) => ValidationResult<O> {
   const op = operationOf(operationId, module);
   const validator = present(module, `${operationId}Request`);
+  const rootRef = `#/components/schemas/${op.schema}`;
   const codes = module.codes ?? [];
+  const codeRules = codeRuleIndex(operationId);
   const checks: NamedCheck[] = op.namedChecks.map((name) => namedChecks[name]);
   const queryNames = op.parameters.filter((p) => p.in === 'query').map((p) => p.name);
   const parameterSets = (['query', 'path'] as const)
@@ -222,14 +251,16 @@ export function requestValidation<O extends OperationId>(
     context: RequestContext,
     queryIssues: readonly ValidationIssue[],
   ): ValidationResult<O> {
-    let issues = payloadIssues(errors, module, op.schema, payload);
+    // The parameters' and the named checks' issues first, so that the payload's are bounded to
+    // leave them room: at most MAX_ISSUES issues in all, and one that counts the rest.
+    let others: ValidationIssue[] = [];
     if (errors !== undefined) {
       for (const set of parameterSets) {
         const values = context[set.in];
         if (!values || set.validator(values)) continue;
         for (const issue of issuesFromAjv(set.validator.errors ?? [], undefined, '', values)) {
           const schemaPath = `${parameterSchemaPath(op, issue.pointer.slice(1))}/${issue.rule}`;
-          issues.push({ ...issue, in: set.in, schemaPath });
+          others.push({ ...issue, in: set.in, schemaPath });
         }
       }
       for (const check of checks) {
@@ -239,28 +270,22 @@ export function requestValidation<O extends OperationId>(
         } catch {
           found = [unreadable()];
         }
-        if (found.length) issues.push(...found);
+        if (found.length) others.push(...found);
       }
       // A repeated parameter is left out of the query: it is that problem, not a missing one.
       if (queryIssues.length) {
         const repeated = new Set(queryIssues.map((i) => i.pointer));
-        issues = [
-          ...issues.filter((i) => !(i.in === 'query' && i.rule === 'requiredParameters' && repeated.has(i.pointer))),
+        others = [
+          ...others.filter((i) => !(i.in === 'query' && i.rule === 'requiredParameters' && repeated.has(i.pointer))),
           ...queryIssues,
         ];
       }
+      others = others.slice(0, MAX_ISSUES);
     }
+    const issues = [...payloadIssues(errors, module, rootRef, payload, MAX_ISSUES - others.length), ...others];
     if (issues.length === 0) return VALID;
-    issues = issues.map((issue) => {
-      const hit = resultCodeFor(operationId, issue);
-      return hit ? { ...issue, resultCode: hit.code } : issue;
-    });
-    const first = issues.find((i) => i.resultCode);
-    return {
-      valid: false,
-      errors: issues,
-      ...(first ? { resultCode: describeCode(operationId, codes, first) } : {}),
-    };
+    const resultCode = withResultCodes(operationId, codes, codeRules, issues);
+    return resultCode ? { valid: false, errors: issues, resultCode } : { valid: false, errors: issues };
   }
 
   return (payload, options = {}) => {

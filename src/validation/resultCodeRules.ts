@@ -82,17 +82,48 @@ export const resultCodeRules: { readonly [O in OperationId]?: readonly CodeRule<
   ],
 };
 
+/** An operation's rules by the rule an issue breaks, each list in the table's order. */
+export interface CodeRuleIndex {
+  /** The rules for each rule a rule of the table names (with those that name none, in order). */
+  readonly named: ReadonlyMap<string, readonly CodeRule[]>;
+  /** The rules for any other rule: those that name none. */
+  readonly other: readonly CodeRule[];
+}
+
+/** The index of an operation's rules by the rule an issue breaks (built once per operation). */
+export function codeRuleIndex(operationId: string): CodeRuleIndex {
+  const rules: readonly CodeRule[] = Object.hasOwn(resultCodeRules, operationId)
+    ? (resultCodeRules[operationId as OperationId] ?? [])
+    : [];
+  const named = new Map<string, readonly CodeRule[]>();
+  for (const name of new Set(rules.flatMap((r) => r.rule ?? [])))
+    named.set(
+      name,
+      rules.filter((r) => !r.rule || r.rule.includes(name)),
+    );
+  return { named, other: rules.filter((r) => !r.rule) };
+}
+
+/** The first rule of an operation's table (its index) that matches an issue's pointer and rule, or undefined. */
+export function codeRuleFor(index: CodeRuleIndex, pointer: string, rule: string): CodeRule | undefined {
+  for (const r of index.named.get(rule) ?? index.other) if (!r.pointer || r.pointer.test(pointer)) return r;
+  return undefined;
+}
+
+const indexes = new Map<string, CodeRuleIndex>();
+
 /** The result code for one issue of a request, or undefined when the description gives none. */
 export function resultCodeFor(
   operationId: string,
   issue: { pointer: string; rule: string; resultCode?: string | undefined },
 ): { code: string; message?: string } | undefined {
   if (issue.resultCode) return { code: issue.resultCode };
-  const rules: readonly CodeRule[] = resultCodeRules[operationId as OperationId] ?? [];
-  for (const r of rules) {
-    if (r.pointer && !r.pointer.test(issue.pointer)) continue;
-    if (r.rule && !r.rule.includes(issue.rule)) continue;
-    return { code: r.code, ...(r.message ? { message: r.message } : {}) };
+  let index = indexes.get(operationId);
+  if (!index) {
+    index = codeRuleIndex(operationId);
+    // Only the operations of the table are kept: resultCodeFor is public, its callers name any.
+    if (Object.hasOwn(resultCodeRules, operationId)) indexes.set(operationId, index);
   }
-  return undefined;
+  const r = codeRuleFor(index, issue.pointer, issue.rule);
+  return r && { code: r.code, ...(r.message ? { message: r.message } : {}) };
 }
