@@ -16,8 +16,8 @@ import { dirname, join, relative, sep } from 'node:path';
 import { build } from 'esbuild';
 
 /**
- * The entry files in dist/ of the package's manifest: the library's, every `exports` target there (a
- * `*` pattern expanded over the files TypeScript wrote), and the commands (`bin`).
+ * The entry files in dist/ of the package's manifest: every `exports` target there (a `*` pattern
+ * expanded over the files TypeScript wrote) and the command (`bin`).
  * @param {string} root @param {string[]} compiled the files TypeScript wrote, relative to root
  */
 async function entryFiles(root, compiled) {
@@ -35,21 +35,21 @@ async function entryFiles(root, compiled) {
           entries.add(file);
   };
   for (const value of Object.values(manifest.exports)) add(typeof value === 'string' ? value : value?.default);
-  const library = [...entries].sort();
-  entries.clear();
   for (const bin of Object.values(manifest.bin ?? {})) add(bin);
-  return { library, commands: [...entries].sort() };
+  return [...entries].sort();
 }
 
 /**
- * One esbuild run over `entryPoints`, with shared chunks named `<prefix>[name]-[hash]` in dist/chunks/.
- * @param {string} root @param {string[]} entryPoints @param {string} prefix
+ * Bundles the entries of dist/ in place, with shared chunks in dist/chunks/. Fails when a module
+ * that reads a file beside it (`import.meta.url`) would move to another depth of dist/, where its
+ * relative path would point elsewhere.
+ * @param {string} root @param {string[]} compiled
  */
-function bundle(root, entryPoints, prefix) {
+export async function bundleEntries(root, compiled) {
   const dist = join(root, 'dist');
-  return build({
+  const result = await build({
     absWorkingDir: root,
-    entryPoints,
+    entryPoints: await entryFiles(root, compiled),
     outdir: dist,
     outbase: dist,
     bundle: true,
@@ -59,34 +59,21 @@ function bundle(root, entryPoints, prefix) {
     target: 'es2022',
     packages: 'external',
     external: ['node:*'],
-    chunkNames: `chunks/${prefix}[name]-[hash]`,
+    chunkNames: 'chunks/[name]-[hash]',
     write: false,
     metafile: true,
     logLevel: 'warning',
   });
-}
-
-/**
- * Bundles the entries of dist/ in place (the library's and the command), with shared chunks. Fails when a module that reads a file beside it (`import.meta.url`) would
- * move to another depth of dist/, where its relative path would point elsewhere.
- * @param {string} root @param {string[]} compiled
- */
-export async function bundleEntries(root, compiled) {
-  const dist = join(root, 'dist');
-  const { library, commands } = await entryFiles(root, compiled);
-  const results = [await bundle(root, [...library, ...commands], '')];
   /** @type {Record<string, string[]>} */
   const modules = {};
-  for (const result of results)
-    for (const file of result.outputFiles) {
-      const path = relative(root, file.path).split(sep).join('/');
-      if (path in modules) throw new Error(`${path} is written by two bundles`);
-      const depth = path.split('/').length - 2;
-      if (depth !== 1 && file.text.includes('import.meta.url'))
-        throw new Error(`${path} reads files relative to itself but is not one folder below dist/`);
-      await mkdir(dirname(file.path), { recursive: true });
-      await writeFile(file.path, file.text);
-      modules[path] = Object.keys(result.metafile.outputs[path]?.inputs ?? {}).sort();
-    }
+  for (const file of result.outputFiles) {
+    const path = relative(root, file.path).split(sep).join('/');
+    const depth = path.split('/').length - 2;
+    if (depth !== 1 && file.text.includes('import.meta.url'))
+      throw new Error(`${path} reads files relative to itself but is not one folder below dist/`);
+    await mkdir(dirname(file.path), { recursive: true });
+    await writeFile(file.path, file.text);
+    modules[path] = Object.keys(result.metafile.outputs[path]?.inputs ?? {}).sort();
+  }
   await writeFile(join(dist, 'modules.json'), `${JSON.stringify(modules, null, 1)}\n`);
 }

@@ -60,6 +60,8 @@ export type WordingData = ReturnType<typeof import('../../generated/validators/i
  * request, the codes of the operation's result-code table.
  */
 export interface SideModule {
+  /** The validators, by name (`initiatePaymentRequest`, `initiatePaymentQuery`, ...), beside what follows. */
+  readonly [name: string]: unknown;
   /** What validation reads of the operation (so that it needs no index of every operation). */
   readonly operation: SideOperation;
   wording(): WordingData;
@@ -103,7 +105,7 @@ const unreadable = (): ValidationIssue => ({
 
 /** A validator the generator made for the operation index (its absence is a broken package). */
 function present(module: SideModule, name: string): CompiledValidator {
-  const validator = (module as unknown as Record<string, unknown>)[name];
+  const validator = module[name];
   if (typeof validator !== 'function')
     throw new Error(`The precompiled validator ${name} is missing: regenerate with npm run generate.`);
   return validator as CompiledValidator;
