@@ -30,7 +30,10 @@ const OPENAPI_KEYWORDS = ['example', 'xml', 'externalDocs'];
 /**
  * Returns a copy of the bundled document made ready for AJV: where every branch of a `oneOf`
  * pins the same required property with `const`, an AJV `discriminator` is added so that a
- * failure reports the one branch the tag selects instead of every branch.
+ * failure reports the one branch the tag selects instead of every branch. Under a discriminator, a
+ * branch's property whose schema is the object's own for that property (`cardInfo` of a card
+ * payment) is left to the object: the selected branch checked it a second time and reported its
+ * problems twice, and no other branch runs. The branch still requires it.
  * @param {any} doc the bundled OpenAPI document
  */
 export function prepareDocument(doc) {
@@ -40,8 +43,20 @@ export function prepareDocument(doc) {
       const tag = commonConstTag(node);
       if (tag) node.discriminator = { propertyName: tag };
     }
+    if (node.discriminator && node.properties) for (const branch of node.oneOf) dropRepeatedProperties(node, branch);
   });
   return copy;
+}
+
+/**
+ * Removes from a branch the properties whose schema is the object's own, unless the branch has
+ * its own rule on unlisted properties (where the list matters). @param {any} node @param {any} branch
+ */
+function dropRepeatedProperties(node, branch) {
+  if (!branch?.properties || 'additionalProperties' in branch || 'unevaluatedProperties' in branch) return;
+  for (const [name, schema] of Object.entries(branch.properties))
+    if (name in node.properties && JSON.stringify(schema) === JSON.stringify(node.properties[name]))
+      delete branch.properties[name];
 }
 
 /** @param {any} node */
