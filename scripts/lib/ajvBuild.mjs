@@ -33,17 +33,20 @@ const OPENAPI_KEYWORDS = ['example', 'xml', 'externalDocs'];
  * failure reports the one branch the tag selects instead of every branch. Under a discriminator, a
  * branch's property whose schema is the object's own for that property (`cardInfo` of a card
  * payment) is left to the object: the selected branch checked it a second time and reported its
- * problems twice, and no other branch runs. The branch still requires it.
+ * problems twice, and no other branch runs. The branch still requires it (D-143).
  * @param {any} doc the bundled OpenAPI document
+ * @param {{ branchesRepeat?: boolean }} [forms] `branchesRepeat: true`: the branches keep those
+ *   properties (the plain form test/validation/prepare.test.ts compares with)
  */
-export function prepareDocument(doc) {
+export function prepareDocument(doc, { branchesRepeat = false } = {}) {
   const copy = structuredClone(doc);
   walk(copy, (node) => {
     if (Array.isArray(node.oneOf) && !node.discriminator) {
       const tag = commonConstTag(node);
       if (tag) node.discriminator = { propertyName: tag };
     }
-    if (node.discriminator && node.properties) for (const branch of node.oneOf) dropRepeatedProperties(node, branch);
+    if (!branchesRepeat && node.discriminator && node.properties)
+      for (const branch of node.oneOf) dropRepeatedProperties(node, branch);
   });
   return copy;
 }
@@ -108,10 +111,16 @@ function extraKeywords(/** @type {any} */ doc) {
  *   characters from (the generator's copy of formats.mjs in generated/, `../formats.js` from
  *   generated/validators/). AJV's standalone code writes `require("<module>").name` for them; the
  *   generator turns each into a binding of a static import (validators.mjs).
- * @param {{ codeTables?: boolean }} [forms] `codeTables: false`: AJV's own code for result-code tables (codeTableCode.mjs)
+ * @param {{ codeTables?: boolean, branchesRepeat?: boolean }} [forms] `codeTables: false`: AJV's own
+ *   code for result-code tables (codeTableCode.mjs); `branchesRepeat: true`: see prepareDocument
  */
-export function createAjv(doc, options = {}, runtimeModule = './formats.mjs', { codeTables = true } = {}) {
-  const prepared = prepareDocument(doc);
+export function createAjv(
+  doc,
+  options = {},
+  runtimeModule = './formats.mjs',
+  { codeTables = true, branchesRepeat = false } = {},
+) {
+  const prepared = prepareDocument(doc, { branchesRepeat });
   const ajv = new Ajv2020({
     strict: true,
     strictRequired: false,
