@@ -9,6 +9,9 @@ const NAME_LIMIT = 200;
 
 /** The characters that set the direction of the text around them (embeddings, overrides, isolates, marks). */
 const BIDI = /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/g;
+/** A character caseName replaces: a control character, a line or paragraph separator, or one of BIDI. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is looked for
+const NOT_PLAIN = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/;
 
 /**
  * A name fit for one line of a report: no control characters, at most 200 characters. A
@@ -17,6 +20,8 @@ const BIDI = /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/g;
  * report format and on a terminal.
  */
 export function caseName(name: string): string {
+  // Most names (a file, `file:line`, `record 12`) need neither: they are kept as they are.
+  if (name.length <= NAME_LIMIT && !NOT_PLAIN.test(name)) return name;
   const clean = name
     // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is replaced
     .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, '?')
