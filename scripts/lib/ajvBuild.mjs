@@ -4,7 +4,7 @@ import { _, Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import fullFormatsModule from 'ajv-formats/dist/formats.js';
 import { codeTableDiscriminatorCode } from './codeTableCode.mjs';
-import { characterCount, exactFormats } from './formats.mjs';
+import { characterCount, exactFormats, patternRegExp } from './formats.mjs';
 import { fasterKeywordCode } from './keywordCode.mjs';
 
 const addFormats = /** @type {any} */ (addFormatsModule).default ?? addFormatsModule;
@@ -30,18 +30,36 @@ const OPENAPI_KEYWORDS = ['example', 'xml', 'externalDocs'];
 /**
  * Returns a copy of the bundled document made ready for AJV: where every branch of a `oneOf`
  * pins the same required property with `const`, an AJV `discriminator` is added so that a
- * failure reports the one branch the tag selects instead of every branch.
+ * failure reports the one branch the tag selects instead of every branch. Under a discriminator, a
+ * branch's property whose schema is the object's own for that property (`cardInfo` of a card
+ * payment) is left to the object: the selected branch checked it a second time and reported its
+ * problems twice, and no other branch runs. The branch still requires it (D-143).
  * @param {any} doc the bundled OpenAPI document
+ * @param {{ branchesRepeat?: boolean }} [forms] `branchesRepeat: true`: the branches keep those
+ *   properties (the plain form test/validation/prepare.test.ts compares with)
  */
-export function prepareDocument(doc) {
+export function prepareDocument(doc, { branchesRepeat = false } = {}) {
   const copy = structuredClone(doc);
   walk(copy, (node) => {
     if (Array.isArray(node.oneOf) && !node.discriminator) {
       const tag = commonConstTag(node);
       if (tag) node.discriminator = { propertyName: tag };
     }
+    if (!branchesRepeat && node.discriminator && node.properties)
+      for (const branch of node.oneOf) dropRepeatedProperties(node, branch);
   });
   return copy;
+}
+
+/**
+ * Removes from a branch the properties whose schema is the object's own, unless the branch has
+ * its own rule on unlisted properties (where the list matters). @param {any} node @param {any} branch
+ */
+function dropRepeatedProperties(node, branch) {
+  if (!branch?.properties || 'additionalProperties' in branch || 'unevaluatedProperties' in branch) return;
+  for (const [name, schema] of Object.entries(branch.properties))
+    if (name in node.properties && JSON.stringify(schema) === JSON.stringify(node.properties[name]))
+      delete branch.properties[name];
 }
 
 /** @param {any} node */
@@ -93,10 +111,17 @@ function extraKeywords(/** @type {any} */ doc) {
  *   characters from (the generator's copy of formats.mjs in generated/, `../formats.js` from
  *   generated/validators/). AJV's standalone code writes `require("<module>").name` for them; the
  *   generator turns each into a binding of a static import (validators.mjs).
- * @param {{ codeTables?: boolean }} [forms] `codeTables: false`: AJV's own code for result-code tables (codeTableCode.mjs)
+ * @param {{ codeTables?: boolean, branchesRepeat?: boolean, patterns?: boolean }} [forms] `codeTables: false`:
+ *   AJV's own code for result-code tables (codeTableCode.mjs); `branchesRepeat: true`: see
+ *   prepareDocument; `patterns: false`: every pattern a RegExp (formats.mjs, patternRegExp)
  */
-export function createAjv(doc, options = {}, runtimeModule = './formats.mjs', { codeTables = true } = {}) {
-  const prepared = prepareDocument(doc);
+export function createAjv(
+  doc,
+  options = {},
+  runtimeModule = './formats.mjs',
+  { codeTables = true, branchesRepeat = false, patterns = true } = {},
+) {
+  const prepared = prepareDocument(doc, { branchesRepeat });
   const ajv = new Ajv2020({
     strict: true,
     strictRequired: false,
@@ -108,6 +133,13 @@ export function createAjv(doc, options = {}, runtimeModule = './formats.mjs', { 
   // Where generated code finds the function formats; ajv-formats would otherwise point it at its own.
   /** @type {{ formats?: unknown }} */ (ajv.opts.code).formats = _`require(${runtimeModule}).exactFormats`;
   fasterKeywordCode(ajv, characterCount, runtimeModule);
+  // Patterns through formats.mjs's patternRegExp: the printable-text pattern as a loop (AJV's
+  // `code.regExp` hook: the generated code calls it where it would call `new RegExp`).
+  if (patterns)
+    /** @type {{ regExp?: unknown }} */ (ajv.opts.code).regExp = Object.assign(
+      (/** @type {string} */ pattern, /** @type {string} */ flags) => patternRegExp(pattern, flags),
+      { code: `require(${JSON.stringify(runtimeModule)}).patternRegExp` },
+    );
   // A result-code table as one lookup (codeTableCode.mjs); `codeTables: false` is the plain form its test compares with.
   if (codeTables) {
     const discriminator = /** @type {any} */ (ajv.RULES.all).discriminator;

@@ -39,41 +39,84 @@ async function entryFiles(root, compiled) {
   return [...entries].sort();
 }
 
+/** The entry bundled whole, on its own: every operation's validation in one file (D-144). */
+const LAYER = 'dist/validation/index.js';
+/** How the other bundles name it while they are built; each is then given the path to the file. */
+const LAYER_NAME = 'gateway-contract/validation';
+/** The modules /validation imports from the shared chunks rather than holding: each is an entry of the split build. */
+const SHARED = ['dist/validation/operationValidation.js', 'dist/validation/operations/notifyTokenStatus.js'];
+
+/** esbuild's options shared by both builds. @param {string} root */
+const common = (root) => ({
+  absWorkingDir: root,
+  outbase: join(root, 'dist'),
+  bundle: true,
+  format: /** @type {const} */ ('esm'),
+  platform: /** @type {const} */ ('neutral'),
+  target: 'es2022',
+  packages: /** @type {const} */ ('external'),
+  external: ['node:*'],
+  write: false,
+  metafile: true,
+  logLevel: /** @type {const} */ ('warning'),
+});
+
 /**
- * Bundles the entries of dist/ in place, with shared chunks in dist/chunks/. Fails when a module
- * that reads a file beside it (`import.meta.url`) would move to another depth of dist/, where its
- * relative path would point elsewhere.
+ * Bundles the entries of dist/ in place: `/validation` whole in one file of its own, the others
+ * with shared chunks in dist/chunks/, each importing `/validation`'s file where a module of theirs
+ * imports it. Fails when a module that reads a file beside it (`import.meta.url`) would move to
+ * another depth of dist/, where its relative path would point elsewhere.
  * @param {string} root @param {string[]} compiled
  */
 export async function bundleEntries(root, compiled) {
   const dist = join(root, 'dist');
-  const result = await build({
-    absWorkingDir: root,
-    entryPoints: await entryFiles(root, compiled),
+  const layerFile = join(root, LAYER);
+  // What /validation shares with the parts that validate one operation (the receiver, the sender,
+  // /validators/<operationId>): the code that runs a side's validators, and the notification's
+  // validation. Those stay in the shared chunks, and the file imports them.
+  const shared = SHARED.map((file) => join(root, file));
+  const sharedImport = {
+    name: 'validation-shared',
+    setup(/** @type {import('esbuild').PluginBuild} */ b) {
+      b.onResolve({ filter: /\.js$/ }, (args) => {
+        const target = join(args.resolveDir, args.path);
+        if (!shared.includes(target)) return undefined;
+        let path = relative(dirname(layerFile), target).split(sep).join('/');
+        if (!path.startsWith('.')) path = `./${path}`;
+        return { path, external: true };
+      });
+    },
+  };
+  const layer = await build({ ...common(root), entryPoints: [LAYER], outdir: dist, plugins: [sharedImport] });
+  const layerImport = {
+    name: 'validation-layer',
+    setup(/** @type {import('esbuild').PluginBuild} */ b) {
+      b.onResolve({ filter: /validation\/index\.js$/ }, (args) =>
+        join(args.resolveDir, args.path) === layerFile ? { path: LAYER_NAME, external: true } : undefined,
+      );
+    },
+  };
+  const split = await build({
+    ...common(root),
+    entryPoints: [...new Set([...(await entryFiles(root, compiled)).filter((entry) => entry !== LAYER), ...SHARED])],
     outdir: dist,
-    outbase: dist,
-    bundle: true,
     splitting: true,
-    format: 'esm',
-    platform: 'neutral',
-    target: 'es2022',
-    packages: 'external',
-    external: ['node:*'],
     chunkNames: 'chunks/[name]-[hash]',
-    write: false,
-    metafile: true,
-    logLevel: 'warning',
+    plugins: [layerImport],
   });
   /** @type {Record<string, string[]>} */
   const modules = {};
-  for (const file of result.outputFiles) {
-    const path = relative(root, file.path).split(sep).join('/');
-    const depth = path.split('/').length - 2;
-    if (depth !== 1 && file.text.includes('import.meta.url'))
-      throw new Error(`${path} reads files relative to itself but is not one folder below dist/`);
-    await mkdir(dirname(file.path), { recursive: true });
-    await writeFile(file.path, file.text);
-    modules[path] = Object.keys(result.metafile.outputs[path]?.inputs ?? {}).sort();
-  }
+  for (const result of [layer, split])
+    for (const file of result.outputFiles) {
+      const path = relative(root, file.path).split(sep).join('/');
+      const depth = path.split('/').length - 2;
+      if (depth !== 1 && file.text.includes('import.meta.url'))
+        throw new Error(`${path} reads files relative to itself but is not one folder below dist/`);
+      let to = relative(dirname(file.path), layerFile).split(sep).join('/');
+      if (!to.startsWith('.')) to = `./${to}`;
+      await mkdir(dirname(file.path), { recursive: true });
+      await writeFile(file.path, file.text.replaceAll(`from "${LAYER_NAME}";`, `from "${to}";`));
+      modules[path] = Object.keys(result.metafile.outputs[path]?.inputs ?? {}).sort();
+    }
   await writeFile(join(dist, 'modules.json'), `${JSON.stringify(modules, null, 1)}\n`);
 }

@@ -14,7 +14,7 @@ import { isRepeatable } from '../transport/nextStep.js';
 import { type CallResult, resultOf } from '../transport/result.js';
 import { checkRequest, DEFAULT_MAX_ANSWER_BYTES } from '../transport/send.js';
 import type { BodyOf, ClientOperationId, HeadOf, operations as Operations, paths, RequestOf } from '../types.js';
-import { validate } from '../validation/validate.js';
+import { validate } from '../validation/index.js';
 import { refuseUnawaited } from './awaited.js';
 import {
   type CallErrorEvent,

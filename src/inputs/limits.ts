@@ -56,6 +56,9 @@ export function jsonBoundPassed(
   text: string,
   limits = { depth: MAX_DEPTH, values: MAX_VALUES, members: MAX_MEMBERS },
 ): JsonBound {
+  // Each level, value and member counted takes a character of its own: a text no longer than the
+  // smallest limit passes none (most payloads and NDJSON lines), and is not read here.
+  if (text.length <= Math.min(limits.depth, limits.values, limits.members)) return null;
   /** Per open object (by depth): its members so far; -1 for an open array. */
   const members = new Int32Array(limits.depth + 2);
   let depth = 0;

@@ -58,12 +58,39 @@ const unescaped = (segment: string): string =>
   segment.includes('~') ? segment.replace(/~1/g, '/').replace(/~0/g, '~') : segment;
 
 /**
+ * The places of the paths that name fields of the contract only (each segment shown as it is, none
+ * an array index), by path, at most MAX_FIELD_PATHS of them. Such a place is the same in any
+ * payload, and it holds no key of a payload that is not a field name: nothing a payload sent is
+ * kept. Target of bench/validation.mjs (an invalid pay request of ten problems at most 5x
+ * JSON.parse): the walk looks up every key of the path, and each issue then keys its maps by the
+ * pointer; a known place is one lookup, and its strings are already hashed. test/json/pointer.test.ts
+ * holds it to the walk (`walkedPlace`) on generated payloads and paths.
+ */
+const fieldPaths = new Map<string, Readonly<ShownPlace>>();
+const MAX_FIELD_PATHS = 4_096;
+/** A path with a segment that may be an array index somewhere: never kept. */
+const MAY_INDEX = /\/\d/;
+
+/**
  * The place of the value at `instancePath` (a JSON Pointer into `root`, as a validator reports it)
  * as it may be shown: its pointer, object keys through pointerSegment and array indices as they
  * are, at most MAX_POINTER_LENGTH characters; and its shape, the same pointer with `#` for each
- * array index (the pointer itself when it goes through no array). One walk along the pointer gives both.
+ * array index (the pointer itself when it goes through no array).
  */
-export function shownPlace(root: unknown, instancePath: string): ShownPlace {
+export function shownPlace(root: unknown, instancePath: string): Readonly<ShownPlace> {
+  const known = fieldPaths.get(instancePath);
+  if (known) return known;
+  const place = walkedPlace(root, instancePath);
+  if (place.pointer === instancePath && fieldPaths.size < MAX_FIELD_PATHS && !MAY_INDEX.test(instancePath))
+    fieldPaths.set(instancePath, place);
+  return place;
+}
+
+/** The paths whose places are kept (for tests: each is a path of field names of the contract). */
+export const keptPaths = (): string[] => [...fieldPaths.keys()];
+
+/** shownPlace's walk along the path: one walk gives the pointer and the shape. */
+export function walkedPlace(root: unknown, instancePath: string): ShownPlace {
   let pointer = '';
   // Written from the first array index on; until then the shape is the pointer.
   let shape: string | undefined;

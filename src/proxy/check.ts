@@ -10,7 +10,7 @@ import { verifySignatureSync } from '../signing/checksumNode.js';
 import { txnInfoChecksumText } from '../signing/txnInfoChecksum.js';
 import { codeEntry } from '../transport/result.js';
 import type { ValidationIssue } from '../validation/errors.js';
-import { validate } from '../validation/validate.js';
+import { validate } from '../validation/index.js';
 
 /** A problem of an exchange: a validation issue and the side of the exchange it belongs to. */
 export interface ExchangeIssue extends ValidationIssue {

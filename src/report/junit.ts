@@ -3,8 +3,15 @@
 // message. Skipped records are testcases of their own suite, marked skipped.
 import { displayPath, fileOf, groups, problemLine, type Report, type ReportOptions } from './model.js';
 
+/** A character XML 1.0 cannot hold, or one of the five that are escaped. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the characters XML 1.0 cannot hold
+const NOT_PLAIN =
+  /[^\u0009\u000a\u000d\u0020\u0021\u0023-\u0025\u0028-\u003b\u003d\u003f-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/u;
+
 /** Text fit for XML 1.0: the five entities escaped, characters XML cannot hold replaced. */
 export function xmlText(text: string): string {
+  // Most text (names, pointers, rules, messages) needs neither: it is written as it is.
+  if (!NOT_PLAIN.test(text)) return text;
   return (
     text
       // biome-ignore lint/suspicious/noControlCharactersInRegex: the characters XML 1.0 cannot hold
@@ -17,11 +24,15 @@ export function xmlText(text: string): string {
   );
 }
 
-const attrs = (values: Record<string, string | number | undefined>) =>
-  Object.entries(values)
-    .filter(([, v]) => v !== undefined)
-    .map(([k, v]) => ` ${k}="${xmlText(String(v))}"`)
-    .join('');
+/** Attributes in XML, each ` name="value"`; an undefined value is left out. */
+function attrs(values: Record<string, string | number | undefined>): string {
+  let text = '';
+  for (const name in values) {
+    const value = values[name];
+    if (value !== undefined) text += ` ${name}="${xmlText(String(value))}"`;
+  }
+  return text;
+}
 
 /** One line of the XML with its newline. */
 const line = (text: string) => `${text}\n`;

@@ -1,8 +1,8 @@
 // validate() with the contract's types: a payload it accepts is, by the contract, the operation's
 // request, with the query and path parameters it names.
 import type { OperationId, PathOf, QueryOf, RequestOf } from '../types.js';
+import { type ValidationFailure, type ValidationOptions, validate } from '../validation/index.js';
 import { readQuery } from '../validation/query.js';
-import { type ValidationFailure, type ValidationOptions, validate } from '../validation/validate.js';
 
 /** Query or path parameters as the contract names them; an operation without any gets none. */
 export type ParametersOf<P> = [P] extends [never] ? Readonly<Record<string, never>> : Readonly<P>;

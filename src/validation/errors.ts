@@ -4,6 +4,7 @@
 import type { CompiledValidatorError } from '../../generated/validators.js';
 import { HIDDEN_KEY, isFieldName, pointerSegment, type ShownPlace, shownPlace, TRUNCATED } from '../json/pointer.js';
 import { conditionTitle, locateRule, schemaAt } from './schemaLocation.js';
+import { closestField, type FieldWord, fieldWord } from './suggestion.js';
 
 /** At most this many issues are described; a payload with more gets one closing issue that counts them. */
 export const MAX_ISSUES = 100;
@@ -32,13 +33,20 @@ const TRUNCATED_END = `/${TRUNCATED}`;
 
 function fieldName(pointer: string): string {
   if (pointer === '') return 'The payload';
-  if (pointer.endsWith(HIDDEN_END))
+  const slash = pointer.lastIndexOf('/');
+  const segment = pointer.slice(slash + 1);
+  if (segment === HIDDEN_KEY)
     return 'The value under a key that is not a field of the contract (the key is not shown: it may hold data)';
-  if (pointer.endsWith(TRUNCATED_END)) return 'A value nested too deep to name';
-  const segment = pointer.slice(pointer.lastIndexOf('/') + 1);
+  if (segment === TRUNCATED) return 'A value nested too deep to name';
   const last = segment.includes('~') ? segment.replace(/~1/g, '/').replace(/~0/g, '~') : segment;
-  return /^\d+$/.test(last) ? `Item ${last} of ${fieldName(pointer.slice(0, pointer.lastIndexOf('/')))}` : `"${last}"`;
+  return isDigits(last) ? `Item ${last} of ${fieldName(pointer.slice(0, slash))}` : `"${last}"`;
 }
+
+/** Whether a segment is all digits: an array index (no field name of the contract is). */
+const isDigits = (segment: string): boolean => {
+  const first = segment.charCodeAt(0);
+  return first >= 48 && first <= 57 && /^\d+$/.test(segment);
+};
 
 /** The fields an object schema declares, through `$ref`, `allOf`, `anyOf` and `oneOf` (a few levels deep). */
 function declaredFields(doc: unknown, schema: unknown, depth = 0): string[] {
@@ -56,15 +64,6 @@ function declaredFields(doc: unknown, schema: unknown, depth = 0): string[] {
   return [...new Set([...own, ...parts.flatMap((p) => declaredFields(doc, p, depth + 1))])];
 }
 
-/** Lower case, letters and digits only: `ORDER_ID` and `orderId` are the same word. */
-const folded = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, '');
-
-/** A declared field and its folded spelling. */
-interface FieldWord {
-  field: string;
-  folded: string;
-}
-
 /** The declared fields of each schema that held an unknown key, found and folded once (the contract does not change). */
 const fieldsOf = new WeakMap<object, FieldWord[]>();
 
@@ -72,69 +71,10 @@ function declaredFieldsOf(doc: unknown, holder: unknown): FieldWord[] {
   if (!holder || typeof holder !== 'object') return [];
   let fields = fieldsOf.get(holder);
   if (!fields) {
-    fields = declaredFields(doc, holder).map((field) => ({ field, folded: folded(field) }));
+    fields = declaredFields(doc, holder).map(fieldWord);
     fieldsOf.set(holder, fields);
   }
   return fields;
-}
-
-/** Two rows of numbers for `distance`, each at least one longer than the longer word. */
-interface Rows {
-  previous: Uint16Array;
-  current: Uint16Array;
-}
-
-/**
- * Edit distance, bounded: `limit + 1` as soon as it is more than `limit` (in the two rows given,
- * which one search shares over every field: no other allocation).
- */
-function distance(a: string, b: string, limit: number, rows: Rows): number {
-  if (Math.abs(a.length - b.length) > limit) return limit + 1;
-  let { previous, current } = rows;
-  for (let j = 0; j <= b.length; j++) previous[j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    current[0] = i;
-    let best = i;
-    const c = a.charCodeAt(i - 1);
-    for (let j = 1; j <= b.length; j++) {
-      const value = Math.min(
-        (previous[j] as number) + 1,
-        (current[j - 1] as number) + 1,
-        (previous[j - 1] as number) + (c === b.charCodeAt(j - 1) ? 0 : 1),
-      );
-      current[j] = value;
-      if (value < best) best = value;
-    }
-    // Every way on is already longer than allowed.
-    if (best > limit) return limit + 1;
-    const done = previous;
-    previous = current;
-    current = done;
-  }
-  return previous[b.length] as number;
-}
-
-/**
- * The documented field an unknown key most likely meant (the description's own sample spellings,
- * such as `ORDER_ID` or `carPreAuthType`, and typos), named instead of the key itself, which may
- * hold data. None for keys longer than any field name.
- */
-function closestField(sent: unknown, fields: FieldWord[]): string | undefined {
-  if (typeof sent !== 'string' || sent.length > 64 || fields.length === 0) return undefined;
-  const key = folded(sent);
-  let found: string | undefined;
-  let best = Math.max(1, Math.floor(key.length / 3)) + 1;
-  let longest = 0;
-  for (const { folded: word } of fields) longest = Math.max(longest, word.length);
-  const rows = { previous: new Uint16Array(longest + 1), current: new Uint16Array(longest + 1) };
-  for (const { field, folded: word } of fields) {
-    const d = distance(key, word, best - 1, rows);
-    if (d < best) {
-      best = d;
-      found = field;
-    }
-  }
-  return found;
 }
 
 const TYPE_WORDS: Record<string, string> = {

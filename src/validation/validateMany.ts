@@ -100,27 +100,11 @@ export interface ValidateManyOptions {
   onCase?: ((result: CaseResult) => void) | undefined;
 }
 
-export const BATCH_DEFAULTS = Object.freeze({ maxCases: 100_000, maxKeptIssues: 20_000 });
+import { BATCH_DEFAULTS, caseName } from './cases.js';
 
-const NAME_LIMIT = 200;
+export { BATCH_DEFAULTS, caseName };
+
 const KNOWN = new Set<string>(operations.map((o) => o.operationId));
-
-/** The characters that set the direction of the text around them (embeddings, overrides, isolates, marks). */
-const BIDI = /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/g;
-
-/**
- * A name fit for one line of a report: no control characters, at most 200 characters. A
- * character that sets the direction of text is written as its escape (`\u202E`): shown as itself,
- * it reorders what a reader sees (`invoice_<U+202E>nosj.pdf` reads as a JSON file), in every
- * report format and on a terminal.
- */
-export function caseName(name: string): string {
-  const clean = name
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is replaced
-    .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, '?')
-    .replace(BIDI, (c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`);
-  return clean.length > NAME_LIMIT ? `${clean.slice(0, NAME_LIMIT - 3)}...` : clean;
-}
 
 /** An operationId or direction as it may be shown: as given when it reads like a name, else a word. */
 const shownName = (value: unknown): string => (readsLikeName(value) ? value : '<unknown>');

@@ -12,7 +12,7 @@
 import fc from 'fast-check';
 import { type OperationInfo, operations } from '../../generated/operations.js';
 import { encryptCardData } from '../card/encryptCardData.js';
-import { validate } from '../validation/validate.js';
+import { validate } from '../validation/index.js';
 import type { PhaseContext } from './context.js';
 import { applyMutation, mutationsOf } from './mutations.js';
 import { type Mutation, operationView, type Sample, sampleArbitrary } from './operationSamples.js';

@@ -9,7 +9,7 @@ import { readBody } from '../http/readBody.js';
 import { memberText } from '../json/member.js';
 import { parseBody } from '../proxy/check.js';
 import { verifySignatureSync } from '../signing/checksumNode.js';
-import { validate } from '../validation/validate.js';
+import { validate } from '../validation/index.js';
 import { replyFor } from '../webhook/reply.js';
 import type { Coverage } from './coverage.js';
 import { isJsonObject as isObject } from './schema.js';

@@ -2,12 +2,22 @@
 // along the error's pointer, held against the plain form it replaces (the pointer split into its
 // segments, then safePointer; the shape written from that pointer with a regular expression), on
 // generated payloads and paths: keys of the contract and others, `~` and `/` escapes, array indices
-// and digit keys, paths past the end of the payload and past MAX_POINTER_LENGTH.
+// and digit keys, paths past the end of the payload and past MAX_POINTER_LENGTH. The places of paths
+// of field names only are kept from one call to the next: the same paths come back under other
+// payloads, and each answer is still the plain form's.
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fieldNames } from '../../generated/fieldNames.js';
-import { HIDDEN_KEY, MAX_POINTER_LENGTH, pointerSegments, safePointer, shownPlace } from '../../src/json/pointer.js';
+import {
+  HIDDEN_KEY,
+  keptPaths,
+  MAX_POINTER_LENGTH,
+  pointerSegments,
+  safePointer,
+  shownPlace,
+  walkedPlace,
+} from '../../src/json/pointer.js';
 import { fcParameters } from '../helpers/arbitraries.js';
 
 /** The plain form: split, then safePointer; the shape with each segment of digits as `#`. */
@@ -74,6 +84,32 @@ describe('shownPlace', () => {
     expect(shownPlace(throwing, '/body/0/head')).toEqual(plainPlace(throwing, '/body/0/head'));
     expect(shownPlace([], '')).toEqual({ pointer: '', shape: '' });
     expect(shownPlace({ x: [1] }, '/x/0').pointer).toBe(`/${HIDDEN_KEY}/0`);
+  });
+
+  it('answers a path of field names the same under any payload, kept or walked', () => {
+    const [a = '', b = ''] = fieldNames;
+    const path = `/${escaped(a)}/${escaped(b)}`;
+    for (const root of [{ [a]: { [b]: 1 } }, { [a]: [1] }, [], null, { [a]: { [b]: [2] } }])
+      expect(shownPlace(root, path)).toEqual(walkedPlace(root, path));
+    expect(shownPlace({}, path)).toBe(shownPlace([], path));
+    // A segment of digits is an index under an array and a key under an object.
+    for (const root of [{ [a]: [1] }, { [a]: { 0: 1 } }, { [a]: [1] }])
+      expect(shownPlace(root, `/${escaped(a)}/0`)).toEqual(walkedPlace(root, `/${escaped(a)}/0`));
+  });
+
+  it('keeps the places of paths of field names only: no other key a payload sent', () => {
+    fc.assert(
+      fc.property(
+        value.chain((root) => fc.tuple(fc.constant(root), pathInto(root))),
+        ([root, instancePath]) => {
+          shownPlace(root, instancePath);
+        },
+      ),
+      fcParameters(300),
+    );
+    expect(keptPaths().length).toBeGreaterThan(0);
+    for (const path of keptPaths())
+      expect(pointerSegments(path).filter((segment) => !fieldNames.includes(segment))).toEqual([]);
   });
 
   it('keeps the premise of the shape: no field name of the contract is all digits', () => {

@@ -23,7 +23,7 @@ const bundled = JSON.parse(readFileSync(join(root, 'dist/modules.json'), 'utf8')
 async function loadedBy(
   specifier: string,
   program = 'return Object.keys(entry).length > 0;',
-): Promise<{ modules: string[]; builtins: string[]; output: any }> {
+): Promise<{ files: string[]; modules: string[]; builtins: string[]; output: any }> {
   const code = `const entry = await import(${JSON.stringify(specifier)});
 const output = await (async () => { ${program} })();
 process.stdout.write(JSON.stringify({ output, builtins: process.moduleLoadList }));`;
@@ -47,7 +47,7 @@ process.stdout.write(JSON.stringify({ output, builtins: process.moduleLoadList }
     .filter((b) => b.startsWith('NativeModule '))
     .map((b) => b.slice(13))
     .filter((b) => !b.startsWith('internal/'));
-  return { modules, builtins: nodeBuiltins, output };
+  return { files, modules, builtins: nodeBuiltins, output };
 }
 
 const VALID_PAY = {
@@ -114,6 +114,35 @@ describe('each entry point loads its part and no other', () => {
       ]),
     ).toEqual([]);
     expect(beyondBaseline(builtins)).toEqual([]);
+  });
+
+  it('validation holds every operation’s validators in one file, the one each part that validates any operation imports', async () => {
+    const use = `entry.validate('initiatePayment', 'request', ${JSON.stringify(VALID_PAY)}, ${JSON.stringify(QUERY)}).valid`;
+    const alone = await loadedBy('gateway-contract/validation', `return ${use};`);
+    expect(alone.output).toBe(true);
+    // The other files are the code it shares with the parts that validate one operation: the
+    // notification's validators are the only ones outside its own file (D-144).
+    const outside = (files: string[]) =>
+      files
+        .filter((f) => f !== 'dist/validation/index.js')
+        .flatMap((f) => bundled[f] ?? [f])
+        .filter((m) => m.startsWith('generated/validators/'))
+        .sort();
+    expect(alone.files).toContain('dist/validation/index.js');
+    expect(outside(alone.files)).toEqual([
+      'generated/validators/notifyTokenStatusRequest.js',
+      'generated/validators/notifyTokenStatusResponse.js',
+    ]);
+    // The root's validate is that file's, and the client (it checks each request) loads that file.
+    const root = await loadedBy(
+      'gateway-contract',
+      `const v = await import('gateway-contract/validation'); return [${use}, entry.validate === v.validate];`,
+    );
+    expect(root.output).toEqual([true, true]);
+    for (const { files } of [root, await loadedBy('gateway-contract/client')]) {
+      expect(files).toContain('dist/validation/index.js');
+      expect(outside(files)).toEqual(outside(alone.files));
+    }
   });
 
   it('the webhook receiver loads the notification’s validators only, and no client', async () => {

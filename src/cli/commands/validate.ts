@@ -10,13 +10,8 @@ import { DEFAULT_WAIT_MS, grouped, MAX_DEPTH, MAX_MEMBERS, MAX_VALUES } from '..
 import { ndjsonFileRecords } from '../../inputs/ndjsonFile.js';
 import { REPORT_FORMATS } from '../../report/format.js';
 import type { Report } from '../../report/model.js';
-import {
-  BATCH_DEFAULTS,
-  type CaseResult,
-  caseName,
-  type PayloadRecord,
-  validateMany,
-} from '../../validation/validateMany.js';
+import { BATCH_DEFAULTS, caseName } from '../../validation/cases.js';
+import { type CaseResult, type PayloadRecord, validateMany } from '../../validation/index.js';
 import { type Command, pairs, queryPairs, usageError, wholeNumber } from '../options.js';
 import { type OptionTable, parserOptions } from '../optionTable.js';
 import { reportFormat, writeReport } from '../output.js';

@@ -3,8 +3,8 @@
 // contract first (an answer that breaks it is answered HTTP 500 and recorded).
 import type { ServerResponse } from 'node:http';
 import type { ResultCodeOf } from '../../types.js';
-import type { ValidationIssue } from '../../validation/validate.js';
-import { validate } from '../../validation/validate.js';
+import type { ValidationIssue } from '../../validation/index.js';
+import { validate } from '../../validation/index.js';
 import type { Clock } from '../clock.js';
 import type { SandboxConfig } from '../config.js';
 import { headerSafe, sendJson, sendText } from '../http.js';
