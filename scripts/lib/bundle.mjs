@@ -107,7 +107,7 @@ export async function bundleEntries(root, compiled) {
   /** @type {Record<string, string[]>} */
   const modules = {};
   for (const result of [layer, split])
-    for (const file of result.outputFiles) {
+    for (const file of result.outputFiles ?? []) {
       const path = relative(root, file.path).split(sep).join('/');
       const depth = path.split('/').length - 2;
       if (depth !== 1 && file.text.includes('import.meta.url'))
@@ -116,7 +116,7 @@ export async function bundleEntries(root, compiled) {
       if (!to.startsWith('.')) to = `./${to}`;
       await mkdir(dirname(file.path), { recursive: true });
       await writeFile(file.path, file.text.replaceAll(`from "${LAYER_NAME}";`, `from "${to}";`));
-      modules[path] = Object.keys(result.metafile.outputs[path]?.inputs ?? {}).sort();
+      modules[path] = Object.keys(result.metafile?.outputs[path]?.inputs ?? {}).sort();
     }
   await writeFile(join(dist, 'modules.json'), `${JSON.stringify(modules, null, 1)}\n`);
 }

@@ -4,8 +4,8 @@
 import { displayPath, fileOf, groups, problemLine, type Report, type ReportOptions } from './model.js';
 
 /** A character XML 1.0 cannot hold, or one of the five that are escaped. */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: the characters XML 1.0 cannot hold
 const NOT_PLAIN =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the characters XML 1.0 cannot hold
   /[^\u0009\u000a\u000d\u0020\u0021\u0023-\u0025\u0028-\u003b\u003d\u003f-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/u;
 
 /** Text fit for XML 1.0: the five entities escaped, characters XML cannot hold replaced. */
