@@ -111,15 +111,14 @@ function extraKeywords(/** @type {any} */ doc) {
  *   characters from (the generator's copy of formats.mjs in generated/, `../formats.js` from
  *   generated/validators/). AJV's standalone code writes `require("<module>").name` for them; the
  *   generator turns each into a binding of a static import (validators.mjs).
- * @param {{ codeTables?: boolean, branchesRepeat?: boolean, patterns?: boolean }} [forms] `codeTables: false`:
- *   AJV's own code for result-code tables (codeTableCode.mjs); `branchesRepeat: true`: see
- *   prepareDocument; `patterns: false`: every pattern a RegExp (formats.mjs, patternRegExp)
+ * @param {{ codeTables?: boolean, branchesRepeat?: boolean }} [forms] `codeTables: false`: AJV's own
+ *   code for result-code tables (codeTableCode.mjs); `branchesRepeat: true`: see prepareDocument
  */
 export function createAjv(
   doc,
   options = {},
   runtimeModule = './formats.mjs',
-  { codeTables = true, branchesRepeat = false, patterns = true } = {},
+  { codeTables = true, branchesRepeat = false } = {},
 ) {
   const prepared = prepareDocument(doc, { branchesRepeat });
   const ajv = new Ajv2020({
@@ -135,11 +134,10 @@ export function createAjv(
   fasterKeywordCode(ajv, characterCount, runtimeModule);
   // Patterns through formats.mjs's patternRegExp: the printable-text pattern as a loop (AJV's
   // `code.regExp` hook: the generated code calls it where it would call `new RegExp`).
-  if (patterns)
-    /** @type {{ regExp?: unknown }} */ (ajv.opts.code).regExp = Object.assign(
-      (/** @type {string} */ pattern, /** @type {string} */ flags) => patternRegExp(pattern, flags),
-      { code: `require(${JSON.stringify(runtimeModule)}).patternRegExp` },
-    );
+  /** @type {{ regExp?: unknown }} */ (ajv.opts.code).regExp = Object.assign(
+    (/** @type {string} */ pattern, /** @type {string} */ flags) => patternRegExp(pattern, flags),
+    { code: `require(${JSON.stringify(runtimeModule)}).patternRegExp` },
+  );
   // A result-code table as one lookup (codeTableCode.mjs); `codeTables: false` is the plain form its test compares with.
   if (codeTables) {
     const discriminator = /** @type {any} */ (ajv.RULES.all).discriminator;

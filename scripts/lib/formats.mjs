@@ -296,21 +296,19 @@ function characterCount(str) {
 const EXCLUDING = /^\^\[\^((?:\\u[0-9A-Fa-f]{4}(?:-\\u[0-9A-Fa-f]{4})?)+)\]\+\$$/;
 
 /**
- * The ranges a pattern of the form `^[^...]+$` leaves out, as [first, last, first, last, ...], or
- * null for any other pattern and for ranges that reach surrogates (where the `u` flag, reading code
- * points, and a loop over UTF-16 units would differ).
- * @param {string} pattern
+ * The ranges a pattern of the form `^[^...]+$` leaves out, each `[first, last]`, or null for any
+ * other pattern and for ranges that reach surrogates (where the `u` flag, reading code points, and a
+ * loop over UTF-16 units would differ).
+ * @param {string} pattern @returns {[number, number][] | null}
  */
 function excludedRanges(pattern) {
   const match = EXCLUDING.exec(pattern);
   if (!match) return null;
+  /** @type {[number, number][]} */
   const ranges = [];
   for (const [, first = '', last] of (match[1] ?? '').matchAll(/\\u([0-9A-Fa-f]{4})(?:-\\u([0-9A-Fa-f]{4}))?/g))
-    ranges.push(Number.parseInt(first, 16), Number.parseInt(last ?? first, 16));
-  for (let i = 0; i < ranges.length; i += 2)
-    if ((ranges[i + 1] ?? 0) < (ranges[i] ?? 0) || ((ranges[i] ?? 0) <= 0xdfff && (ranges[i + 1] ?? 0) >= 0xd800))
-      return null;
-  return ranges;
+    ranges.push([Number.parseInt(first, 16), Number.parseInt(last ?? first, 16)]);
+  return ranges.every(([first, last]) => first <= last && (last < 0xd800 || first > 0xdfff)) ? ranges : null;
 }
 
 /**
@@ -327,18 +325,15 @@ function patternRegExp(pattern, flags) {
   const ranges = excludedRanges(pattern);
   if (!ranges) return new RegExp(pattern, flags);
   // Printable ASCII is allowed whole when no range reaches into it: most characters of a value.
-  let ascii = true;
-  for (let i = 0; i < ranges.length; i += 2)
-    if ((ranges[i] ?? 0) <= 0x7e && (ranges[i + 1] ?? 0) >= 0x20) ascii = false;
+  const ascii = ranges.every(([first, last]) => last < 0x20 || first > 0x7e);
   return {
     /** @param {string} text */
     test(text) {
-      const length = text.length;
-      if (length === 0) return false;
-      for (let i = 0; i < length; i++) {
+      if (text.length === 0) return false;
+      for (let i = 0; i < text.length; i++) {
         const c = text.charCodeAt(i);
         if (ascii && c >= 0x20 && c <= 0x7e) continue;
-        for (let r = 0; r < ranges.length; r += 2) if (c >= (ranges[r] ?? 0) && c <= (ranges[r + 1] ?? 0)) return false;
+        for (const [first, last] of ranges) if (c >= first && c <= last) return false;
       }
       return true;
     },

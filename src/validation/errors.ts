@@ -39,14 +39,8 @@ function fieldName(pointer: string): string {
     return 'The value under a key that is not a field of the contract (the key is not shown: it may hold data)';
   if (segment === TRUNCATED) return 'A value nested too deep to name';
   const last = segment.includes('~') ? segment.replace(/~1/g, '/').replace(/~0/g, '~') : segment;
-  return isDigits(last) ? `Item ${last} of ${fieldName(pointer.slice(0, slash))}` : `"${last}"`;
+  return /^\d+$/.test(last) ? `Item ${last} of ${fieldName(pointer.slice(0, slash))}` : `"${last}"`;
 }
-
-/** Whether a segment is all digits: an array index (no field name of the contract is). */
-const isDigits = (segment: string): boolean => {
-  const first = segment.charCodeAt(0);
-  return first >= 48 && first <= 57 && /^\d+$/.test(segment);
-};
 
 /** The fields an object schema declares, through `$ref`, `allOf`, `anyOf` and `oneOf` (a few levels deep). */
 function declaredFields(doc: unknown, schema: unknown, depth = 0): string[] {

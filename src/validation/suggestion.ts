@@ -56,7 +56,6 @@ interface Rows {
  * which one search shares over every field: no other allocation).
  */
 function distance(a: string, b: string, limit: number, rows: Rows): number {
-  if (Math.abs(a.length - b.length) > limit) return limit + 1;
   let { previous, current } = rows;
   for (let j = 0; j <= b.length; j++) previous[j] = j;
   for (let i = 1; i <= a.length; i++) {
