@@ -3,7 +3,7 @@
 // files, and Node's cost per module file, not the code, was most of the start of a program that
 // imports the package (bench/startup.mjs). The root and `/validation` are each one file holding
 // what they import, but for the modules whose classes a program may compare across entries (ONCE),
-// which they import. Each other entry of package.json (`exports` in dist/, `bin`) is rewritten as
+// each one file of its own that every file needing it imports. Each other entry of package.json (`exports` in dist/, `bin`) is rewritten as
 // one file holding the modules only it imports, and the modules two of them share go to chunks in
 // dist/chunks/. npm packages stay imports (`openapi-fetch`, `fast-check`, ...), Node's built-ins
 // too. The code is not minified: it reads as TypeScript compiled it. The modules TypeScript wrote
@@ -39,17 +39,18 @@ async function entryFiles(root, compiled) {
 }
 
 /**
- * The entries bundled whole (D-146): each one file holding every module it imports, but those of
+ * The modules whose classes a program may compare across entries (`instanceof` of an error from
+ * the root and from `/client`, a replay store of `/webhook/redis` refusing with the receiver's
+ * error), each bundled whole in a file of its own (D-146): every other file that needs one imports
+ * it, so that each class exists once however many entries a program imports.
+ */
+const ONCE = ['dist/transport/errors.js', 'dist/webhook/replayStore.js', 'dist/card/encryptCardData.js'];
+/**
+ * The entries bundled whole (D-146): each one file holding every module it imports but those of
  * ONCE. The other entries import such a file where a module of theirs imports it.
  */
 const WHOLE = ['dist/validation/index.js', 'dist/index.js'];
-/**
- * The modules whose classes a program may compare across entries (`instanceof` of an error from
- * the root and from `/client`, a replay store of `/webhook/redis` refusing with the receiver's
- * error): entries of the split build, which a whole entry imports rather than holds.
- */
-const ONCE = ['dist/transport/errors.js', 'dist/webhook/replayStore.js', 'dist/card/encryptCardData.js'];
-/** How the split build names a whole entry while it is built; each file then gets its path to it. */
+/** How the split build names a file bundled whole while it is built; each file then gets its path to it. */
 const placeholder = (/** @type {string} */ file) => `whole:${file}`;
 
 /** esbuild's options shared by both builds. @param {string} root */
@@ -68,8 +69,8 @@ const common = (root) => ({
 });
 
 /**
- * Bundles the entries of dist/ in place: those of WHOLE each in one file, the others with shared
- * chunks in dist/chunks/. Fails when a module that reads a file beside it (`import.meta.url`)
+ * Bundles the entries of dist/ in place: the modules of ONCE and the entries of WHOLE each in one
+ * file, the others with shared chunks in dist/chunks/. Fails when a module that reads a file beside it (`import.meta.url`)
  * would move to another depth of dist/, where its relative path would point elsewhere.
  * @param {string} root @param {string[]} compiled
  */
@@ -82,20 +83,22 @@ export async function bundleEntries(root, compiled) {
   const once = ONCE.map((file) => join(root, file));
   /** @type {import('esbuild').BuildResult[]} */
   const results = [];
-  for (const entry of WHOLE) {
+  for (const entry of [...ONCE, ...WHOLE]) {
     const file = join(root, entry);
     const importOnce = {
       name: 'import-once',
       setup(/** @type {import('esbuild').PluginBuild} */ b) {
         b.onResolve({ filter: /\.js$/ }, (args) => {
           const target = join(args.resolveDir, args.path);
-          return once.includes(target) ? { path: pathFrom(file, target), external: true } : undefined;
+          return target !== file && once.includes(target)
+            ? { path: pathFrom(file, target), external: true }
+            : undefined;
         });
       },
     };
     results.push(await build({ ...common(root), entryPoints: [entry], outdir: dist, plugins: [importOnce] }));
   }
-  const wholes = new Map(WHOLE.map((entry) => [join(root, entry), entry]));
+  const wholes = new Map([...ONCE, ...WHOLE].map((entry) => [join(root, entry), entry]));
   const importWhole = {
     name: 'import-whole',
     setup(/** @type {import('esbuild').PluginBuild} */ b) {
@@ -105,11 +108,10 @@ export async function bundleEntries(root, compiled) {
       });
     },
   };
-  const split = (await entryFiles(root, compiled)).filter((entry) => !WHOLE.includes(entry));
   results.push(
     await build({
       ...common(root),
-      entryPoints: [...new Set([...split, ...ONCE])],
+      entryPoints: (await entryFiles(root, compiled)).filter((entry) => !wholes.has(join(root, entry))),
       outdir: dist,
       splitting: true,
       chunkNames: 'chunks/[name]-[hash]',
