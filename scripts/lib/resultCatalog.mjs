@@ -64,7 +64,7 @@ export function nextStepActionsOf(doc) {
   return actions;
 }
 
-/** Where the decision records name themselves: `## D-52 ...`, `## D-148 ...`. */
+/** Where the decision records name themselves: `## D-52 ...`, `## D-146 ...`. */
 const DECISION = /^D-\d{2,3}$/;
 /** A section of the description, then its words: `7.3 Rules: "..."`, `3.3: "..."`. */
 const SOURCE = /^\d+(?:\.\d+)*\b[^"]*: ".+"$/;
