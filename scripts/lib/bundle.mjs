@@ -1,16 +1,15 @@
-// The package's entry points bundled in place (docs/decisions.md, D-141). TypeScript compiles src/
-// one module per file; a program importing the root then loaded about a hundred files, and Node's
-// cost per module file, not the code, was most of the start of a program that imports the package
-// (bench/startup.mjs). Each entry of package.json (`exports` in dist/, `bin`) is rewritten as one
-// file holding the modules only it imports, and the modules two entries share go to chunks in
-// dist/chunks/, so that each module of the package exists once however many entries a program
-// imports (a class is the same class from the root and from `/client`). npm packages stay imports
-// (`openapi-fetch`, `fast-check`, ...), Node's built-ins too. The command is one of the entries: bundled
-// on its own it left the library's entries fewer chunks (the root 37 files instead of 43), but
-// repeated a megabyte of their code in the installed package. The code is not minified: it reads as
-// TypeScript compiled it. The modules TypeScript wrote stay beside the bundles with their
-// declarations. `dist/modules.json` (not shipped) says which modules each file holds: the test of
-// the entries (test/package/entries.process.test.ts) reads what a program loaded through it.
+// The package's entry points bundled in place (docs/decisions.md, D-141, D-146). TypeScript
+// compiles src/ one module per file; a program importing the root then loaded about a hundred
+// files, and Node's cost per module file, not the code, was most of the start of a program that
+// imports the package (bench/startup.mjs). The root and `/validation` are each one file holding
+// what they import, but for the modules whose classes a program may compare across entries (ONCE),
+// each one file of its own that every file needing it imports. Each other entry of package.json (`exports` in dist/, `bin`) is rewritten as
+// one file holding the modules only it imports, and the modules two of them share go to chunks in
+// dist/chunks/. npm packages stay imports (`openapi-fetch`, `fast-check`, ...), Node's built-ins
+// too. The code is not minified: it reads as TypeScript compiled it. The modules TypeScript wrote
+// stay beside the bundles with their declarations, but out of the package. `dist/modules.json` (not shipped) says which
+// modules each file holds: the test of the entries (test/package/entries.process.test.ts) reads
+// what a program loaded through it.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import { build } from 'esbuild';
@@ -39,12 +38,20 @@ async function entryFiles(root, compiled) {
   return [...entries].sort();
 }
 
-/** The entry bundled whole, on its own: every operation's validation in one file (D-144). */
-const LAYER = 'dist/validation/index.js';
-/** How the other bundles name it while they are built; each is then given the path to the file. */
-const LAYER_NAME = 'gateway-contract/validation';
-/** The modules /validation imports from the shared chunks rather than holding: each is an entry of the split build. */
-const SHARED = ['dist/validation/operationValidation.js', 'dist/validation/operations/notifyTokenStatus.js'];
+/**
+ * The modules whose classes a program may compare across entries (`instanceof` of an error from
+ * the root and from `/client`, a replay store of `/webhook/redis` refusing with the receiver's
+ * error), each bundled whole in a file of its own (D-146): every other file that needs one imports
+ * it, so that each class exists once however many entries a program imports.
+ */
+const ONCE = ['dist/transport/errors.js', 'dist/webhook/replayStore.js', 'dist/card/encryptCardData.js'];
+/**
+ * The entries bundled whole (D-146): each one file holding every module it imports but those of
+ * ONCE. The other entries import such a file where a module of theirs imports it.
+ */
+const WHOLE = ['dist/validation/index.js', 'dist/index.js'];
+/** How the split build names a file bundled whole while it is built; each file then gets its path to it. */
+const placeholder = (/** @type {string} */ file) => `whole:${file}`;
 
 /** esbuild's options shared by both builds. @param {string} root */
 const common = (root) => ({
@@ -62,61 +69,74 @@ const common = (root) => ({
 });
 
 /**
- * Bundles the entries of dist/ in place: `/validation` whole in one file of its own, the others
- * with shared chunks in dist/chunks/, each importing `/validation`'s file where a module of theirs
- * imports it. Fails when a module that reads a file beside it (`import.meta.url`) would move to
- * another depth of dist/, where its relative path would point elsewhere.
+ * Bundles the entries of dist/ in place: the modules of ONCE and the entries of WHOLE each in one
+ * file, the others with shared chunks in dist/chunks/. Fails when a module that reads a file beside it (`import.meta.url`)
+ * would move to another depth of dist/, where its relative path would point elsewhere.
  * @param {string} root @param {string[]} compiled
  */
 export async function bundleEntries(root, compiled) {
   const dist = join(root, 'dist');
-  const layerFile = join(root, LAYER);
-  // What /validation shares with the parts that validate one operation (the receiver, the sender,
-  // /validators/<operationId>): the code that runs a side's validators, and the notification's
-  // validation. Those stay in the shared chunks, and the file imports them.
-  const shared = SHARED.map((file) => join(root, file));
-  const sharedImport = {
-    name: 'validation-shared',
+  const pathFrom = (/** @type {string} */ from, /** @type {string} */ to) => {
+    const path = relative(dirname(from), to).split(sep).join('/');
+    return path.startsWith('.') ? path : `./${path}`;
+  };
+  const once = ONCE.map((file) => join(root, file));
+  /** @type {import('esbuild').BuildResult[]} */
+  const results = [];
+  for (const entry of [...ONCE, ...WHOLE]) {
+    const file = join(root, entry);
+    const importOnce = {
+      name: 'import-once',
+      setup(/** @type {import('esbuild').PluginBuild} */ b) {
+        b.onResolve({ filter: /\.js$/ }, (args) => {
+          const target = join(args.resolveDir, args.path);
+          return target !== file && once.includes(target)
+            ? { path: pathFrom(file, target), external: true }
+            : undefined;
+        });
+      },
+    };
+    results.push(await build({ ...common(root), entryPoints: [entry], outdir: dist, plugins: [importOnce] }));
+  }
+  const wholes = new Map([...ONCE, ...WHOLE].map((entry) => [join(root, entry), entry]));
+  const importWhole = {
+    name: 'import-whole',
     setup(/** @type {import('esbuild').PluginBuild} */ b) {
       b.onResolve({ filter: /\.js$/ }, (args) => {
-        const target = join(args.resolveDir, args.path);
-        if (!shared.includes(target)) return undefined;
-        let path = relative(dirname(layerFile), target).split(sep).join('/');
-        if (!path.startsWith('.')) path = `./${path}`;
-        return { path, external: true };
+        const entry = wholes.get(join(args.resolveDir, args.path));
+        return entry === undefined ? undefined : { path: placeholder(entry), external: true };
       });
     },
   };
-  const layer = await build({ ...common(root), entryPoints: [LAYER], outdir: dist, plugins: [sharedImport] });
-  const layerImport = {
-    name: 'validation-layer',
-    setup(/** @type {import('esbuild').PluginBuild} */ b) {
-      b.onResolve({ filter: /validation\/index\.js$/ }, (args) =>
-        join(args.resolveDir, args.path) === layerFile ? { path: LAYER_NAME, external: true } : undefined,
-      );
-    },
-  };
-  const split = await build({
-    ...common(root),
-    entryPoints: [...new Set([...(await entryFiles(root, compiled)).filter((entry) => entry !== LAYER), ...SHARED])],
-    outdir: dist,
-    splitting: true,
-    chunkNames: 'chunks/[name]-[hash]',
-    plugins: [layerImport],
-  });
+  results.push(
+    await build({
+      ...common(root),
+      entryPoints: (await entryFiles(root, compiled)).filter((entry) => !wholes.has(join(root, entry))),
+      outdir: dist,
+      splitting: true,
+      chunkNames: 'chunks/[name]-[hash]',
+      plugins: [importWhole],
+    }),
+  );
   /** @type {Record<string, string[]>} */
   const modules = {};
-  for (const result of [layer, split])
+  for (const result of results)
     for (const file of result.outputFiles ?? []) {
       const path = relative(root, file.path).split(sep).join('/');
       const depth = path.split('/').length - 2;
       if (depth !== 1 && file.text.includes('import.meta.url'))
         throw new Error(`${path} reads files relative to itself but is not one folder below dist/`);
-      let to = relative(dirname(file.path), layerFile).split(sep).join('/');
-      if (!to.startsWith('.')) to = `./${to}`;
+      let text = file.text;
+      for (const [to, entry] of wholes)
+        text = text.replaceAll(`from "${placeholder(entry)}";`, `from "${pathFrom(file.path, to)}";`);
       await mkdir(dirname(file.path), { recursive: true });
-      await writeFile(file.path, file.text.replaceAll(`from "${LAYER_NAME}";`, `from "${to}";`));
+      await writeFile(file.path, text);
       modules[path] = Object.keys(result.metafile?.outputs[path]?.inputs ?? {}).sort();
     }
   await writeFile(join(dist, 'modules.json'), `${JSON.stringify(modules, null, 1)}\n`);
+  // The files TypeScript wrote that no bundle replaced: the bundles hold their code, so the package
+  // leaves them out (npm reads a folder's .npmignore beside `files`); the repository's tests and
+  // benchmarks still import some of them.
+  const unbundled = compiled.filter((file) => file.endsWith('.js') && !Object.hasOwn(modules, file));
+  await writeFile(join(dist, '.npmignore'), unbundled.map((file) => `/${file.slice('dist/'.length)}\n`).join(''));
 }

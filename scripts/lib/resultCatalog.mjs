@@ -64,8 +64,8 @@ export function nextStepActionsOf(doc) {
   return actions;
 }
 
-/** Where the decision records name themselves: `## D-52 ...`. */
-const DECISION = /^D-\d{2}$/;
+/** Where the decision records name themselves: `## D-52 ...`, `## D-146 ...`. */
+const DECISION = /^D-\d{2,3}$/;
 /** A section of the description, then its words: `7.3 Rules: "..."`, `3.3: "..."`. */
 const SOURCE = /^\d+(?:\.\d+)*\b[^"]*: ".+"$/;
 
@@ -87,7 +87,7 @@ export function nextStepOf(branch, actions, where) {
   if (step.source !== undefined && !(typeof step.source === 'string' && SOURCE.test(step.source)))
     throw new Error(`${where}: x-next-step source must be a section and the description's words in quotes`);
   if (step.decision !== undefined && !(typeof step.decision === 'string' && DECISION.test(step.decision)))
-    throw new Error(`${where}: x-next-step decision must name a decision record (D-nn)`);
+    throw new Error(`${where}: x-next-step decision must name a decision record (D-nn or D-nnn)`);
   return step.source !== undefined
     ? { action: step.action, source: step.source }
     : { action: step.action, decision: step.decision };

@@ -1,6 +1,7 @@
 // `gateway-contract/client`: the typed client of the six operations, its errors and results.
 // Web-standard: it posts with the runtime's fetch (or the one given).
 
+export { nextStepActions } from '../../generated/resultCodes.js';
 export type { GatewayErrorDetails, GatewayErrorKind } from '../transport/errors.js';
 export {
   GatewayAbortError,
@@ -13,7 +14,6 @@ export {
   ResponseValidationError,
 } from '../transport/errors.js';
 export type { NextStep, NextStepAction } from '../transport/nextStep.js';
-export { nextStepActions } from '../transport/nextStep.js';
 export type { CallResult, RawAnswer } from '../transport/result.js';
 export { resultOf } from '../transport/result.js';
 export type {

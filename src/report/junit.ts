@@ -42,6 +42,25 @@ export function junitReport(report: Report, options: Partial<ReportOptions> = {}
   return [...junitReportLines(report, options)].join('');
 }
 
+/**
+ * A payload's testcase, whole: its line, and for an invalid one its failure with every problem
+ * listed. Its own function rather than inline in the generator below: V8 optimizes a generator
+ * whose loop runs long as a whole, in the background, and Node waits for that work before the
+ * process ends; with the case's text built here the generator stays small, and the command's
+ * run no longer waits about 30 ms at its end (bench/batch.mjs's JUnit target).
+ */
+function testcase(c: Report['cases'][number], group: string, cwd: string | undefined): string {
+  const file = fileOf(c);
+  const head = `    <testcase${attrs({ name: c.name, classname: group, file: file === undefined ? undefined : displayPath(file, cwd), line: file === undefined ? undefined : c.line })}`;
+  if (c.valid) return line(`${head}/>`);
+  const first = c.errors[0];
+  const summary = `${c.errorCount} problem(s)${first ? `: ${first.pointer || '(the payload)'} ${first.rule}` : ''}${c.resultCode ? `; the service would answer ${c.resultCode.code}` : ''}`;
+  const body = c.errors.map(problemLine);
+  if (c.errorCount > c.errors.length) body.push(`${c.errorCount - c.errors.length} more problem(s) not listed`);
+  const failure = `      <failure${attrs({ message: summary, type: first?.rule ?? 'invalid' })}>${xmlText(body.join('\n'))}</failure>`;
+  return `${line(`${head}>`)}${line(failure)}${line('    </testcase>')}`;
+}
+
 /** The lines of the XML one at a time, each with its newline: a writer keeps none of them (output.ts). */
 export function* junitReportLines(report: Report, options: Partial<ReportOptions> = {}): Generator<string> {
   yield '<?xml version="1.0" encoding="UTF-8"?>\n';
@@ -52,23 +71,7 @@ export function* junitReportLines(report: Report, options: Partial<ReportOptions
   for (const [group, list] of groups(report.cases)) {
     const failures = list.filter((c) => !c.valid).length;
     yield line(`  <testsuite${attrs({ name: group, tests: list.length, failures, errors: 0, skipped: 0 })}>`);
-    for (const c of list) {
-      const file = fileOf(c);
-      const head = `    <testcase${attrs({ name: c.name, classname: group, file: file === undefined ? undefined : displayPath(file, options.cwd), line: file === undefined ? undefined : c.line })}`;
-      if (c.valid) {
-        yield line(`${head}/>`);
-        continue;
-      }
-      const first = c.errors[0];
-      const summary = `${c.errorCount} problem(s)${first ? `: ${first.pointer || '(the payload)'} ${first.rule}` : ''}${c.resultCode ? `; the service would answer ${c.resultCode.code}` : ''}`;
-      const body = c.errors.map(problemLine);
-      if (c.errorCount > c.errors.length) body.push(`${c.errorCount - c.errors.length} more problem(s) not listed`);
-      yield line(`${head}>`);
-      yield line(
-        `      <failure${attrs({ message: summary, type: first?.rule ?? 'invalid' })}>${xmlText(body.join('\n'))}</failure>`,
-      );
-      yield line('    </testcase>');
-    }
+    for (const c of list) yield testcase(c, group, options.cwd);
     yield line('  </testsuite>');
   }
   if (report.skipped.length) {

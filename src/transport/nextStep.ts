@@ -5,7 +5,6 @@
 import { operations } from '../../generated/operations.js';
 import type { NextStepAction } from '../../generated/resultCodes.js';
 
-export { nextStepActions } from '../../generated/resultCodes.js';
 export type { NextStepAction };
 
 /** What to do next: one action of the contract's closed list, and where it comes from. */

@@ -81,8 +81,8 @@ export const namedChecks: Readonly<Record<NamedCheckName, NamedCheck>> = {
       let issues = NONE;
       for (const param of operation.parameters) {
         if (!param.required || (param.in !== 'query' && param.in !== 'path')) continue;
-        const values = (param.in === 'query' ? context.query : context.path) ?? {};
-        if (typeof values[param.name] === 'string' && values[param.name] !== '') continue;
+        const value = (param.in === 'query' ? context.query : context.path)?.[param.name];
+        if (typeof value === 'string' && value !== '') continue;
         if (issues === NONE) issues = [];
         issues.push({
           in: param.in as 'query' | 'path',

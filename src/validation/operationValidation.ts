@@ -95,6 +95,8 @@ export interface OperationValidation<O extends OperationId = OperationId> {
 }
 
 const VALID: ValidationSuccess = Object.freeze({ valid: true });
+const NO_ERRORS: readonly CompiledValidatorError[] = Object.freeze([]);
+const NO_ISSUES: readonly ValidationIssue[] = Object.freeze([]);
 /** The issue of a payload that cannot be read to the end (too deep, or a JavaScript object whose reading throws). */
 const unreadable = (): ValidationIssue => ({
   in: 'body',
@@ -173,7 +175,7 @@ function withResultCodes<O extends OperationId>(
  */
 function run(validator: CompiledValidator, payload: unknown): readonly CompiledValidatorError[] | undefined {
   try {
-    return validator(payload) ? [] : (validator.errors ?? []);
+    return validator(payload) ? NO_ERRORS : (validator.errors ?? NO_ERRORS);
   } catch {
     return undefined;
   }
@@ -294,7 +296,7 @@ export function requestValidation<O extends OperationId>(
     const read = options.query !== undefined ? readQuery(options.query, queryNames) : undefined;
     const context: RequestContext = { query: read?.query, path: options.path, parameters: options.parameters };
     const errors = run(validator, payload);
-    const queryIssues = read?.issues ?? [];
+    const queryIssues = read?.issues ?? NO_ISSUES;
     if (errors?.length === 0 && queryIssues.length === 0 && restPasses(payload, context)) return VALID;
     return describe(payload, errors, context, queryIssues);
   };

@@ -15,12 +15,13 @@ export interface QueryReading {
   /** One value per name; a repeated parameter of the contract is left out (its issue says why). */
   query: Readonly<Record<string, string | undefined>>;
   /** One `repeatedParameter` issue per parameter of the contract given more than once. */
-  issues: ValidationIssue[];
+  issues: readonly ValidationIssue[];
   /** The names of the contract's parameters given more than once. */
   repeated: readonly string[];
 }
 
 const NONE: readonly string[] = Object.freeze([]);
+const NO_ISSUES: readonly ValidationIssue[] = Object.freeze([]);
 
 /** The values given for each name, in order. */
 function valuesOf(input: QueryInput): Map<string, string[]> {
@@ -53,7 +54,7 @@ function isPlain(input: QueryInput): input is Readonly<Record<string, string | u
 /** The query's values by name, each parameter of the contract (`names`) at most once. */
 export function readQuery(input: QueryInput, names: readonly string[]): QueryReading {
   // The common case, a record of strings, costs one pass and no copy.
-  if (isPlain(input)) return { query: input, issues: [], repeated: NONE };
+  if (isPlain(input)) return { query: input, issues: NO_ISSUES, repeated: NONE };
   const query: Record<string, string> = Object.create(null);
   const issues: ValidationIssue[] = [];
   const repeated: string[] = [];

@@ -84,9 +84,9 @@ describe('result-code tables', () => {
 describe('next steps (x-next-step, DECISIONS.md D-52)', () => {
   const actions = doc['x-next-step-actions'];
   const decisions = new Set(
-    [...readFileSync(new URL('../../openapi/DECISIONS.md', import.meta.url), 'utf8').matchAll(/^## (D-\d{2}) /gm)].map(
-      (m) => m[1],
-    ),
+    [
+      ...readFileSync(new URL('../../openapi/DECISIONS.md', import.meta.url), 'utf8').matchAll(/^## (D-\d{2,3}) /gm),
+    ].map((m) => m[1]),
   );
 
   it('has a closed list of actions, each described', () => {
@@ -175,6 +175,16 @@ describe('next steps (x-next-step, DECISIONS.md D-52)', () => {
         b['x-next-step'].decision = 'see above';
       }),
     ).toThrow(/must name a decision record/);
+  });
+
+  it('takes a decision record of three digits as it takes one of two', () => {
+    const copy = structuredClone(doc);
+    const branch = copy.components.schemas.PaymentResultInfo.oneOf[0];
+    branch['x-next-step'] = { action: branch['x-next-step'].action, decision: 'D-146' };
+    expect(resultCatalogOf(copy).initiatePayment.codes[0].nextStep).toEqual({
+      action: branch['x-next-step'].action,
+      decision: 'D-146',
+    });
   });
 });
 

@@ -148,6 +148,18 @@ describe('every D-number cited in the repository', () => {
     expect(unknown).toEqual([]);
   });
 
+  it('each name files of the repository that exist (a replaced record may name what went with it)', () => {
+    const missing: string[] = [];
+    for (const file of ['openapi/DECISIONS.md', 'docs/decisions.md'])
+      for (const record of read(file).split(/^(?=## D-\d{2,3} )/m)) {
+        const heading = record.slice(0, record.indexOf('\n'));
+        if (!heading.startsWith('## D-') || /\(replaced by D-\d+\)/.test(heading)) continue;
+        for (const [path] of record.matchAll(/\b(?:src|test|scripts|bench)\/[\w./-]+\.(?:ts|mjs|js|json|sh)\b/g))
+          if (!existsSync(join(root, path))) missing.push(`${heading.slice(3, 8).trim()}: ${path}`);
+      }
+    expect(missing).toEqual([]);
+  });
+
   it('says in each file of decisions where the other numbers live', () => {
     expect(read('openapi/DECISIONS.md')).toContain('](../docs/decisions.md)');
     expect(read('docs/decisions.md')).toContain('](../openapi/DECISIONS.md)');

@@ -116,33 +116,66 @@ describe('each entry point loads its part and no other', () => {
     expect(beyondBaseline(builtins)).toEqual([]);
   });
 
-  it('validation holds every operation’s validators in one file, the one each part that validates any operation imports', async () => {
+  it('validation and the root are each one file (with the error classes they share), the client imports validation’s', async () => {
     const use = `entry.validate('initiatePayment', 'request', ${JSON.stringify(VALID_PAY)}, ${JSON.stringify(QUERY)}).valid`;
     const alone = await loadedBy('gateway-contract/validation', `return ${use};`);
     expect(alone.output).toBe(true);
-    // The other files are the code it shares with the parts that validate one operation: the
-    // notification's validators are the only ones outside its own file (D-144).
-    const outside = (files: string[]) =>
-      files
+    expect(alone.files).toEqual(['dist/validation/index.js']);
+    // The root holds every part's code itself, but imports the modules whose classes a program
+    // may compare across entries (D-146), and the client library.
+    const root = await loadedBy('gateway-contract', `return ${use};`);
+    expect(root.output).toBe(true);
+    const rootHolds = bundled['dist/index.js'] ?? [];
+    expect(rootHolds).toContain('generated/validators/initiatePaymentRequest.js');
+    expect(rootHolds).toContain('dist/webhook/receive.js');
+    for (const once of ['dist/transport/errors.js', 'dist/webhook/replayStore.js', 'dist/card/encryptCardData.js']) {
+      expect(root.files).toContain(once);
+      expect(rootHolds).not.toContain(once);
+    }
+    expect(root.files.filter((f) => f.startsWith('dist/')).sort()).toEqual([
+      'dist/card/encryptCardData.js',
+      'dist/index.js',
+      'dist/transport/errors.js',
+      'dist/webhook/replayStore.js',
+    ]);
+    const client = await loadedBy('gateway-contract/client');
+    expect(client.files).toContain('dist/validation/index.js');
+    expect(
+      client.files
         .filter((f) => f !== 'dist/validation/index.js')
         .flatMap((f) => bundled[f] ?? [f])
-        .filter((m) => m.startsWith('generated/validators/'))
-        .sort();
-    expect(alone.files).toContain('dist/validation/index.js');
-    expect(outside(alone.files)).toEqual([
-      'generated/validators/notifyTokenStatusRequest.js',
-      'generated/validators/notifyTokenStatusResponse.js',
-    ]);
-    // The root's validate is that file's, and the client (it checks each request) loads that file.
-    const root = await loadedBy(
+        .filter((m) => m.startsWith('generated/validators/')),
+    ).toEqual([]);
+  });
+
+  it('a class is the same class from the root and from every entry that exports it', async () => {
+    const entries = Object.keys(manifest.exports)
+      .filter((key) => key !== '.' && !key.includes('*') && !key.endsWith('.json') && !key.endsWith('.yaml'))
+      .map((key) => `gateway-contract${key.slice(1)}`)
+      .filter((specifier) => !['gateway-contract/types'].includes(specifier));
+    const { output } = await loadedBy(
       'gateway-contract',
-      `const v = await import('gateway-contract/validation'); return [${use}, entry.validate === v.validate];`,
+      `const compared = [];
+       for (const specifier of ${JSON.stringify(entries)}) {
+         const other = await import(specifier);
+         for (const [name, value] of Object.entries(other))
+           if (typeof value === 'function' && /^class\\b/.test(Function.prototype.toString.call(value)) && name in entry)
+             compared.push([specifier, name, entry[name] === value]);
+       }
+       return compared;`,
     );
-    expect(root.output).toEqual([true, true]);
-    for (const { files } of [root, await loadedBy('gateway-contract/client')]) {
-      expect(files).toContain('dist/validation/index.js');
-      expect(outside(files)).toEqual(outside(alone.files));
-    }
+    const compared = output as [string, string, boolean][];
+    expect(compared.filter(([, , same]) => !same)).toEqual([]);
+    // What is compared: the client's errors, the card's and the replay store's.
+    const names = new Set(compared.map(([, name]) => name));
+    for (const name of [
+      'GatewayError',
+      'GatewayNetworkError',
+      'ResponseValidationError',
+      'CardDataError',
+      'ReplayStoreFullError',
+    ])
+      expect(names).toContain(name);
   });
 
   it('the webhook receiver loads the notification’s validators only, and no client', async () => {
