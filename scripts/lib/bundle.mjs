@@ -3,13 +3,14 @@
 // files, and Node's cost per module file, not the code, was most of the start of a program that
 // imports the package (bench/startup.mjs). The root and `/validation` are each one file holding
 // what they import, but for the modules whose classes a program may compare across entries (ONCE),
-// each one file of its own that every file needing it imports. Each other entry of package.json (`exports` in dist/, `bin`) is rewritten as
-// one file holding the modules only it imports, and the modules two of them share go to chunks in
-// dist/chunks/. npm packages stay imports (`openapi-fetch`, `fast-check`, ...), Node's built-ins
-// too. The code is not minified: it reads as TypeScript compiled it. The modules TypeScript wrote
-// stay beside the bundles with their declarations, but out of the package. `dist/modules.json` (not shipped) says which
-// modules each file holds: the test of the entries (test/package/entries.process.test.ts) reads
-// what a program loaded through it.
+// each one file of its own that every file needing it imports. Each other entry of package.json
+// (`exports` in dist/, `bin`) is rewritten as one file holding the modules only it imports, and
+// the modules two of them share go to chunks in dist/chunks/. npm packages stay imports
+// (`openapi-fetch`, `fast-check`, ...), Node's built-ins too. The code is not minified: it reads
+// as TypeScript compiled it. The modules TypeScript wrote stay beside the bundles with their
+// declarations, but out of the package. `dist/modules.json` (not shipped) says which modules each
+// file holds: the test of the entries (test/package/entries.process.test.ts) reads what a program
+// loaded through it.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import { build } from 'esbuild';
@@ -70,8 +71,9 @@ const common = (root) => ({
 
 /**
  * Bundles the entries of dist/ in place: the modules of ONCE and the entries of WHOLE each in one
- * file, the others with shared chunks in dist/chunks/. Fails when a module that reads a file beside it (`import.meta.url`)
- * would move to another depth of dist/, where its relative path would point elsewhere.
+ * file, the others with shared chunks in dist/chunks/. Fails when a module that reads a file
+ * beside it (`import.meta.url`) would move to another depth of dist/, where its relative path
+ * would point elsewhere.
  * @param {string} root @param {string[]} compiled
  */
 export async function bundleEntries(root, compiled) {

@@ -44,10 +44,9 @@ export function junitReport(report: Report, options: Partial<ReportOptions> = {}
 
 /**
  * A payload's testcase, whole: its line, and for an invalid one its failure with every problem
- * listed. Its own function rather than inline in the generator below: V8 optimizes a generator
- * whose loop runs long as a whole, in the background, and Node waits for that work before the
- * process ends; with the case's text built here the generator stays small, and the command's
- * run no longer waits about 30 ms at its end (bench/batch.mjs's JUnit target).
+ * listed. Its own function, so that the generator's loop stays small: the engine's background
+ * optimization of a long loop then ends within the run, not after it (D-147; bench/batch.mjs's
+ * JUnit target).
  */
 function testcase(c: Report['cases'][number], group: string, cwd: string | undefined): string {
   const file = fileOf(c);

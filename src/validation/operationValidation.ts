@@ -8,7 +8,7 @@ import type { CompiledValidator, CompiledValidatorError } from '../../generated/
 import type { ResultCodeOf } from '../types.js';
 import { type NamedCheck, namedChecks, type RequestContext } from './checks.js';
 import { issuesFromAjv, MAX_ISSUES, type ValidationIssue } from './errors.js';
-import { type QueryInput, readQuery } from './query.js';
+import { NO_ISSUES, type QueryInput, readQuery } from './query.js';
 import { type CodeRule, type CodeRuleIndex, codeRuleFor, codeRuleIndex } from './resultCodeRules.js';
 
 export type { ValidationIssue };
@@ -96,7 +96,6 @@ export interface OperationValidation<O extends OperationId = OperationId> {
 
 const VALID: ValidationSuccess = Object.freeze({ valid: true });
 const NO_ERRORS: readonly CompiledValidatorError[] = Object.freeze([]);
-const NO_ISSUES: readonly ValidationIssue[] = Object.freeze([]);
 /** The issue of a payload that cannot be read to the end (too deep, or a JavaScript object whose reading throws). */
 const unreadable = (): ValidationIssue => ({
   in: 'body',

@@ -21,7 +21,8 @@ export interface QueryReading {
 }
 
 const NONE: readonly string[] = Object.freeze([]);
-const NO_ISSUES: readonly ValidationIssue[] = Object.freeze([]);
+/** No issue: shared, never written to. */
+export const NO_ISSUES: readonly ValidationIssue[] = Object.freeze([]);
 
 /** The values given for each name, in order. */
 function valuesOf(input: QueryInput): Map<string, string[]> {
