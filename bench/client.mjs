@@ -6,9 +6,9 @@ import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import createClient from 'openapi-fetch';
-import { createGatewayClient } from '../dist/client/createGatewayClient.js';
+import { createGatewayClient } from '../dist/client/index.js';
 import { attemptPublisher, traceCall } from '../dist/client/tracing.js';
-import { createChecksumSigner } from '../dist/signing/checksum.js';
+import { createChecksumSigner } from '../dist/signing/index.js';
 import { nsPerOp, pairedMsPerRun, summarize } from './stats.mjs';
 
 const doc = JSON.parse(readFileSync(new URL('../generated/openapi.json', import.meta.url), 'utf8'));

@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { validate } from '../dist/validation/validate.js';
+import { validate } from '../dist/validation/index.js';
 import { operations } from '../generated/operations.js';
 import { parametersOf } from '../test/helpers/payloads.mjs';
 import { msPerRun, pairedNsPerOp, ratio } from './stats.mjs';

@@ -2,7 +2,7 @@
 // copied by hand: it fails when a whole run wrote new results and the page was not rendered again,
 // or when the table was edited. The page names the run its figures come from.
 
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { END, PAGE, RESULTS, renderTable, START, tableOf, withTable } from '../../bench/table.mjs';
 
@@ -51,5 +51,24 @@ describe('docs/performance.md', () => {
     expect(groups.length).toBeGreaterThan(10);
     expect([...usage].sort()).toEqual([...groups].sort());
     for (const group of groups) expect(page).toContain(`\`${group}\``);
+  });
+
+  it("measures the package's own files: every file of dist/ a benchmark imports is one the package ships", () => {
+    // Files the package holds only inside its bundles: no entry exports them, so the benchmarks
+    // import TypeScript's output of the same modules. The checks tracing runs per call (timed alone),
+    // and the servers the command starts (timed over HTTP).
+    const internal = new Set(['client/tracing.js', 'mock/launch.js', 'proxy/server.js']);
+    const unshipped = new Set(readFileSync(new URL('../../dist/.npmignore', import.meta.url), 'utf8').split('\n'));
+    const benches = readdirSync(new URL('../../bench/', import.meta.url)).filter((f) => f.endsWith('.mjs'));
+    const imported = benches.flatMap((file) => {
+      const code = readFileSync(new URL(`../../bench/${file}`, import.meta.url), 'utf8');
+      return [...code.matchAll(/(?:from |await import\()'\.\.\/dist\/([^']+)'/g)].map((m) => ({
+        file,
+        path: m[1] ?? '',
+      }));
+    });
+    expect(imported.length).toBeGreaterThan(5);
+    const measuredElsewhere = imported.filter(({ path }) => unshipped.has(`/${path}`) && !internal.has(path));
+    expect(measuredElsewhere).toEqual([]);
   });
 });

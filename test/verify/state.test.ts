@@ -2,7 +2,8 @@
 // drives every state change it lists; against small faulty doubles made from the sandbox it finds
 // the rule broken, shrunk to the shortest sequence: a front that pays an order twice (the second
 // pay answered with the first one's success, byte for byte), and notifications signed with another
-// key or never sent.
+// key or never sent. A card the implementation tokenizes INIT is waited for until its change
+// (ACTIVE or FAILED) is notified, and missed when the change comes too late.
 import { createServer, type Server } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Sandbox, type SandboxOptions, startSandbox } from '../../src/sandbox/index.js';
@@ -226,6 +227,49 @@ describe('verify: the state phase finds a state rule broken, shrunk', () => {
     const missing = result.findings.filter((f) => f.rule === 'notificationMissing');
     expect(missing).toHaveLength(1);
     expect(missing[0]?.message).toContain('from ACTIVE to SUSPENDED');
+    expect(result.findings.filter((f) => f.rule !== 'notificationMissing')).toEqual([]);
+  });
+});
+
+describe('verify: a card tokenized INIT, then changed by its issuer', () => {
+  /** The state phase with the fixtures' card replaced by `number`, one of the sandbox's test cards. */
+  async function runWithCard(sandbox: Sandbox, number: string, notificationWaitMs: number) {
+    const fixtures = await sandboxFixtures(sandbox.url);
+    const card = { ...fixtures.instruments.card, number };
+    return verify(
+      {
+        gatewayUrl: sandbox.url,
+        routerUrl: sandbox.url,
+        key: KEY,
+        mid: MID,
+        fixtures: { ...fixtures, instruments: { ...fixtures.instruments, card } },
+        seed: 1,
+        runs: 2,
+        phases: ['state'],
+      },
+      [createStatePhase({ notificationWaitMs })],
+    );
+  }
+
+  it('waits for the change and finds nothing, whether the token turns ACTIVE or FAILED', async () => {
+    // The sandbox's cards that tokenize INIT, then ACTIVE or FAILED (docs/sandbox.md, "Test instruments").
+    for (const number of ['5555555555554444', '5105105105105100']) {
+      const sandbox = await sandboxFor({ tokenActivationDelayMs: 50 });
+      const result = await runWithCard(sandbox, number, 3_000);
+      expect([number, result.findings]).toEqual([number, []]);
+      const tokens = await (await fetch(`${sandbox.url}/sandbox/tokens`)).json();
+      expect(tokens.tokens.length).toBeGreaterThan(0);
+      for (const token of tokens.tokens) expect(token.history.map((h: { status: string }) => h.status)[0]).toBe('INIT');
+    }
+  });
+
+  it('notificationMissing: the change comes after the wait', async () => {
+    const sandbox = await sandboxFor({ tokenActivationDelayMs: 60_000 });
+    const result = await runWithCard(sandbox, '5555555555554444', 300);
+    const missing = result.findings.filter((f) => f.rule === 'notificationMissing');
+    expect(missing.length).toBeGreaterThan(0);
+    expect(missing[0]?.message).toContain('The token was tokenized INIT, and no notification saying ACTIVE or FAILED');
+    expect(missing[0]?.steps.map((s) => s.operationId)).toEqual(['tokenizeCard']);
     expect(result.findings.filter((f) => f.rule !== 'notificationMissing')).toEqual([]);
   });
 });
