@@ -27,19 +27,25 @@ async function sandboxFor(options: SandboxOptions = {}): Promise<Sandbox> {
   return sandbox;
 }
 
-/** Runs the state phase against `url` (the operations), with the sandbox's fixtures. */
+/**
+ * Runs the state phase against `url` (the operations), with the sandbox's fixtures; `card`: the
+ * number of another of the sandbox's test cards to tokenize instead of the fixtures' one.
+ */
 async function runState(
   sandbox: Sandbox,
   url = sandbox.url,
-  options: { runs?: number; notificationWaitMs?: number } = {},
+  options: { runs?: number; notificationWaitMs?: number; card?: string } = {},
 ) {
+  const fixtures = await sandboxFixtures(sandbox.url);
+  if (options.card !== undefined)
+    fixtures.instruments = { ...fixtures.instruments, card: { ...fixtures.instruments.card, number: options.card } };
   return verify(
     {
       gatewayUrl: url,
       routerUrl: url,
       key: KEY,
       mid: MID,
-      fixtures: await sandboxFixtures(sandbox.url),
+      fixtures,
       seed: 1,
       runs: options.runs ?? 20,
     },
@@ -232,30 +238,11 @@ describe('verify: the state phase finds a state rule broken, shrunk', () => {
 });
 
 describe('verify: a card tokenized INIT, then changed by its issuer', () => {
-  /** The state phase with the fixtures' card replaced by `number`, one of the sandbox's test cards. */
-  async function runWithCard(sandbox: Sandbox, number: string, notificationWaitMs: number) {
-    const fixtures = await sandboxFixtures(sandbox.url);
-    const card = { ...fixtures.instruments.card, number };
-    return verify(
-      {
-        gatewayUrl: sandbox.url,
-        routerUrl: sandbox.url,
-        key: KEY,
-        mid: MID,
-        fixtures: { ...fixtures, instruments: { ...fixtures.instruments, card } },
-        seed: 1,
-        runs: 2,
-        phases: ['state'],
-      },
-      [createStatePhase({ notificationWaitMs })],
-    );
-  }
-
   it('waits for the change and finds nothing, whether the token turns ACTIVE or FAILED', async () => {
     // The sandbox's cards that tokenize INIT, then ACTIVE or FAILED (docs/sandbox.md, "Test instruments").
     for (const number of ['5555555555554444', '5105105105105100']) {
       const sandbox = await sandboxFor({ tokenActivationDelayMs: 50 });
-      const result = await runWithCard(sandbox, number, 3_000);
+      const result = await runState(sandbox, sandbox.url, { runs: 2, notificationWaitMs: 3_000, card: number });
       expect([number, result.findings]).toEqual([number, []]);
       const tokens = await (await fetch(`${sandbox.url}/sandbox/tokens`)).json();
       expect(tokens.tokens.length).toBeGreaterThan(0);
@@ -265,7 +252,7 @@ describe('verify: a card tokenized INIT, then changed by its issuer', () => {
 
   it('notificationMissing: the change comes after the wait', async () => {
     const sandbox = await sandboxFor({ tokenActivationDelayMs: 60_000 });
-    const result = await runWithCard(sandbox, '5555555555554444', 300);
+    const result = await runState(sandbox, sandbox.url, { runs: 2, notificationWaitMs: 300, card: '5555555555554444' });
     const missing = result.findings.filter((f) => f.rule === 'notificationMissing');
     expect(missing.length).toBeGreaterThan(0);
     expect(missing[0]?.message).toContain('The token was tokenized INIT, and no notification saying ACTIVE or FAILED');
